@@ -1,0 +1,12 @@
+"""The ``nn`` dialect: tensor graphs with control flow and off-chip weights."""
+
+from xdsl.ir import Dialect
+
+from cfmem.dialects.nn_compute import *  # noqa: F403
+from cfmem.dialects.nn_compute import COMPUTE_OPS
+from cfmem.dialects.nn_control import *  # noqa: F403
+from cfmem.dialects.nn_control import CONTROL_OPS
+from cfmem.dialects.nn_weights import *  # noqa: F403
+from cfmem.dialects.nn_weights import WEIGHT_OPS
+
+NN = Dialect("nn", [*CONTROL_OPS, *WEIGHT_OPS, *COMPUTE_OPS], [])

@@ -1,0 +1,520 @@
+"""Tensor-level compute ops of the nn dialect.
+
+All ops take and return statically shaped ``tensor`` values (f32 data, i1 for
+comparison results). Each op knows its output shape (checked by the verifier),
+its multiply-accumulate count and the bytes it reads and writes; the DMA cost
+model relies on these numbers.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Sequence
+from math import prod
+from typing import ClassVar
+
+from xdsl.dialects.builtin import (
+    I64,
+    BoolAttr,
+    DenseArrayBase,
+    DenseIntOrFPElementsAttr,
+    Float32Type,
+    FloatAttr,
+    IntegerAttr,
+    IntegerType,
+    StringAttr,
+    TensorType,
+    f32,
+    i1,
+    i64,
+)
+from xdsl.ir import Attribute, SSAValue
+from xdsl.irdl import (
+    IRDLOperation,
+    ParsePropInAttrDict,
+    irdl_op_definition,
+    operand_def,
+    opt_operand_def,
+    opt_prop_def,
+    prop_def,
+    result_def,
+    traits_def,
+    var_operand_def,
+)
+from xdsl.parser import Parser
+from xdsl.printer import Printer
+from xdsl.traits import ConstantLike, Pure
+from xdsl.utils.exceptions import VerifyException
+
+from cfmem.dialects import shapes
+from cfmem.dialects.types import tensor_bytes, static_shape
+
+F32_TENSOR = TensorType.constr(Float32Type)
+
+
+class ComputeOp(IRDLOperation, ABC):
+    """An op whose single result is computed from its tensor operands.
+
+    Subclasses give ``infer_shape``; the verifier checks the declared result
+    type against it, so a printed module always carries consistent shapes.
+    """
+
+    RESULT_ELEMENT_TYPE: ClassVar[Attribute] = f32
+    irdl_options = (ParsePropInAttrDict(),)
+    assembly_format = "operands attr-dict `:` functional-type(operands, results)"
+    traits = traits_def(Pure())
+
+    @abstractmethod
+    def infer_shape(self) -> shapes.Shape:
+        """Output shape from the operand shapes and the op's attributes."""
+
+    def macs(self) -> int:
+        """Multiply-accumulates (or elementary operations) the op performs."""
+        return prod(self.out_shape)
+
+    def bytes_read(self) -> int:
+        return sum(tensor_bytes(v.type) for v in self.operands)
+
+    def bytes_written(self) -> int:
+        return sum(tensor_bytes(r.type) for r in self.results)
+
+    @property
+    def out_shape(self) -> shapes.Shape:
+        return static_shape(self.results[0].type)
+
+    def operand_shape(self, index: int) -> shapes.Shape:
+        return static_shape(self.operands[index].type)
+
+    def verify_(self) -> None:
+        for value in (*self.operands, *self.results):
+            if not isinstance(value.type, TensorType):
+                raise VerifyException(f"expected tensor types, got {value.type}")
+            try:
+                static_shape(value.type)
+            except ValueError as err:
+                raise VerifyException(str(err)) from err
+        result_type = self.results[0].type
+        if result_type.get_element_type() != self.RESULT_ELEMENT_TYPE:
+            raise VerifyException(
+                f"result element type must be {self.RESULT_ELEMENT_TYPE},"
+                f" got {result_type.get_element_type()}"
+            )
+        try:
+            expected = self.infer_shape()
+        except ValueError as err:
+            raise VerifyException(str(err)) from err
+        if expected != self.out_shape:
+            raise VerifyException(
+                f"result shape {_fmt(self.out_shape)} does not match the inferred"
+                f" shape {_fmt(expected)}"
+            )
+
+
+def _fmt(shape: Sequence[int]) -> str:
+    return "tensor<" + "".join(f"{d}x" for d in shape) + "...>"
+
+
+def _ints(attr: DenseArrayBase) -> tuple[int, ...]:
+    return tuple(int(v) for v in attr.get_values())
+
+
+def i64_array(values: Sequence[int]) -> DenseArrayBase:
+    return DenseArrayBase.from_list(i64, list(values))
+
+
+# --- elementwise --------------------------------------------------------------
+
+
+class ElementwiseBinaryOp(ComputeOp, ABC):
+    """``lhs <op> rhs`` with numpy broadcasting."""
+
+    lhs = operand_def(F32_TENSOR)
+    rhs = operand_def(F32_TENSOR)
+    result = result_def(TensorType)
+
+    def __init__(self, lhs: SSAValue, rhs: SSAValue, result_type: Attribute):
+        super().__init__(operands=[lhs, rhs], result_types=[result_type])
+
+    def infer_shape(self) -> shapes.Shape:
+        return shapes.broadcast(self.operand_shape(0), self.operand_shape(1))
+
+
+@irdl_op_definition
+class AddOp(ElementwiseBinaryOp):
+    """Elementwise ``lhs + rhs``."""
+
+    name = "nn.add"
+
+
+@irdl_op_definition
+class SubOp(ElementwiseBinaryOp):
+    """Elementwise ``lhs - rhs``."""
+
+    name = "nn.sub"
+
+
+@irdl_op_definition
+class MulOp(ElementwiseBinaryOp):
+    """Elementwise ``lhs * rhs``."""
+
+    name = "nn.mul"
+
+
+@irdl_op_definition
+class DivOp(ElementwiseBinaryOp):
+    """Elementwise ``lhs / rhs``."""
+
+    name = "nn.div"
+
+
+CMP_PREDICATES = ("eq", "ne", "lt", "le", "gt", "ge")
+
+
+@irdl_op_definition
+class CmpOp(ElementwiseBinaryOp):
+    """Elementwise comparison producing i1; feeds ``nn.if`` conditions.
+
+    ``predicate`` is one of eq, ne, lt, le, gt, ge.
+    """
+
+    name = "nn.cmp"
+    RESULT_ELEMENT_TYPE: ClassVar[Attribute] = i1
+    predicate = prop_def(StringAttr)
+
+    def __init__(self, predicate: str, lhs: SSAValue, rhs: SSAValue, result_type: Attribute):
+        IRDLOperation.__init__(
+            self,
+            operands=[lhs, rhs],
+            result_types=[result_type],
+            properties={"predicate": StringAttr(predicate)},
+        )
+
+    def verify_(self) -> None:
+        if self.predicate.data not in CMP_PREDICATES:
+            raise VerifyException(
+                f"unknown predicate '{self.predicate.data}', expected one of"
+                f" {', '.join(CMP_PREDICATES)}"
+            )
+        super().verify_()
+
+
+class ElementwiseUnaryOp(ComputeOp, ABC):
+    input = operand_def(F32_TENSOR)
+    result = result_def(TensorType)
+
+    def __init__(self, input: SSAValue, properties: dict[str, Attribute] | None = None):
+        super().__init__(operands=[input], result_types=[input.type], properties=properties or {})
+
+    def infer_shape(self) -> shapes.Shape:
+        return self.operand_shape(0)
+
+
+@irdl_op_definition
+class ReluOp(ElementwiseUnaryOp):
+    """``max(x, 0)``."""
+
+    name = "nn.relu"
+
+
+@irdl_op_definition
+class SigmoidOp(ElementwiseUnaryOp):
+    """``1 / (1 + exp(-x))``."""
+
+    name = "nn.sigmoid"
+
+
+@irdl_op_definition
+class TanhOp(ElementwiseUnaryOp):
+    """``tanh(x)``."""
+
+    name = "nn.tanh"
+
+
+@irdl_op_definition
+class ClampOp(ElementwiseUnaryOp):
+    """``min(max(x, min), max)``; relu6 is ``{min = 0.0, max = 6.0}``."""
+
+    name = "nn.clamp"
+    min = prop_def(FloatAttr)
+    max = prop_def(FloatAttr)
+
+    def __init__(self, input: SSAValue, lo: float, hi: float):
+        super().__init__(input, {"min": FloatAttr(lo, f32), "max": FloatAttr(hi, f32)})
+
+    def verify_(self) -> None:
+        if self.min.value.data > self.max.value.data:
+            raise VerifyException("clamp min must not exceed max")
+        super().verify_()
+
+
+# --- linear algebra -----------------------------------------------------------
+
+
+@irdl_op_definition
+class Conv2dOp(ComputeOp):
+    """Grouped 2-D convolution, input NCHW, weight OIHW, optional bias [O].
+
+    ``pads`` is (top, left, bottom, right); ``groups`` equal to the input
+    channels gives a depthwise convolution.
+    """
+
+    name = "nn.conv2d"
+    input = operand_def(F32_TENSOR)
+    weight = operand_def(F32_TENSOR)
+    bias = opt_operand_def(F32_TENSOR)
+    result = result_def(TensorType)
+
+    strides = opt_prop_def(DenseArrayBase[I64], default_value=i64_array([1, 1]))
+    pads = opt_prop_def(DenseArrayBase[I64], default_value=i64_array([0, 0, 0, 0]))
+    dilations = opt_prop_def(DenseArrayBase[I64], default_value=i64_array([1, 1]))
+    groups = opt_prop_def(IntegerAttr[I64], default_value=IntegerAttr(1, i64))
+
+    def infer_shape(self) -> shapes.Shape:
+        out = shapes.conv2d(
+            self.operand_shape(0),
+            self.operand_shape(1),
+            _ints(self.strides),
+            _ints(self.pads),
+            _ints(self.dilations),
+            self.groups.value.data,
+        )
+        if self.bias is not None and static_shape(self.bias.type) != (out[1],):
+            raise ValueError(f"bias must have shape [{out[1]}]")
+        return out
+
+    def macs(self) -> int:
+        _, i, kh, kw = self.operand_shape(1)
+        return prod(self.out_shape) * i * kh * kw
+
+
+@irdl_op_definition
+class MatmulOp(ComputeOp):
+    """numpy ``matmul`` of operands of rank >= 2."""
+
+    name = "nn.matmul"
+    lhs = operand_def(F32_TENSOR)
+    rhs = operand_def(F32_TENSOR)
+    result = result_def(TensorType)
+
+    def infer_shape(self) -> shapes.Shape:
+        return shapes.matmul(self.operand_shape(0), self.operand_shape(1))
+
+    def macs(self) -> int:
+        return prod(self.out_shape) * self.operand_shape(0)[-1]
+
+
+@irdl_op_definition
+class GemmOp(ComputeOp):
+    """``a @ b + c`` (ONNX Gemm, alpha = beta = 1); ``trans_b`` uses ``b.T``."""
+
+    name = "nn.gemm"
+    a = operand_def(F32_TENSOR)
+    b = operand_def(F32_TENSOR)
+    c = operand_def(F32_TENSOR)
+    result = result_def(TensorType)
+    trans_b = opt_prop_def(BoolAttr, default_value=BoolAttr.from_bool(False))
+
+    def infer_shape(self) -> shapes.Shape:
+        return shapes.gemm(
+            self.operand_shape(0),
+            self.operand_shape(1),
+            self.operand_shape(2),
+            bool(self.trans_b.value.data),
+        )
+
+    def macs(self) -> int:
+        return prod(self.out_shape) * self.operand_shape(0)[1]
+
+
+# --- pooling and reductions ---------------------------------------------------
+
+
+class Pool2dOp(ComputeOp, ABC):
+    input = operand_def(F32_TENSOR)
+    result = result_def(TensorType)
+    kernel = prop_def(DenseArrayBase[I64])
+    strides = opt_prop_def(DenseArrayBase[I64], default_value=i64_array([1, 1]))
+    pads = opt_prop_def(DenseArrayBase[I64], default_value=i64_array([0, 0, 0, 0]))
+
+    def infer_shape(self) -> shapes.Shape:
+        return shapes.pool2d(
+            self.operand_shape(0), _ints(self.kernel), _ints(self.strides), _ints(self.pads)
+        )
+
+    def macs(self) -> int:
+        return prod(self.out_shape) * prod(_ints(self.kernel))
+
+
+@irdl_op_definition
+class MaxPool2dOp(Pool2dOp):
+    """Max pooling over NCHW; padding never wins the max."""
+
+    name = "nn.max_pool2d"
+
+
+@irdl_op_definition
+class AvgPool2dOp(Pool2dOp):
+    """Average pooling over NCHW; padded positions are not counted."""
+
+    name = "nn.avg_pool2d"
+
+
+@irdl_op_definition
+class GlobalAvgPoolOp(ComputeOp):
+    """Mean over H and W of an NCHW tensor, keeping them as 1x1."""
+
+    name = "nn.global_avg_pool"
+    input = operand_def(F32_TENSOR)
+    result = result_def(TensorType)
+
+    def infer_shape(self) -> shapes.Shape:
+        x = self.operand_shape(0)
+        if len(x) != 4:
+            raise ValueError(f"global_avg_pool expects a rank-4 input, got rank {len(x)}")
+        return (x[0], x[1], 1, 1)
+
+    def macs(self) -> int:
+        return prod(self.operand_shape(0))
+
+
+@irdl_op_definition
+class ReduceMeanOp(ComputeOp):
+    """Mean over ``axes``; ``keepdims`` keeps them with size 1."""
+
+    name = "nn.reduce_mean"
+    input = operand_def(F32_TENSOR)
+    result = result_def(TensorType)
+    axes = prop_def(DenseArrayBase[I64])
+    keepdims = opt_prop_def(BoolAttr, default_value=BoolAttr.from_bool(True))
+
+    def infer_shape(self) -> shapes.Shape:
+        return shapes.reduce(self.operand_shape(0), _ints(self.axes), bool(self.keepdims.value.data))
+
+    def macs(self) -> int:
+        return prod(self.operand_shape(0))
+
+
+@irdl_op_definition
+class SoftmaxOp(ComputeOp):
+    """Softmax along ``axis``."""
+
+    name = "nn.softmax"
+    input = operand_def(F32_TENSOR)
+    result = result_def(TensorType)
+    axis = opt_prop_def(IntegerAttr[I64], default_value=IntegerAttr(-1, i64))
+
+    def infer_shape(self) -> shapes.Shape:
+        x = self.operand_shape(0)
+        shapes.normalize_axis(self.axis.value.data, len(x))
+        return x
+
+    def macs(self) -> int:
+        return 3 * prod(self.out_shape)
+
+
+# --- data movement --------------------------------------------------------------
+
+
+@irdl_op_definition
+class ConcatOp(ComputeOp):
+    """Concatenation of its operands along ``axis``."""
+
+    name = "nn.concat"
+    inputs = var_operand_def(F32_TENSOR)
+    result = result_def(TensorType)
+    axis = prop_def(IntegerAttr[I64])
+
+    def infer_shape(self) -> shapes.Shape:
+        return shapes.concat(
+            [self.operand_shape(i) for i in range(len(self.operands))], self.axis.value.data
+        )
+
+    def macs(self) -> int:
+        return 0
+
+
+@irdl_op_definition
+class TransposeOp(ComputeOp):
+    """Axis permutation: result axis ``i`` is input axis ``perm[i]``."""
+
+    name = "nn.transpose"
+    input = operand_def(F32_TENSOR)
+    result = result_def(TensorType)
+    perm = prop_def(DenseArrayBase[I64])
+
+    def infer_shape(self) -> shapes.Shape:
+        return shapes.transpose(self.operand_shape(0), _ints(self.perm))
+
+    def macs(self) -> int:
+        return 0
+
+
+@irdl_op_definition
+class ConstantOp(IRDLOperation):
+    """A small constant tensor held in the IR (read-only, never planned)."""
+
+    name = "nn.constant"
+    value = prop_def(DenseIntOrFPElementsAttr)
+    result = result_def(TensorType)
+    traits = traits_def(Pure(), ConstantLike())
+
+    def __init__(self, value: DenseIntOrFPElementsAttr):
+        super().__init__(properties={"value": value}, result_types=[value.type])
+
+    @classmethod
+    def parse(cls, parser: Parser) -> ConstantOp:
+        value = parser.parse_attribute()
+        if not isinstance(value, DenseIntOrFPElementsAttr):
+            parser.raise_error("expected a dense<...> : tensor<...> constant")
+        op = cls(value)
+        op.attributes.update(parser.parse_optional_attr_dict())
+        return op
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_attribute(self.value)
+        if self.attributes:
+            printer.print_op_attributes(self.attributes)
+
+    def verify_(self) -> None:
+        if self.value.type != self.result.type:
+            raise VerifyException(
+                f"value type {self.value.type} differs from result type {self.result.type}"
+            )
+        try:
+            static_shape(self.result.type)
+        except ValueError as err:
+            raise VerifyException(str(err)) from err
+
+    def macs(self) -> int:
+        return 0
+
+    def bytes_read(self) -> int:
+        return 0
+
+    def bytes_written(self) -> int:
+        return tensor_bytes(self.result.type)
+
+
+COMPUTE_OPS: tuple[type[IRDLOperation], ...] = (
+    AddOp,
+    SubOp,
+    MulOp,
+    DivOp,
+    CmpOp,
+    ReluOp,
+    SigmoidOp,
+    TanhOp,
+    ClampOp,
+    Conv2dOp,
+    MatmulOp,
+    GemmOp,
+    MaxPool2dOp,
+    AvgPool2dOp,
+    GlobalAvgPoolOp,
+    ReduceMeanOp,
+    SoftmaxOp,
+    ConcatOp,
+    TransposeOp,
+    ConstantOp,
+)

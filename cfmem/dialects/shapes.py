@@ -1,0 +1,157 @@
+"""Shape arithmetic for the nn ops, free of xDSL.
+
+Every function takes plain tuples of ints and raises ``ValueError`` with a
+message meant for a user when the shapes do not fit together. Layouts follow
+ONNX: activations are NCHW, convolution weights OIHW, padding is
+(top, left, bottom, right).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from math import prod
+
+Shape = tuple[int, ...]
+
+
+def broadcast(*shapes: Sequence[int]) -> Shape:
+    """numpy/ONNX multidirectional broadcasting of ``shapes``."""
+    rank = max(len(s) for s in shapes)
+    out: list[int] = []
+    for axis in range(rank):
+        dims = {s[axis - rank + len(s)] for s in shapes if axis - rank + len(s) >= 0}
+        dims.discard(1)
+        if len(dims) > 1:
+            raise ValueError(
+                "shapes " + ", ".join(_fmt(s) for s in shapes) + " do not broadcast"
+            )
+        out.append(dims.pop() if dims else 1)
+    return tuple(out)
+
+
+def _window_out(size: int, kernel: int, stride: int, pad: int, dilation: int) -> int:
+    effective = dilation * (kernel - 1) + 1
+    out = (size + pad - effective) // stride + 1
+    if out <= 0:
+        raise ValueError(
+            f"window {kernel} (dilation {dilation}) does not fit an input of {size}"
+            f" with padding {pad}"
+        )
+    return out
+
+
+def _check_window_params(
+    strides: Sequence[int], pads: Sequence[int], dilations: Sequence[int]
+) -> None:
+    if len(strides) != 2 or len(dilations) != 2 or len(pads) != 4:
+        raise ValueError("expected 2 strides, 2 dilations and 4 pads")
+    if min(strides) < 1 or min(dilations) < 1 or min(pads) < 0:
+        raise ValueError("strides and dilations must be >= 1 and pads >= 0")
+
+
+def conv2d(
+    x: Sequence[int],
+    w: Sequence[int],
+    strides: Sequence[int],
+    pads: Sequence[int],
+    dilations: Sequence[int],
+    groups: int,
+) -> Shape:
+    """Output shape of a grouped 2-D convolution, input NCHW, weight OIHW."""
+    if len(x) != 4 or len(w) != 4:
+        raise ValueError(f"conv2d expects rank-4 input and weight, got {_fmt(x)} and {_fmt(w)}")
+    _check_window_params(strides, pads, dilations)
+    n, c, h, wd = x
+    o, i, kh, kw = w
+    if groups < 1 or c % groups or o % groups:
+        raise ValueError(f"groups={groups} must divide input channels {c} and output channels {o}")
+    if i * groups != c:
+        raise ValueError(
+            f"weight {_fmt(w)} expects {i * groups} input channels, input has {c}"
+        )
+    oh = _window_out(h, kh, strides[0], pads[0] + pads[2], dilations[0])
+    ow = _window_out(wd, kw, strides[1], pads[1] + pads[3], dilations[1])
+    return (n, o, oh, ow)
+
+
+def pool2d(
+    x: Sequence[int], kernel: Sequence[int], strides: Sequence[int], pads: Sequence[int]
+) -> Shape:
+    """Output shape of a max or average pooling window over NCHW."""
+    if len(x) != 4:
+        raise ValueError(f"pooling expects a rank-4 input, got {_fmt(x)}")
+    if len(kernel) != 2 or min(kernel) < 1:
+        raise ValueError("expected a kernel of 2 positive sizes")
+    _check_window_params(strides, pads, (1, 1))
+    if pads[0] >= kernel[0] or pads[2] >= kernel[0] or pads[1] >= kernel[1] or pads[3] >= kernel[1]:
+        raise ValueError("pooling pads must be smaller than the kernel")
+    oh = _window_out(x[2], kernel[0], strides[0], pads[0] + pads[2], 1)
+    ow = _window_out(x[3], kernel[1], strides[1], pads[1] + pads[3], 1)
+    return (x[0], x[1], oh, ow)
+
+
+def matmul(a: Sequence[int], b: Sequence[int]) -> Shape:
+    """numpy ``matmul`` for operands of rank >= 2 (batch dims broadcast)."""
+    if len(a) < 2 or len(b) < 2:
+        raise ValueError(f"matmul expects operands of rank >= 2, got {_fmt(a)} and {_fmt(b)}")
+    if a[-1] != b[-2]:
+        raise ValueError(f"matmul inner dimensions differ: {_fmt(a)} x {_fmt(b)}")
+    batch = broadcast(a[:-2], b[:-2]) if len(a) > 2 or len(b) > 2 else ()
+    return (*batch, a[-2], b[-1])
+
+
+def gemm(a: Sequence[int], b: Sequence[int], c: Sequence[int], trans_b: bool) -> Shape:
+    """ONNX Gemm: ``a @ (b.T if trans_b else b) + c`` with 2-D a and b."""
+    if len(a) != 2 or len(b) != 2:
+        raise ValueError(f"gemm expects 2-D operands, got {_fmt(a)} and {_fmt(b)}")
+    k, n = (b[1], b[0]) if trans_b else (b[0], b[1])
+    if a[1] != k:
+        raise ValueError(f"gemm inner dimensions differ: {_fmt(a)} x {_fmt(b)} (trans_b={trans_b})")
+    out = (a[0], n)
+    if broadcast(out, c) != out:
+        raise ValueError(f"gemm bias {_fmt(c)} does not broadcast to {_fmt(out)}")
+    return out
+
+
+def normalize_axis(axis: int, rank: int) -> int:
+    if not -rank <= axis < rank:
+        raise ValueError(f"axis {axis} is out of range for rank {rank}")
+    return axis % rank
+
+
+def concat(shapes: Sequence[Sequence[int]], axis: int) -> Shape:
+    if not shapes:
+        raise ValueError("concat needs at least one operand")
+    rank = len(shapes[0])
+    axis = normalize_axis(axis, rank)
+    for s in shapes:
+        if len(s) != rank or any(s[d] != shapes[0][d] for d in range(rank) if d != axis):
+            raise ValueError(
+                f"concat operands {', '.join(_fmt(s) for s in shapes)} differ outside axis {axis}"
+            )
+    out = list(shapes[0])
+    out[axis] = sum(s[axis] for s in shapes)
+    return tuple(out)
+
+
+def transpose(x: Sequence[int], perm: Sequence[int]) -> Shape:
+    if sorted(perm) != list(range(len(x))):
+        raise ValueError(f"perm {list(perm)} is not a permutation of the {len(x)} axes")
+    return tuple(x[p] for p in perm)
+
+
+def reduce(x: Sequence[int], axes: Sequence[int], keepdims: bool) -> Shape:
+    norm = {normalize_axis(a, len(x)) for a in axes}
+    if len(norm) != len(axes):
+        raise ValueError(f"axes {list(axes)} repeat an axis")
+    if keepdims:
+        return tuple(1 if d in norm else s for d, s in enumerate(x))
+    return tuple(s for d, s in enumerate(x) if d not in norm)
+
+
+def num_elements(shape: Sequence[int]) -> int:
+    return prod(shape)
+
+
+def _fmt(shape: Sequence[int]) -> str:
+    return "x".join(str(d) for d in shape) if shape else "scalar"
