@@ -1,0 +1,111 @@
+"""Reading nn modules with source positions, and one-line diagnostics.
+
+xDSL's parser does not keep the position of each op, and its verifier reports
+errors with a dump of the whole module. cfmem's commands want
+``file:line:col: error: message``, so this module parses with a parser that
+records where every op starts and verifies op by op, innermost first.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from xdsl.context import Context
+from xdsl.dialects import arith, builtin, func, memref, scf
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.ir import Operation
+from xdsl.parser import Parser
+from xdsl.utils.exceptions import DiagnosticException, ParseError
+
+from cfmem.dialects.nn import NN
+
+
+class CfmemError(Exception):
+    """A user-facing error: one line, with a location where one is known."""
+
+    def __init__(self, message: str, location: str | None = None):
+        super().__init__(message)
+        self.message = message
+        self.location = location
+
+    def __str__(self) -> str:
+        return f"{self.location}: error: {self.message}" if self.location else f"error: {self.message}"
+
+
+def make_context() -> Context:
+    """A context with every dialect cfmem reads or writes."""
+    ctx = Context()
+    for dialect in (builtin.Builtin, func.Func, arith.Arith, scf.Scf, memref.MemRef, NN):
+        ctx.load_dialect(dialect)
+    return ctx
+
+
+@dataclass
+class SourceMap:
+    """Where each parsed op starts in its source text."""
+
+    path: str
+    text: str
+    starts: dict[Operation, int] = field(default_factory=dict)
+
+    def position(self, offset: int) -> str:
+        line = self.text.count("\n", 0, offset) + 1
+        col = offset - (self.text.rfind("\n", 0, offset) + 1) + 1
+        return f"{self.path}:{line}:{col}"
+
+    def locate(self, op: Operation | None) -> str:
+        """``file:line:col`` of ``op`` or of its nearest parsed ancestor."""
+        while op is not None:
+            if op in self.starts:
+                return self.position(self.starts[op])
+            op = op.parent_op()
+        return self.path
+
+
+class _LocatingParser(Parser):
+    def __init__(self, ctx: Context, text: str, name: str, starts: dict[Operation, int]):
+        super().__init__(ctx, text, name)
+        self._starts = starts
+
+    def parse_operation(self) -> Operation:
+        start = self._current_token.span.start
+        op = super().parse_operation()
+        self._starts[op] = start
+        return op
+
+
+def parse_module(text: str, path: str = "<stdin>", ctx: Context | None = None) -> tuple[ModuleOp, SourceMap]:
+    """Parse and verify ``text``; raise CfmemError pointing at the bad op."""
+    source = SourceMap(path, text)
+    parser = _LocatingParser(ctx or make_context(), text, path, source.starts)
+    try:
+        module = parser.parse_module()
+    except ParseError as err:
+        raise CfmemError(_first_line(err.msg), source.position(err.span.start)) from None
+    verify(module, source)
+    return module, source
+
+
+def load_module(path: str | Path) -> tuple[ModuleOp, SourceMap]:
+    """Read, parse and verify the module in file ``path``."""
+    try:
+        text = Path(path).read_text()
+    except (OSError, UnicodeDecodeError) as err:
+        raise CfmemError(f"cannot read {path}: {getattr(err, 'strerror', None) or err}") from None
+    return parse_module(text, str(path))
+
+
+def verify(module: ModuleOp, source: SourceMap | None = None) -> None:
+    """Verify op by op, innermost first, so the error names the op at fault."""
+    for op in module.walk(region_first=True):
+        try:
+            op.verify(verify_nested_ops=False)
+        except (DiagnosticException, ValueError) as err:
+            where = source.locate(op) if source else None
+            message = _first_line(str(err)).removeprefix("Operation does not verify: ")
+            raise CfmemError(f"'{op.name}': {message}", where) from None
+
+
+def _first_line(text: str) -> str:
+    return text.strip().splitlines()[0] if text.strip() else "unknown error"
