@@ -1,0 +1,26 @@
+# lit configuration for the cfmem regression tests.
+#
+# Run from the repository root with `.venv/bin/lit -v lit_tests`. The tools the
+# RUN lines call (xdsl-opt, filecheck, cfmem) are taken from the bin directory of
+# the Python interpreter running lit, so the venv's versions are used even when
+# the venv is not activated.
+
+import os
+import sys
+
+import lit.formats
+
+config.name = "cfmem"
+config.test_format = lit.formats.ShTest(True)
+config.suffixes = [".mlir"]
+config.excludes = ["lit.cfg.py", "Inputs"]
+
+config.test_source_root = os.path.dirname(__file__)
+
+bin_dir = os.path.dirname(sys.executable)
+config.environment["PATH"] = os.pathsep.join(
+    [bin_dir, config.environment.get("PATH", os.environ.get("PATH", ""))]
+)
+
+examples_dir = os.path.abspath(os.path.join(config.test_source_root, "..", "examples"))
+config.substitutions.append(("%examples", examples_dir))
