@@ -1,0 +1,73 @@
+"""The planning strategies by name, and ``solve``: plan, verify, measure.
+
+A strategy is a function ``(Problem, PlanOptions) -> Placement`` that gives
+every buffer an offset that is a multiple of the buffer's ``align`` such that
+conflicting buffers (see ``problem.conflicts``) do not overlap. ``solve`` runs
+one, checks the result with the independent verifier and reports the peak
+against the lower bound. Results are deterministic for the same input.
+"""
+
+from __future__ import annotations
+
+import importlib
+import time
+from collections.abc import Callable
+
+from cfmem.planning.problem import Placement, PlanOptions, Problem, Solution, lower_bound, peak_of
+from cfmem.planning.verify import verify_plan
+
+Strategy = Callable[[Problem, PlanOptions], Placement]
+
+# name -> (module, function); imported on first use
+_REGISTRY: dict[str, tuple[str, str]] = {
+    "sequential": ("cfmem.planning.greedy", "plan_sequential"),
+    "large-first": ("cfmem.planning.greedy", "plan_large_first"),
+    "short-first": ("cfmem.planning.greedy", "plan_short_first"),
+    "best-fit": ("cfmem.planning.greedy", "plan_best_fit"),
+    "beam": ("cfmem.planning.beam", "plan_beam"),
+    "search": ("cfmem.planning.search", "plan_search"),
+}
+AUTO_CANDIDATES = ("large-first", "best-fit", "short-first", "sequential")
+STRATEGY_NAMES = (*_REGISTRY, "auto")
+
+
+def get_strategy(name: str) -> Strategy:
+    if name == "auto":
+        return plan_auto
+    if name not in _REGISTRY:
+        raise ValueError(f"unknown strategy '{name}' (choose from {', '.join(STRATEGY_NAMES)})")
+    module, function = _REGISTRY[name]
+    return getattr(importlib.import_module(module), function)
+
+
+def plan_auto(problem: Problem, options: PlanOptions) -> Placement:
+    """Run the fast heuristics and keep the smallest peak (ties: first listed)."""
+    best: tuple[int, str, Placement] | None = None
+    for name in AUTO_CANDIDATES:
+        placement = get_strategy(name)(problem, options)
+        peak = peak_of(problem.buffers, placement.offsets)
+        if best is None or peak < best[0]:
+            best = (peak, name, placement)
+    assert best is not None
+    best[2].stats["auto_choice"] = AUTO_CANDIDATES.index(best[1])
+    return best[2]
+
+
+def solve(problem: Problem, strategy: str = "auto", options: PlanOptions | None = None) -> Solution:
+    """Plan ``problem`` with ``strategy`` and verify the result before returning it."""
+    options = options or PlanOptions()
+    began = time.perf_counter()
+    placement = get_strategy(strategy)(problem, options)
+    seconds = time.perf_counter() - began
+    peak = peak_of(problem.buffers, placement.offsets)
+    verify_plan(problem.buffers, placement.offsets, arena_size=peak)
+    bound = lower_bound(problem.buffers)
+    return Solution(
+        offsets=placement.offsets,
+        peak=peak,
+        lower_bound=bound,
+        strategy=strategy,
+        proven_optimal=placement.proven_optimal or peak == bound,
+        seconds=seconds,
+        stats=placement.stats,
+    )
