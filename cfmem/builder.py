@@ -1,0 +1,738 @@
+"""Build nn modules from Python.
+
+``GraphBuilder`` writes one ``func.func`` and one ``nn.global`` weight blob.
+Each method adds one op at the current insertion point and returns its
+result; result types come from the shape functions of
+:mod:`cfmem.dialects.shapes`, so a shape mistake raises a
+:class:`GraphBuildError` naming the op at the line that made it, not later in
+the verifier::
+
+    b = GraphBuilder("main", seed=1, scale=0.1)
+    x = b.input("image", (1, 3, 64, 64))
+    y = b.relu(b.conv2d(x, 16, 3, stride=2, pad=1, name="conv1"))
+    loud = b.cmp("gt", b.reduce_mean(x, axes=(1, 2, 3)), 0.5)
+    (z,) = b.if_(loud, lambda b: [b.relu(y)], lambda b: [b.sigmoid(y)])
+    b.output(z, names=["out"])
+    module = b.build()
+
+Weights are appended to the blob in creation order, each at an offset aligned
+to ``align`` bytes, and read through ``nn.view`` of the function's single
+``nn.get_global`` (placed at the top of the function). A view is placed where
+the weight is created, so the weights of a branch are viewed inside it.
+
+Every value gets a readable, unique SSA name: the one given, or the op kind
+with a counter (``relu3``). A name already taken gets a ``.N`` suffix, except
+for function inputs and outputs, whose names callers rely on (taken: an
+error). Names ending in ``_<digits>`` are refused because printers treat that
+ending as their own uniquing suffix and would not keep it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from math import prod
+
+import numpy as np
+from xdsl.builder import Builder
+from xdsl.dialects import func
+from xdsl.dialects.builtin import (
+    BoolAttr,
+    BytesAttr,
+    DenseIntOrFPElementsAttr,
+    FloatAttr,
+    IntegerAttr,
+    ModuleOp,
+    StringAttr,
+    TensorType,
+    f32,
+    f64,
+    i1,
+    i64,
+)
+from xdsl.ir import Attribute, Block, BlockArgument, Operation, Region, SSAValue
+from xdsl.rewriter import InsertPoint
+from xdsl.utils.exceptions import VerifyException
+
+from cfmem.dialects import nn_compute as nc
+from cfmem.dialects import shapes
+from cfmem.dialects.nn_control import IfOp, YieldOp
+from cfmem.dialects.nn_weights import GetGlobalOp, GlobalOp, ReshapeOp, ViewOp
+from cfmem.dialects.types import static_shape, tensor_bytes
+
+Shape = tuple[int, ...]
+Operand = SSAValue | float | int | np.ndarray
+BranchFn = Callable[["GraphBuilder"], "Sequence[SSAValue] | SSAValue | None"]
+
+_NAME = re.compile(r"[A-Za-z_$.-][\w$.-]*")
+_PRINTER_SUFFIX = re.compile(r"_\d+$")
+
+
+class GraphBuildError(ValueError):
+    """A graph cannot be built as asked: bad shape, name, scope or argument."""
+
+
+@dataclass(frozen=True)
+class WeightInfo:
+    """Where one weight tensor sits in the blob."""
+
+    name: str
+    offset: int
+    shape: Shape
+    nbytes: int
+
+
+def _round_up(value: int, align: int) -> int:
+    return -(-value // align) * align
+
+
+def _pair(value: int | Sequence[int], what: str) -> tuple[int, int]:
+    if isinstance(value, int | np.integer):
+        return (int(value), int(value))
+    if len(value) != 2:
+        raise GraphBuildError(f"{what} must be an int or a pair, got {value!r}")
+    return (int(value[0]), int(value[1]))
+
+
+def _pads(value: int | Sequence[int]) -> tuple[int, int, int, int]:
+    """``p``, ``(ph, pw)`` or ``(top, left, bottom, right)``."""
+    if isinstance(value, int | np.integer):
+        return (int(value),) * 4
+    if len(value) == 2:
+        return (int(value[0]), int(value[1]), int(value[0]), int(value[1]))
+    if len(value) == 4:
+        return tuple(int(v) for v in value)  # type: ignore[return-value]
+    raise GraphBuildError(f"pad must be an int, a pair or 4 values, got {value!r}")
+
+
+def _f32(shape: Sequence[int]) -> TensorType:
+    return TensorType(f32, list(shape))
+
+
+def _dense(array: np.ndarray) -> DenseIntOrFPElementsAttr:
+    if array.dtype == np.bool_:
+        ty = TensorType(i1, list(array.shape))
+        return DenseIntOrFPElementsAttr.from_list(ty, [int(v) for v in array.reshape(-1)])
+    data = np.ascontiguousarray(array, dtype="<f4").tobytes()
+    return DenseIntOrFPElementsAttr(_f32(array.shape), BytesAttr(data))
+
+
+class GraphBuilder:
+    """Builds one function of nn ops and the weight blob it reads."""
+
+    def __init__(
+        self,
+        name: str = "main",
+        *,
+        blob: str = "weights",
+        seed: int = 0,
+        scale: float = 0.1,
+        align: int = 64,
+    ):
+        if align < 4 or align & (align - 1):
+            raise GraphBuildError(f"align must be a power of two >= 4, got {align}")
+        self.func_name = name
+        self.blob_name = blob
+        self.seed = seed
+        self.scale = scale
+        self.align = align
+        self.weights: list[WeightInfo] = []
+        """The weight tensors in blob order."""
+        self._blob_end = 0
+        self._body = Block()
+        self._builder = Builder(InsertPoint.at_end(self._body))
+        self._scopes: list[Block] = [self._body]
+        self._names: set[str] = set()
+        self._counters: Counter[str] = Counter()
+        self._args: list[BlockArgument] = []
+        self._blob_op: GetGlobalOp | None = None
+        self._outputs: list[SSAValue] | None = None
+        self._module: ModuleOp | None = None
+
+    # --- names, scopes, shapes ------------------------------------------------
+
+    def _unique(self, name: str) -> str:
+        self._check_name(name)
+        unique, k = name, 0
+        while unique in self._names:
+            k += 1
+            unique = f"{name}.{k}"
+        self._names.add(unique)
+        return unique
+
+    @staticmethod
+    def _check_name(name: str) -> None:
+        if _NAME.fullmatch(name) is None:
+            raise GraphBuildError(
+                f"invalid name {name!r}: use [A-Za-z0-9_$.-] and do not start with a digit"
+            )
+        if _PRINTER_SUFFIX.search(name):
+            raise GraphBuildError(
+                f"name {name!r} ends in _<digits>, which printers use as their own uniquing"
+                f" suffix and drop; write {_PRINTER_SUFFIX.sub(lambda m: m[0][1:], name)!r}"
+            )
+
+    def _claim(self, name: str, what: str) -> str:
+        """``name`` exactly (for inputs, which callers look up by name)."""
+        if name in self._names:
+            raise GraphBuildError(f"{what} name {name!r} is already used by another value")
+        return self._unique(name)
+
+    def _name(self, name: str | None, kind: str) -> str:
+        if name is not None:
+            return self._unique(name)
+        while True:
+            candidate = f"{kind}{self._counters[kind]}"
+            self._counters[kind] += 1
+            if candidate not in self._names:
+                return self._unique(candidate)
+
+    def _check_open(self) -> None:
+        if self._module is not None:
+            raise GraphBuildError("the graph is already built")
+
+    def _check_visible(self, value: SSAValue, what: str) -> None:
+        if not isinstance(value, SSAValue):
+            raise GraphBuildError(f"{what}: expected a value, got {value!r}")
+        owner = value.owner
+        block = owner if isinstance(owner, Block) else owner.parent_block()
+        if not any(block is scope for scope in self._scopes):
+            raise GraphBuildError(
+                f"{what}: %{value.name_hint} is not visible here (it was defined in"
+                " another branch, or by another builder)"
+            )
+
+    @staticmethod
+    def shape(value: SSAValue) -> Shape:
+        """The static shape of ``value``."""
+        return static_shape(value.type)
+
+    def _infer(self, what: str, name: str, fn: Callable[..., Shape], *args: object) -> Shape:
+        try:
+            return tuple(fn(*args))
+        except ValueError as err:
+            raise GraphBuildError(f"{what} %{name}: {err}") from None
+
+    def _operand(self, operand: Operand, what: str) -> SSAValue | np.ndarray:
+        """A visible value, or a number or array as an f32 array of rank >= 1."""
+        if isinstance(operand, SSAValue):
+            self._check_visible(operand, what)
+            return operand
+        if isinstance(operand, int | float | np.ndarray | np.generic):
+            array = np.asarray(operand, dtype=np.float32)
+            return array.reshape(array.shape or (1,))
+        raise GraphBuildError(f"{what}: expected a value or a number, got {operand!r}")
+
+    def _operand_shape(self, operand: SSAValue | np.ndarray) -> Shape:
+        return operand.shape if isinstance(operand, np.ndarray) else self.shape(operand)
+
+    def _materialize(self, operand: SSAValue | np.ndarray, const_name: str) -> SSAValue:
+        """The value, or a new ``nn.constant`` for an array (made once the op is known to fit)."""
+        return self.constant(operand, const_name) if isinstance(operand, np.ndarray) else operand
+
+    def _emit(self, op: Operation, name: str, verify: bool = True) -> SSAValue:
+        """Insert ``op`` (its operands already checked), name and verify it."""
+        self._check_open()
+        op.results[0].name_hint = name
+        self._builder.insert(op)
+        if verify:
+            try:
+                op.verify()
+            except VerifyException as err:
+                raise GraphBuildError(f"{op.name} %{name}: {err}") from None
+        return op.results[0]
+
+    # --- function inputs, weights, constants ----------------------------------
+
+    def input(self, name: str, shape: Sequence[int]) -> SSAValue:
+        """A new f32 function argument called ``name``."""
+        self._check_open()
+        ty = self._tensor_type(shape, f"input {name!r}")
+        name = self._claim(name, "input")
+        arg = self._body.insert_arg(ty, len(self._body.args))
+        arg.name_hint = name
+        self._args.append(arg)
+        return arg
+
+    def _tensor_type(self, shape: Sequence[int], what: str) -> TensorType:
+        if not all(isinstance(d, int | np.integer) and d > 0 for d in shape):
+            raise GraphBuildError(f"{what}: shape {list(shape)} must be positive integers")
+        return _f32([int(d) for d in shape])
+
+    def _blob(self) -> SSAValue:
+        if self._blob_op is None:
+            # The blob's size is known only at build(): a placeholder until then.
+            self._blob_op = GetGlobalOp(self.blob_name, 0)
+            self._blob_op.result.name_hint = self._unique(self.blob_name)
+            self._builder.insert(self._blob_op, InsertPoint.at_start(self._body))
+        return self._blob_op.result
+
+    def weight(self, name: str, shape: Sequence[int]) -> SSAValue:
+        """A new f32 weight tensor at the end of the blob, viewed here."""
+        self._check_open()
+        ty = self._tensor_type(shape, f"weight {name!r}")
+        name = self._unique(name)
+        offset = _round_up(self._blob_end, self.align)
+        nbytes = tensor_bytes(ty)
+        self._blob_end = offset + nbytes
+        self.weights.append(WeightInfo(name, offset, static_shape(ty), nbytes))
+        # Verified in build(), once the blob has its final size.
+        return self._emit(ViewOp(self._blob(), offset, ty), name, verify=False)
+
+    def constant(
+        self, value: np.ndarray | Sequence[float] | float, name: str | None = None
+    ) -> SSAValue:
+        """A constant tensor in the IR: f32, or i1 for a bool array."""
+        array = np.asarray(value)
+        if array.dtype != np.bool_:
+            array = array.astype(np.float32)
+        if array.size == 0:
+            raise GraphBuildError("a constant needs at least one element")
+        return self._emit(nc.ConstantOp(_dense(array)), self._name(name, "cst"))
+
+    @property
+    def blob_size(self) -> int:
+        """Bytes of the weight blob so far (the end of the last weight, aligned)."""
+        return _round_up(self._blob_end, self.align)
+
+    # --- compute ops ------------------------------------------------------------
+
+    def conv2d(
+        self,
+        x: SSAValue,
+        out_channels: int,
+        kernel: int | Sequence[int],
+        stride: int | Sequence[int] = 1,
+        pad: int | Sequence[int] = 0,
+        dilation: int | Sequence[int] = 1,
+        groups: int = 1,
+        bias: bool = True,
+        name: str | None = None,
+    ) -> SSAValue:
+        """Convolution with new weights ``<name>_w`` (OIHW) and ``<name>_b``."""
+        self._check_visible(x, "conv2d input")
+        name = self._name(name, "conv")
+        xs = self.shape(x)
+        kh, kw = _pair(kernel, "kernel")
+        strides, pads, dilations = _pair(stride, "stride"), _pads(pad), _pair(dilation, "dilation")
+        in_per_group = xs[1] // groups if len(xs) == 4 and groups > 0 else 0
+        w_shape = (out_channels, in_per_group, kh, kw)
+        out = self._infer(
+            "nn.conv2d", name, shapes.conv2d, xs, w_shape, strides, pads, dilations, groups
+        )
+        w = self.weight(f"{name}_w", w_shape)
+        b = self.weight(f"{name}_b", (out_channels,)) if bias else None
+        props: dict[str, Attribute] = {}
+        if strides != (1, 1):
+            props["strides"] = nc.i64_array(strides)
+        if pads != (0, 0, 0, 0):
+            props["pads"] = nc.i64_array(pads)
+        if dilations != (1, 1):
+            props["dilations"] = nc.i64_array(dilations)
+        if groups != 1:
+            props["groups"] = IntegerAttr(groups, i64)
+        op = nc.Conv2dOp(operands=[x, w, b], result_types=[_f32(out)], properties=props)
+        return self._emit(op, name)
+
+    def dense(
+        self, x: SSAValue, out_features: int, *, bias: bool = True, name: str | None = None
+    ) -> SSAValue:
+        """``x @ W.T + b`` (nn.gemm, trans_b) with new ``<name>_w`` [out, in] and ``<name>_b``.
+
+        Without ``bias`` the gemm adds a zero constant.
+        """
+        self._check_visible(x, "dense input")
+        name = self._name(name, "fc")
+        xs = self.shape(x)
+        w_shape = (out_features, xs[-1] if xs else 0)
+        c_shape = (out_features,)
+        self._infer("nn.gemm", name, shapes.gemm, xs, w_shape, c_shape, True)
+        w = self.weight(f"{name}_w", w_shape)
+        c = (
+            self.weight(f"{name}_b", c_shape)
+            if bias
+            else self.constant(np.zeros(c_shape), f"{name}_zero")
+        )
+        return self._gemm(x, w, c, True, name)
+
+    def gemm(
+        self,
+        a: SSAValue,
+        b: SSAValue,
+        c: Operand,
+        *,
+        trans_b: bool = False,
+        name: str | None = None,
+    ) -> SSAValue:
+        """``a @ (b.T if trans_b else b) + c`` on existing values (see ``dense``)."""
+        if not isinstance(b, SSAValue):
+            raise GraphBuildError(
+                "gemm takes existing values; use dense(x, out_features) for new weights"
+            )
+        self._check_visible(a, "gemm a")
+        self._check_visible(b, "gemm b")
+        name = self._name(name, "gemm")
+        return self._gemm(a, b, self._operand(c, "gemm c"), trans_b, name)
+
+    def _gemm(
+        self, a: SSAValue, b: SSAValue, c: SSAValue | np.ndarray, trans_b: bool, name: str
+    ) -> SSAValue:
+        c_shape = self._operand_shape(c)
+        out = self._infer(
+            "nn.gemm", name, shapes.gemm, self.shape(a), self.shape(b), c_shape, trans_b
+        )
+        c = self._materialize(c, f"{name}_c")
+        props = {"trans_b": BoolAttr.from_bool(True)} if trans_b else {}
+        op = nc.GemmOp(operands=[a, b, c], result_types=[_f32(out)], properties=props)
+        return self._emit(op, name)
+
+    def matmul(self, a: SSAValue, b: SSAValue, name: str | None = None) -> SSAValue:
+        """numpy ``a @ b`` for operands of rank >= 2."""
+        self._check_visible(a, "matmul lhs")
+        self._check_visible(b, "matmul rhs")
+        name = self._name(name, "matmul")
+        out = self._infer("nn.matmul", name, shapes.matmul, self.shape(a), self.shape(b))
+        return self._emit(nc.MatmulOp(operands=[a, b], result_types=[_f32(out)]), name)
+
+    def _binary(
+        self, cls: type[nc.ElementwiseBinaryOp], kind: str, a: Operand, b: Operand, name: str | None
+    ) -> SSAValue:
+        name = self._name(name, kind)
+        a, b = self._operand(a, f"{kind} lhs"), self._operand(b, f"{kind} rhs")
+        out = self._infer(
+            cls.name, name, shapes.broadcast, self._operand_shape(a), self._operand_shape(b)
+        )
+        a, b = self._materialize(a, f"{name}_a"), self._materialize(b, f"{name}_b")
+        return self._emit(cls(a, b, _f32(out)), name)
+
+    def add(self, a: Operand, b: Operand, name: str | None = None) -> SSAValue:
+        """Elementwise ``a + b`` with broadcasting; a number becomes a constant."""
+        return self._binary(nc.AddOp, "add", a, b, name)
+
+    def sub(self, a: Operand, b: Operand, name: str | None = None) -> SSAValue:
+        return self._binary(nc.SubOp, "sub", a, b, name)
+
+    def mul(self, a: Operand, b: Operand, name: str | None = None) -> SSAValue:
+        return self._binary(nc.MulOp, "mul", a, b, name)
+
+    def div(self, a: Operand, b: Operand, name: str | None = None) -> SSAValue:
+        return self._binary(nc.DivOp, "div", a, b, name)
+
+    def cmp(self, predicate: str, a: Operand, b: Operand, name: str | None = None) -> SSAValue:
+        """Elementwise comparison (eq, ne, lt, le, gt, ge) giving an i1 tensor."""
+        if predicate not in nc.CMP_PREDICATES:
+            raise GraphBuildError(
+                f"unknown predicate {predicate!r}, expected one of {', '.join(nc.CMP_PREDICATES)}"
+            )
+        name = self._name(name, "cond")
+        a, b = self._operand(a, "cmp lhs"), self._operand(b, "cmp rhs")
+        out = self._infer(
+            "nn.cmp", name, shapes.broadcast, self._operand_shape(a), self._operand_shape(b)
+        )
+        a, b = self._materialize(a, f"{name}_a"), self._materialize(b, f"{name}_b")
+        return self._emit(nc.CmpOp(predicate, a, b, TensorType(i1, list(out))), name)
+
+    def _unary(
+        self,
+        cls: type[nc.ElementwiseUnaryOp],
+        kind: str,
+        x: SSAValue,
+        name: str | None,
+        *args: float,
+    ) -> SSAValue:
+        self._check_visible(x, f"{kind} input")
+        return self._emit(cls(x, *args), self._name(name, kind))
+
+    def relu(self, x: SSAValue, name: str | None = None) -> SSAValue:
+        return self._unary(nc.ReluOp, "relu", x, name)
+
+    def sigmoid(self, x: SSAValue, name: str | None = None) -> SSAValue:
+        return self._unary(nc.SigmoidOp, "sigmoid", x, name)
+
+    def tanh(self, x: SSAValue, name: str | None = None) -> SSAValue:
+        return self._unary(nc.TanhOp, "tanh", x, name)
+
+    def clamp(self, x: SSAValue, lo: float, hi: float, name: str | None = None) -> SSAValue:
+        """``min(max(x, lo), hi)``; ``clamp(x, 0, 6)`` is relu6."""
+        if lo > hi:
+            raise GraphBuildError(f"clamp: min {lo} exceeds max {hi}")
+        return self._unary(nc.ClampOp, "clamp", x, name, lo, hi)
+
+    def _pool(
+        self,
+        cls: type[nc.Pool2dOp],
+        kind: str,
+        x: SSAValue,
+        kernel: int | Sequence[int],
+        stride: int | Sequence[int] | None,
+        pad: int | Sequence[int],
+        name: str | None,
+    ) -> SSAValue:
+        self._check_visible(x, f"{kind} input")
+        name = self._name(name, kind)
+        kernel = _pair(kernel, "kernel")
+        strides = kernel if stride is None else _pair(stride, "stride")
+        pads = _pads(pad)
+        out = self._infer(cls.name, name, shapes.pool2d, self.shape(x), kernel, strides, pads)
+        props: dict[str, Attribute] = {"kernel": nc.i64_array(kernel)}
+        if strides != (1, 1):
+            props["strides"] = nc.i64_array(strides)
+        if pads != (0, 0, 0, 0):
+            props["pads"] = nc.i64_array(pads)
+        return self._emit(cls(operands=[x], result_types=[_f32(out)], properties=props), name)
+
+    def max_pool2d(
+        self, x: SSAValue, kernel, stride=None, pad=0, name: str | None = None
+    ) -> SSAValue:
+        """Max pooling; ``stride`` defaults to the kernel."""
+        return self._pool(nc.MaxPool2dOp, "maxpool", x, kernel, stride, pad, name)
+
+    def avg_pool2d(
+        self, x: SSAValue, kernel, stride=None, pad=0, name: str | None = None
+    ) -> SSAValue:
+        """Average pooling (padding not counted); ``stride`` defaults to the kernel."""
+        return self._pool(nc.AvgPool2dOp, "avgpool", x, kernel, stride, pad, name)
+
+    def global_avg_pool(self, x: SSAValue, name: str | None = None) -> SSAValue:
+        """Mean over H and W of an NCHW tensor, giving N x C x 1 x 1."""
+        self._check_visible(x, "global_avg_pool input")
+        name = self._name(name, "gap")
+        xs = self.shape(x)
+        if len(xs) != 4:
+            raise GraphBuildError(
+                f"nn.global_avg_pool %{name}: expects a rank-4 input, got {list(xs)}"
+            )
+        out = self._infer(
+            "nn.global_avg_pool", name, shapes.pool2d, xs, xs[2:], (1, 1), (0, 0, 0, 0)
+        )
+        return self._emit(nc.GlobalAvgPoolOp(operands=[x], result_types=[_f32(out)]), name)
+
+    def reduce_mean(
+        self, x: SSAValue, axes: Sequence[int], keepdims: bool = True, name: str | None = None
+    ) -> SSAValue:
+        self._check_visible(x, "reduce_mean input")
+        name = self._name(name, "mean")
+        axes = [int(a) for a in axes]
+        out = self._infer("nn.reduce_mean", name, shapes.reduce, self.shape(x), axes, keepdims)
+        props: dict[str, Attribute] = {"axes": nc.i64_array(axes)}
+        if not keepdims:
+            props["keepdims"] = BoolAttr.from_bool(False)
+        return self._emit(
+            nc.ReduceMeanOp(operands=[x], result_types=[_f32(out)], properties=props), name
+        )
+
+    def softmax(self, x: SSAValue, axis: int = -1, name: str | None = None) -> SSAValue:
+        self._check_visible(x, "softmax input")
+        name = self._name(name, "softmax")
+
+        def check_axis(shape: Shape, axis: int) -> Shape:
+            shapes.normalize_axis(axis, len(shape))
+            return shape
+
+        self._infer("nn.softmax", name, check_axis, self.shape(x), axis)
+        props = {"axis": IntegerAttr(axis, i64)} if axis != -1 else {}
+        return self._emit(nc.SoftmaxOp(operands=[x], result_types=[x.type], properties=props), name)
+
+    def concat(self, values: Sequence[SSAValue], axis: int, name: str | None = None) -> SSAValue:
+        for v in values:
+            self._check_visible(v, "concat operand")
+        name = self._name(name, "concat")
+        out = self._infer("nn.concat", name, shapes.concat, [self.shape(v) for v in values], axis)
+        props = {"axis": IntegerAttr(axis, i64)}
+        return self._emit(
+            nc.ConcatOp(operands=[list(values)], result_types=[_f32(out)], properties=props), name
+        )
+
+    def transpose(self, x: SSAValue, perm: Sequence[int], name: str | None = None) -> SSAValue:
+        self._check_visible(x, "transpose input")
+        name = self._name(name, "transpose")
+        perm = [int(p) for p in perm]
+        out = self._infer("nn.transpose", name, shapes.transpose, self.shape(x), perm)
+        props = {"perm": nc.i64_array(perm)}
+        return self._emit(
+            nc.TransposeOp(operands=[x], result_types=[_f32(out)], properties=props), name
+        )
+
+    def reshape(self, x: SSAValue, shape: Sequence[int], name: str | None = None) -> SSAValue:
+        """Same elements in a new shape; one dimension may be -1 (inferred)."""
+        self._check_visible(x, "reshape input")
+        name = self._name(name, "reshape")
+        count = prod(self.shape(x))
+        dims = [int(d) for d in shape]
+        if dims.count(-1) > 1 or any(d == 0 or d < -1 for d in dims):
+            raise GraphBuildError(f"nn.reshape %{name}: bad target shape {dims}")
+        if -1 in dims:
+            known = prod(d for d in dims if d != -1)
+            if count % known:
+                raise GraphBuildError(
+                    f"nn.reshape %{name}: cannot reshape {list(self.shape(x))} to {dims}"
+                )
+            dims[dims.index(-1)] = count // known
+        if prod(dims) != count:
+            raise GraphBuildError(
+                f"nn.reshape %{name}: {list(self.shape(x))} has {count} elements,"
+                f" {dims} has {prod(dims)}"
+            )
+        ty = TensorType(x.type.get_element_type(), dims)
+        return self._emit(ReshapeOp(x, ty), name)
+
+    def flatten(self, x: SSAValue, name: str | None = None) -> SSAValue:
+        """``N x ...`` to ``N x (product of the rest)``."""
+        return self.reshape(x, (self.shape(x)[0], -1), name)
+
+    # --- control flow -------------------------------------------------------------
+
+    def if_(
+        self,
+        cond: SSAValue,
+        then_fn: BranchFn,
+        else_fn: BranchFn,
+        *,
+        names: Sequence[str] | None = None,
+        name: str | None = None,
+    ) -> list[SSAValue]:
+        """``nn.if``: each callable builds its branch with this builder and
+        returns the values to yield (a list, one value, or None for none).
+
+        Both branches must yield the same types. Returns the if's results,
+        named ``names`` or ``<name>`` / ``<name>r<i>``.
+        """
+        self._check_open()
+        self._check_visible(cond, "if condition")
+        ct = cond.type
+        if not (
+            isinstance(ct, TensorType) and ct.get_element_type() == i1 and prod(ct.get_shape()) == 1
+        ):
+            raise GraphBuildError(
+                f"if condition must be a one-element i1 tensor (from cmp), got {ct}"
+            )
+        base = self._name(name, "if")
+        n_weights, blob_end = len(self.weights), self._blob_end
+        blocks: list[Block] = []
+        try:
+            then_vals = self._branch(then_fn, f"then branch of %{base}", blocks)
+            else_vals = self._branch(else_fn, f"else branch of %{base}", blocks)
+            then_types = [v.type for v in then_vals]
+            else_types = [v.type for v in else_vals]
+            if then_types != else_types:
+                fmt = lambda ts: "(" + ", ".join(map(str, ts)) + ")"  # noqa: E731
+                raise GraphBuildError(
+                    f"nn.if %{base}: the then branch yields {fmt(then_types)}"
+                    f" but the else branch yields {fmt(else_types)}"
+                )
+            if names is not None and len(names) != len(then_vals):
+                raise GraphBuildError(
+                    f"nn.if %{base}: {len(names)} names for {len(then_vals)} results"
+                )
+        except BaseException:
+            # Leave no trace of the failed if: no uses of outer values, no weights.
+            for block in blocks:
+                for op in reversed(list(block.ops)):
+                    block.erase_op(op, safe_erase=False)
+            del self.weights[n_weights:]
+            self._blob_end = blob_end
+            raise
+        op = IfOp(cond, then_types, Region(blocks[0]), Region(blocks[1]))
+        self._builder.insert(op)
+        for i, result in enumerate(op.results):
+            if names is not None:
+                result.name_hint = self._unique(names[i])
+            else:
+                result.name_hint = base if len(op.results) == 1 else self._unique(f"{base}r{i}")
+        return list(op.results)
+
+    def _branch(self, fn: BranchFn, what: str, blocks: list[Block]) -> list[SSAValue]:
+        block = Block()
+        blocks.append(block)
+        saved = self._builder.insertion_point
+        self._builder.insertion_point = InsertPoint.at_end(block)
+        self._scopes.append(block)
+        try:
+            got = fn(self)
+            values = [] if got is None else [got] if isinstance(got, SSAValue) else list(got)
+            for v in values:
+                self._check_visible(v, f"value yielded by the {what}")
+            self._builder.insert(YieldOp(*values))
+        finally:
+            self._scopes.pop()
+            self._builder.insertion_point = saved
+        return values
+
+    # --- finishing -----------------------------------------------------------------
+
+    def output(self, *values: SSAValue, names: Sequence[str] | None = None) -> None:
+        """Return ``values`` from the function, renamed to ``names`` if given."""
+        self._check_open()
+        if len(self._scopes) != 1:
+            raise GraphBuildError("output() must be called outside of if branches")
+        if self._outputs is not None:
+            raise GraphBuildError("output() was already called")
+        if names is not None and len(names) != len(values):
+            raise GraphBuildError(f"{len(names)} names for {len(values)} outputs")
+        for v in values:
+            self._check_visible(v, "output")
+        if names is not None:
+            wanted: dict[SSAValue, str] = {}
+            for v, n in zip(values, names, strict=True):
+                if wanted.setdefault(v, n) != n:
+                    raise GraphBuildError(
+                        f"one value cannot be output as both {wanted[v]!r} and {n!r}"
+                    )
+            if len(set(wanted.values())) != len(wanted):
+                raise GraphBuildError(f"output names {list(names)} repeat a name")
+            for v, n in wanted.items():
+                if n == v.name_hint:
+                    continue
+                self._check_name(n)
+                if isinstance(v, BlockArgument):
+                    raise GraphBuildError(
+                        f"input %{v.name_hint} cannot be output as {n!r}: inputs keep their names"
+                    )
+                if n in self._names:
+                    raise GraphBuildError(f"output name {n!r} is already used by another value")
+            for v, n in wanted.items():
+                if n != v.name_hint:
+                    self._names.discard(v.name_hint)
+                    v.name_hint = self._unique(n)
+        self._outputs = list(values)
+
+    def build(self) -> ModuleOp:
+        """The verified module; the builder is finished afterwards."""
+        if self._module is not None:
+            return self._module
+        if self._outputs is None:
+            raise GraphBuildError("call output(...) before build()")
+        self._builder.insert(func.ReturnOp(*self._outputs))
+        ops: list[Operation] = []
+        if self._blob_op is not None and not self.weights:  # its weights were rolled back
+            self._body.erase_op(self._blob_op)
+            self._blob_op = None
+        if self._blob_op is not None:
+            size = self.blob_size
+            ops.append(
+                GlobalOp(
+                    properties={
+                        "sym_name": StringAttr(self.blob_name),
+                        "size": IntegerAttr(size, i64),
+                        "seed": IntegerAttr(self.seed, i64),
+                        "scale": FloatAttr(self.scale, f64),
+                    }
+                )
+            )
+            sized = GetGlobalOp(self.blob_name, size)
+            sized.result.name_hint = self._blob_op.result.name_hint
+            self._builder.insert(sized, InsertPoint.before(self._blob_op))
+            self._blob_op.result.replace_all_uses_with(sized.result)
+            self._body.erase_op(self._blob_op)
+            self._blob_op = sized
+        fn_type = ([a.type for a in self._args], [v.type for v in self._outputs])
+        ops.append(func.FuncOp(self.func_name, fn_type, Region(self._body)))
+        module = ModuleOp(ops)
+        module.verify()
+        self._module = module
+        return module
+
+
+__all__ = ["GraphBuildError", "GraphBuilder", "WeightInfo"]
