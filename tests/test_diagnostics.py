@@ -16,7 +16,7 @@ CASES = {
         ("bytes(576) : tensor<1024xi8> to tensor<4x4x3x3xf32>", "bytes(768) : tensor<1024xi8> to tensor<4x4x3x4xf32>"),
         ("tensor<4x4x3x3xf32>)", "tensor<4x4x3x4xf32>)"),
         ":6:3:",
-        "result shape tensor<1x4x8x8x...> does not match the inferred shape tensor<1x4x8x7x...>",
+        "result shape 1x4x8x8 does not match the inferred shape 1x4x8x7",
     ),
     "view out of bounds": (("%b[0] bytes(576)", "%b[512] bytes(576)"), ":5:", "outside the blob of 1024 bytes"),
     "undefined value": (("nn.yield %y2 : tensor<1x4x8x8xf32>", "nn.yield %x2 : tensor<1x4x8x8xf32>"), ":", "values used but not defined: [%x2]"),

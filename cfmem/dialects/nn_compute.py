@@ -105,13 +105,9 @@ class ComputeOp(IRDLOperation, ABC):
             raise VerifyException(str(err)) from err
         if expected != self.out_shape:
             raise VerifyException(
-                f"result shape {_fmt(self.out_shape)} does not match the inferred"
-                f" shape {_fmt(expected)}"
+                f"result shape {shapes.format_shape(self.out_shape)} does not match the"
+                f" inferred shape {shapes.format_shape(expected)}"
             )
-
-
-def _fmt(shape: Sequence[int]) -> str:
-    return "tensor<" + "".join(f"{d}x" for d in shape) + "...>"
 
 
 def _ints(attr: DenseArrayBase) -> tuple[int, ...]:
@@ -242,8 +238,8 @@ class ClampOp(ElementwiseUnaryOp):
         super().__init__(input, {"min": FloatAttr(lo, f32), "max": FloatAttr(hi, f32)})
 
     def verify_(self) -> None:
-        if self.min.value.data > self.max.value.data:
-            raise VerifyException("clamp min must not exceed max")
+        if not self.min.value.data <= self.max.value.data:
+            raise VerifyException("clamp min must not exceed max (and neither may be NaN)")
         super().verify_()
 
 

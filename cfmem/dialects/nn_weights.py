@@ -85,8 +85,15 @@ class GlobalOp(IRDLOperation):
             raise VerifyException("scale(...) only applies to seed(...) blobs")
         if (self.file is None) != (self.file_offset is None):
             raise VerifyException("file(...) needs a file name and a byte offset")
+        if self.file_offset is not None and self.file_offset.value.data < 0:
+            raise VerifyException("the file offset must not be negative")
+        if self.scale is not None and not self.scale.value.data > 0:
+            raise VerifyException("scale(...) must be positive")
         if self.data is not None:
-            data_bytes = tensor_bytes(self.data.type)
+            try:
+                data_bytes = tensor_bytes(self.data.type)
+            except ValueError as err:
+                raise VerifyException(str(err)) from err
             if data_bytes != size:
                 raise VerifyException(
                     f"blob @{self.sym_name.data} has size {size} but its data holds {data_bytes} bytes"
@@ -148,9 +155,9 @@ class ViewOp(IRDLOperation):
             and len(src.get_shape()) == 1
         ):
             raise VerifyException(f"source must be a blob tensor<Nxi8>, got {src}")
-        blob = static_shape(src)[0]
         offset, length = self.offset.value.data, self.length.value.data
         try:
+            blob = static_shape(src)[0]
             want = tensor_bytes(self.result.type)
         except ValueError as err:
             raise VerifyException(str(err)) from err

@@ -23,7 +23,7 @@ def broadcast(*shapes: Sequence[int]) -> Shape:
         dims.discard(1)
         if len(dims) > 1:
             raise ValueError(
-                "shapes " + ", ".join(_fmt(s) for s in shapes) + " do not broadcast"
+                "shapes " + ", ".join(format_shape(s) for s in shapes) + " do not broadcast"
             )
         out.append(dims.pop() if dims else 1)
     return tuple(out)
@@ -59,7 +59,7 @@ def conv2d(
 ) -> Shape:
     """Output shape of a grouped 2-D convolution, input NCHW, weight OIHW."""
     if len(x) != 4 or len(w) != 4:
-        raise ValueError(f"conv2d expects rank-4 input and weight, got {_fmt(x)} and {_fmt(w)}")
+        raise ValueError(f"conv2d expects rank-4 input and weight, got {format_shape(x)} and {format_shape(w)}")
     _check_window_params(strides, pads, dilations)
     n, c, h, wd = x
     o, i, kh, kw = w
@@ -67,7 +67,7 @@ def conv2d(
         raise ValueError(f"groups={groups} must divide input channels {c} and output channels {o}")
     if i * groups != c:
         raise ValueError(
-            f"weight {_fmt(w)} expects {i * groups} input channels, input has {c}"
+            f"weight {format_shape(w)} with groups={groups} expects an input with {i * groups} channels, not {c}"
         )
     oh = _window_out(h, kh, strides[0], pads[0] + pads[2], dilations[0])
     ow = _window_out(wd, kw, strides[1], pads[1] + pads[3], dilations[1])
@@ -79,7 +79,7 @@ def pool2d(
 ) -> Shape:
     """Output shape of a max or average pooling window over NCHW."""
     if len(x) != 4:
-        raise ValueError(f"pooling expects a rank-4 input, got {_fmt(x)}")
+        raise ValueError(f"pooling expects a rank-4 input, got {format_shape(x)}")
     if len(kernel) != 2 or min(kernel) < 1:
         raise ValueError("expected a kernel of 2 positive sizes")
     _check_window_params(strides, pads, (1, 1))
@@ -93,9 +93,9 @@ def pool2d(
 def matmul(a: Sequence[int], b: Sequence[int]) -> Shape:
     """numpy ``matmul`` for operands of rank >= 2 (batch dims broadcast)."""
     if len(a) < 2 or len(b) < 2:
-        raise ValueError(f"matmul expects operands of rank >= 2, got {_fmt(a)} and {_fmt(b)}")
+        raise ValueError(f"matmul expects operands of rank >= 2, got {format_shape(a)} and {format_shape(b)}")
     if a[-1] != b[-2]:
-        raise ValueError(f"matmul inner dimensions differ: {_fmt(a)} x {_fmt(b)}")
+        raise ValueError(f"matmul inner dimensions differ: {format_shape(a)} x {format_shape(b)}")
     batch = broadcast(a[:-2], b[:-2]) if len(a) > 2 or len(b) > 2 else ()
     return (*batch, a[-2], b[-1])
 
@@ -103,13 +103,16 @@ def matmul(a: Sequence[int], b: Sequence[int]) -> Shape:
 def gemm(a: Sequence[int], b: Sequence[int], c: Sequence[int], trans_b: bool) -> Shape:
     """ONNX Gemm: ``a @ (b.T if trans_b else b) + c`` with 2-D a and b."""
     if len(a) != 2 or len(b) != 2:
-        raise ValueError(f"gemm expects 2-D operands, got {_fmt(a)} and {_fmt(b)}")
+        raise ValueError(f"gemm expects 2-D operands, got {format_shape(a)} and {format_shape(b)}")
     k, n = (b[1], b[0]) if trans_b else (b[0], b[1])
     if a[1] != k:
-        raise ValueError(f"gemm inner dimensions differ: {_fmt(a)} x {_fmt(b)} (trans_b={trans_b})")
+        raise ValueError(
+            f"gemm inner dimensions differ: {format_shape(a)} x {format_shape(b)}"
+            + (" (b transposed)" if trans_b else "")
+        )
     out = (a[0], n)
     if broadcast(out, c) != out:
-        raise ValueError(f"gemm bias {_fmt(c)} does not broadcast to {_fmt(out)}")
+        raise ValueError(f"gemm bias {format_shape(c)} does not broadcast to {format_shape(out)}")
     return out
 
 
@@ -127,7 +130,7 @@ def concat(shapes: Sequence[Sequence[int]], axis: int) -> Shape:
     for s in shapes:
         if len(s) != rank or any(s[d] != shapes[0][d] for d in range(rank) if d != axis):
             raise ValueError(
-                f"concat operands {', '.join(_fmt(s) for s in shapes)} differ outside axis {axis}"
+                f"concat operands {', '.join(format_shape(s) for s in shapes)} differ outside axis {axis}"
             )
     out = list(shapes[0])
     out[axis] = sum(s[axis] for s in shapes)
@@ -153,5 +156,6 @@ def num_elements(shape: Sequence[int]) -> int:
     return prod(shape)
 
 
-def _fmt(shape: Sequence[int]) -> str:
+def format_shape(shape: Sequence[int]) -> str:
+    """``2x3x4``, or ``scalar`` for rank 0."""
     return "x".join(str(d) for d in shape) if shape else "scalar"
