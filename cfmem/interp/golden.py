@@ -18,6 +18,7 @@ from xdsl.ir import Block, Operation, SSAValue
 
 from cfmem.dialects import nn_compute as nc
 from cfmem.dialects import nn_control as ncf
+from cfmem.dialects import nn_dma as nd
 from cfmem.dialects import nn_weights as nw
 from cfmem.interp import kernels
 from cfmem.interp.weights import blob_bytes, dense_to_array, numpy_dtype, view_array
@@ -150,6 +151,13 @@ class GoldenInterpreter:
             return [args[0].reshape(tuple(op.result.type.get_shape())).copy()]
         if isinstance(op, nc.ConstantOp):
             return [dense_to_array(op.value)]
+        if isinstance(op, nd.DmaBufferOp):
+            return [np.zeros(op.result.type.get_shape(), np.uint8)]
+        if isinstance(op, nd.DmaStartOp):
+            # a token carries copies of the sources: the meaning of a transfer
+            return [[a.copy() for a in args[:-1]]]
+        if isinstance(op, nd.DmaWaitOp):
+            return list(args[0])
         if type(op) in kernels.KERNELS:
             return [kernels.evaluate(op, args)]
         raise InterpError(f"cannot interpret '{op.name}'", op)

@@ -11,6 +11,34 @@ def _annotate_costs() -> type[ModulePass]:
     return AnnotateCostsPass
 
 
+def _liveness() -> type[ModulePass]:
+    from cfmem.passes.liveness import LivenessPass
+
+    return LivenessPass
+
+
+def _plan_memory() -> type[ModulePass]:
+    from cfmem.passes.plan_memory import PlanMemoryPass
+
+    return PlanMemoryPass
+
+
+def _insert_dma() -> type[ModulePass]:
+    from cfmem.passes.insert_dma import InsertDmaPass
+
+    return InsertDmaPass
+
+
+def _check_dma() -> type[ModulePass]:
+    from cfmem.passes.dma_events import CheckDmaPass
+
+    return CheckDmaPass
+
+
 PASSES: dict[str, Callable[[], type[ModulePass]]] = {
     "nn-annotate-costs": _annotate_costs,
+    "nn-liveness": _liveness,
+    "nn-plan-memory": _plan_memory,
+    "nn-insert-dma": _insert_dma,
+    "nn-check-dma": _check_dma,
 }

@@ -82,46 +82,49 @@ def peak_of(buffers: Iterable[Buffer], offsets: dict[str, int]) -> int:
     return max((offsets[b.id] + b.size for b in buffers), default=0)
 
 
-def _path_assignments(buffers: Sequence[Buffer]) -> list[dict[int, int]]:
-    """Every maximal consistent choice of branches that the buffers' paths mention.
+def _best_path_total(live: dict[Path, int]) -> int:
+    """Largest total of ``live`` (bytes per branch path) on one execution path.
 
-    Each execution path of the program corresponds to one assignment of a
-    branch to every if reached; only ifs named in some path matter.
+    Paths come from nesting, so they form a tree: a path's total is its own
+    bytes plus, for each if directly under it, the best of that if's branches.
     """
-    ifs: dict[int, set[int]] = {}
-    for b in buffers:
-        for if_id, branch in b.path:
-            ifs.setdefault(if_id, set()).add(branch)
-    assignments: list[dict[int, int]] = [{}]
-    for if_id, branches in sorted(ifs.items()):
-        assignments = [{**a, if_id: br} for a in assignments for br in sorted(branches)]
-        if len(assignments) > 4096:
-            break  # bound the enumeration; the per-step bound below stays valid
-    return assignments
+    prefixes: set[Path] = {()}
+    for path, size in live.items():
+        if size:
+            prefixes.update(path[:k] for k in range(1, len(path) + 1))
+    value: dict[Path, int] = {}
+    best_branch: dict[Path, dict[int, int]] = {}
+    for path in sorted(prefixes, key=len, reverse=True):
+        value[path] = live.get(path, 0) + sum(best_branch.get(path, {}).values())
+        if path:
+            parent, (if_id, _) = path[:-1], path[-1]
+            per_if = best_branch.setdefault(parent, {})
+            per_if[if_id] = max(per_if.get(if_id, 0), value[path])
+    return value[()]
 
 
 def lower_bound(buffers: Sequence[Buffer]) -> int:
     """Largest byte total live at one step on one execution path.
 
-    No plan can use less memory. Without branch paths this is the classic
-    max-over-steps of live sizes; with them, each execution path is summed on
-    its own (for deep nesting the enumeration is capped and the largest
-    per-path total found so far is returned, still a valid bound).
+    No plan can use less memory. A sweep over time; at each step where a
+    buffer starts, the live bytes are summed per branch path and the best
+    consistent choice of branches is taken (plain max of live bytes when no
+    buffer has a path).
     """
-    if not buffers:
-        return 0
-    best = 0
-    for assignment in _path_assignments(buffers):
-        events: list[tuple[int, int]] = []
-        for b in buffers:
-            if all(assignment.get(i) == br for i, br in b.path):
-                events.append((b.start, b.size))
-                events.append((b.end, -b.size))
-        events.sort()  # at equal steps, ends (negative) come before starts
-        live = 0
-        for _, delta in events:
-            live += delta
-            best = max(best, live)
+    events = sorted(
+        [(b.start, 1, i) for i, b in enumerate(buffers)] + [(b.end, 0, i) for i, b in enumerate(buffers)]
+    )  # at equal steps, ends (0) come before starts (1)
+    has_paths = any(b.path for b in buffers)
+    live: dict[Path, int] = {}
+    total = best = 0
+    for k, (step, is_start, i) in enumerate(events):
+        b = buffers[i]
+        delta = b.size if is_start else -b.size
+        total += delta
+        live[b.path] = live.get(b.path, 0) + delta
+        last_at_step = k + 1 == len(events) or events[k + 1][:2] != (step, 1)
+        if is_start and last_at_step:
+            best = max(best, _best_path_total(live) if has_paths else total)
     return best
 
 

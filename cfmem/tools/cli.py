@@ -9,7 +9,7 @@ import traceback
 
 from cfmem.interp.weights import WeightError
 from cfmem.ir_io import CfmemError
-from cfmem.tools import run
+from cfmem.tools import plan, report, run
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -22,6 +22,8 @@ def build_parser() -> argparse.ArgumentParser:
     )
     subparsers = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     run.add_parser(subparsers)
+    report.add_parser(subparsers)
+    plan.add_parser(subparsers)
     return parser
 
 

@@ -15,6 +15,9 @@ def atomic_write_bytes(path: str | Path, data: bytes) -> None:
     path = Path(path)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent or Path("."))
     try:
+        umask = os.umask(0)
+        os.umask(umask)
+        os.fchmod(fd, 0o666 & ~umask)  # as open() would create it, not mkstemp's 0600
         with os.fdopen(fd, "wb") as f:
             f.write(data)
         os.replace(tmp, path)

@@ -1,0 +1,98 @@
+"""The DMA hazard checker: rules every program with transfers must obey.
+
+1. An op reads transferred data only after the wait on that transfer.
+2. A transfer overwrites bytes of a buffer only after the last reader of the
+   data there has run.
+3. No transfer is outstanding when a region ends: at an ``nn.if`` (the
+   paper's region cut), at the end of a branch, at the end of the function.
+4. Every token is waited exactly once, after its start.
+
+Each violation is a ``HazardError`` naming the op, the token and the region.
+"""
+
+from __future__ import annotations
+
+from cfmem.dma.events import Block, Compute, IfEvent, Start, Wait
+
+
+class HazardError(ValueError):
+    """A DMA ordering rule is broken."""
+
+
+def _overlaps(a: tuple[tuple[int, int], ...], b: tuple[tuple[int, int], ...]) -> bool:
+    return any(lo1 < hi2 and lo2 < hi1 for lo1, hi1 in a for lo2, hi2 in b)
+
+
+def _last_readers(block: Block, last: dict[str, int], counter: list[int]) -> None:
+    """Global event index of each token's last reader (nested blocks included)."""
+    for event in block.events:
+        counter[0] += 1
+        if isinstance(event, Compute):
+            for token in event.reads:
+                last[token] = counter[0]
+        elif isinstance(event, IfEvent):
+            for branch in event.branches:
+                _last_readers(branch, last, counter)
+
+
+def check(program: Block) -> None:
+    """Raise ``HazardError`` at the first broken rule in ``program``."""
+    last_reader: dict[str, int] = {}
+    _last_readers(program, last_reader, [0])
+    started: dict[str, Start] = {}
+    waited: set[str] = set()
+    # per buffer: transfers whose data may still be read, by token
+    resident: dict[str, list[Start]] = {}
+    counter = [0]
+
+    def run(block: Block) -> None:
+        outstanding: list[str] = []
+
+        def region_end(where: str) -> None:
+            if outstanding:
+                raise HazardError(
+                    f"transfer {outstanding[0]} into {started[outstanding[0]].buffer} is still"
+                    f" outstanding at {where} of region {block.label}"
+                )
+
+        for event in block.events:
+            counter[0] += 1
+            if isinstance(event, Start):
+                if event.token in started:
+                    raise HazardError(f"token {event.token} is started twice in region {block.label}")
+                for prior in resident.get(event.buffer, []):
+                    if _overlaps(prior.ranges, event.ranges) and last_reader.get(prior.token, 0) > counter[0]:
+                        raise HazardError(
+                            f"transfer {event.token} overwrites bytes of {event.buffer} that are"
+                            f" still to be read from transfer {prior.token} (region {block.label})"
+                        )
+                resident[event.buffer] = [
+                    p for p in resident.get(event.buffer, []) if not _overlaps(p.ranges, event.ranges)
+                ] + [event]
+                started[event.token] = event
+                outstanding.append(event.token)
+            elif isinstance(event, Wait):
+                if event.token not in started:
+                    raise HazardError(f"wait on token {event.token} before its start (region {block.label})")
+                if event.token in waited:
+                    raise HazardError(f"token {event.token} is waited twice (region {block.label})")
+                if event.token not in outstanding:
+                    raise HazardError(
+                        f"wait on token {event.token} outside the region that started it ({block.label})"
+                    )
+                waited.add(event.token)
+                outstanding.remove(event.token)
+            elif isinstance(event, Compute):
+                for token in event.reads:
+                    if token not in waited:
+                        raise HazardError(
+                            f"op {event.name} reads the data of transfer {token} before its wait"
+                            f" (region {block.label})"
+                        )
+            else:
+                region_end(f"the {event.label}")
+                for branch in event.branches:
+                    run(branch)
+        region_end("the end")
+
+    run(program)

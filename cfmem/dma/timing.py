@@ -1,0 +1,161 @@
+"""A timing model: one compute unit and one DMA engine running concurrently.
+
+The control processor issues the program's events in order. A transfer starts
+on the DMA engine when it is issued and the engine is free, and finishes
+``latency + bytes / dma_bytes_per_cycle`` cycles later; transfers are served
+one at a time in issue order. A wait stalls compute until its transfer is
+done. An op computes for ``max(macs / macs_per_cycle, bytes written /
+move_bytes_per_cycle)`` cycles, plus ``bytes / offchip_bytes_per_cycle`` for
+weights it reads straight from off-chip memory.
+
+For every region (the paper's: start to first if, each branch, between ifs,
+after the last if) the model also gives the overlap lower bound: a region
+cannot finish faster than the larger of its total compute and its total
+transfer time.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass, field, fields
+from pathlib import Path
+
+from cfmem.dma.events import Block, Compute, IfEvent, Start, Wait
+
+
+@dataclass(frozen=True)
+class Chip:
+    """What the model needs to know about a chip (rates are per cycle)."""
+
+    name: str = "edge-npu"
+    onchip_bytes: int = 2 * 1024 * 1024
+    macs_per_cycle: int = 64
+    move_bytes_per_cycle: int = 32
+    dma_bytes_per_cycle: float = 2.0
+    dma_latency_cycles: int = 200
+    offchip_bytes_per_cycle: float = 0.5
+    clock_mhz: float = 200.0
+
+    @classmethod
+    def load(cls, path: str | Path) -> Chip:
+        """A chip from a JSON file whose keys are this class's fields."""
+        data = json.loads(Path(path).read_text())
+        known = {f.name for f in fields(cls)}
+        unknown = set(data) - known
+        if unknown:
+            raise ValueError(f"unknown chip keys {', '.join(sorted(unknown))} (known: {', '.join(sorted(known))})")
+        chip = cls(**data)
+        for key in known - {"name"}:
+            if not getattr(chip, key) > 0:
+                raise ValueError(f"chip key '{key}' must be positive")
+        return chip
+
+    def to_json(self) -> str:
+        return json.dumps(asdict(self), indent=2)
+
+    def transfer_cycles(self, nbytes: int) -> float:
+        return self.dma_latency_cycles + nbytes / self.dma_bytes_per_cycle
+
+    def compute_cycles(self, op: Compute) -> float:
+        busy = max(op.macs / self.macs_per_cycle, op.bytes_moved / self.move_bytes_per_cycle)
+        return busy + op.offchip_bytes / self.offchip_bytes_per_cycle
+
+
+@dataclass
+class RegionTime:
+    label: str
+    start: float
+    end: float
+    compute: float
+    transfer: float
+
+    @property
+    def bound(self) -> float:
+        """The overlap lower bound of this region."""
+        return max(self.compute, self.transfer)
+
+
+@dataclass
+class Lane:
+    """One busy interval of the compute unit or the DMA engine."""
+
+    lane: str
+    start: float
+    end: float
+    label: str
+
+
+@dataclass
+class Timeline:
+    cycles: float
+    regions: list[RegionTime] = field(default_factory=list)
+    lanes: list[Lane] = field(default_factory=list)
+
+    @property
+    def bound(self) -> float:
+        """Sum of the regions' overlap bounds (regions run one after another)."""
+        return sum(r.bound for r in self.regions)
+
+    def milliseconds(self, chip: Chip) -> float:
+        return self.cycles / (chip.clock_mhz * 1000.0)
+
+
+def simulate(program: Block, chip: Chip, branches: dict[str, bool] | None = None) -> Timeline:
+    """Run ``program`` on ``chip`` along one path.
+
+    ``branches`` maps an if label to True for its then branch; ifs not named
+    take the branch with the larger total compute (the slower path).
+    """
+    branches = branches or {}
+    now = 0.0
+    dma_free = 0.0
+    done: dict[str, float] = {}
+    timeline = Timeline(0.0)
+
+    def run(block: Block) -> None:
+        nonlocal now, dma_free
+        region = RegionTime(block.label, now, now, 0.0, 0.0)
+        part = 0
+
+        def close() -> None:
+            region.end = now
+            if region.compute or region.transfer:
+                timeline.regions.append(region)
+
+        for event in block.events:
+            if isinstance(event, Start):
+                begin = max(now, dma_free)
+                dma_free = begin + chip.transfer_cycles(event.nbytes)
+                done[event.token] = dma_free
+                region.transfer += dma_free - begin
+                timeline.lanes.append(Lane("dma", begin, dma_free, event.token))
+            elif isinstance(event, Wait):
+                now = max(now, done[event.token])
+            elif isinstance(event, Compute):
+                cycles = chip.compute_cycles(event)
+                timeline.lanes.append(Lane("compute", now, now + cycles, event.name))
+                now += cycles
+                region.compute += cycles
+            elif isinstance(event, IfEvent):
+                close()
+                taken = branches.get(event.label)
+                if taken is None:
+                    taken = _work(event.branches[0], chip) >= _work(event.branches[1], chip)
+                run(event.branches[0 if taken else 1])
+                part += 1
+                region = RegionTime(f"{block.label}[{part}]", now, now, 0.0, 0.0)
+        close()
+
+    run(program)
+    timeline.cycles = now
+    return timeline
+
+
+def _work(block: Block, chip: Chip) -> float:
+    total = 0.0
+    for event in block.events:
+        if isinstance(event, Compute):
+            total += chip.compute_cycles(event)
+        elif isinstance(event, IfEvent):
+            total += max(_work(b, chip) for b in event.branches)
+    return total

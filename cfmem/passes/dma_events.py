@@ -1,0 +1,108 @@
+"""The event tree of a function (cfmem.dma.events) read off nn IR, and the
+``nn-check-dma`` pass that runs the hazard checker on it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects import func
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.ir import Block as IRBlock
+from xdsl.ir import Operation, SSAValue
+from xdsl.passes import ModulePass
+from xdsl.traits import IsTerminator
+from xdsl.utils.exceptions import PassFailedException
+
+from cfmem.dialects.nn_compute import ConstantOp
+from cfmem.dialects.nn_control import IfOp
+from cfmem.dialects.nn_dma import DmaBufferOp, DmaStartOp, DmaWaitOp
+from cfmem.dialects.nn_weights import GetGlobalOp, ViewOp
+from cfmem.dialects.types import tensor_bytes
+from cfmem.dma.events import Block, Compute, IfEvent, Start, Wait
+from cfmem.dma.hazards import HazardError, check
+from cfmem.passes.liveness import functions, is_weight
+
+
+class _Names:
+    """Stable printable names for SSA values (their name hint, made unique)."""
+
+    def __init__(self) -> None:
+        self.names: dict[SSAValue, str] = {}
+
+    def __call__(self, value: SSAValue) -> str:
+        if value not in self.names:
+            base = "%" + (value.name_hint or "v")
+            name, n = base, 0
+            while name in self.names.values():
+                n += 1
+                name = f"{base}#{n}"
+            self.names[value] = name
+        return self.names[value]
+
+
+def op_label(op: Operation, names: _Names) -> str:
+    return f"{op.name} {names(op.results[0])}" if op.results else op.name
+
+
+def _compute(op: Operation, names: _Names) -> Compute:
+    reads = tuple(
+        names(v.owner.token) for v in op.operands if isinstance(v.owner, DmaWaitOp)
+    )
+    offchip = sum(tensor_bytes(v.type) for v in set(op.operands) if is_weight(v))
+    macs = op.macs() if hasattr(op, "macs") else 0
+    moved = op.bytes_written() if hasattr(op, "bytes_written") else 0
+    return Compute(op_label(op, names), macs, moved, offchip, tuple(dict.fromkeys(reads)))
+
+
+def block_events(block: IRBlock, label: str, names: _Names, if_labels: dict[IfOp, str]) -> Block:
+    events = Block(label)
+    for op in block.ops:
+        if isinstance(op, DmaStartOp):
+            events.events.append(
+                Start(names(op.token), names(op.buffer), tuple(op.byte_ranges()), op.transfer_bytes())
+            )
+        elif isinstance(op, DmaWaitOp):
+            events.events.append(Wait(names(op.token)))
+        elif isinstance(op, IfOp):
+            tag = if_labels[op]
+            events.events.append(
+                IfEvent(
+                    tag,
+                    [
+                        block_events(r.block, f"{label}/{tag}.{side}", names, if_labels)
+                        for r, side in zip(op.branches, ("then", "else"))
+                    ],
+                )
+            )
+        elif not (
+            op.has_trait(IsTerminator) or isinstance(op, DmaBufferOp | GetGlobalOp | ViewOp | ConstantOp)
+            or (op.results and is_weight(op.results[0]))
+        ):
+            events.events.append(_compute(op, names))
+    return events
+
+
+def function_events(fn: func.FuncOp) -> Block:
+    """The event tree of ``fn``; ifs are labelled ``if#k`` in pre-order."""
+    if_labels = {op: f"if#{k}" for k, op in enumerate(o for o in fn.walk() if isinstance(o, IfOp))}
+    return block_events(fn.body.block, f"@{fn.sym_name.data}", _Names(), if_labels)
+
+
+def check_function(fn: func.FuncOp) -> None:
+    """Raise HazardError if ``fn``'s transfers break a DMA rule."""
+    check(function_events(fn))
+
+
+@dataclass(frozen=True)
+class CheckDmaPass(ModulePass):
+    """Fails with the first DMA hazard found (see cfmem.dma.hazards)."""
+
+    name = "nn-check-dma"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        for fn in functions(op):
+            try:
+                check_function(fn)
+            except HazardError as err:
+                raise PassFailedException(f"DMA hazard in @{fn.sym_name.data}: {err}") from err

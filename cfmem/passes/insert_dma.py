@@ -1,0 +1,242 @@
+"""``nn-insert-dma``: load each op's weights into on-chip buffers by DMA.
+
+Regions follow the paper: a block is cut by its ``nn.if`` ops into segments
+(start to first if, between ifs, after the last if), and every branch is a
+block of its own. Inside a segment, the ops that read weights are taken in
+execution order:
+
+``pingpong``
+    op k uses buffer k mod 2 (each sized by the largest weight total of its
+    parity); op k+1's transfer starts right after op k's wait and before op k
+    computes, so it overlaps op k. The first transfer starts at the segment's
+    start. No transfer is outstanding when a segment ends.
+``sync``
+    one buffer; every op loads, waits, then computes (the baseline).
+
+``depth=N`` (pingpong only, default 2) generalises ping-pong to N buffers in
+rotation: op k+N-1's transfer starts after op k's wait, so a long transfer
+can hide behind several short computes.
+
+Buffers are ``nn.dma_buffer`` tensors planned like any other: ``buffers=region``
+defines them at the start of each segment (so a branch's buffers live inside
+its hoisted block), ``buffers=fixed`` defines one set at the function's entry,
+sized for every segment (the paper's fixed slots). Weight views are first
+moved to the function's entry so every transfer can start early. An op whose
+weights exceed ``dma-budget`` bytes keeps reading them from off-chip memory,
+with a warning naming it.
+"""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass, field
+
+from xdsl.context import Context
+from xdsl.dialects import func
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.ir import Block, Operation, SSAValue
+from xdsl.passes import ModulePass
+from xdsl.rewriter import InsertPoint, Rewriter
+from xdsl.traits import IsTerminator
+from xdsl.utils.exceptions import PassFailedException
+
+from cfmem.dialects.nn_control import IfOp
+from cfmem.dialects.nn_dma import DmaBufferOp, DmaStartOp, DmaWaitOp
+from cfmem.dialects.nn_weights import GetGlobalOp, ReshapeOp, ViewOp
+from cfmem.dialects.types import tensor_bytes
+from cfmem.dma.hazards import HazardError
+from cfmem.passes.dma_events import check_function
+from cfmem.passes.liveness import functions, is_weight
+
+MODES = ("pingpong", "sync")
+BUFFER_PLACEMENTS = ("region", "fixed")
+
+
+def weight_operands(op: Operation) -> list[SSAValue]:
+    """The distinct off-chip weights ``op`` reads, in operand order."""
+    if isinstance(op, DmaStartOp | ViewOp | ReshapeOp | IfOp):
+        return []
+    seen: list[SSAValue] = []
+    for v in op.operands:
+        if is_weight(v) and v not in seen:
+            seen.append(v)
+    return seen
+
+
+def _align_up(value: int, align: int) -> int:
+    return -(-value // align) * align
+
+
+def packed_offsets(values: list[SSAValue], align: int) -> tuple[list[int], int]:
+    """Byte offsets of ``values`` packed in one buffer, and the bytes needed."""
+    offsets, top = [], 0
+    for v in values:
+        offsets.append(top)
+        top = _align_up(top + tensor_bytes(v.type), align)
+    return offsets, top
+
+
+def segments(block: Block) -> list[list[Operation]]:
+    """The block's ops cut at each ``nn.if`` (the ifs themselves excluded)."""
+    parts: list[list[Operation]] = [[]]
+    for op in block.ops:
+        if isinstance(op, IfOp):
+            parts.append([])
+        elif not op.has_trait(IsTerminator):
+            parts[-1].append(op)
+    return parts
+
+
+def all_blocks(block: Block) -> list[Block]:
+    """``block`` and every branch block nested in it, parents first."""
+    result = [block]
+    for op in block.ops:
+        if isinstance(op, IfOp):
+            for region in op.branches:
+                result.extend(all_blocks(region.block))
+    return result
+
+
+def hoist_weights(fn: func.FuncOp) -> None:
+    """Move weight-defining ops to the top of ``fn``, keeping their order."""
+    entry = fn.body.block
+    movable = [op for op in fn.walk() if _defines_weight(op)]
+    anchor = entry.first_op
+    for op in movable:
+        if op is anchor:
+            anchor = op.next_op
+            continue
+        op.detach()
+        entry.insert_op_before(op, anchor) if anchor is not None else entry.add_op(op)
+
+
+@dataclass
+class _Segment:
+    ops: list[Operation]
+    """The ops whose weights are loaded, in execution order."""
+    first: Operation
+    """Where the segment's buffers and first transfer go."""
+    sizes: list[int] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class InsertDmaPass(ModulePass):
+    """Options: ``mode`` (pingpong, sync), ``depth`` (buffers in rotation for
+    pingpong), ``buffers`` (region, fixed), ``align`` (bytes between weights
+    in a buffer), ``dma-budget`` (bytes; an op needing more reads off-chip
+    directly; 0 = no limit)."""
+
+    name = "nn-insert-dma"
+    mode: str = "pingpong"
+    buffers: str = "region"
+    align: int = 64
+    dma_budget: int = 0
+    depth: int = 2
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        if self.mode not in MODES:
+            raise PassFailedException(f"unknown mode '{self.mode}' (choose from {', '.join(MODES)})")
+        if self.buffers not in BUFFER_PLACEMENTS:
+            raise PassFailedException(
+                f"unknown buffer placement '{self.buffers}' (choose from {', '.join(BUFFER_PLACEMENTS)})"
+            )
+        if self.depth < 2:
+            raise PassFailedException("depth must be at least 2 (two buffers make ping-pong)")
+        if any(isinstance(o, DmaStartOp) for o in op.walk()):
+            raise PassFailedException("the module already has DMA transfers")
+        for fn in functions(op):
+            self.insert(fn)
+
+    def slots(self) -> int:
+        return self.depth if self.mode == "pingpong" else 1
+
+    def loaded_ops(self, ops: list[Operation]) -> list[Operation]:
+        """The ops of a segment whose weights go through DMA."""
+        loaded = []
+        for o in ops:
+            weights = weight_operands(o)
+            if not weights:
+                continue
+            need = packed_offsets(weights, self.align)[1]
+            if self.dma_budget and need > self.dma_budget:
+                name = o.results[0].name_hint if o.results and o.results[0].name_hint else "?"
+                print(
+                    f"warning: nn-insert-dma: '{o.name}' (%{name}) needs {need} bytes of weights,"
+                    f" more than the DMA budget of {self.dma_budget}: it reads them from off-chip memory",
+                    file=sys.stderr,
+                )
+                continue
+            loaded.append(o)
+        return loaded
+
+    def insert(self, fn: func.FuncOp) -> None:
+        hoist_weights(fn)
+        plan: list[_Segment] = []
+        for block in all_blocks(fn.body.block):
+            for ops in segments(block):
+                loaded = self.loaded_ops(ops)
+                if not loaded:
+                    continue
+                first = next(o for o in ops if not _defines_weight(o))
+                seg = _Segment(loaded, first, [0] * self.slots())
+                for k, o in enumerate(loaded):
+                    need = packed_offsets(weight_operands(o), self.align)[1]
+                    seg.sizes[k % self.slots()] = max(seg.sizes[k % self.slots()], need)
+                plan.append(seg)
+        fixed: list[SSAValue | None] = []
+        if self.buffers == "fixed" and plan:
+            sizes = [max(seg.sizes[s] for seg in plan) for s in range(self.slots())]
+            entry_first = next(o for o in fn.body.block.ops if not _defines_weight(o))
+            fixed = _insert_buffers(sizes, entry_first)
+        for seg in plan:
+            buffers = fixed or _insert_buffers(seg.sizes, seg.first)
+            self.insert_transfers(seg.ops, buffers, seg.first)
+        try:
+            check_function(fn)
+        except HazardError as err:  # a bug in this pass, never the input's fault
+            raise PassFailedException(f"nn-insert-dma produced a DMA hazard: {err}") from err
+
+    def insert_transfers(self, ops: list[Operation], buffers: list[SSAValue | None], first: Operation) -> None:
+        starts: list[DmaStartOp] = []
+        for k, o in enumerate(ops):
+            weights = weight_operands(o)
+            offsets, _ = packed_offsets(weights, self.align)
+            buffer = buffers[k % len(buffers)]
+            assert buffer is not None
+            start = DmaStartOp(weights, buffer, offsets)
+            start.token.name_hint = "load"
+            starts.append(start)
+        ahead = len(buffers) - 1 if self.mode == "pingpong" else 0
+        for start in starts[:ahead]:
+            Rewriter.insert_op(start, InsertPoint.before(first))
+        for k, o in enumerate(ops):
+            if self.mode == "sync":
+                Rewriter.insert_op(starts[k], InsertPoint.before(o))
+            wait = DmaWaitOp(starts[k])
+            Rewriter.insert_op(wait, InsertPoint.before(o))
+            if ahead and k + ahead < len(ops):
+                Rewriter.insert_op(starts[k + ahead], InsertPoint.before(o))
+            on_chip = dict(zip(starts[k].sources, wait.results))
+            for value, replacement in on_chip.items():
+                replacement.name_hint = (value.name_hint or "w") + "_sram"
+            for i, operand in enumerate(o.operands):
+                if operand in on_chip:
+                    o.operands[i] = on_chip[operand]
+
+
+def _defines_weight(op: Operation) -> bool:
+    return isinstance(op, GetGlobalOp | ViewOp) or (isinstance(op, ReshapeOp) and is_weight(op.result))
+
+
+def _insert_buffers(sizes: list[int], before: Operation) -> list[SSAValue | None]:
+    """One ``nn.dma_buffer`` per slot that some transfer uses (size > 0)."""
+    buffers: list[SSAValue | None] = []
+    for slot, size in enumerate(sizes):
+        if size == 0:
+            buffers.append(None)
+            continue
+        buffer = DmaBufferOp(size)
+        buffer.result.name_hint = f"dma{slot}"
+        Rewriter.insert_op(buffer, InsertPoint.before(before))
+        buffers.append(buffer.result)
+    return buffers

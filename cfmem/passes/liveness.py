@@ -1,0 +1,168 @@
+"""Use-def liveness over nested regions, and the ``nn-liveness`` pass.
+
+Conventions (see cfmem.planning.regions): each block numbers its ops from 0,
+terminator included; a tensor lives on ``[step of its def, step of its last
+use]`` in its own block, where a use nested in an ``nn.if`` counts at the
+step of the enclosing op in the tensor's block. Weights (``nn.get_global``,
+``nn.view``), constants and reshapes of them are read-only off-chip data and
+are not planned; so, by default, are the function's arguments and returned
+values (the model's inputs and outputs). ``nn.dma_buffer`` results are planned
+like any tensor and stay live while the weights DMA'd into them are read.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from xdsl.context import Context
+from xdsl.dialects import func
+from xdsl.dialects.builtin import DenseArrayBase, ModuleOp, TensorType, i64
+from xdsl.ir import Block, Operation, SSAValue
+from xdsl.passes import ModulePass
+
+from cfmem.dialects.nn_compute import ConstantOp
+from cfmem.dialects.nn_control import IfOp
+from cfmem.dialects.nn_dma import DmaStartOp, DmaWaitOp
+from cfmem.dialects.nn_weights import GetGlobalOp, ReshapeOp, ViewOp
+from cfmem.dialects.types import tensor_bytes
+from cfmem.planning.regions import IfNode, RegionTree, Tensor
+
+LIVE_ATTR = "cfmem.live"
+
+
+def is_read_only(value: SSAValue) -> bool:
+    """Weights, constants and reshapes of them: never copied on chip here."""
+    op = value.owner
+    if isinstance(op, GetGlobalOp | ViewOp | ConstantOp):
+        return True
+    return isinstance(op, ReshapeOp) and is_read_only(op.input)
+
+
+def is_weight(value: SSAValue) -> bool:
+    """Read-only data that lives in off-chip memory (constants stay in the IR)."""
+    op = value.owner
+    while isinstance(op, ReshapeOp):
+        op = op.input.owner
+    return is_read_only(value) and isinstance(op, ViewOp | GetGlobalOp)
+
+
+def memory_readers(value: SSAValue) -> list[Operation]:
+    """Ops that use ``value`` or memory aliasing it.
+
+    The results of ``nn.dma_wait`` live inside the buffer their transfer
+    wrote, so their uses keep that buffer live.
+    """
+    readers: list[Operation] = []
+    for use in value.uses:
+        readers.append(use.operation)
+        start = use.operation
+        if isinstance(start, DmaStartOp) and start.buffer is value:
+            for token_use in start.token.uses:
+                wait = token_use.operation
+                readers.append(wait)
+                for result in wait.results:
+                    readers.extend(u.operation for u in result.uses)
+    return readers
+
+
+@dataclass
+class FunctionLiveness:
+    """Liveness of one function: its region tree and how IR maps onto it."""
+
+    tree: RegionTree
+    tensor_of: dict[SSAValue, Tensor] = field(default_factory=dict)
+    region_of: dict[Block, RegionTree] = field(default_factory=dict)
+    if_node_of: dict[IfOp, IfNode] = field(default_factory=dict)
+
+
+class _Analysis:
+    def __init__(self, fn: func.FuncOp, io_on_chip: bool):
+        self.result = FunctionLiveness(RegionTree(0))
+        self.io_on_chip = io_on_chip
+        ret = fn.body.block.last_op
+        self.outputs = set(ret.operands) if isinstance(ret, func.ReturnOp) else set()
+        self.step: dict[Operation, int] = {}
+        self.used_ids: set[str] = set()
+        self.next_if = 0
+
+    def unique_id(self, value: SSAValue) -> str:
+        base = value.name_hint or f"t{len(self.used_ids)}"
+        name, n = base, 0
+        while name in self.used_ids:
+            n += 1
+            name = f"{base}_{n}"
+        self.used_ids.add(name)
+        return name
+
+    def planned(self, value: SSAValue) -> bool:
+        if not isinstance(value.type, TensorType):
+            return False  # DMA tokens
+        if is_read_only(value) or isinstance(value.owner, DmaWaitOp):
+            return False
+        if not self.io_on_chip and (value in self.outputs or isinstance(value.owner, Block)):
+            return False
+        return True
+
+    def last_use(self, value: SSAValue, block: Block, start: int) -> int:
+        end = start
+        for reader in memory_readers(value):
+            op: Operation | None = reader
+            while op is not None and op.parent_block() is not block:
+                op = op.parent_op()
+            assert op is not None, "use outside the defining block's scope"
+            end = max(end, self.step[op])
+        return end
+
+    def region(self, block: Block) -> RegionTree:
+        ops = list(block.ops)
+        for k, op in enumerate(ops):
+            self.step[op] = k
+        tree = RegionTree(len(ops))
+        self.result.region_of[block] = tree
+        if block.parent_op() is not None and isinstance(block.parent_op(), func.FuncOp):
+            self.add_tensors(tree, block, block.args, 0)
+        for k, op in enumerate(ops):
+            if isinstance(op, IfOp):
+                node = IfNode(self.next_if, k, [])
+                self.next_if += 1
+                self.result.if_node_of[op] = node
+                tree.ifs.append(node)
+                node.branches = [self.region(r.block) for r in op.branches]
+            self.add_tensors(tree, block, op.results, k)
+        return tree
+
+    def add_tensors(self, tree: RegionTree, block: Block, values, start: int) -> None:
+        for value in values:
+            if self.planned(value):
+                t = Tensor(self.unique_id(value), tensor_bytes(value.type), start, self.last_use(value, block, start))
+                tree.tensors.append(t)
+                self.result.tensor_of[value] = t
+
+
+def analyze_function(fn: func.FuncOp, io_on_chip: bool = False) -> FunctionLiveness:
+    """Liveness of ``fn``; ``io_on_chip`` also plans its arguments and results."""
+    analysis = _Analysis(fn, io_on_chip)
+    analysis.result.tree = analysis.region(fn.body.block)
+    return analysis.result
+
+
+def functions(module: ModuleOp) -> list[func.FuncOp]:
+    return [op for op in module.walk() if isinstance(op, func.FuncOp) and op.body.blocks]
+
+
+@dataclass(frozen=True)
+class LivenessPass(ModulePass):
+    """Annotates each op with ``cfmem.live = array<i64: start, end, ...>``:
+    the closed step interval of each of its planned results, in its block."""
+
+    name = "nn-liveness"
+    io_on_chip: bool = False
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        for fn in functions(op):
+            info = analyze_function(fn, self.io_on_chip)
+            for inner in fn.walk():
+                tensors = [info.tensor_of.get(r) for r in inner.results]
+                if any(tensors):
+                    pairs = [x for t in tensors for x in ((t.start, t.end) if t else (-1, -1))]
+                    inner.attributes[LIVE_ATTR] = DenseArrayBase.from_list(i64, pairs)

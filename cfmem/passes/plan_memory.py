@@ -1,0 +1,125 @@
+"""``nn-plan-memory``: give every on-chip tensor an offset in one arena per function.
+
+Liveness gives the region tree; cfmem.planning.control_flow plans it under the
+chosen control-flow mode and strategy and verifies the plan under path-exact
+conflicts. The result is stored as attributes, so it survives printing and
+parsing and later passes can run in a separate ``xdsl-opt`` call:
+
+- ``cfmem.offsets = array<i64: ...>`` on each op, one byte offset per result
+  (-1 for a result that is not planned on chip);
+- ``cfmem.arg_offsets`` on the function when arguments are planned
+  (``io-on-chip``);
+- ``cfmem.block = array<i64: offset, size>`` on each ``nn.if`` in hoist mode;
+- ``cfmem.arena_size``, ``cfmem.lower_bound``, ``cfmem.plan`` on the function.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects import func
+from xdsl.dialects.builtin import DenseArrayBase, IntegerAttr, ModuleOp, StringAttr, i64
+from xdsl.ir import Operation, SSAValue
+from xdsl.passes import ModulePass
+from xdsl.utils.exceptions import PassFailedException
+
+from cfmem.passes.liveness import FunctionLiveness, analyze_function, functions
+from cfmem.planning.control_flow import MODES, TreePlan, plan_tree
+from cfmem.planning.problem import PlanOptions
+from cfmem.planning.strategies import STRATEGY_NAMES
+
+OFFSETS_ATTR = "cfmem.offsets"
+ARG_OFFSETS_ATTR = "cfmem.arg_offsets"
+BLOCK_ATTR = "cfmem.block"
+ARENA_ATTR = "cfmem.arena_size"
+BOUND_ATTR = "cfmem.lower_bound"
+PLAN_ATTR = "cfmem.plan"
+
+
+def plan_function(
+    fn: func.FuncOp,
+    mode: str = "exact",
+    strategy: str = "auto",
+    align: int = 16,
+    options: PlanOptions | None = None,
+    io_on_chip: bool = False,
+) -> tuple[FunctionLiveness, TreePlan]:
+    """Liveness and a verified plan for ``fn`` (the IR is not changed)."""
+    info = analyze_function(fn, io_on_chip)
+    return info, plan_tree(info.tree, mode, strategy, options, align)
+
+
+def annotate(fn: func.FuncOp, info: FunctionLiveness, plan: TreePlan) -> None:
+    """Write ``plan`` onto ``fn`` as the attributes described above."""
+
+    def offsets_of(values: list[SSAValue]) -> DenseArrayBase:
+        return DenseArrayBase.from_list(
+            i64, [plan.offsets[info.tensor_of[v].id] if v in info.tensor_of else -1 for v in values]
+        )
+
+    for op in fn.walk():
+        if op is not fn and any(r in info.tensor_of for r in op.results):
+            op.attributes[OFFSETS_ATTR] = offsets_of(list(op.results))
+    for if_op, node in info.if_node_of.items():
+        if node.id in plan.blocks:
+            if_op.attributes[BLOCK_ATTR] = DenseArrayBase.from_list(i64, list(plan.blocks[node.id]))
+    args = list(fn.body.block.args)
+    if any(a in info.tensor_of for a in args):
+        fn.attributes[ARG_OFFSETS_ATTR] = offsets_of(args)
+    fn.attributes[ARENA_ATTR] = IntegerAttr(plan.peak, i64)
+    fn.attributes[BOUND_ATTR] = IntegerAttr(plan.lower_bound, i64)
+    fn.attributes[PLAN_ATTR] = StringAttr(f"{plan.mode}/{plan.strategy}")
+
+
+def planned_offset(value: SSAValue) -> int | None:
+    """The offset ``nn-plan-memory`` gave ``value``, or None if off chip."""
+    owner = value.owner
+    if isinstance(owner, Operation):
+        attr, index = owner.attributes.get(OFFSETS_ATTR), value.index
+    else:
+        fn = owner.parent_op()
+        attr, index = (fn.attributes.get(ARG_OFFSETS_ATTR) if fn else None), value.index
+    if not isinstance(attr, DenseArrayBase):
+        return None
+    offset = int(attr.get_values()[index])
+    return None if offset < 0 else offset
+
+
+@dataclass(frozen=True)
+class PlanMemoryPass(ModulePass):
+    """Plans on-chip memory for every function.
+
+    Options: ``mode`` (naive, conservative, linearize, hoist, exact),
+    ``strategy`` (sequential, large-first, short-first, best-fit, beam, auto,
+    search), ``align`` (bytes), ``time-limit`` (seconds for search),
+    ``beam-width``, ``budget`` (bytes; 0 = none), ``io-on-chip``.
+    """
+
+    name = "nn-plan-memory"
+    mode: str = "exact"
+    strategy: str = "auto"
+    align: int = 16
+    time_limit: float = 10.0
+    beam_width: int = 8
+    budget: int = 0
+    io_on_chip: bool = False
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        if self.mode not in MODES:
+            raise PassFailedException(f"unknown mode '{self.mode}' (choose from {', '.join(MODES)})")
+        if self.strategy not in STRATEGY_NAMES:
+            raise PassFailedException(
+                f"unknown strategy '{self.strategy}' (choose from {', '.join(STRATEGY_NAMES)})"
+            )
+        if self.align < 1:
+            raise PassFailedException("align must be at least 1")
+        options = PlanOptions(time_limit=self.time_limit, beam_width=self.beam_width)
+        for fn in functions(op):
+            info, plan = plan_function(fn, self.mode, self.strategy, self.align, options, self.io_on_chip)
+            if self.budget and plan.peak > self.budget:
+                raise PassFailedException(
+                    f"function @{fn.sym_name.data} needs {plan.peak} bytes of on-chip memory"
+                    f" (lower bound {plan.lower_bound}) but the budget is {self.budget}"
+                )
+            annotate(fn, info, plan)

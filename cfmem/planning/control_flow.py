@@ -1,0 +1,205 @@
+"""Planning a region tree under each control-flow mode (no xDSL).
+
+Modes, all checked against the same path-exact conflicts at the end:
+
+``naive``
+    no reuse: every tensor gets its own bytes.
+``conservative``
+    every tensor inside an if is live for the whole if in the parent, on every
+    path (the paper's "before").
+``linearize``
+    one timeline: then-branch steps, then else-branch steps (TFLite Micro,
+    tpu-mlir).
+``hoist``
+    the paper's method: plan each branch on its own, innermost first; the if
+    reserves one block of max(branch peaks) at its step in the parent, and the
+    parent is planned with that block as one of its tensors.
+``exact``
+    path-exact conflicts: both branches of an if share one stretch of time and
+    two tensors conflict only if some execution has both live. The direct plan
+    is compared with the hoist, linearize and conservative plans (all valid
+    under the same conflicts) and the smallest is kept, so it is never worse
+    than any of them.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+from cfmem.planning.problem import Buffer, Path, PlanOptions, Problem
+from cfmem.planning.regions import RegionTree, cf_lower_bound
+from cfmem.planning.strategies import solve
+from cfmem.planning.verify import verify_plan
+
+MODES = ("naive", "conservative", "linearize", "hoist", "exact")
+
+
+@dataclass
+class TreePlan:
+    """Absolute offsets for every tensor of a region tree, with its measures."""
+
+    offsets: dict[str, int]
+    peak: int
+    lower_bound: int
+    mode: str
+    strategy: str
+    seconds: float = 0.0
+    proven_optimal: bool = False
+    blocks: dict[int, tuple[int, int]] = field(default_factory=dict)
+    """Hoist mode: if id -> (offset, size) of the block its branches share."""
+    chosen: str = ""
+    """Exact mode: which candidate plan won (exact, hoist, linearize, conservative)."""
+
+    @property
+    def gap_pct(self) -> float:
+        return 0.0 if self.lower_bound == 0 else 100.0 * (self.peak - self.lower_bound) / self.lower_bound
+
+
+def _align_up(value: int, align: int) -> int:
+    return -(-value // align) * align
+
+
+def timeline(tree: RegionTree, mode: str = "exact", align: int = 1) -> list[Buffer]:
+    """The tree's tensors as buffers on one global timeline.
+
+    ``exact``: branches of an if overlap in time and carry their branch path.
+    ``linearize``: branches follow each other, no paths.
+    ``conservative``: as exact, but every tensor inside an if spans the whole
+    outermost if and has no path.
+    """
+    buffers: list[Buffer] = []
+
+    def visit(region: RegionTree, t0: int, path: Path, outer: tuple[int, int] | None) -> int:
+        if_at = {node.step: node for node in region.ifs}
+        starts: list[int] = []
+        t = t0
+        for step in range(region.num_steps):
+            starts.append(t)
+            node = if_at.get(step)
+            if node is None:
+                t += 1
+                continue
+            if mode == "linearize":
+                for branch in node.branches:
+                    t += visit(branch, t, path, None)
+                t = max(t, starts[-1] + 1)
+            else:
+                extent = outer
+                durations = []
+                for b, branch in enumerate(node.branches):
+                    if outer is None:
+                        extent = (t, t + _duration(node))
+                    durations.append(visit(branch, t, (*path, (node.id, b)), extent))
+                t += max(1, *durations)
+        starts.append(t)
+        for tensor in region.tensors:
+            start, end = starts[tensor.start], starts[tensor.end + 1]
+            tensor_path = path
+            if mode == "conservative" and outer is not None:
+                (start, end), tensor_path = outer, ()
+            buffers.append(Buffer(tensor.id, start, end, tensor.size, align, tensor_path))
+        return t - t0
+
+    visit(tree, 0, (), None)
+    return buffers
+
+
+def _duration(node) -> int:
+    """Global time an if occupies when its branches overlap."""
+
+    def length(region: RegionTree) -> int:
+        inner = {n.step: max(1, *(length(b) for b in n.branches)) for n in region.ifs}
+        return sum(inner.get(step, 1) for step in range(region.num_steps))
+
+    return max(1, *(length(b) for b in node.branches))
+
+
+def _naive(tree: RegionTree, align: int) -> dict[str, int]:
+    offsets: dict[str, int] = {}
+    top = 0
+    for tensor in tree.all_tensors():
+        offsets[tensor.id] = top
+        top = _align_up(top + tensor.size, align)
+    return offsets
+
+
+def _hoist(
+    region: RegionTree, strategy: str, options: PlanOptions, align: int
+) -> tuple[dict[str, int], int, dict[int, tuple[int, int]]]:
+    """Offsets and hoisted blocks relative to the region's own base, and its peak."""
+    inner: dict[int, list[tuple[dict[str, int], int, dict[int, tuple[int, int]]]]] = {}
+    buffers = [Buffer(t.id, t.start, t.end + 1, t.size, align) for t in region.tensors]
+    for node in region.ifs:
+        inner[node.id] = [_hoist(b, strategy, options, align) for b in node.branches]
+        size = max(peak for _, peak, _ in inner[node.id])
+        buffers.append(Buffer(f"@if{node.id}", node.step, node.step + 1, size, align))
+    solution = solve(Problem(buffers), strategy, options)
+    offsets = {t.id: solution.offsets[t.id] for t in region.tensors}
+    blocks: dict[int, tuple[int, int]] = {}
+    for node in region.ifs:
+        base = solution.offsets[f"@if{node.id}"]
+        blocks[node.id] = (base, max(peak for _, peak, _ in inner[node.id]))
+        for branch_offsets, _, branch_blocks in inner[node.id]:
+            offsets.update({k: base + v for k, v in branch_offsets.items()})
+            blocks.update({k: (base + off, size) for k, (off, size) in branch_blocks.items()})
+    return offsets, solution.peak, blocks
+
+
+def _flat(tree: RegionTree, mode: str, strategy: str, options: PlanOptions, align: int) -> tuple[dict[str, int], bool]:
+    solution = solve(Problem(timeline(tree, mode, align)), strategy, options)
+    return solution.offsets, solution.proven_optimal
+
+
+def plan_tree(
+    tree: RegionTree,
+    mode: str = "exact",
+    strategy: str = "auto",
+    options: PlanOptions | None = None,
+    align: int = 1,
+) -> TreePlan:
+    """Plan ``tree`` and verify the result under path-exact conflicts."""
+    if mode not in MODES:
+        raise ValueError(f"unknown control-flow mode '{mode}' (choose from {', '.join(MODES)})")
+    options = options or PlanOptions()
+    began = time.perf_counter()
+    exact_buffers = timeline(tree, "exact", align)
+    blocks: dict[int, tuple[int, int]] = {}
+    proven = False
+    chosen = mode
+    if mode == "naive":
+        offsets = _naive(tree, align)
+    elif mode == "hoist":
+        offsets, _, blocks = _hoist(tree, strategy, options, align)
+    elif mode in ("conservative", "linearize"):
+        offsets, _ = _flat(tree, mode, strategy, options, align)
+    else:
+        candidates: dict[str, dict[str, int]] = {}
+        candidates["exact"], proven = _flat(tree, "exact", strategy, options, align)
+        if tree.ifs or any(r.ifs for r in tree.walk()):
+            candidates["hoist"], _, blocks = _hoist(tree, strategy, options, align)
+            for other in ("linearize", "conservative"):
+                candidates[other], _ = _flat(tree, other, strategy, options, align)
+        peaks = {name: _peak(exact_buffers, offs) for name, offs in candidates.items()}
+        chosen = min(peaks, key=lambda name: (peaks[name], name != "exact"))
+        offsets = candidates[chosen]
+        if chosen != "hoist":
+            blocks = {}
+    peak = _peak(exact_buffers, offsets)
+    verify_plan(exact_buffers, offsets, arena_size=peak)
+    bound = cf_lower_bound(tree)
+    return TreePlan(
+        offsets=offsets,
+        peak=peak,
+        lower_bound=bound,
+        mode=mode,
+        strategy=strategy,
+        seconds=time.perf_counter() - began,
+        proven_optimal=(proven and chosen == "exact") or peak == bound,
+        blocks=blocks,
+        chosen=chosen,
+    )
+
+
+def _peak(buffers: list[Buffer], offsets: dict[str, int]) -> int:
+    return max((offsets[b.id] + b.size for b in buffers), default=0)

@@ -1,0 +1,130 @@
+"""Planning problems and solutions as CSV files.
+
+Problems use the minimalloc format: a header naming at least ``id``,
+``lower``, ``upper`` and ``size`` (in any order; other columns such as
+``offset`` are ignored), then one buffer a row, live on the half-open
+interval ``[lower, upper)``. Solutions add an ``offset`` column. The Gantt
+format ``tensor_name,size,offset,start_time,end_time`` is for plotting tools;
+its ``end_time`` is exclusive, like ``upper``.
+
+Rows are numbered as a spreadsheet shows them: the header is row 1.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+from cfmem.planning.problem import Buffer, Problem
+
+REQUIRED = ("id", "lower", "upper", "size")
+
+
+class CsvError(ValueError):
+    """A malformed CSV file; the message names the file and the row."""
+
+
+def parse_problem_csv(text: str, name: str = "<csv>") -> Problem:
+    """Read a problem from CSV ``text``; ``name`` is used in error messages."""
+    reader = csv.reader(io.StringIO(text))
+    try:
+        rows = iter(list(reader))
+    except csv.Error as err:
+        raise CsvError(f"{name}: row {reader.line_num}: {err}") from None
+    header = None
+    row_number = 0
+    for row_number, row in enumerate(rows, start=1):
+        if any(cell.strip() for cell in row):
+            header = [cell.strip() for cell in row]
+            break
+    if header is None:
+        raise CsvError(f"{name}: empty file (expected a header {','.join(REQUIRED)})")
+    header_row = row_number
+    missing = [column for column in REQUIRED if column not in header]
+    if missing:
+        plural = "s" if len(missing) > 1 else ""
+        raise CsvError(
+            f"{name}: row {header_row}: missing column{plural} {', '.join(repr(m) for m in missing)}"
+            f" in header (need {','.join(REQUIRED)})"
+        )
+    where = {column: header.index(column) for column in REQUIRED}
+    buffers: list[Buffer] = []
+    first_row: dict[str, int] = {}
+    for row_number, row in enumerate(rows, start=header_row + 1):
+        if not any(cell.strip() for cell in row):
+            continue  # blank line
+
+        def field(column: str) -> str:
+            index = where[column]
+            if index >= len(row) or not row[index].strip():
+                raise CsvError(f"{name}: row {row_number}: missing value for '{column}'")
+            return row[index].strip()
+
+        def integer(column: str) -> int:
+            value = field(column)
+            try:
+                return int(value)
+            except ValueError:
+                raise CsvError(f"{name}: row {row_number}: {column} {value!r} is not an integer") from None
+
+        buffer_id = field("id")
+        lower, upper, size = integer("lower"), integer("upper"), integer("size")
+        if size < 0:
+            raise CsvError(f"{name}: row {row_number}: buffer '{buffer_id}' has negative size {size}")
+        if upper <= lower:
+            raise CsvError(
+                f"{name}: row {row_number}: buffer '{buffer_id}' has upper {upper} <= lower {lower}"
+                " (lifetimes are half-open [lower, upper))"
+            )
+        if buffer_id in first_row:
+            raise CsvError(
+                f"{name}: row {row_number}: duplicate id '{buffer_id}' (first on row {first_row[buffer_id]})"
+            )
+        first_row[buffer_id] = row_number
+        buffers.append(Buffer(buffer_id, lower, upper, size))
+    return Problem(buffers, name=Path(name).stem)
+
+
+def read_problem_csv(path: str | Path) -> Problem:
+    """Read a problem from the CSV file at ``path``."""
+    try:
+        text = Path(path).read_text(encoding="utf-8-sig")
+    except OSError as err:
+        raise CsvError(f"{path}: cannot read: {err.strerror or err}") from None
+    except UnicodeDecodeError:
+        raise CsvError(f"{path}: not a text file") from None
+    return parse_problem_csv(text, str(path))
+
+
+def _table(header: Sequence[str], rows: list[Sequence[object]]) -> str:
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(header)
+    writer.writerows(rows)
+    return out.getvalue()
+
+
+def solution_csv(buffers: Sequence[Buffer], offsets: Mapping[str, int]) -> str:
+    """``id,lower,upper,size,offset``, one row per buffer in the given order."""
+    return _table(
+        ("id", "lower", "upper", "size", "offset"),
+        [(b.id, b.start, b.end, b.size, offsets[b.id]) for b in buffers],
+    )
+
+
+def gantt_csv(buffers: Sequence[Buffer], offsets: Mapping[str, int]) -> str:
+    """``tensor_name,size,offset,start_time,end_time`` (end exclusive), one row per buffer."""
+    return _table(
+        ("tensor_name", "size", "offset", "start_time", "end_time"),
+        [(b.id, b.size, offsets[b.id], b.start, b.end) for b in buffers],
+    )
+
+
+def write_solution_csv(path: str | Path, buffers: Sequence[Buffer], offsets: Mapping[str, int]) -> None:
+    Path(path).write_text(solution_csv(buffers, offsets), encoding="utf-8")
+
+
+def write_gantt_csv(path: str | Path, buffers: Sequence[Buffer], offsets: Mapping[str, int]) -> None:
+    Path(path).write_text(gantt_csv(buffers, offsets), encoding="utf-8")

@@ -1,0 +1,74 @@
+"""The region tree of a function: what liveness hands to the planners.
+
+Plain data, no xDSL. A region (a function body or one branch of an if) numbers
+its ops 0..num_steps-1 in block order. A tensor lives on the closed step
+interval ``[start, end]`` of the region that defines it; a use inside a nested
+region counts at the step of the if that contains it, so values from above
+stay live through that if's step. An if's results are tensors of the parent
+region defined at the if's step.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+
+@dataclass
+class Tensor:
+    id: str
+    size: int
+    start: int
+    end: int
+    """Closed interval of steps in the defining region."""
+
+
+@dataclass
+class IfNode:
+    id: int
+    step: int
+    branches: list[RegionTree]
+
+
+@dataclass
+class RegionTree:
+    num_steps: int
+    tensors: list[Tensor] = field(default_factory=list)
+    ifs: list[IfNode] = field(default_factory=list)
+
+    def walk(self) -> Iterator[RegionTree]:
+        """This region and every nested one, parents first."""
+        yield self
+        for node in self.ifs:
+            for branch in node.branches:
+                yield from branch.walk()
+
+    def all_tensors(self) -> Iterator[Tensor]:
+        for region in self.walk():
+            yield from region.tensors
+
+    def live_at(self, step: int) -> int:
+        return sum(t.size for t in self.tensors if t.start <= step <= t.end)
+
+
+def cf_lower_bound(region: RegionTree) -> int:
+    """Largest byte total live at one step on one execution path.
+
+    At an if's step the parent's live tensors (values from above, the if's
+    results) coexist with whichever branch runs, so the bound is the parent's
+    live total plus the larger branch bound. Linear in the tree size.
+    """
+    if_at = {node.step: node for node in region.ifs}
+    best = 0
+    events: dict[int, int] = {}
+    for t in region.tensors:
+        events[t.start] = events.get(t.start, 0) + t.size
+        events[t.end + 1] = events.get(t.end + 1, 0) - t.size
+    live = 0
+    for step in range(region.num_steps + 1):
+        live += events.get(step, 0)
+        inner = 0
+        if step in if_at:
+            inner = max(cf_lower_bound(b) for b in if_at[step].branches)
+        best = max(best, live + inner)
+    return best

@@ -1,0 +1,200 @@
+"""``cfmem report``: tables, JSON, Gantt CSV and picture of a model's memory plan."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from xdsl.dialects import func
+
+from cfmem.ir_io import CfmemError, load_module
+from cfmem.passes.liveness import functions
+from cfmem.passes.plan_memory import plan_function
+from cfmem.planning.control_flow import MODES
+from cfmem.planning.problem import PlanOptions
+from cfmem.planning.strategies import STRATEGY_NAMES, get_strategy
+from cfmem.dma.timing import Chip
+from cfmem.interp.golden import GoldenInterpreter
+from cfmem.reports import gantt, tables
+from cfmem.reports import timing as timing_reports
+from cfmem.tools.run import load_inputs
+
+
+def add_parser(subparsers: argparse._SubParsersAction) -> None:
+    p = subparsers.add_parser(
+        "report",
+        help="show where every tensor lives: tables, JSON, Gantt CSV and PNG",
+        description=(
+            "Plan on-chip memory for a model (as nn-plan-memory does) and report it: one row per"
+            " tensor with its region, lifetime and byte range, then the peak with the control-flow"
+            " lower bound and the gap. --compare shows the peak of every strategy under every"
+            " control-flow mode instead; with several models, one row per model."
+        ),
+    )
+    p.add_argument("models", nargs="+", metavar="MODEL.mlir", help="the nn module(s) to report on")
+    p.add_argument("--func", metavar="NAME", help="only this function (default: every function)")
+    p.add_argument("--mode", default="exact", help=f"control-flow mode: {', '.join(MODES)} (default: exact)")
+    p.add_argument(
+        "--strategy",
+        default="auto",
+        help=(
+            f"planning strategy: {', '.join(STRATEGY_NAMES)} (default: auto); with --compare a strategy"
+            f" outside {', '.join(tables.DEFAULT_STRATEGIES)} adds a row"
+        ),
+    )
+    p.add_argument("--align", type=int, default=16, metavar="N", help="alignment of every offset in bytes (default: 16)")
+    p.add_argument("--time-limit", type=float, default=10.0, metavar="S", help="seconds for search (default: 10)")
+    p.add_argument("--compare", action="store_true", help="the strategy x mode table instead of the tensor table")
+    p.add_argument("--png", metavar="OUT.png", help="write a Gantt picture (time across, address up)")
+    p.add_argument("--csv", metavar="OUT.csv", help="write tensor_name,size,offset,start_time,end_time")
+    p.add_argument("--json", action="store_true", help="print every number as one JSON object, nothing else")
+    timing = p.add_argument_group("timing (sync vs ping-pong DMA on a chip model)")
+    timing.add_argument("--timing", action="store_true", help="add the timing table of every function")
+    timing.add_argument("--chip", metavar="CHIP.json", help="chip description (default: a small edge NPU, see examples/chips)")
+    timing.add_argument("--depth", type=int, default=0, metavar="N", help="also show ping-pong with N buffers in rotation")
+    timing.add_argument("--inputs", metavar="IN.npz", help="time the path these inputs take (default: the slowest path)")
+    timing.add_argument("--timeline", metavar="OUT.png", help="write the compute and DMA lanes of ping-pong")
+    p.set_defaults(handler=main)
+
+
+def _check_options(args: argparse.Namespace) -> None:
+    if args.mode not in MODES:
+        raise CfmemError(f"unknown mode '{args.mode}' (choose from {', '.join(MODES)})")
+    if args.strategy not in STRATEGY_NAMES:
+        raise CfmemError(f"unknown strategy '{args.strategy}' (choose from {', '.join(STRATEGY_NAMES)})")
+    if args.align < 1:
+        raise CfmemError(f"--align must be at least 1, not {args.align}")
+    if not args.time_limit > 0:
+        raise CfmemError(f"--time-limit must be positive, not {args.time_limit}")
+    for name in {args.strategy, *(_strategies(args) if args.compare else ())}:
+        try:
+            get_strategy(name)
+        except (ImportError, AttributeError) as err:  # registered, but its module is not there yet
+            raise CfmemError(f"strategy '{name}' is not available: {err}") from None
+    if len(args.models) > 1 and (args.png or args.csv):
+        raise CfmemError("--png and --csv take one model")
+    if (args.timing or args.timeline) and len(args.models) > 1:
+        raise CfmemError("--timing and --timeline take one model")
+    if args.depth and args.depth < 2:
+        raise CfmemError(f"--depth must be at least 2, not {args.depth}")
+    if len(args.models) > 1 and not args.compare:
+        raise CfmemError("several models need --compare (one row per model)")
+
+
+def _select(module, path: str, name: str | None, one: bool) -> list[func.FuncOp]:
+    """The functions to report: ``name``, or all (``one``: the only one or @main)."""
+    fns = functions(module)
+    if name is not None:
+        fns = [f for f in fns if f.sym_name.data == name]
+        if not fns:
+            raise CfmemError(f"no function @{name} in the module", path)
+    if not fns:
+        raise CfmemError("the module has no function to plan", path)
+    if one and len(fns) > 1:
+        fns = [f for f in fns if f.sym_name.data == "main"]
+        if len(fns) != 1:
+            raise CfmemError("the module has several functions and none is @main: pick one with --func", path)
+    return fns
+
+
+def _strategies(args: argparse.Namespace) -> tuple[str, ...]:
+    extra = () if args.strategy in tables.DEFAULT_STRATEGIES else (args.strategy,)
+    return (*tables.DEFAULT_STRATEGIES, *extra)
+
+
+def _report_model(path: str, args: argparse.Namespace, options: PlanOptions) -> dict:
+    """The JSON object of one model."""
+    module, _ = load_module(path)
+    one = bool(args.png or args.csv)
+    result: dict = {"model": path, "functions": {}}
+    trees = {}
+    fns = _select(module, path, args.func, one or bool(args.timeline))
+    for fn in fns:
+        name = fn.sym_name.data
+        info, plan = plan_function(fn, args.mode, args.strategy, args.align, options)
+        trees[name] = info.tree
+        result["functions"][name] = tables.function_report(name, info.tree, plan, args.align)
+    if args.timing or args.timeline:
+        chip = _chip(args.chip)
+        branches = _branches(module, fns[0], path, args.inputs) if args.inputs else None
+        variants = timing_reports.VARIANTS
+        if args.depth:
+            variants += (timing_reports.Variant(f"pingpong-depth{args.depth}", "pingpong", args.depth),)
+        result["timing"] = {
+            fn.sym_name.data: timing_reports.timing_report(
+                fn, chip, variants, branches, args.mode, args.strategy, args.align
+            )
+            for fn in fns
+        }
+    if args.compare:
+        result["comparison"] = {
+            name: tables.compare(name, tree, _strategies(args), MODES, args.align, options)
+            for name, tree in trees.items()
+        }
+    return result
+
+
+def _chip(path: str | None) -> Chip:
+    if path is None:
+        return Chip()
+    try:
+        return Chip.load(path)
+    except (OSError, ValueError, TypeError) as err:
+        raise CfmemError(f"cannot read chip {path}: {err}") from None
+
+
+def _branches(module, fn: func.FuncOp, path: str, inputs: str) -> dict[str, bool]:
+    """The branch each if took when the reference interpreter ran ``inputs``."""
+    interpreter = GoldenInterpreter(module, Path(path).parent)
+    try:
+        return dict(interpreter.run(fn, load_inputs(inputs)).branches)
+    except Exception as err:
+        raise CfmemError(f"cannot run {path} on {inputs}: {err}") from None
+
+
+def _write(path: str, writer, *data) -> None:
+    try:
+        writer(path, *data)
+    except OSError as err:
+        raise CfmemError(f"cannot write {path}: {err.strerror or err}") from None
+
+
+def main(args: argparse.Namespace) -> int:
+    _check_options(args)
+    options = PlanOptions(time_limit=args.time_limit)
+    results = [_report_model(path, args, options) for path in args.models]
+    notes = sys.stderr if args.json else sys.stdout
+    if args.png or args.csv:  # one model, one function (checked above)
+        report = next(iter(results[0]["functions"].values()))
+        if args.csv:
+            _write(args.csv, gantt.write_gantt_csv, report)
+        if args.png:
+            _write(args.png, gantt.write_gantt_png, report, Path(args.models[0]).stem)
+    if args.timeline:
+        _write(args.timeline, timing_reports.write_timeline_png, next(iter(results[0]["timing"].values())))
+    for result in results:
+        for report in result.get("timing", {}).values():
+            report.pop("_timelines", None)
+    if args.json:
+        print(json.dumps(results[0] if len(results) == 1 else {"models": results}, indent=1))
+    elif len(results) > 1:
+        entries = []
+        for result in results:
+            stem = Path(result["model"]).stem
+            for name, grid in result["comparison"].items():
+                entries.append((stem if len(result["comparison"]) == 1 else f"{stem}@{name}", grid))
+        print(tables.render_models(entries))
+    else:
+        sections = (
+            [tables.render_comparison(grid) for grid in results[0]["comparison"].values()]
+            if args.compare
+            else [tables.render_function(report) for report in results[0]["functions"].values()]
+        )
+        sections += [timing_reports.render_timing(t) for t in results[0].get("timing", {}).values()]
+        print("\n\n".join(sections))
+    for out in (args.csv, args.png, args.timeline):
+        if out:
+            print(f"wrote {out}", file=notes)
+    return 0

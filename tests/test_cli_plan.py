@@ -1,0 +1,139 @@
+"""``cfmem plan`` end to end: summary, JSON, solution file, budget, bad input."""
+
+import csv
+import json
+from pathlib import Path
+
+import pytest
+
+from cfmem.planning.csvio import read_problem_csv
+from cfmem.planning.problem import Buffer, lower_bound, peak_of
+from cfmem.planning.verify import verify_plan
+
+BENCHMARKS = Path("/work/shared/benchmarks")
+A = BENCHMARKS / "minimalloc" / "A.1048576.csv"
+INPUT12 = BENCHMARKS / "minimalloc" / "input.12.csv"
+
+
+def read_solution(path: Path) -> tuple[list[Buffer], dict[str, int]]:
+    with open(path, newline="") as f:
+        rows = list(csv.DictReader(f))
+    buffers = [Buffer(r["id"], int(r["lower"]), int(r["upper"]), int(r["size"])) for r in rows]
+    return buffers, {r["id"]: int(r["offset"]) for r in rows}
+
+
+def test_summary(cfmem):
+    res = cfmem("plan", str(A), "--strategy", "large-first")
+    assert res.returncode == 0, res.stderr
+    lines = res.stdout.splitlines()
+    assert lines[0] == "A.1048576.csv: 154 buffers, strategy large-first"
+    assert lines[1].startswith("peak 1352704 bytes, lower bound 1048576 bytes, gap 29.00 %, ")
+    assert lines[1].endswith(" s")
+    assert "proven optimal" not in res.stdout
+    assert res.stderr == ""
+
+
+def test_summary_says_when_optimal(cfmem):
+    res = cfmem("plan", str(INPUT12), "--strategy", "large-first")
+    assert res.returncode == 0, res.stderr
+    assert "peak 12 bytes, lower bound 12 bytes, gap 0.00 %" in res.stdout
+    assert res.stdout.splitlines()[-1] == "proven optimal"
+
+
+def test_auto_names_the_strategy_it_chose(cfmem):
+    res = cfmem("plan", str(A))
+    assert res.returncode == 0, res.stderr
+    assert "strategy auto (large-first)" in res.stdout
+
+
+def test_json_agrees_with_the_output_csv(cfmem, tmp_path):
+    out = tmp_path / "A.solution.csv"
+    res = cfmem("plan", str(A), "--strategy", "best-fit", "--json", "-o", str(out))
+    assert res.returncode == 0, res.stderr
+    result = json.loads(res.stdout)  # one object, nothing else
+    assert {"peak", "lower_bound", "gap_pct", "seconds", "proven_optimal", "strategy", "buffers", "file"} <= set(result)
+    assert result["strategy"] == "best-fit"
+    assert result["buffers"] == 154
+    assert result["file"] == str(A)
+    assert result["proven_optimal"] is False
+    assert result["seconds"] >= 0
+    buffers, offsets = read_solution(out)
+    problem = read_problem_csv(A)
+    assert buffers == problem.buffers  # every buffer, in input order
+    verify_plan(buffers, offsets)
+    assert result["peak"] == peak_of(buffers, offsets)
+    assert result["lower_bound"] == lower_bound(buffers) == 1048576
+    assert result["gap_pct"] == pytest.approx(100 * (result["peak"] - 1048576) / 1048576, abs=1e-3)
+
+
+def test_output_file_and_alignment(cfmem, tmp_path):
+    out = tmp_path / "sol.csv"
+    res = cfmem("plan", str(INPUT12), "--strategy", "sequential", "--align", "16", "-o", str(out))
+    assert res.returncode == 0, res.stderr
+    assert f"wrote {out}" in res.stdout
+    buffers, offsets = read_solution(out)
+    assert all(offset % 16 == 0 for offset in offsets.values())
+    verify_plan(buffers, offsets)
+    assert [p.name for p in tmp_path.iterdir()] == ["sol.csv"]  # no temporary left behind
+
+
+def test_budget_exceeded_is_one_line_and_writes_nothing(cfmem, tmp_path):
+    out = tmp_path / "sol.csv"
+    res = cfmem("plan", str(A), "--strategy", "large-first", "--budget", "1100000", "-o", str(out))
+    assert res.returncode == 1
+    assert res.stdout == ""
+    assert res.stderr.count("\n") == 1
+    assert "peak 1352704 bytes exceeds the budget of 1100000 bytes" in res.stderr
+    assert "lower bound 1048576 bytes" in res.stderr
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_budget_met(cfmem):
+    res = cfmem("plan", str(A), "--strategy", "large-first", "--budget", "1352704", "--json")
+    assert res.returncode == 0, res.stderr
+    assert json.loads(res.stdout)["peak"] == 1352704
+
+
+@pytest.mark.parametrize(
+    "content, message",
+    [
+        ("id,lower,upper,size\na,0,2,8\nb,1,zz,8\n", "bad.csv: row 3: upper 'zz' is not an integer"),
+        ("id,lower,upper,size\na,0,2,8\na,1,3,8\n", "bad.csv: row 3: duplicate id 'a'"),
+        ("id,lower,upper\na,0,2\n", "bad.csv: row 1: missing column 'size'"),
+        ("", "bad.csv: empty file"),
+    ],
+)
+def test_bad_csv_is_one_line(cfmem, tmp_path, content, message):
+    bad = tmp_path / "bad.csv"
+    bad.write_text(content)
+    out = tmp_path / "out.csv"
+    res = cfmem("plan", str(bad), "-o", str(out))
+    assert res.returncode == 1
+    assert res.stderr.startswith("cfmem: ")
+    assert message in res.stderr
+    assert res.stderr.count("\n") == 1
+    assert "Traceback" not in res.stderr
+    assert not out.exists()
+
+
+def test_missing_file_is_one_line(cfmem, tmp_path):
+    res = cfmem("plan", str(tmp_path / "none.csv"))
+    assert res.returncode == 1
+    assert "none.csv: cannot read" in res.stderr
+    assert res.stderr.count("\n") == 1
+
+
+@pytest.mark.parametrize(
+    "option, message",
+    [(["--align", "0"], "--align must be at least 1"), (["--budget", "-5"], "--budget must not be negative")],
+)
+def test_bad_options(cfmem, option, message):
+    res = cfmem("plan", str(INPUT12), *option)
+    assert res.returncode == 1
+    assert message in res.stderr
+
+
+def test_unknown_strategy_is_refused(cfmem):
+    res = cfmem("plan", str(INPUT12), "--strategy", "magic")
+    assert res.returncode == 2
+    assert "invalid choice: 'magic'" in res.stderr

@@ -1,0 +1,323 @@
+"""``cfmem report`` end to end, checked against what ``nn-plan-memory`` writes.
+
+The reference numbers come from running the real pass in process (offsets,
+arena size, lower bound and hoisted blocks as IR attributes) and from the IR
+itself (which nn.if branch holds each tensor), not from the report's code.
+"""
+
+import csv
+import io
+import json
+import re
+import struct
+from pathlib import Path
+
+import pytest
+from xdsl.dialects.builtin import DenseArrayBase
+from xdsl.passes import PassPipeline
+
+from cfmem.dialects.nn_control import IfOp
+from cfmem.dialects.types import tensor_bytes
+from cfmem.ir_io import load_module, make_context
+from cfmem.passes import PASSES
+from cfmem.passes.liveness import analyze_function, functions
+from cfmem.passes.plan_memory import ARENA_ATTR, BLOCK_ATTR, BOUND_ATTR, planned_offset
+from cfmem.planning.control_flow import MODES, plan_tree
+from cfmem.planning.problem import paths_compatible
+from cfmem.planning.regions import IfNode, RegionTree, Tensor
+from cfmem.planning.strategies import get_strategy
+from conftest import EXAMPLES
+
+EXAMPLE_FILES = sorted(EXAMPLES.glob("*.mlir"))
+STRATEGIES = ("sequential", "large-first", "short-first", "best-fit", "auto")
+PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
+
+
+def has_ifs(path: Path) -> bool:
+    module, _ = load_module(path)
+    return any(isinstance(op, IfOp) for op in module.walk())
+
+
+WITH_IFS = [p for p in EXAMPLE_FILES if has_ifs(p)]
+
+
+def test_the_examples_are_there():
+    assert len(EXAMPLE_FILES) >= 4 and len(WITH_IFS) >= 3
+
+
+def reference(path: Path, mode: str, strategy: str, align: int) -> dict:
+    """What nn-plan-memory writes into the IR for ``@main``, by tensor id."""
+    module, _ = load_module(path)
+    spec = f"nn-plan-memory{{mode={mode} strategy={strategy} align={align}}}"
+    PassPipeline.parse_spec(PASSES, spec).apply(make_context(), module)
+    (fn,) = functions(module)
+    info = analyze_function(fn)
+    tensors = {}
+    for value, tensor in info.tensor_of.items():
+        region, op = [], value.owner
+        while not isinstance(op.parent_op(), type(fn)):  # the nn.if branches around the value
+            block = op.parent_block()
+            if_op = block.parent_op()
+            index = [r.block for r in if_op.branches].index(block)
+            region.append(f"if#{info.if_node_of[if_op].id}.{('then', 'else')[index]}")
+            op = if_op
+        tensors[tensor.id] = {
+            "offset": planned_offset(value),
+            "size": tensor_bytes(value.type),
+            "region": "/".join(reversed(region)) or fn.sym_name.data,
+            "steps": (tensor.start, tensor.end),
+        }
+    blocks = {
+        info.if_node_of[op].id: tuple(op.attributes[BLOCK_ATTR].get_values())
+        for op in fn.walk()
+        if isinstance(op, IfOp) and isinstance(op.attributes.get(BLOCK_ATTR), DenseArrayBase)
+    }
+    return {
+        "tensors": tensors,
+        "arena": fn.attributes[ARENA_ATTR].value.data,
+        "bound": fn.attributes[BOUND_ATTR].value.data,
+        "blocks": blocks,
+        "first_if_step": min((node.step for node in info.tree.ifs), default=info.tree.num_steps),
+    }
+
+
+def parse_tensor_table(stdout: str) -> tuple[list[list[str]], list[str]]:
+    """Rows of the tensor table, and the lines after it."""
+    lines = stdout.splitlines()
+    start = next(i for i, line in enumerate(lines) if line.split()[:2] == ["tensor", "size"])
+    assert set(lines[start + 1].replace(" ", "")) == {"-"}
+    rows = []
+    for i in range(start + 2, len(lines)):
+        if lines[i].startswith("peak "):
+            return rows, lines[i:]
+        rows.append(lines[i].split())
+    raise AssertionError("no peak line after the table")
+
+
+def report_json(cfmem, *args: str) -> dict:
+    res = cfmem("report", *args, "--json")
+    assert res.returncode == 0, res.stderr
+    return json.loads(res.stdout)  # the whole of stdout is one JSON object
+
+
+@pytest.mark.parametrize("path", EXAMPLE_FILES, ids=lambda p: p.stem)
+@pytest.mark.parametrize(
+    "mode, strategy, align", [("hoist", "best-fit", 16), ("exact", "auto", 32), ("conservative", "sequential", 16)]
+)
+def test_table_rows_match_plan_memory(cfmem, path, mode, strategy, align):
+    res = cfmem("report", str(path), "--mode", mode, "--strategy", strategy, "--align", str(align))
+    assert res.returncode == 0, res.stderr
+    ref = reference(path, mode, strategy, align)
+    rows, after = parse_tensor_table(res.stdout)
+    assert sorted(r[0] for r in rows) == sorted(ref["tensors"])  # one row per planned tensor
+    for name, size, region, steps, global_, offset, end in rows:
+        want = ref["tensors"][name]
+        assert int(size) == want["size"] and region == want["region"], name
+        assert steps == f"[{want['steps'][0]},{want['steps'][1]}]", name
+        assert int(offset) == want["offset"] and int(end) == want["offset"] + want["size"], name
+        assert global_.startswith("[") and global_.endswith(")")
+    peak = max(int(r[6]) for r in rows)
+    gap = 100 * (ref["arena"] - ref["bound"]) / ref["bound"]
+    assert after[0].startswith(f"peak {ref['arena']} bytes, lower bound {ref['bound']} bytes, gap ")
+    assert peak == ref["arena"]
+    assert float(after[0].split("gap ")[1].split()[0]) == pytest.approx(gap, rel=0.01, abs=0.005)
+    assert f"mode {mode}" in res.stdout.splitlines()[0] and f"strategy {strategy}" in res.stdout.splitlines()[0]
+    blocks = {int(line.split()[0][3:]): (int(line.split()[1]), int(line.split()[2]))
+              for line in after if line.strip().startswith("if#")}
+    assert blocks == ref["blocks"]
+    if mode != "exact":
+        assert bool(blocks) == (mode == "hoist" and path in WITH_IFS)
+
+
+@pytest.mark.parametrize("path", EXAMPLE_FILES, ids=lambda p: p.stem)
+@pytest.mark.parametrize("mode", MODES)
+def test_json_has_every_number_and_a_valid_plan(cfmem, path, mode):
+    data = report_json(cfmem, str(path), "--mode", mode, "--strategy", "large-first")
+    ref = reference(path, mode, "large-first", 16)
+    assert data["model"] == str(path) and list(data["functions"]) == ["main"] and "comparison" not in data
+    f = data["functions"]["main"]
+    assert (f["mode"], f["strategy"], f["align"]) == (mode, "large-first", 16)
+    assert f["peak"] == ref["arena"] >= f["lower_bound"] == ref["bound"] > 0
+    assert f["gap_pct"] == pytest.approx(100 * (f["peak"] - f["lower_bound"]) / f["lower_bound"])
+    assert {t["tensor"]: t["offset"] for t in f["tensors"]} == {k: v["offset"] for k, v in ref["tensors"].items()}
+    assert f["naive_bytes"] == sum(v["size"] for v in ref["tensors"].values())
+    assert f["peak"] == max(t["end_offset"] for t in f["tensors"])
+    assert {b["if"]: (b["offset"], b["size"]) for b in f["blocks"]} == ref["blocks"]
+    for t in f["tensors"]:
+        assert t["end_offset"] == t["offset"] + t["size"] and t["offset"] % 16 == 0
+        assert 0 <= t["global_start"] < t["global_end"] <= f["time_steps"]
+        if t["region"] == "main" and t["step_end"] < ref["first_if_step"]:  # nothing stretches time yet
+            assert (t["global_start"], t["global_end"]) == (t["step_start"], t["step_end"] + 1), t["tensor"]
+    assert sum(t["region"] == "main" and t["step_end"] < ref["first_if_step"] for t in f["tensors"]) >= 1
+    # independent check on the report's own numbers: tensors that can be live together never overlap
+    ts = f["tensors"]
+    for i, a in enumerate(ts):
+        for b in ts[i + 1 :]:
+            live_together = a["global_start"] < b["global_end"] and b["global_start"] < a["global_end"]
+            same_path = paths_compatible(tuple(map(tuple, a["path"])), tuple(map(tuple, b["path"])))
+            if live_together and same_path and a["size"] and b["size"]:
+                assert a["end_offset"] <= b["offset"] or b["end_offset"] <= a["offset"], (a["tensor"], b["tensor"])
+
+
+@pytest.mark.parametrize("path", EXAMPLE_FILES, ids=lambda p: p.stem)
+def test_comparison_grid_orders_the_modes(cfmem, path):
+    data = report_json(cfmem, str(path), "--compare")
+    grid = data["comparison"]["main"]
+    assert grid["strategies"] == list(STRATEGIES) and grid["modes"] == list(MODES)
+    bound, peaks = grid["lower_bound"], grid["peaks"]
+    assert bound == data["functions"]["main"]["lower_bound"]
+    for s in STRATEGIES:
+        row = peaks[s]
+        assert row["hoist"] <= row["conservative"], s
+        assert row["exact"] <= row["hoist"] and row["exact"] <= row["linearize"], s
+        assert all(bound <= p <= row["naive"] for p in row.values()), s
+    # every cell is what nn-plan-memory gives for the same options
+    for s in ("sequential", "auto"):
+        for m in MODES:
+            assert peaks[s][m] == reference(path, m, s, 16)["arena"], (s, m)
+    best = min(p for row in peaks.values() for p in row.values())
+    assert grid["best"]["peak"] == best == peaks[grid["best"]["strategy"]][grid["best"]["mode"]]
+    assert grid["best"]["gap_pct"] == pytest.approx(100 * (best - bound) / bound)
+
+
+@pytest.mark.parametrize("path", WITH_IFS[:1], ids=lambda p: p.stem)
+def test_comparison_text_table(cfmem, path):
+    res = cfmem("report", str(path), "--compare")
+    assert res.returncode == 0, res.stderr
+    grid = report_json(cfmem, str(path), "--compare")["comparison"]["main"]
+    lines = res.stdout.splitlines()
+    assert lines[1].split() == ["strategy", *MODES, "best", "gap", "%"]
+    rows = {line.split()[0]: line.split() for line in lines[3:]}
+    for s in STRATEGIES:
+        assert [int(x) for x in rows[s][1:7]] == [*(grid["peaks"][s][m] for m in MODES), min(grid["peaks"][s].values())]
+    bound_row = next(line for line in lines if line.startswith("lower bound"))
+    assert bound_row.split()[2:] == [str(grid["lower_bound"])] * (len(MODES) + 1)
+    assert f"lower bound {grid['lower_bound']} bytes, gap " in res.stdout
+
+
+def test_compare_adds_an_asked_strategy_as_a_row(cfmem):
+    try:
+        get_strategy("search")
+    except (ImportError, AttributeError):
+        pytest.skip("the search strategy is not available yet")
+    data = report_json(cfmem, str(WITH_IFS[0]), "--compare", "--strategy", "search", "--time-limit", "1")
+    grid = data["comparison"]["main"]
+    assert grid["strategies"] == [*STRATEGIES, "search"]
+    assert all(grid["lower_bound"] <= p for p in grid["peaks"]["search"].values())
+
+
+def test_several_models_give_one_row_each(cfmem):
+    res = cfmem("report", *map(str, EXAMPLE_FILES), "--compare")
+    assert res.returncode == 0, res.stderr
+    rows = {line.split()[0]: line.split() for line in res.stdout.splitlines() if line.split()[:1]}
+    data = report_json(cfmem, *map(str, EXAMPLE_FILES), "--compare")
+    assert [m["model"] for m in data["models"]] == list(map(str, EXAMPLE_FILES))
+    for model in data["models"]:
+        grid = model["comparison"]["main"]
+        row = rows[Path(model["model"]).stem]
+        cells = [grid["peaks"]["sequential"]["naive"]]
+        cells += [grid["peaks"][s][m] for s in STRATEGIES for m in MODES if m != "naive"]
+        cells += [grid["lower_bound"], grid["best"]["peak"]]
+        assert [int(x) for x in row[1:-1]] == cells
+        assert float(row[-1]) == pytest.approx(grid["best"]["gap_pct"], abs=0.005, rel=0.01)
+
+
+@pytest.mark.parametrize("path", WITH_IFS, ids=lambda p: p.stem)
+def test_png_is_written(cfmem, tmp_path, path):
+    out = tmp_path / "plan.png"
+    res = cfmem("report", str(path), "--mode", "hoist", "--png", str(out))
+    assert res.returncode == 0, res.stderr
+    assert f"wrote {out}" in res.stdout
+    data = out.read_bytes()
+    assert data[:8] == PNG_MAGIC and data[12:16] == b"IHDR" and data.endswith(b"IEND\xaeB`\x82")
+    width, height = struct.unpack(">II", data[16:24])
+    assert width >= 800 and height >= 500 and len(data) > 30_000
+    assert [p.name for p in tmp_path.iterdir()] == ["plan.png"]  # no temporary file left behind
+
+
+@pytest.mark.parametrize("path", EXAMPLE_FILES, ids=lambda p: p.stem)
+def test_csv_has_one_row_per_tensor(cfmem, tmp_path, path):
+    out = tmp_path / "plan.csv"
+    data = report_json(cfmem, str(path), "--mode", "hoist", "--csv", str(out))
+    ref = reference(path, "hoist", "auto", 16)
+    rows = list(csv.reader(io.StringIO(out.read_text())))
+    assert rows[0] == ["tensor_name", "size", "offset", "start_time", "end_time"]
+    assert sorted(r[0] for r in rows[1:]) == sorted(ref["tensors"])
+    by_name = {t["tensor"]: t for t in data["functions"]["main"]["tensors"]}
+    for name, size, offset, start, end in rows[1:]:
+        assert int(size) == ref["tensors"][name]["size"] and int(offset) == ref["tensors"][name]["offset"]
+        assert (int(start), int(end)) == (by_name[name]["global_start"], by_name[name]["global_end"])
+        assert int(start) < int(end)
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["missing.mlir"], "cannot read missing.mlir"),
+        (["{ex}", "--mode", "fancy"], "unknown mode 'fancy'"),
+        (["{ex}", "--strategy", "fancy"], "unknown strategy 'fancy'"),
+        (["{ex}", "--align", "0"], "--align must be at least 1"),
+        (["{ex}", "--func", "nope"], "no function @nope"),
+        (["{ex}", "{ex}"], "several models need --compare"),
+        (["{ex}", "{ex}", "--compare", "--png", "x.png"], "--png and --csv take one model"),
+        (["{ex}", "--png", "no/such/dir/x.png"], "cannot write no/such/dir/x.png"),
+    ],
+)
+def test_bad_input_gives_one_line(cfmem, tmp_path, args, message):
+    ex = str(WITH_IFS[0])
+    res = cfmem("report", *(a.replace("{ex}", ex) for a in args), cwd=tmp_path)
+    assert res.returncode == 1, res.stderr
+    assert res.stderr.startswith("cfmem: ") and message in res.stderr
+    assert len(res.stderr.strip().splitlines()) == 1
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_parse_errors_are_located(cfmem, tmp_path):
+    bad = tmp_path / "bad.mlir"
+    bad.write_text("builtin.module {\n  func.func @main() {\n    %x = nn.relu\n  }\n}\n")
+    res = cfmem("report", str(bad))
+    assert res.returncode == 1 and re.match(rf"cfmem: {re.escape(str(bad))}:\d+:\d+: error: ", res.stderr)
+    assert len(res.stderr.strip().splitlines()) == 1
+
+
+# --- the pure table functions on a hand-made nested tree -----------------------------------
+
+
+def nested_tree() -> RegionTree:
+    inner = IfNode(1, 1, [RegionTree(2, [Tensor("it", 10, 0, 1)]), RegionTree(1, [Tensor("ie", 5, 0, 0)])])
+    then = RegionTree(3, [Tensor("a", 100, 0, 2)], [inner])
+    return RegionTree(
+        3,
+        [Tensor("x", 1000, 0, 2), Tensor("y", 3, 2, 2)],
+        [IfNode(0, 1, [then, RegionTree(1, [Tensor("b", 7, 0, 0)])])],
+    )
+
+
+def test_region_labels_and_global_intervals():
+    from cfmem.reports.tables import function_report, render_function
+
+    tree = nested_tree()
+    report = function_report("f", tree, plan_tree(tree, "exact", "sequential"), 1)
+    rows = {t["tensor"]: t for t in report["tensors"]}
+    assert {k: r["region"] for k, r in rows.items()} == {
+        "x": "f", "y": "f", "a": "if#0.then", "b": "if#0.else", "it": "if#0.then/if#1.then", "ie": "if#0.then/if#1.else"
+    }
+    # if#0 sits at step 1 of f and lasts as long as its longer branch: a (3 steps, one an if of 2)
+    assert {k: (r["global_start"], r["global_end"]) for k, r in rows.items()} == {
+        "x": (0, 6), "a": (1, 5), "b": (1, 2), "it": (2, 4), "ie": (2, 3), "y": (5, 6)
+    }
+    assert report["time_steps"] == 6 and report["lower_bound"] == 1110
+    text = render_function(report)
+    assert "if#0.then/if#1.else" in text and "peak 1110 bytes, lower bound 1110 bytes, gap 0.00 %" in text
+
+
+def test_nested_hoisted_blocks_hold_their_branches():
+    from cfmem.reports.tables import function_report
+
+    tree = nested_tree()
+    report = function_report("f", tree, plan_tree(tree, "hoist", "sequential"), 1)
+    rows = {t["tensor"]: t for t in report["tensors"]}
+    members = {0: ("a", "b", "it", "ie"), 1: ("it", "ie")}
+    for block in report["blocks"]:
+        for name in members[block["if"]]:
+            assert block["offset"] <= rows[name]["offset"] and rows[name]["end_offset"] <= block["offset"] + block["size"]
