@@ -5,10 +5,10 @@ PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-stamp
-DEMO_MODEL ?= examples/fusiondetect.mlir
+DEMO_MODEL ?= examples/wakeword.mlir
 OUT    := out
 
-.PHONY: demo test pytest lit clean
+.PHONY: demo test bench clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -22,11 +22,23 @@ test: $(STAMP)
 
 demo: $(STAMP)
 	@mkdir -p $(OUT)
-	@echo "== $(DEMO_MODEL): parse, verify and annotate op costs with xdsl-opt"
-	$(BIN)/xdsl-opt $(DEMO_MODEL) -p nn-annotate-costs -o $(OUT)/costs.mlir
-	@grep -m1 'cfmem.total_macs' $(OUT)/costs.mlir | sed 's/.*attributes/  function totals:/; s/ {$$//'
-	@echo "== run with the reference interpreter on seeded inputs"
-	$(BIN)/cfmem run $(DEMO_MODEL) --seed 0 -o $(OUT)/outputs.npz
+	@echo "== 1. liveness, DMA insertion, memory planning and the DMA hazard check, in xdsl-opt"
+	$(BIN)/xdsl-opt $(DEMO_MODEL) -p 'nn-insert-dma,nn-plan-memory,nn-check-dma' -o $(OUT)/planned.mlir
+	@grep -m1 -o 'cfmem.arena_size = [0-9]* : i64, cfmem.lower_bound = [0-9]* : i64' $(OUT)/planned.mlir
+	@echo "== 2. the planned model computes what the original does (reference interpreter)"
+	$(BIN)/cfmem run $(DEMO_MODEL) --seed 0 -o $(OUT)/original.npz
+	$(BIN)/cfmem run $(OUT)/planned.mlir --seed 0 -o $(OUT)/planned.npz
+	$(BIN)/python -c "import numpy as n; a=n.load('$(OUT)/original.npz'); b=n.load('$(OUT)/planned.npz'); assert all((a[k]==b[k]).all() for k in a.files); print('outputs identical:', ', '.join(a.files))"
+	@echo "== 3. memory report: every strategy under every control-flow mode, with the lower bound"
+	$(BIN)/cfmem report $(DEMO_MODEL) --compare
+	@echo "== 4. where each tensor lives, and sync vs ping-pong DMA on the default chip model"
+	$(BIN)/cfmem report $(DEMO_MODEL) --timing --png $(OUT)/plan.png --timeline $(OUT)/dma.png | tail -8
+
+bench: $(STAMP)
+	$(BIN)/python -m pip install -q -e '.[bench]'
+	$(BIN)/python bench/examples_report.py
+	$(BIN)/python bench/plan_benchmarks.py
+	$(BIN)/python bench/plan_scaling.py
 
 clean:
 	rm -rf $(OUT) lit_tests/**/Output

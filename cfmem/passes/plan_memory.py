@@ -27,6 +27,7 @@ from xdsl.utils.exceptions import PassFailedException
 from cfmem.passes.liveness import FunctionLiveness, analyze_function, functions
 from cfmem.planning.control_flow import MODES, TreePlan, plan_tree
 from cfmem.planning.problem import PlanOptions
+from cfmem.planning.regions import peak_path
 from cfmem.planning.strategies import STRATEGY_NAMES
 
 OFFSETS_ATTR = "cfmem.offsets"
@@ -118,8 +119,9 @@ class PlanMemoryPass(ModulePass):
         for fn in functions(op):
             info, plan = plan_function(fn, self.mode, self.strategy, self.align, options, self.io_on_chip)
             if self.budget and plan.peak > self.budget:
+                _, where = peak_path(info.tree)
                 raise PassFailedException(
                     f"function @{fn.sym_name.data} needs {plan.peak} bytes of on-chip memory"
-                    f" (lower bound {plan.lower_bound}) but the budget is {self.budget}"
+                    f" (lower bound {plan.lower_bound}, reached at {where}) but the budget is {self.budget}"
                 )
             annotate(fn, info, plan)

@@ -52,6 +52,16 @@ class RegionTree:
 
 
 def cf_lower_bound(region: RegionTree) -> int:
+    return _bound_and_path(region)[0]
+
+
+def peak_path(region: RegionTree) -> tuple[int, str]:
+    """The lower bound and where it is reached, e.g. ``step 3 > if#0.then > step 1``."""
+    bound, where = _bound_and_path(region)
+    return bound, " > ".join(where)
+
+
+def _bound_and_path(region: RegionTree) -> tuple[int, list[str]]:
     """Largest byte total live at one step on one execution path.
 
     At an if's step the parent's live tensors (values from above, the if's
@@ -59,7 +69,7 @@ def cf_lower_bound(region: RegionTree) -> int:
     live total plus the larger branch bound. Linear in the tree size.
     """
     if_at = {node.step: node for node in region.ifs}
-    best = 0
+    best, where = 0, []
     events: dict[int, int] = {}
     for t in region.tensors:
         events[t.start] = events.get(t.start, 0) + t.size
@@ -67,8 +77,13 @@ def cf_lower_bound(region: RegionTree) -> int:
     live = 0
     for step in range(region.num_steps + 1):
         live += events.get(step, 0)
-        inner = 0
+        inner, inner_where = 0, []
         if step in if_at:
-            inner = max(cf_lower_bound(b) for b in if_at[step].branches)
-        best = max(best, live + inner)
-    return best
+            node = if_at[step]
+            for b, branch in enumerate(node.branches):
+                sub, sub_where = _bound_and_path(branch)
+                if sub > inner:
+                    inner, inner_where = sub, [f"if#{node.id}.{('then', 'else')[b] if b < 2 else b}", *sub_where]
+        if live + inner > best:
+            best, where = live + inner, [f"step {step}", *inner_where]
+    return best, where
