@@ -22,30 +22,14 @@ from cfmem.dialects.types import tensor_bytes
 from cfmem.dma.events import Block, Compute, IfEvent, Start, Wait
 from cfmem.dma.hazards import HazardError, check
 from cfmem.passes.liveness import functions, is_weight
+from cfmem.passes.names import ValueNames
 
 
-class _Names:
-    """Stable printable names for SSA values (their name hint, made unique)."""
-
-    def __init__(self) -> None:
-        self.names: dict[SSAValue, str] = {}
-
-    def __call__(self, value: SSAValue) -> str:
-        if value not in self.names:
-            base = "%" + (value.name_hint or "v")
-            name, n = base, 0
-            while name in self.names.values():
-                n += 1
-                name = f"{base}#{n}"
-            self.names[value] = name
-        return self.names[value]
-
-
-def op_label(op: Operation, names: _Names) -> str:
+def op_label(op: Operation, names: ValueNames) -> str:
     return f"{op.name} {names(op.results[0])}" if op.results else op.name
 
 
-def _compute(op: Operation, names: _Names) -> Compute:
+def _compute(op: Operation, names: ValueNames) -> Compute:
     reads = tuple(
         names(v.owner.token) for v in op.operands if isinstance(v.owner, DmaWaitOp)
     )
@@ -55,7 +39,7 @@ def _compute(op: Operation, names: _Names) -> Compute:
     return Compute(op_label(op, names), macs, moved, offchip, tuple(dict.fromkeys(reads)))
 
 
-def block_events(block: IRBlock, label: str, names: _Names, if_labels: dict[IfOp, str]) -> Block:
+def block_events(block: IRBlock, label: str, names: ValueNames, if_labels: dict[IfOp, str]) -> Block:
     events = Block(label)
     for op in block.ops:
         if isinstance(op, DmaStartOp):
@@ -86,7 +70,7 @@ def block_events(block: IRBlock, label: str, names: _Names, if_labels: dict[IfOp
 def function_events(fn: func.FuncOp) -> Block:
     """The event tree of ``fn``; ifs are labelled ``if#k`` in pre-order."""
     if_labels = {op: f"if#{k}" for k, op in enumerate(o for o in fn.walk() if isinstance(o, IfOp))}
-    return block_events(fn.body.block, f"@{fn.sym_name.data}", _Names(), if_labels)
+    return block_events(fn.body.block, f"@{fn.sym_name.data}", ValueNames("#", "v", "%"), if_labels)
 
 
 def check_function(fn: func.FuncOp) -> None:

@@ -25,6 +25,7 @@ from cfmem.dialects.nn_control import IfOp
 from cfmem.dialects.nn_dma import DmaStartOp, DmaWaitOp
 from cfmem.dialects.nn_weights import GetGlobalOp, ReshapeOp, ViewOp
 from cfmem.dialects.types import tensor_bytes
+from cfmem.passes.names import ValueNames
 from cfmem.planning.regions import IfNode, RegionTree, Tensor
 
 LIVE_ATTR = "cfmem.live"
@@ -82,17 +83,8 @@ class _Analysis:
         ret = fn.body.block.last_op
         self.outputs = set(ret.operands) if isinstance(ret, func.ReturnOp) else set()
         self.step: dict[Operation, int] = {}
-        self.used_ids: set[str] = set()
+        self.unique_id = ValueNames()
         self.next_if = 0
-
-    def unique_id(self, value: SSAValue) -> str:
-        base = value.name_hint or f"t{len(self.used_ids)}"
-        name, n = base, 0
-        while name in self.used_ids:
-            n += 1
-            name = f"{base}_{n}"
-        self.used_ids.add(name)
-        return name
 
     def planned(self, value: SSAValue) -> bool:
         if not isinstance(value.type, TensorType):
