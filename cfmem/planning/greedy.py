@@ -146,7 +146,7 @@ def _best_free(sets: list[Ranges], size: int, align: int) -> int:
     ``e[k-1]`` at least k have ended. Many ranges go through numpy.
     """
     count = sum(len(s) for s, _ in sets)
-    if count >= _NUMPY_FROM and max(e[-1] for _, e in sets) + size < _INT64_SAFE:
+    if count >= _NUMPY_FROM and max(e[-1] for _, e in sets) + size + align < _INT64_SAFE:
         starts_a = np.fromiter(chain.from_iterable(s for s, _ in sets), np.int64, count)
         starts_a.sort()
         ends_a = np.empty(count + 1, np.int64)

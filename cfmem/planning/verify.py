@@ -66,7 +66,7 @@ def verify_plan(buffers: Sequence[Buffer], offsets: Mapping[str, int], arena_siz
     starts = sorted(live, key=lambda i: buffers[i].start)
     ends = sorted(live, key=lambda i: buffers[i].end)
 
-    # path -> (sorted [(offset, buffer index)], ...) of the live buffers on that path
+    # branch path -> its live buffers as sorted (offset, index) pairs; disjoint if all is well
     groups: dict[Path, list[tuple[int, int]]] = {}
     compatible: dict[tuple[Path, Path], bool] = {}
     e = 0
