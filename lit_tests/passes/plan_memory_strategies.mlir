@@ -11,6 +11,10 @@
 // RUN: xdsl-opt %s -p 'nn-plan-memory{strategy=best-fit}' | filecheck %s --check-prefix=LARGE
 // RUN: xdsl-opt %s -p 'nn-plan-memory{strategy=auto}' | filecheck %s --check-prefix=LARGE
 // RUN: xdsl-opt %s -p 'nn-plan-memory{strategy=short-first}' | filecheck %s --check-prefix=SHORT
+// beam and search reach the bound too (their offsets may differ: only the arena is pinned)
+// RUN: xdsl-opt %s -p 'nn-plan-memory{strategy=beam}' | filecheck %s --check-prefix=BOUND
+// RUN: xdsl-opt %s -p 'nn-plan-memory{strategy=search time_limit=2.0}' | filecheck %s --check-prefix=BOUND
+// BOUND: func.func @chain(%x: tensor<1x256xf32>) -> tensor<1x256xf32> attributes {cfmem.arena_size = 10240 : i64, cfmem.lower_bound = 10240 : i64
 
 func.func @chain(%x: tensor<1x256xf32>) -> tensor<1x256xf32> {
   %a = nn.relu %x : (tensor<1x256xf32>) -> tensor<1x256xf32>
