@@ -47,7 +47,7 @@ from xdsl.traits import ConstantLike, Pure
 from xdsl.utils.exceptions import VerifyException
 
 from cfmem.dialects import shapes
-from cfmem.dialects.types import tensor_bytes, static_shape
+from cfmem.dialects.types import as_verify_error, tensor_bytes, static_shape
 
 F32_TENSOR = TensorType.constr(Float32Type)
 
@@ -89,20 +89,16 @@ class ComputeOp(IRDLOperation, ABC):
         for value in (*self.operands, *self.results):
             if not isinstance(value.type, TensorType):
                 raise VerifyException(f"expected tensor types, got {value.type}")
-            try:
+            with as_verify_error():
                 static_shape(value.type)
-            except ValueError as err:
-                raise VerifyException(str(err)) from err
         result_type = self.results[0].type
         if result_type.get_element_type() != self.RESULT_ELEMENT_TYPE:
             raise VerifyException(
                 f"result element type must be {self.RESULT_ELEMENT_TYPE},"
                 f" got {result_type.get_element_type()}"
             )
-        try:
+        with as_verify_error():
             expected = self.infer_shape()
-        except ValueError as err:
-            raise VerifyException(str(err)) from err
         if expected != self.out_shape:
             raise VerifyException(
                 f"result shape {shapes.format_shape(self.out_shape)} does not match the"
@@ -477,10 +473,8 @@ class ConstantOp(IRDLOperation):
             raise VerifyException(
                 f"value type {self.value.type} differs from result type {self.result.type}"
             )
-        try:
+        with as_verify_error():
             static_shape(self.result.type)
-        except ValueError as err:
-            raise VerifyException(str(err)) from err
 
     def macs(self) -> int:
         return 0

@@ -28,7 +28,7 @@ from xdsl.irdl import (
 )
 from xdsl.utils.exceptions import VerifyException
 
-from cfmem.dialects.types import element_bytes, static_shape, tensor_bytes
+from cfmem.dialects.types import as_verify_error, element_bytes, static_shape, tensor_bytes
 
 
 @irdl_attr_definition
@@ -56,10 +56,8 @@ class DmaBufferOp(IRDLOperation):
     def verify_(self) -> None:
         if not _is_byte_buffer(self.result.type):
             raise VerifyException(f"a DMA buffer must be tensor<Nxi8>, got {self.result.type}")
-        try:
+        with as_verify_error():
             static_shape(self.result.type)
-        except ValueError as err:
-            raise VerifyException(str(err)) from err
 
 
 @irdl_op_definition
@@ -98,11 +96,9 @@ class DmaStartOp(IRDLOperation):
             raise VerifyException(f"the destination must be a tensor<Nxi8> buffer, got {self.buffer.type}")
         if len(self.byte_offsets) != len(self.sources):
             raise VerifyException(f"{len(self.sources)} sources need {len(self.sources)} offsets")
-        try:
+        with as_verify_error():
             size = static_shape(self.buffer.type)[0]
             ranges = self.byte_ranges()
-        except ValueError as err:
-            raise VerifyException(str(err)) from err
         for (lo, hi), src in zip(ranges, self.sources):
             if lo < 0 or hi > size:
                 raise VerifyException(f"bytes [{lo}, {hi}) do not fit the buffer of {size} bytes")

@@ -35,7 +35,7 @@ from xdsl.irdl import (
 from xdsl.traits import Pure, SymbolOpInterface, SymbolTable
 from xdsl.utils.exceptions import VerifyException
 
-from cfmem.dialects.types import element_bytes, static_shape, tensor_bytes
+from cfmem.dialects.types import as_verify_error, element_bytes, static_shape, tensor_bytes
 
 
 def blob_type(size: int) -> TensorType:
@@ -90,10 +90,8 @@ class GlobalOp(IRDLOperation):
         if self.scale is not None and not self.scale.value.data > 0:
             raise VerifyException("scale(...) must be positive")
         if self.data is not None:
-            try:
+            with as_verify_error():
                 data_bytes = tensor_bytes(self.data.type)
-            except ValueError as err:
-                raise VerifyException(str(err)) from err
             if data_bytes != size:
                 raise VerifyException(
                     f"blob @{self.sym_name.data} has size {size} but its data holds {data_bytes} bytes"
@@ -156,11 +154,9 @@ class ViewOp(IRDLOperation):
         ):
             raise VerifyException(f"source must be a blob tensor<Nxi8>, got {src}")
         offset, length = self.offset.value.data, self.length.value.data
-        try:
+        with as_verify_error():
             blob = static_shape(src)[0]
             want = tensor_bytes(self.result.type)
-        except ValueError as err:
-            raise VerifyException(str(err)) from err
         if length != want:
             raise VerifyException(
                 f"length {length} does not match {self.result.type} ({want} bytes)"
@@ -191,10 +187,8 @@ class ReshapeOp(IRDLOperation):
 
     def verify_(self) -> None:
         src, dst = self.input.type, self.result.type
-        try:
+        with as_verify_error():
             n_src, n_dst = prod(static_shape(src)), prod(static_shape(dst))
-        except ValueError as err:
-            raise VerifyException(str(err)) from err
         if src.get_element_type() != dst.get_element_type():
             raise VerifyException("reshape must keep the element type")
         if n_src != n_dst:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from math import prod
 
 from xdsl.dialects.builtin import (
@@ -12,6 +14,7 @@ from xdsl.dialects.builtin import (
     TensorType,
 )
 from xdsl.ir import Attribute
+from xdsl.utils.exceptions import VerifyException
 
 
 def element_bytes(element_type: Attribute) -> int:
@@ -37,3 +40,12 @@ def tensor_bytes(ty: Attribute) -> int:
     """Bytes a value of a static tensor or memref type occupies."""
     assert isinstance(ty, TensorType | MemRefType)
     return prod(static_shape(ty)) * element_bytes(ty.get_element_type())
+
+
+@contextmanager
+def as_verify_error() -> Iterator[None]:
+    """Turn the ValueError of a shape or size rule into a verifier error."""
+    try:
+        yield
+    except ValueError as err:
+        raise VerifyException(str(err)) from err
