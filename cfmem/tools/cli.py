@@ -9,7 +9,7 @@ import traceback
 
 from cfmem.interp.weights import WeightError
 from cfmem.ir_io import CfmemError
-from cfmem.tools import plan, report, run
+from cfmem.tools import opt, plan, report, run
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -24,6 +24,7 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_parser(subparsers)
     report.add_parser(subparsers)
     plan.add_parser(subparsers)
+    opt.add_parser(subparsers)
     return parser
 
 
