@@ -47,6 +47,8 @@ from cfmem.dialects.types import tensor_bytes
 from cfmem.dma.hazards import HazardError
 from cfmem.passes.dma_events import check_function
 from cfmem.passes.liveness import functions, is_weight
+from cfmem.passes.options import check_choice
+from cfmem.planning.problem import align_up
 
 MODES = ("pingpong", "sync")
 BUFFER_PLACEMENTS = ("region", "fixed")
@@ -63,16 +65,12 @@ def weight_operands(op: Operation) -> list[SSAValue]:
     return seen
 
 
-def _align_up(value: int, align: int) -> int:
-    return -(-value // align) * align
-
-
 def packed_offsets(values: list[SSAValue], align: int) -> tuple[list[int], int]:
     """Byte offsets of ``values`` packed in one buffer, and the bytes needed."""
     offsets, top = [], 0
     for v in values:
         offsets.append(top)
-        top = _align_up(top + tensor_bytes(v.type), align)
+        top = align_up(top + tensor_bytes(v.type), align)
     return offsets, top
 
 
@@ -134,12 +132,8 @@ class InsertDmaPass(ModulePass):
     depth: int = 2
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        if self.mode not in MODES:
-            raise PassFailedException(f"unknown mode '{self.mode}' (choose from {', '.join(MODES)})")
-        if self.buffers not in BUFFER_PLACEMENTS:
-            raise PassFailedException(
-                f"unknown buffer placement '{self.buffers}' (choose from {', '.join(BUFFER_PLACEMENTS)})"
-            )
+        check_choice("mode", self.mode, MODES)
+        check_choice("buffer placement", self.buffers, BUFFER_PLACEMENTS)
         if self.depth < 2:
             raise PassFailedException("depth must be at least 2 (two buffers make ping-pong)")
         if any(isinstance(o, DmaStartOp) for o in op.walk()):

@@ -25,6 +25,7 @@ from xdsl.passes import ModulePass
 from xdsl.utils.exceptions import PassFailedException
 
 from cfmem.passes.liveness import FunctionLiveness, analyze_function, functions
+from cfmem.passes.options import check_choice
 from cfmem.planning.control_flow import MODES, TreePlan, plan_tree
 from cfmem.planning.problem import PlanOptions
 from cfmem.planning.regions import peak_path
@@ -107,12 +108,8 @@ class PlanMemoryPass(ModulePass):
     io_on_chip: bool = False
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        if self.mode not in MODES:
-            raise PassFailedException(f"unknown mode '{self.mode}' (choose from {', '.join(MODES)})")
-        if self.strategy not in STRATEGY_NAMES:
-            raise PassFailedException(
-                f"unknown strategy '{self.strategy}' (choose from {', '.join(STRATEGY_NAMES)})"
-            )
+        check_choice("mode", self.mode, MODES)
+        check_choice("strategy", self.strategy, STRATEGY_NAMES)
         if self.align < 1:
             raise PassFailedException("align must be at least 1")
         options = PlanOptions(time_limit=self.time_limit, beam_width=self.beam_width)

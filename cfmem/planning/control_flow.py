@@ -27,7 +27,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 
-from cfmem.planning.problem import Buffer, Path, PlanOptions, Problem
+from cfmem.planning.problem import Buffer, Path, PlanOptions, Problem, align_up, peak_of
 from cfmem.planning.regions import RegionTree, cf_lower_bound
 from cfmem.planning.strategies import solve
 from cfmem.planning.verify import verify_plan
@@ -54,10 +54,6 @@ class TreePlan:
     @property
     def gap_pct(self) -> float:
         return 0.0 if self.lower_bound == 0 else 100.0 * (self.peak - self.lower_bound) / self.lower_bound
-
-
-def _align_up(value: int, align: int) -> int:
-    return -(-value // align) * align
 
 
 def timeline(tree: RegionTree, mode: str = "exact", align: int = 1) -> list[Buffer]:
@@ -120,7 +116,7 @@ def _naive(tree: RegionTree, align: int) -> dict[str, int]:
     top = 0
     for tensor in tree.all_tensors():
         offsets[tensor.id] = top
-        top = _align_up(top + tensor.size, align)
+        top = align_up(top + tensor.size, align)
     return offsets
 
 
@@ -180,12 +176,12 @@ def plan_tree(
             candidates["hoist"], _, blocks = _hoist(tree, strategy, options, align)
             for other in ("linearize", "conservative"):
                 candidates[other], _ = _flat(tree, other, strategy, options, align)
-        peaks = {name: _peak(exact_buffers, offs) for name, offs in candidates.items()}
+        peaks = {name: peak_of(exact_buffers, offs) for name, offs in candidates.items()}
         chosen = min(peaks, key=lambda name: (peaks[name], name != "exact"))
         offsets = candidates[chosen]
         if chosen != "hoist":
             blocks = {}
-    peak = _peak(exact_buffers, offsets)
+    peak = peak_of(exact_buffers, offsets)
     verify_plan(exact_buffers, offsets, arena_size=peak)
     bound = cf_lower_bound(tree)
     return TreePlan(
@@ -199,7 +195,3 @@ def plan_tree(
         blocks=blocks,
         chosen=chosen,
     )
-
-
-def _peak(buffers: list[Buffer], offsets: dict[str, int]) -> int:
-    return max((offsets[b.id] + b.size for b in buffers), default=0)

@@ -78,6 +78,11 @@ class Solution:
         return 0.0 if self.lower_bound == 0 else 100.0 * (self.peak - self.lower_bound) / self.lower_bound
 
 
+def align_up(value: int, align: int) -> int:
+    """The smallest multiple of ``align`` that is >= ``value``."""
+    return -(-value // align) * align
+
+
 def peak_of(buffers: Iterable[Buffer], offsets: dict[str, int]) -> int:
     return max((offsets[b.id] + b.size for b in buffers), default=0)
 

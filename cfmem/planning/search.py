@@ -53,6 +53,7 @@ from cfmem.planning.problem import (
     Placement,
     PlanOptions,
     Problem,
+    align_up,
     lower_bound,
     paths_compatible,
     peak_of,
@@ -83,10 +84,6 @@ class _Stop(Exception):
 
 _min = np.minimum.reduce
 _max = np.maximum.reduce
-
-
-def _align_up(value: int, align: int) -> int:
-    return -(-value // align) * align
 
 
 def _path_choices(buffers: Sequence[Buffer], cap: int) -> list[dict[int, int]]:
@@ -521,7 +518,7 @@ def _first_fit_large_first(buffers: Sequence[Buffer]) -> dict[str, int]:
         for lo, hi in busy:
             if offset + b.size <= lo:
                 break
-            offset = max(offset, _align_up(hi, b.align))
+            offset = max(offset, align_up(hi, b.align))
         offsets[b.id] = offset
         placed.append((b, offset))
     return offsets
