@@ -31,13 +31,20 @@ from xdsl.traits import HasParent, IsTerminator, Pure, RecursiveMemoryEffect
 from xdsl.utils.exceptions import VerifyException
 
 
+def _apply_op() -> type[IRDLOperation]:
+    from cfmem.dialects.nn_memref import ApplyOp
+
+    return ApplyOp
+
+
 @irdl_op_definition
 class YieldOp(IRDLOperation):
-    """Ends an ``nn.if`` branch, passing its values out as the if's results."""
+    """Ends an ``nn.if`` branch (its values become the if's results) or an
+    ``nn.apply`` body (its value is written to the output buffer)."""
 
     name = "nn.yield"
     values = var_operand_def(TensorType)
-    traits = lazy_traits_def(lambda: (IsTerminator(), Pure(), HasParent(IfOp)))
+    traits = lazy_traits_def(lambda: (IsTerminator(), Pure(), HasParent(IfOp, _apply_op())))
     assembly_format = "($values^ `:` type($values))? attr-dict"
 
     def __init__(self, *values: SSAValue):

@@ -13,14 +13,15 @@ from pathlib import Path
 
 import numpy as np
 from xdsl.dialects import func
-from xdsl.dialects.builtin import ModuleOp, TensorType
-from xdsl.ir import Block, Operation, SSAValue
+from xdsl.dialects.builtin import ArrayAttr, MemRefType, ModuleOp, TensorType
+from xdsl.ir import Block, BlockArgument, Operation, SSAValue
 
 from cfmem.dialects import nn_compute as nc
 from cfmem.dialects import nn_control as ncf
 from cfmem.dialects import nn_dma as nd
 from cfmem.dialects import nn_weights as nw
 from cfmem.interp import kernels
+from cfmem.signature import argument_names, input_args, result_names
 from cfmem.interp.weights import blob_bytes, dense_to_array, numpy_dtype, view_array
 
 
@@ -56,27 +57,13 @@ def find_function(module: ModuleOp, func_name: str | None = None) -> func.FuncOp
     return funcs[0]
 
 
-def argument_names(fn: func.FuncOp) -> list[str]:
-    return [arg.name_hint or f"arg{i}" for i, arg in enumerate(fn.body.block.args)]
-
-
-def result_names(fn: func.FuncOp) -> list[str]:
-    ret = fn.body.block.last_op
-    assert ret is not None
-    names: list[str] = []
-    for i, value in enumerate(ret.operands):
-        name = value.name_hint or f"result{i}"
-        names.append(name if name not in names else f"{name}_{i}")
-    return names
-
-
 def random_inputs(fn: func.FuncOp, seed: int) -> dict[str, np.ndarray]:
     """Standard-normal f32 inputs (uniform bits for i1) from ``seed``."""
     rng = np.random.default_rng(seed)
     inputs: dict[str, np.ndarray] = {}
-    for name, arg in zip(argument_names(fn), fn.body.block.args):
+    for name, arg in zip(argument_names(fn), input_args(fn)):
         ty = arg.type
-        assert isinstance(ty, TensorType)
+        assert isinstance(ty, TensorType | MemRefType)
         dtype = numpy_dtype(ty.get_element_type())
         shape = tuple(ty.get_shape())
         if dtype == np.bool_:
@@ -89,11 +76,11 @@ def random_inputs(fn: func.FuncOp, seed: int) -> dict[str, np.ndarray]:
 def check_inputs(fn: func.FuncOp, inputs: dict[str, np.ndarray]) -> list[np.ndarray]:
     """The arguments of ``fn`` from ``inputs``, checked for name, shape, dtype."""
     args: list[np.ndarray] = []
-    for name, arg in zip(argument_names(fn), fn.body.block.args):
+    for name, arg in zip(argument_names(fn), input_args(fn)):
         if name not in inputs:
             raise InterpError(f"missing input '{name}' (inputs given: {', '.join(sorted(inputs)) or 'none'})")
         ty = arg.type
-        assert isinstance(ty, TensorType)
+        assert isinstance(ty, TensorType | MemRefType)
         value = np.asarray(inputs[name])
         want = tuple(ty.get_shape())
         if value.shape != want:

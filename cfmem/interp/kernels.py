@@ -15,6 +15,7 @@ from numpy.lib.stride_tricks import sliding_window_view
 from xdsl.ir import Operation
 
 from cfmem.dialects import nn_compute as nc
+from cfmem.dialects import nn_weights as nw
 
 Kernel = Callable[..., np.ndarray]
 
@@ -101,6 +102,7 @@ KERNELS: dict[type[Operation], Kernel] = {
     nc.SoftmaxOp: softmax,
     nc.ConcatOp: lambda op, *xs: np.concatenate(xs, axis=op.axis.value.data),
     nc.TransposeOp: lambda op, x: np.transpose(x, _ints(op.perm)),
+    nw.ReshapeOp: lambda op, x: x.reshape(tuple(op.result.type.get_shape())),
 }
 
 

@@ -35,10 +35,24 @@ def _check_dma() -> type[ModulePass]:
     return CheckDmaPass
 
 
+def _lower_to_memref() -> type[ModulePass]:
+    from cfmem.passes.lower_to_memref import LowerToMemrefPass
+
+    return LowerToMemrefPass
+
+
+def _lower_to_linalg() -> type[ModulePass]:
+    from cfmem.passes.lower_to_linalg import LowerToLinalgPass
+
+    return LowerToLinalgPass
+
+
 PASSES: dict[str, Callable[[], type[ModulePass]]] = {
     "nn-annotate-costs": _annotate_costs,
     "nn-liveness": _liveness,
     "nn-plan-memory": _plan_memory,
     "nn-insert-dma": _insert_dma,
     "nn-check-dma": _check_dma,
+    "nn-lower-to-memref": _lower_to_memref,
+    "nn-lower-to-linalg": _lower_to_linalg,
 }

@@ -1,0 +1,294 @@
+"""Byte-accurate interpreter for the flat form of ``nn-lower-to-memref``.
+
+Every ``memref.global`` is one real byte buffer, and every ``memref.view`` a
+numpy view into it at its byte offset, so two tensors a plan puts on the same
+bytes really overwrite each other. Compute runs through the same kernels as
+the tensor-level interpreter (``nn.apply`` evaluates its body op), so with a
+correct plan both give bit-identical outputs.
+
+In checking mode the interpreter also records, for every byte of every
+writable buffer, which tensor (the ``cfmem.tensor`` name of the view or DMA
+that wrote it) owns it. It stops with a ``ClobberError`` naming both tensors
+when a view is read whose bytes another tensor has overwritten (or nobody
+wrote), when an op's output overlaps one of its inputs, and when bytes of a
+DMA transfer are read or overwritten before its ``memref.dma_wait``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+from xdsl.dialects import arith, func, memref, scf
+from xdsl.dialects.builtin import (
+    DenseIntOrFPElementsAttr,
+    IntegerAttr,
+    MemRefType,
+    ModuleOp,
+    StringAttr,
+)
+from xdsl.ir import Block, Operation, SSAValue
+
+from cfmem.dialects.nn_memref import ApplyOp
+from cfmem.interp import kernels
+from cfmem.interp.golden import InterpError, RunResult, check_inputs, find_function
+from cfmem.interp.weights import numpy_dtype
+from cfmem.passes.lower_to_memref import TENSOR_ATTR
+from cfmem.signature import input_args, result_names
+
+UNWRITTEN = -1
+ARENA_FILL = 0xFF
+"""Fresh arena bytes: all-ones, so an f32 read of never-written bytes is NaN."""
+
+
+class ClobberError(InterpError):
+    """The plan let one tensor's bytes be overwritten while still needed."""
+
+
+@dataclass
+class Memory:
+    """One buffer of bytes; ``owner`` (checking mode) holds a tensor id per byte."""
+
+    name: str
+    data: np.ndarray
+    owner: np.ndarray | None = None
+
+
+@dataclass
+class Ref:
+    """A memref value: ``shape`` x ``dtype`` at byte ``offset`` of ``memory``."""
+
+    memory: Memory
+    offset: int
+    shape: tuple[int, ...]
+    dtype: np.dtype
+    tensor: str | None = None
+
+    @property
+    def nbytes(self) -> int:
+        return int(np.prod(self.shape, dtype=np.int64)) * self.dtype.itemsize
+
+    def array(self) -> np.ndarray:
+        raw = self.memory.data[self.offset : self.offset + self.nbytes]
+        return raw.view(self.dtype).reshape(self.shape)
+
+    def overlaps(self, other: Ref) -> bool:
+        return (
+            self.memory is other.memory
+            and self.offset < other.offset + other.nbytes
+            and other.offset < self.offset + self.nbytes
+        )
+
+
+@dataclass
+class Transfer:
+    """A DMA transfer started but not yet waited for."""
+
+    source: np.ndarray
+    dest: Ref
+
+
+@dataclass
+class _Frame:
+    values: dict[SSAValue, object] = field(default_factory=dict)
+
+
+def _shape_dtype(ty) -> tuple[tuple[int, ...], np.dtype]:
+    assert isinstance(ty, MemRefType)
+    return tuple(ty.get_shape()), numpy_dtype(ty.get_element_type())
+
+
+def _global_bytes(op: memref.GlobalOp) -> np.ndarray:
+    value = op.initial_value
+    if isinstance(value, DenseIntOrFPElementsAttr):
+        shape, dtype = _shape_dtype(op.type)
+        if len(value.get_values()) == 1 and int(np.prod(shape)) != 1:
+            return np.full(shape, value.get_values()[0], dtype).view(np.uint8).reshape(-1).copy()
+        return np.frombuffer(value.data.data, np.uint8).copy()
+    shape, dtype = _shape_dtype(op.type)
+    return np.full(int(np.prod(shape)) * dtype.itemsize, ARENA_FILL, np.uint8)
+
+
+class FlatInterpreter:
+    """Runs one function of a lowered module; ``check`` enables clobber detection."""
+
+    def __init__(self, module: ModuleOp, check: bool = True):
+        self.module = module
+        self.check = check
+        self.global_ops = {op.sym_name.data: op for op in module.ops if isinstance(op, memref.GlobalOp)}
+        self.if_labels = {op: f"if#{k}" for k, op in enumerate(o for o in module.walk() if isinstance(o, scf.IfOp))}
+        self.tensor_ids: dict[str, int] = {}
+        self.tensor_names: list[str] = []
+
+    def tensor_id(self, name: str) -> int:
+        if name not in self.tensor_ids:
+            self.tensor_ids[name] = len(self.tensor_names)
+            self.tensor_names.append(name)
+        return self.tensor_ids[name]
+
+    def run(self, fn: func.FuncOp, inputs: dict[str, np.ndarray]) -> RunResult:
+        self.memories: dict[str, Memory] = {}
+        self.in_flight: dict[tuple[int, int], Transfer] = {}
+        self.branches: list[tuple[str, bool]] = []
+        frame = _Frame()
+        args = list(fn.body.block.args)
+        inputs_given = check_inputs(fn, inputs)
+        n_in = len(input_args(fn))
+        for arg, value in zip(args[:n_in], inputs_given):
+            frame.values[arg] = self.own_memory(arg.name_hint or "input", np.ascontiguousarray(value))
+        outputs: list[Ref] = []
+        for arg in args[n_in:]:
+            shape, dtype = _shape_dtype(arg.type)
+            ref = self.own_memory(arg.name_hint or "output", np.zeros(shape, dtype))
+            frame.values[arg] = ref
+            outputs.append(ref)
+        self.run_block(fn.body.block, frame)
+        results = {name: ref.array().copy() for name, ref in zip(result_names(fn), outputs)}
+        return RunResult(results, list(self.branches))
+
+    def own_memory(self, name: str, array: np.ndarray) -> Ref:
+        memory = Memory(name, array.view(np.uint8).reshape(-1))
+        return Ref(memory, 0, array.shape, array.dtype)
+
+    def memory(self, name: str) -> Memory:
+        if name not in self.memories:
+            op = self.global_ops.get(name)
+            if op is None:
+                raise InterpError(f"no memref.global @{name} in the module")
+            memory = Memory(name, _global_bytes(op))
+            if op.constant is None and self.check:
+                memory.owner = np.full(memory.data.shape, UNWRITTEN, np.int32)
+            self.memories[name] = memory
+        return self.memories[name]
+
+    # --- ownership checks ------------------------------------------------------
+
+    def read(self, ref: Ref, op: Operation) -> np.ndarray:
+        if self.check:
+            self.check_not_in_flight(ref, op, "reads")
+            owner = ref.memory.owner
+            if owner is not None and ref.tensor is not None:
+                segment = owner[ref.offset : ref.offset + ref.nbytes]
+                bad = np.flatnonzero(segment != self.tensor_id(ref.tensor))
+                if bad.size:
+                    first = int(segment[bad[0]])
+                    where = f"byte {ref.offset + int(bad[0])} of {ref.memory.name}"
+                    if first == UNWRITTEN:
+                        raise ClobberError(f"'{op.name}' reads %{ref.tensor} but nothing wrote {where}", op)
+                    raise ClobberError(
+                        f"'{op.name}' reads %{ref.tensor} but %{self.tensor_names[first]} overwrote"
+                        f" {bad.size} of its {ref.nbytes} bytes (first at {where})",
+                        op,
+                    )
+        return ref.array()
+
+    def write(self, ref: Ref, value: np.ndarray, op: Operation, tensor: str | None = None) -> None:
+        if self.check:
+            self.check_not_in_flight(ref, op, "overwrites")
+            name = tensor or ref.tensor
+            if ref.memory.owner is not None and name is not None:
+                ref.memory.owner[ref.offset : ref.offset + ref.nbytes] = self.tensor_id(name)
+        ref.array()[...] = value
+
+    def check_not_in_flight(self, ref: Ref, op: Operation, verb: str) -> None:
+        for transfer in self.in_flight.values():
+            if transfer.dest.overlaps(ref):
+                raise ClobberError(
+                    f"'{op.name}' {verb} %{ref.tensor or ref.memory.name} while the DMA of"
+                    f" %{transfer.dest.tensor} into the same bytes has not been waited for",
+                    op,
+                )
+
+    # --- execution -------------------------------------------------------------
+
+    def run_block(self, block: Block, frame: _Frame) -> None:
+        for op in block.ops:
+            if isinstance(op, func.ReturnOp | scf.YieldOp):
+                return
+            self.run_op(op, frame)
+
+    def run_op(self, op: Operation, frame: _Frame) -> None:
+        values = frame.values
+        if isinstance(op, arith.ConstantOp):
+            assert isinstance(op.value, IntegerAttr)
+            values[op.result] = op.value.value.data
+        elif isinstance(op, memref.GetGlobalOp):
+            memory = self.memory(op.name_.string_value())
+            shape, dtype = _shape_dtype(op.memref.type)
+            values[op.memref] = Ref(memory, 0, shape, dtype)
+        elif isinstance(op, memref.ViewOp):
+            base: Ref = values[op.source]
+            shape, dtype = _shape_dtype(op.result.type)
+            name = op.attributes.get(TENSOR_ATTR)
+            ref = Ref(base.memory, base.offset + values[op.byte_shift], shape, dtype,
+                      name.data if isinstance(name, StringAttr) else None)
+            if ref.offset + ref.nbytes > base.offset + base.nbytes:
+                raise InterpError(f"view of {ref.nbytes} bytes at {values[op.byte_shift]} runs past its source", op)
+            values[op.result] = ref
+        elif isinstance(op, memref.AllocaOp):
+            shape, dtype = _shape_dtype(op.memref.type)
+            values[op.memref] = self.own_memory("alloca", np.zeros(shape, dtype))
+        elif isinstance(op, memref.LoadOp):
+            ref = values[op.memref]
+            index = tuple(values[i] for i in op.indices)
+            values[op.res] = self.read(ref, op)[index]
+        elif isinstance(op, memref.CopyOp):
+            self.write(values[op.destination], self.read(values[op.source], op), op)
+        elif isinstance(op, ApplyOp):
+            self.run_apply(op, values)
+        elif isinstance(op, scf.IfOp):
+            taken = bool(values[op.cond])
+            self.branches.append((self.if_labels[op], taken))
+            self.run_block((op.true_region if taken else op.false_region).block, frame)
+        elif isinstance(op, memref.DmaStartOp):
+            self.start_dma(op, values)
+        elif isinstance(op, memref.DmaWaitOp):
+            tag: Ref = values[op.tag]
+            key = (id(tag.memory), values[op.tag_indices[0]])
+            transfer = self.in_flight.pop(key, None)
+            if transfer is None:
+                raise InterpError("waits on a DMA tag no transfer is using", op)
+            self.write(transfer.dest, transfer.source, op)
+        else:
+            raise InterpError(f"the flat interpreter cannot run '{op.name}'", op)
+
+    def run_apply(self, op: ApplyOp, values: dict) -> None:
+        ins: list[Ref] = [values[v] for v in op.ins]
+        out: Ref = values[op.outs[0]]
+        if self.check:
+            for ref in ins:
+                if ref.overlaps(out):
+                    raise ClobberError(
+                        f"'{op.compute.name}' writes %{out.tensor} over its own input %{ref.tensor or ref.memory.name}", op
+                    )
+        args = [self.read(ref, op) for ref in ins]
+        self.write(out, kernels.evaluate(op.compute, args), op)
+
+    def start_dma(self, op: memref.DmaStartOp, values: dict) -> None:
+        src: Ref = values[op.src]
+        dst: Ref = values[op.dest]
+        tag: Ref = values[op.tag]
+        count = values[op.num_elements] * src.dtype.itemsize
+        s0 = src.offset + values[op.src_indices[0]] * src.dtype.itemsize
+        d0 = dst.offset + values[op.dest_indices[0]] * dst.dtype.itemsize
+        name = op.attributes.get(TENSOR_ATTR)
+        dest = Ref(dst.memory, d0, (count,), np.dtype(np.uint8), name.data if isinstance(name, StringAttr) else None)
+        if self.check:
+            self.check_not_in_flight(dest, op, "overwrites")
+        source = src.memory.data[s0 : s0 + count].copy()
+        key = (id(tag.memory), values[op.tag_indices[0]])
+        if key in self.in_flight:
+            raise InterpError("reuses a DMA tag whose transfer has not been waited for", op)
+        self.in_flight[key] = Transfer(source, dest)
+
+
+def is_flat(module: ModuleOp) -> bool:
+    """Whether ``module`` is in the lowered flat form (has nn.apply or memref globals)."""
+    return any(isinstance(op, ApplyOp | memref.GlobalOp) for op in module.walk())
+
+
+def run_flat(module: ModuleOp, inputs: dict[str, np.ndarray], *, func_name: str | None = None,
+             check: bool = True) -> RunResult:
+    """Run a lowered function (default: the only or ``main`` one) on ``inputs``."""
+    fn = find_function(module, func_name)
+    return FlatInterpreter(module, check).run(fn, inputs)

@@ -1,0 +1,321 @@
+"""``nn-lower-to-memref``: the planned tensor graph as one byte arena and views.
+
+Runs after ``nn-plan-memory`` (and ``nn-insert-dma``). Each function becomes:
+
+- one on-chip arena, ``memref.global @arena_<fn> : memref<Nxi8, 1>`` (N the
+  planned size, memory space 1 = on chip), and every planned tensor a
+  ``memref.view`` of it at its planned byte offset, tagged
+  ``{cfmem.tensor = "<name>"}`` so checkers can say whose bytes they are;
+- each weight blob a constant ``memref.global`` of its bytes in the default
+  memory space (off chip), weight tensors views of it; ``nn.constant`` a
+  constant global of its own;
+- each compute op an ``nn.apply`` writing into its result's buffer
+  (destination-passing); a reshape of a read-only tensor a new view of the
+  same bytes;
+- ``nn.if`` an ``scf.if`` on the loaded condition; its results are buffers
+  planned in the parent, and each branch copies its yielded values into them;
+- ``nn.dma_start`` one ``memref.dma_start`` per transfer (bytes from the blob
+  into the buffer, tag element k), ``nn.dma_wait`` the matching waits, and the
+  waited tensors views of the buffer;
+- arguments and results stay memrefs of their own: results become trailing
+  output arguments (named by ``cfmem.output_names``) that the function writes; values
+  planned on chip (``io-on-chip``) are copied in at entry and out at return.
+
+Assumes every function has been planned; a function without a plan is an
+error that names it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from xdsl.builder import Builder
+from xdsl.context import Context
+from xdsl.dialects import arith, func, memref, scf
+from xdsl.dialects.builtin import (
+    ArrayAttr,
+    BytesAttr,
+    DenseIntOrFPElementsAttr,
+    IndexType,
+    IntegerAttr,
+    MemRefType,
+    ModuleOp,
+    NoneAttr,
+    StringAttr,
+    TensorType,
+    UnitAttr,
+    i8,
+    i32,
+    i64,
+)
+from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
+from xdsl.passes import ModulePass
+from xdsl.rewriter import InsertPoint
+from xdsl.utils.exceptions import PassFailedException
+
+from cfmem.dialects.nn_compute import ComputeOp, ConstantOp
+from cfmem.dialects.nn_control import IfOp, YieldOp
+from cfmem.dialects.nn_dma import DmaBufferOp, DmaStartOp, DmaWaitOp
+from cfmem.dialects.nn_memref import ApplyOp
+from cfmem.dialects.nn_weights import GetGlobalOp, GlobalOp, ReshapeOp, ViewOp
+from cfmem.dialects.types import tensor_bytes
+from cfmem.interp.weights import WeightError, blob_bytes
+from cfmem.passes.liveness import functions, is_read_only
+from cfmem.passes.names import ValueNames
+from cfmem.passes.plan_memory import ARENA_ATTR, planned_offset
+from cfmem.signature import OUTPUT_NAMES_ATTR, result_names
+
+ON_CHIP = IntegerAttr(1, i64)
+"""Memory space of the arena; the default space (none) is off-chip memory."""
+TENSOR_ATTR = "cfmem.tensor"
+
+
+def memref_of(ty: Attribute, space: Attribute | None = None) -> MemRefType:
+    """The memref type with the shape and element type of tensor type ``ty``."""
+    assert isinstance(ty, TensorType)
+    return MemRefType(ty.get_element_type(), ty.get_shape(), memory_space=space or NoneAttr())
+
+
+def byte_memref(size: int, space: Attribute | None = None) -> MemRefType:
+    return MemRefType(i8, [size], memory_space=space or NoneAttr())
+
+
+def arena_name(fn: func.FuncOp) -> str:
+    return f"arena_{fn.sym_name.data}"
+
+
+@dataclass
+class _Bytes:
+    """Where a read-only tensor's bytes are: ``base`` (1-D i8 memref) + offset."""
+
+    base: SSAValue
+    offset: int
+
+
+class _FunctionLowering:
+    """Builds the flat body of one planned function."""
+
+    def __init__(self, fn: func.FuncOp, blobs: dict[str, memref.GlobalOp], constants: list[memref.GlobalOp]):
+        self.fn = fn
+        self.blobs = blobs
+        self.constants = constants
+        self.names = ValueNames()
+        self.mem: dict[SSAValue, SSAValue] = {}
+        self.bytes_of: dict[SSAValue, _Bytes] = {}
+        self.tags: dict[SSAValue, tuple[SSAValue, SSAValue, DmaStartOp]] = {}
+        self.index_consts: dict[int, SSAValue] = {}
+        self.prologue: list[Operation] = []
+        size_attr = fn.attributes.get(ARENA_ATTR)
+        if not isinstance(size_attr, IntegerAttr):
+            raise PassFailedException(
+                f"function @{fn.sym_name.data} has no memory plan: run nn-plan-memory before nn-lower-to-memref"
+            )
+        self.arena_size = max(1, size_attr.value.data)
+        arena_get = memref.GetGlobalOp(arena_name(fn), byte_memref(self.arena_size, ON_CHIP))
+        arena_get.memref.name_hint = "arena"
+        self.prologue.append(arena_get)
+        self.arena = arena_get.memref
+        ret = fn.body.block.last_op
+        assert isinstance(ret, func.ReturnOp)
+        self.returned = list(ret.operands)
+
+    # --- helpers -------------------------------------------------------------
+
+    def index(self, value: int) -> SSAValue:
+        if value not in self.index_consts:
+            op = arith.ConstantOp(IntegerAttr(value, IndexType()))
+            op.result.name_hint = f"c{value}"
+            self.prologue.append(op)
+            self.index_consts[value] = op.result
+        return self.index_consts[value]
+
+    def view(self, b: Builder, base: SSAValue, offset: int, ty: MemRefType, name: str | None) -> SSAValue:
+        op = b.insert(memref.ViewOp(base, self.index(offset), [], ty))
+        if name is not None:
+            op.attributes[TENSOR_ATTR] = StringAttr(name)
+            op.result.name_hint = name
+        return op.result
+
+    def destination(self, b: Builder, value: SSAValue) -> SSAValue:
+        """The buffer ``value`` is computed into: its arena view or an output."""
+        offset = planned_offset(value)
+        if offset is not None:
+            dest = self.view(b, self.arena, offset, memref_of(value.type, ON_CHIP), self.names(value))
+        elif value in self.returned:
+            dest = self.outputs[self.returned.index(value)]
+        else:
+            raise PassFailedException(f"value %{self.names(value)} has no planned offset: plan the function first")
+        self.mem[value] = dest
+        return dest
+
+    # --- the walk ------------------------------------------------------------
+
+    def lower(self) -> None:
+        old_entry = self.fn.body.block
+        self.result_names = result_names(self.fn)
+        arg_types = [memref_of(a.type) for a in old_entry.args] + [memref_of(v.type) for v in self.returned]
+        entry = Block(arg_types=arg_types)
+        n_in = len(old_entry.args)
+        for old, new in zip(old_entry.args, entry.args[:n_in]):
+            new.name_hint = old.name_hint
+        self.outputs = list(entry.args[n_in:])
+        for k, (out, value) in enumerate(zip(self.outputs, self.returned)):
+            out.name_hint = f"out_{value.name_hint}" if value.name_hint else f"out{k}"
+        b = Builder(InsertPoint.at_end(entry))
+        for old, new in zip(old_entry.args, entry.args[:n_in]):
+            if planned_offset(old) is not None:
+                b.insert(memref.CopyOp(new, self.destination(b, old)))
+            else:
+                self.mem[old] = new
+        self.lower_block(old_entry, b)
+        for op in reversed(self.prologue):
+            entry.insert_op_before(op, entry.first_op) if entry.first_op else entry.add_op(op)
+        self.fn.body.detach_block(old_entry)
+        self.fn.body.add_block(entry)
+        self.fn.function_type = func.FunctionType.from_lists(arg_types, [])
+        self.fn.attributes[OUTPUT_NAMES_ATTR] = ArrayAttr([StringAttr(n) for n in self.result_names])
+
+    def lower_block(self, block: Block, b: Builder) -> None:
+        for op in block.ops:
+            self.lower_op(op, b)
+
+    def lower_op(self, op: Operation, b: Builder) -> None:
+        if isinstance(op, func.ReturnOp):
+            for value, out in zip(op.operands, self.outputs):
+                if self.mem[value] is not out:
+                    b.insert(memref.CopyOp(self.mem[value], out))
+            b.insert(func.ReturnOp())
+        elif isinstance(op, GetGlobalOp):
+            glob = self.blobs[op.global_name.string_value()]
+            get = b.insert(memref.GetGlobalOp(glob.sym_name.data, glob.type))
+            get.memref.name_hint = op.result.name_hint
+            self.mem[op.result] = get.memref
+            self.bytes_of[op.result] = _Bytes(get.memref, 0)
+        elif isinstance(op, ViewOp):
+            src = self.bytes_of[op.source]
+            offset = src.offset + op.offset.value.data
+            self.mem[op.result] = self.view(b, src.base, offset, memref_of(op.result.type), None)
+            self.mem[op.result].name_hint = op.result.name_hint
+            self.bytes_of[op.result] = _Bytes(src.base, offset)
+        elif isinstance(op, ReshapeOp) and is_read_only(op.result):
+            src = self.bytes_of[op.input]
+            self.mem[op.result] = self.view(b, src.base, src.offset, memref_of(op.result.type), None)
+            self.mem[op.result].name_hint = op.result.name_hint
+            self.bytes_of[op.result] = src
+        elif isinstance(op, ConstantOp):
+            self.lower_constant(op, b)
+        elif isinstance(op, ComputeOp | ReshapeOp):
+            ins = [self.mem[v] for v in op.operands]
+            b.insert(ApplyOp.wrap(op, ins, self.destination(b, op.results[0])))
+        elif isinstance(op, IfOp):
+            self.lower_if(op, b)
+        elif isinstance(op, DmaBufferOp):
+            self.destination(b, op.result)
+        elif isinstance(op, DmaStartOp):
+            self.lower_dma_start(op, b)
+        elif isinstance(op, DmaWaitOp):
+            self.lower_dma_wait(op, b)
+        else:
+            raise PassFailedException(f"nn-lower-to-memref cannot lower '{op.name}'")
+
+    def lower_constant(self, op: ConstantOp, b: Builder) -> None:
+        name = f"cst_{self.fn.sym_name.data}_{len(self.constants)}"
+        ty = memref_of(op.result.type)
+        glob = memref.GlobalOp.get(StringAttr(name), ty, op.value, StringAttr("private"), constant=UnitAttr())
+        self.constants.append(glob)
+        get = b.insert(memref.GetGlobalOp(name, ty))
+        get.memref.name_hint = op.result.name_hint
+        self.mem[op.result] = get.memref
+
+    def lower_if(self, op: IfOp, b: Builder) -> None:
+        dests = [self.destination(b, r) for r in op.results]
+        cond_mem = self.mem[op.cond]
+        rank = len(cond_mem.type.get_shape())
+        cond = b.insert(memref.LoadOp.get(cond_mem, [self.index(0)] * rank)).res
+        branches: list[Region] = []
+        for region in op.branches:
+            block = Block()
+            inner = Builder(InsertPoint.at_end(block))
+            for child in region.block.ops:
+                if isinstance(child, YieldOp):
+                    for value, dest in zip(child.operands, dests):
+                        inner.insert(memref.CopyOp(self.mem[value], dest))
+                    inner.insert(scf.YieldOp())
+                else:
+                    self.lower_op(child, inner)
+            branches.append(Region(block))
+        b.insert(scf.IfOp(cond, [], branches[0], branches[1]))
+
+    def lower_dma_start(self, op: DmaStartOp, b: Builder) -> None:
+        count = len(op.sources)
+        tag = b.insert(memref.AllocaOp.get(i32, shape=[count])).memref
+        tag.name_hint = "tag"
+        buffer = self.mem[op.buffer]
+        waits = [use.operation for use in op.token.uses]
+        names = [self.names(r) for r in waits[0].results] if waits else [self.names(s) for s in op.sources]
+        for k, (source, slot) in enumerate(zip(op.sources, op.byte_offsets)):
+            src = self.bytes_of[source]
+            size = tensor_bytes(source.type)
+            start = b.insert(
+                memref.DmaStartOp.get(
+                    src.base, [self.index(src.offset)], buffer, [self.index(slot)], self.index(size), tag, [self.index(k)]
+                )
+            )
+            start.attributes[TENSOR_ATTR] = StringAttr(names[k])
+        self.tags[op.token] = (tag, buffer, op)
+
+    def lower_dma_wait(self, op: DmaWaitOp, b: Builder) -> None:
+        tag, buffer, start = self.tags[op.token]
+        for k, source in enumerate(start.sources):
+            b.insert(memref.DmaWaitOp.get(tag, [self.index(k)], self.index(tensor_bytes(source.type))))
+        for result, slot in zip(op.results, start.byte_offsets):
+            self.mem[result] = self.view(b, buffer, slot, memref_of(result.type, ON_CHIP), self.names(result))
+
+
+def blob_global(glob: GlobalOp, weights_dir: Path | None) -> memref.GlobalOp:
+    """The bytes of ``nn.global`` blob ``glob`` as a constant off-chip memref global."""
+    try:
+        data = blob_bytes(glob, weights_dir)
+    except WeightError as err:
+        raise PassFailedException(str(err)) from err
+    size = glob.size.value.data
+    ty = byte_memref(size)
+    value = DenseIntOrFPElementsAttr(TensorType(i8, [size]), BytesAttr(data.tobytes()))
+    return memref.GlobalOp.get(glob.sym_name, ty, value, StringAttr("private"), constant=UnitAttr())
+
+
+def lower_module(module: ModuleOp, weights_dir: Path | None = None) -> None:
+    """Lower every planned function of ``module`` and its weights in place."""
+    blobs: dict[str, memref.GlobalOp] = {}
+    for op in list(module.ops):
+        if isinstance(op, GlobalOp):
+            lowered = blob_global(op, weights_dir)
+            blobs[op.sym_name.data] = lowered
+            module.body.block.insert_op_before(lowered, op)
+            module.body.block.erase_op(op)
+    constants: list[memref.GlobalOp] = []
+    for fn in functions(module):
+        lowering = _FunctionLowering(fn, blobs, constants)
+        lowering.lower()
+        arena = memref.GlobalOp.get(
+            StringAttr(arena_name(fn)), byte_memref(lowering.arena_size, ON_CHIP), UnitAttr(), StringAttr("private")
+        )
+        module.body.block.insert_op_before(arena, fn)
+    for glob in constants:
+        module.body.block.insert_op_before(glob, module.body.block.first_op)
+
+
+@dataclass(frozen=True)
+class LowerToMemrefPass(ModulePass):
+    """Lowers planned functions to one byte arena with views at planned offsets.
+
+    Option ``weights-dir``: directory that ``file(...)`` blobs are read from
+    (default: the current directory).
+    """
+
+    name = "nn-lower-to-memref"
+    weights_dir: str = ""
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        lower_module(op, Path(self.weights_dir) if self.weights_dir else None)
