@@ -210,7 +210,8 @@ class FlatInterpreter:
     def run_op(self, op: Operation, frame: _Frame) -> None:
         values = frame.values
         if isinstance(op, arith.ConstantOp):
-            assert isinstance(op.value, IntegerAttr)
+            if not isinstance(op.value, IntegerAttr):
+                raise InterpError(f"the flat interpreter runs integer constants only, got {op.value}", op)
             values[op.result] = op.value.value.data
         elif isinstance(op, memref.GetGlobalOp):
             memory = self.memory(op.name_.string_value())
