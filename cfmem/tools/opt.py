@@ -5,12 +5,11 @@ from __future__ import annotations
 import argparse
 import io
 
-from xdsl.passes import PassPipeline
 from xdsl.printer import Printer
-from xdsl.utils.exceptions import DiagnosticException
 
-from cfmem.ir_io import CfmemError, load_module, make_context, verify
+from cfmem.ir_io import load_module
 from cfmem.passes import PASSES
+from cfmem.pipeline import apply_pipeline
 from cfmem.tools.files import atomic_write_text
 
 
@@ -31,18 +30,8 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 
 
 def main(args: argparse.Namespace) -> int:
-    module, source = load_module(args.model)
-    try:
-        pipeline = PassPipeline.parse_spec(PASSES, args.passes)
-    except Exception as err:  # xDSL raises ValueError or its own parse errors for a bad spec
-        message = str(err).strip().splitlines()[-1] if str(err).strip() else type(err).__name__
-        raise CfmemError(f"bad pipeline '{args.passes}': {message}") from None
-    ctx = make_context()
-    try:
-        pipeline.apply(ctx, module)
-    except DiagnosticException as err:
-        raise CfmemError(str(err).strip().splitlines()[0], args.model) from None
-    verify(module)
+    module, _ = load_module(args.model)
+    apply_pipeline(module, args.passes, args.model)
     text = io.StringIO()
     Printer(stream=text).print_op(module)
     text.write("\n")
