@@ -9,7 +9,7 @@ import traceback
 
 from cfmem.interp.weights import WeightError
 from cfmem.ir_io import CfmemError
-from cfmem.tools import opt, plan, report, run
+from cfmem.tools import check_mlir, opt, plan, report, run
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -25,6 +25,7 @@ def build_parser() -> argparse.ArgumentParser:
     report.add_parser(subparsers)
     plan.add_parser(subparsers)
     opt.add_parser(subparsers)
+    check_mlir.add_parser(subparsers)
     return parser
 
 

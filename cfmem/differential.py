@@ -1,0 +1,122 @@
+"""Differential check of a plan: three independent runs must agree.
+
+1. the tensor-level reference interpreter on the unplanned model (what the
+   graph means);
+2. the flat interpreter on the planned, lowered module (one real byte arena,
+   with ownership checks): bit-identical to 1, since both use the same kernels
+   in the same order;
+3. real upstream MLIR, JIT-compiled from the ``nn-lower-to-linalg`` form:
+   within ``rtol`` of 2 (its kernels are loops, so sums round differently).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from xdsl.dialects.builtin import MemRefType, ModuleOp
+
+from cfmem.interp.flat import run_flat
+from cfmem.interp.golden import find_function, run_function
+from cfmem.interp.weights import numpy_dtype
+from cfmem.ir_io import make_context
+from cfmem.signature import input_args
+
+Inputs = dict[str, np.ndarray]
+
+
+@dataclass
+class Agreement:
+    """How the runs on one input set compare."""
+
+    trace: tuple[tuple[str, bool], ...]
+    golden_vs_flat: float | None
+    """Largest absolute difference (0.0: bit-identical); None without a golden run."""
+    mlir_vs_flat: float | None
+    """Largest difference relative to ``atol + rtol * |flat|`` (<= 1 passes); None if not run."""
+
+    def ok(self) -> bool:
+        return (self.golden_vs_flat in (None, 0.0)) and (self.mlir_vs_flat is None or self.mlir_vs_flat <= 1.0)
+
+
+def max_abs_diff(a: dict[str, np.ndarray], b: dict[str, np.ndarray]) -> float:
+    worst = 0.0
+    for key in a:
+        x, y = np.asarray(a[key]), np.asarray(b[key])
+        if x.shape != y.shape:
+            return float("inf")
+        if x.dtype == np.bool_:
+            worst = max(worst, float(np.any(x != y)))
+        elif not np.array_equal(x, y, equal_nan=True):
+            worst = max(worst, float(np.nanmax(np.abs(x.astype(np.float64) - y.astype(np.float64)))))
+            worst = worst or float("inf")  # NaN in one run only
+    return worst
+
+
+def scaled_error(reference: dict[str, np.ndarray], other: dict[str, np.ndarray], rtol: float, atol: float) -> float:
+    """max |other - reference| / (atol + rtol |reference|) over all outputs."""
+    worst = 0.0
+    for key, ref in reference.items():
+        ref64 = np.asarray(ref, np.float64)
+        got64 = np.asarray(other[key], np.float64)
+        if ref64.shape != got64.shape:
+            return float("inf")
+        if ref64.size:
+            worst = max(worst, float(np.max(np.abs(got64 - ref64) / (atol + rtol * np.abs(ref64)))))
+    return worst
+
+
+def linalg_text(flat: ModuleOp) -> str:
+    """The module upstream MLIR runs: ``flat`` lowered to linalg and prepared for the JIT."""
+    from cfmem.mlir_check.prepare import prepare_for_jit
+    from cfmem.passes.lower_to_linalg import LowerToLinalgPass
+
+    module = flat.clone()
+    LowerToLinalgPass().apply(make_context(), module)
+    module.verify()
+    return str(prepare_for_jit(module))
+
+
+def run_mlir(text: str, flat: ModuleOp, input_sets: list[Inputs], func_name: str | None = None) -> list[dict[str, np.ndarray]]:
+    """Outputs of the JIT-compiled module ``text`` (lowered from ``flat``) on each input set."""
+    from cfmem.mlir_check.jit import run_many_with_mlir
+    from cfmem.signature import argument_names, result_names
+
+    fn = find_function(flat, func_name)
+    args = list(fn.body.block.args)
+    specs = []
+    for arg in args[len(input_args(fn)) :]:
+        assert isinstance(arg.type, MemRefType)
+        specs.append((tuple(arg.type.get_shape()), numpy_dtype(arg.type.get_element_type())))
+    arrays = [[np.ascontiguousarray(inputs[name]) for name in argument_names(fn)] for inputs in input_sets]
+    outputs = run_many_with_mlir(text, arrays, specs, func_name=fn.sym_name.data)
+    return [dict(zip(result_names(fn), out)) for out in outputs]
+
+
+def check(
+    model: ModuleOp | None,
+    flat: ModuleOp,
+    input_sets: list[Inputs],
+    *,
+    with_mlir: bool = True,
+    rtol: float = 1e-5,
+    atol: float = 1e-6,
+    base_dir=None,
+    func_name: str | None = None,
+) -> list[Agreement]:
+    """Compare the runs on every input set; ``model`` None skips the golden run."""
+    mlir_runs = run_mlir(linalg_text(flat), flat, input_sets, func_name) if with_mlir else [None] * len(input_sets)
+    rows = []
+    for inputs, mlir in zip(input_sets, mlir_runs):
+        flat_run = run_flat(flat, inputs, func_name=func_name)
+        golden = None
+        if model is not None:
+            golden = run_function(model, inputs, base_dir=base_dir, func_name=func_name)
+        rows.append(
+            Agreement(
+                tuple(flat_run.branches),
+                max_abs_diff(golden.outputs, flat_run.outputs) if golden else None,
+                scaled_error(flat_run.outputs, mlir, rtol, atol) if mlir is not None else None,
+            )
+        )
+    return rows
