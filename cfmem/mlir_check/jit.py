@@ -1,0 +1,138 @@
+"""Run a module under upstream MLIR's JIT in a subprocess and read its outputs.
+
+The MLIR bindings are only ever imported by ``cfmem.mlir_check.worker``, in a
+child process: they bring their own libLLVM, and a crash in JIT-compiled code
+(or an assertion in MLIR) then costs one child, not the caller. Module,
+arrays and results travel through a temporary directory (text and ``.npz``).
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+from numpy.typing import DTypeLike
+
+from cfmem.mlir_check.errors import MlirCheckError
+
+INSTALL_HINT = "install with pip install 'cfmem[mlir]'"
+OutputSpec = tuple[Sequence[int], DTypeLike]
+
+
+def mlir_available() -> bool:
+    """Whether the upstream MLIR python bindings are installed (nothing is imported)."""
+    spec = importlib.util.find_spec("mlir")
+    if spec is None or not spec.submodule_search_locations:
+        return False
+    return any((Path(p) / "_mlir_libs" / "__init__.py").is_file() for p in spec.submodule_search_locations)
+
+
+def verify_with_mlir(module_text: str, timeout: float = 120.0) -> None:
+    """Parse and verify ``module_text`` with upstream MLIR; raise MlirCheckError if it fails."""
+    _run_worker(module_text, {"mode": "verify"}, {}, timeout)
+
+
+def run_with_mlir(
+    module_text: str,
+    inputs: Sequence[np.ndarray],
+    output_specs: Sequence[OutputSpec],
+    func_name: str | None = None,
+    timeout: float = 300.0,
+) -> list[np.ndarray]:
+    """JIT-run one function of ``module_text`` and return its output buffers.
+
+    The module must already be prepared (``prepare_for_jit``). The function
+    (``func_name``; by default ``main``, or the module's only function) takes
+    ``inputs`` then one buffer per ``(shape, dtype)`` in ``output_specs``,
+    which it writes. Booleans are passed as numpy ``bool`` (one byte, 0 or 1).
+    """
+    return run_many_with_mlir(module_text, [inputs], output_specs, func_name, timeout)[0]
+
+
+def run_many_with_mlir(
+    module_text: str,
+    input_sets: Sequence[Sequence[np.ndarray]],
+    output_specs: Sequence[OutputSpec],
+    func_name: str | None = None,
+    timeout: float = 300.0,
+) -> list[list[np.ndarray]]:
+    """``run_with_mlir`` on each input set in turn, compiling the module once.
+
+    Output buffers start zeroed for every set; globals (the arena) keep their
+    bytes from one call to the next, as they would on a device.
+    """
+    request = {
+        "mode": "run",
+        "func": func_name,
+        "sets": len(input_sets),
+        "outputs": [[[int(d) for d in shape], np.dtype(dtype).str] for shape, dtype in output_specs],
+    }
+    arrays = {f"set{k}_arg{i}": np.asarray(a) for k, inputs in enumerate(input_sets) for i, a in enumerate(inputs)}
+    results = _run_worker(module_text, request, arrays, timeout)
+    return [[results[f"set{k}_out{j}"] for j in range(len(output_specs))] for k in range(len(input_sets))]
+
+
+def _run_worker(module_text: str, request: dict, arrays: dict[str, np.ndarray], timeout: float) -> dict[str, np.ndarray]:
+    if not mlir_available():
+        raise MlirCheckError(f"the upstream MLIR python bindings are not installed; {INSTALL_HINT}")
+    with tempfile.TemporaryDirectory(prefix="cfmem-mlir-") as tmp:
+        work = Path(tmp)
+        (work / "module.mlir").write_text(module_text)
+        (work / "request.json").write_text(json.dumps(request))
+        np.savez(work / "inputs.npz", **arrays)
+        try:
+            done = subprocess.run(
+                [sys.executable, "-m", "cfmem.mlir_check.worker", str(work)],
+                capture_output=True,
+                text=True,
+                timeout=timeout,
+                cwd=work,
+                env=_worker_env(),
+            )
+        except subprocess.TimeoutExpired:
+            raise MlirCheckError(f"upstream MLIR did not finish within {timeout:g} s") from None
+        error = work / "error.txt"
+        if done.returncode == 1 and error.is_file():
+            raise MlirCheckError(error.read_text().strip() + _jit_errors(done.stderr))
+        if done.returncode != 0:
+            raise MlirCheckError(f"the MLIR worker {_death(done.returncode)}: {_last_line(done.stderr)}")
+        if request["mode"] != "run":
+            return {}
+        with np.load(work / "outputs.npz") as data:
+            return {key: data[key] for key in data.files}
+
+
+def _worker_env() -> dict[str, str]:
+    """This environment, with the directory holding ``cfmem`` first on the path."""
+    root = str(Path(__file__).resolve().parents[2])
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (root, env.get("PYTHONPATH")) if p)
+    return env
+
+
+def _death(code: int) -> str:
+    if code < 0:
+        try:
+            return f"was killed by {signal.Signals(-code).name}"
+        except ValueError:
+            return f"was killed by signal {-code}"
+    return f"exited with status {code}"
+
+
+def _jit_errors(stderr: str) -> str:
+    """LLVM's JIT reports unresolved symbols on stderr only; carry the first over."""
+    found = [line.strip() for line in stderr.splitlines() if line.strip().startswith("JIT session error")]
+    return f" ({found[0]})" if found else ""
+
+
+def _last_line(text: str) -> str:
+    lines = [line.strip() for line in text.strip().splitlines() if line.strip()]
+    return lines[-1] if lines else "no output"

@@ -1,0 +1,112 @@
+// nn-lower-to-linalg: each nn.apply becomes upstream linalg on the same
+// memrefs. Broadcasting lives in the indexing maps; a padded conv copies its
+// input into the interior of a zero-filled scratch view (the function's one
+// scratch alloca, outside the arena) and then runs one generic whose input map
+// picks the group's channel; a reshape reads the row-major position of each
+// output element; avg-pool divides by a constant global of window counts.
+// The second RUN line checks that the output parses back.
+// RUN: xdsl-opt %s --split-input-file -p nn-lower-to-linalg | filecheck %s
+// RUN: xdsl-opt %s --split-input-file -p nn-lower-to-linalg | xdsl-opt --split-input-file | filecheck %s
+
+// Broadcasting: %y (3x1) is aligned to the last two loops and its size-1
+// dimension read at index 0.
+func.func @add_broadcast(%x: memref<2x3x4xf32, 1 : i64>, %y: memref<3x1xf32>, %out: memref<2x3x4xf32>) {
+  nn.apply ins(%x, %y : memref<2x3x4xf32, 1 : i64>, memref<3x1xf32>) outs(%out : memref<2x3x4xf32>) {
+  ^bb0(%a: tensor<2x3x4xf32>, %b: tensor<3x1xf32>):
+    %r = nn.add %a, %b : (tensor<2x3x4xf32>, tensor<3x1xf32>) -> tensor<2x3x4xf32>
+    nn.yield %r : tensor<2x3x4xf32>
+  }
+  func.return
+}
+
+// CHECK-LABEL: func.func @add_broadcast(
+// CHECK-NEXT:    linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d1, 0)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%x, %y : memref<2x3x4xf32, 1 : i64>, memref<3x1xf32>) outs(%out : memref<2x3x4xf32>) {
+// CHECK-NEXT:    ^bb0(%[[A:.*]]: f32, %[[B:.*]]: f32, %{{.*}}: f32):
+// CHECK-NEXT:      %[[R:.*]] = arith.addf %[[A]], %[[B]] : f32
+// CHECK-NEXT:      linalg.yield %[[R]] : f32
+// CHECK-NEXT:    }
+// CHECK-NEXT:    func.return
+
+// -----
+
+// Groups 2 (3 output, 2 input channels per group), stride 2, pads 1 and bias:
+// the output starts as the broadcast bias.
+func.func @padded_conv(%x: memref<1x4x5x5xf32, 1 : i64>, %w: memref<6x2x3x3xf32>, %b: memref<6xf32>, %out: memref<1x6x3x3xf32>) {
+  nn.apply ins(%x, %w, %b : memref<1x4x5x5xf32, 1 : i64>, memref<6x2x3x3xf32>, memref<6xf32>) outs(%out : memref<1x6x3x3xf32>) {
+  ^bb0(%i: tensor<1x4x5x5xf32>, %k: tensor<6x2x3x3xf32>, %c: tensor<6xf32>):
+    %r = nn.conv2d %i, %k, %c {strides = array<i64: 2, 2>, pads = array<i64: 1, 1, 1, 1>, groups = 2 : i64} : (tensor<1x4x5x5xf32>, tensor<6x2x3x3xf32>, tensor<6xf32>) -> tensor<1x6x3x3xf32>
+    nn.yield %r : tensor<1x6x3x3xf32>
+  }
+  func.return
+}
+
+// CHECK-LABEL: func.func @padded_conv(
+// CHECK-NEXT:    %scratch = memref.alloca() {alignment = 64 : i64} : memref<832xi8>
+// CHECK-NEXT:    linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d1)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], {{.*}} ins(%b : memref<6xf32>) outs(%out : memref<1x6x3x3xf32>)
+// CHECK:         %padded = memref.view %scratch[%{{.*}}][] : memref<832xi8> to memref<1x4x7x7xf32>
+// CHECK-NEXT:    %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
+// CHECK-NEXT:    linalg.fill ins(%[[ZERO]] : f32) outs(%padded : memref<1x4x7x7xf32>)
+// CHECK-NEXT:    %[[INTERIOR:.*]] = memref.subview %padded[0, 0, 1, 1] [1, 4, 5, 5] [1, 1, 1, 1] : memref<1x4x7x7xf32> to memref<1x4x5x5xf32, strided<[196, 49, 7, 1], offset: 8>>
+// CHECK-NEXT:    linalg.copy ins(%x : memref<1x4x5x5xf32, 1 : i64>) outs(%[[INTERIOR]] : {{.*}})
+// CHECK-NEXT:    linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, (((d1 floordiv 3) * 2) + d4), ((d2 * 2) + d5), ((d3 * 2) + d6))>, affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d1, d4, d5, d6)>, affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]} ins(%padded, %w : memref<1x4x7x7xf32>, memref<6x2x3x3xf32>) outs(%out : memref<1x6x3x3xf32>) {
+// CHECK-NEXT:    ^bb0(%[[X:.*]]: f32, %[[W:.*]]: f32, %[[ACC:.*]]: f32):
+// CHECK-NEXT:      %[[P:.*]] = arith.mulf %[[X]], %[[W]] : f32
+// CHECK-NEXT:      %[[S:.*]] = arith.addf %[[ACC]], %[[P]] : f32
+// CHECK-NEXT:      linalg.yield %[[S]] : f32
+// CHECK-NEXT:    }
+// CHECK-NEXT:    func.return
+
+// -----
+
+// Reshape 2x6 -> 3x4: input element at linear index 4 * d0 + d1.
+func.func @reshape(%x: memref<2x6xf32, 1 : i64>, %out: memref<3x4xf32>) {
+  nn.apply ins(%x : memref<2x6xf32, 1 : i64>) outs(%out : memref<3x4xf32>) {
+  ^bb0(%a: tensor<2x6xf32>):
+    %r = nn.reshape %a : tensor<2x6xf32> to tensor<3x4xf32>
+    nn.yield %r : tensor<3x4xf32>
+  }
+  func.return
+}
+
+// CHECK-LABEL: func.func @reshape(
+// CHECK-NEXT:    linalg.generic {indexing_maps = [affine_map<(d0, d1) -> ((((d0 * 4) + d1) floordiv 6), (((d0 * 4) + d1) mod 6))>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%x : memref<2x6xf32, 1 : i64>) outs(%out : memref<3x4xf32>) {
+// CHECK-NEXT:    ^bb0(%[[A:.*]]: f32, %{{.*}}: f32):
+// CHECK-NEXT:      linalg.yield %[[A]] : f32
+// CHECK-NEXT:    }
+// CHECK-NEXT:    func.return
+
+// -----
+
+func.func @avg_pool(%x: memref<1x1x4x4xf32, 1 : i64>, %out: memref<1x1x2x2xf32>) {
+  nn.apply ins(%x : memref<1x1x4x4xf32, 1 : i64>) outs(%out : memref<1x1x2x2xf32>) {
+  ^bb0(%a: tensor<1x1x4x4xf32>):
+    %r = nn.avg_pool2d %a {kernel = array<i64: 3, 3>, strides = array<i64: 2, 2>, pads = array<i64: 1, 1, 0, 0>} : (tensor<1x1x4x4xf32>) -> tensor<1x1x2x2xf32>
+    nn.yield %r : tensor<1x1x2x2xf32>
+  }
+  func.return
+}
+
+// Windows at rows (and columns) -1..1 and 1..3 of a 4x4 input hold 2 and 3
+// unpadded taps: counts 4, 6, 6, 9.
+// CHECK:       "memref.global"() <{sym_name = "avg_pool_count_0", type = memref<2x2xf32>, initial_value = dense<[[4.000000e+00, 6.000000e+00], [6.000000e+00, 9.000000e+00]]> : tensor<2x2xf32>, sym_visibility = "private", constant}> : () -> ()
+// CHECK-LABEL: func.func @avg_pool(
+// CHECK-NEXT:    %scratch = memref.alloca() {alignment = 64 : i64} : memref<192xi8>
+// CHECK-NEXT:    %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
+// CHECK-NEXT:    linalg.fill ins(%[[ZERO]] : f32) outs(%out : memref<1x1x2x2xf32>)
+// CHECK-NEXT:    %{{.*}} = arith.constant 0 : index
+// CHECK-NEXT:    %window = memref.view %scratch[%{{.*}}][] : memref<192xi8> to memref<3x3xf32>
+// CHECK-NEXT:    %{{.*}} = arith.constant 64 : index
+// CHECK-NEXT:    %padded = memref.view %scratch[%{{.*}}][] : memref<192xi8> to memref<1x1x5x5xf32>
+// CHECK:         linalg.copy ins(%x : {{.*}}) outs(%{{.*}} : memref<1x1x4x4xf32, strided<[25, 25, 5, 1], offset: 6>>)
+// CHECK-NEXT:    linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, ((d2 * 2) + d4), ((d3 * 2) + d5))>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d4, d5)>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2, d3)>], {{.*}} ins(%padded, %window : {{.*}}) outs(%out : memref<1x1x2x2xf32>) {
+// CHECK-NEXT:    ^bb0(%[[V:.*]]: f32, %{{.*}}: f32, %[[ACC:.*]]: f32):
+// CHECK-NEXT:      %[[S:.*]] = arith.addf %[[ACC]], %[[V]] : f32
+// CHECK-NEXT:      linalg.yield %[[S]] : f32
+// CHECK-NEXT:    }
+// CHECK-NEXT:    %[[COUNTS:.*]] = memref.get_global @avg_pool_count_0 : memref<2x2xf32>
+// CHECK-NEXT:    linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], {{.*}} ins(%[[COUNTS]] : memref<2x2xf32>) outs(%out : memref<1x1x2x2xf32>) {
+// CHECK-NEXT:    ^bb0(%[[K:.*]]: f32, %[[SUM:.*]]: f32):
+// CHECK-NEXT:      %[[AVG:.*]] = arith.divf %[[SUM]], %[[K]] : f32
+// CHECK-NEXT:      linalg.yield %[[AVG]] : f32
+// CHECK-NEXT:    }
+// CHECK-NEXT:    func.return

@@ -1,0 +1,299 @@
+"""nn-lower-to-linalg: every compute op as upstream linalg, with the kernels' numbers.
+
+Small graphs cover each op kind and its variants (broadcasting, pads, strides,
+dilations, groups, bias, trans_b, keepdims, axes, reshapes). Each is planned,
+lowered to the flat form and then to linalg; the result must hold no nn op,
+verify in xDSL and print and parse back unchanged. Where the upstream MLIR
+bindings are installed, upstream JIT-runs the lowered modules (the cases
+batched into a few modules, and the four examples on inputs that take both
+branches of every if) and must agree with the flat interpreter on the same
+inputs within rtol 1e-5, atol 1e-6 (its loops sum in another order).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+import pytest
+from xdsl.dialects import memref, scf
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.dialects.linalg import Linalg
+from xdsl.dialects.linalg.ops import GenericOp, MatmulOp, TransposeOp
+from xdsl.dialects.math import Math
+from xdsl.ir import SSAValue
+from xdsl.parser import Parser
+
+from cfmem.builder import GraphBuilder
+from cfmem.differential import run_mlir
+from cfmem.interp.coverage import branch_covering_inputs
+from cfmem.interp.flat import run_flat
+from cfmem.interp.golden import find_function, random_inputs
+from cfmem.ir_io import load_module, make_context
+from cfmem.mlir_check import mlir_available
+from cfmem.mlir_check.prepare import prepare_for_jit
+from cfmem.passes.insert_dma import InsertDmaPass
+from cfmem.passes.lower_to_linalg import LowerToLinalgPass, window_counts
+from cfmem.passes.lower_to_memref import LowerToMemrefPass
+from cfmem.passes.plan_memory import PlanMemoryPass
+from conftest import EXAMPLES
+
+RTOL, ATOL = 1e-5, 1e-6
+needs_mlir = pytest.mark.skipif(not mlir_available(), reason="upstream MLIR python bindings not installed")
+
+Case = Callable[[GraphBuilder, str], list[SSAValue]]
+
+
+def _binary(b: GraphBuilder, n: str) -> list[SSAValue]:
+    x = b.input(f"{n}_x", (2, 3, 4))
+    return [
+        b.add(x, b.input(f"{n}_col", (3, 1))),
+        b.sub(b.input(f"{n}_row", (4,)), x),
+        b.mul(b.input(f"{n}_mid", (2, 1, 4)), x),
+        b.div(x, b.input(f"{n}_one", (1,))),
+    ]
+
+
+def _cmp(b: GraphBuilder, n: str) -> list[SSAValue]:
+    x, y = b.input(f"{n}_x", (2, 3, 4)), b.input(f"{n}_y", (3, 1))
+    r = b.relu(x)
+    return [b.cmp(p, x, y) for p in ("lt", "le", "gt", "ge")] + [b.cmp("eq", x, r), b.cmp("ne", r, x)]
+
+
+def _unary(b: GraphBuilder, n: str) -> list[SSAValue]:
+    x = b.input(f"{n}_x", (2, 5))
+    return [b.relu(x), b.sigmoid(x), b.tanh(x), b.clamp(x, -0.5, 0.75)]
+
+
+def _conv_plain(b: GraphBuilder, n: str) -> list[SSAValue]:
+    x = b.input(f"{n}_x", (2, 3, 7, 6))
+    return [b.conv2d(x, 4, 3), b.conv2d(x, 5, 1, bias=False)]
+
+
+def _conv_strided(b: GraphBuilder, n: str) -> list[SSAValue]:
+    x = b.input(f"{n}_x", (1, 4, 9, 8))
+    return [b.conv2d(x, 6, (3, 2), stride=(2, 1), pad=(1, 0, 2, 1), dilation=(2, 1), groups=2)]
+
+
+def _conv_depthwise(b: GraphBuilder, n: str) -> list[SSAValue]:
+    x = b.input(f"{n}_x", (1, 4, 6, 6))
+    return [
+        b.conv2d(x, 4, 3, pad=1, groups=4, bias=False),
+        b.conv2d(x, 8, 3, stride=2, pad=(0, 1, 1, 0), dilation=2, groups=4),
+    ]
+
+
+def _matmul(b: GraphBuilder, n: str) -> list[SSAValue]:
+    a = b.input(f"{n}_a", (3, 4))
+    return [
+        b.matmul(a, b.input(f"{n}_b", (4, 5))),
+        b.matmul(b.input(f"{n}_batched", (2, 1, 3, 4)), b.input(f"{n}_bb", (5, 4, 2))),
+        b.matmul(a, b.input(f"{n}_stack", (2, 4, 5))),
+    ]
+
+
+def _gemm(b: GraphBuilder, n: str) -> list[SSAValue]:
+    a = b.input(f"{n}_a", (2, 6))
+    return [
+        b.dense(a, 5),
+        b.gemm(a, b.input(f"{n}_b", (6, 3)), b.input(f"{n}_c", (2, 1))),
+        b.gemm(a, b.input(f"{n}_bt", (3, 6)), 0.5, trans_b=True),
+    ]
+
+
+def _pool(b: GraphBuilder, n: str) -> list[SSAValue]:
+    x = b.input(f"{n}_x", (1, 2, 7, 6))
+    return [
+        b.max_pool2d(x, 3, stride=2, pad=(1, 1, 1, 0)),
+        b.max_pool2d(x, (2, 3), stride=1),
+        b.avg_pool2d(x, 3, stride=2, pad=1),
+        b.avg_pool2d(x, (3, 2), stride=(1, 2), pad=(2, 0, 1, 1)),
+        b.avg_pool2d(x, 2),
+    ]
+
+
+def _mean(b: GraphBuilder, n: str) -> list[SSAValue]:
+    x = b.input(f"{n}_x", (2, 3, 4, 5))
+    return [
+        b.global_avg_pool(x),
+        b.reduce_mean(x, (1,)),
+        b.reduce_mean(x, (-1, 0), keepdims=False),
+        b.reduce_mean(x, (1, 2, 3), keepdims=False),
+    ]
+
+
+def _softmax(b: GraphBuilder, n: str) -> list[SSAValue]:
+    x = b.input(f"{n}_x", (2, 3, 4))
+    return [b.softmax(x), b.softmax(x, axis=1), b.softmax(x, axis=0)]
+
+
+def _concat(b: GraphBuilder, n: str) -> list[SSAValue]:
+    x = b.input(f"{n}_x", (2, 3, 4))
+    y, z = b.input(f"{n}_y", (2, 1, 4)), b.input(f"{n}_z", (2, 2, 4))
+    return [b.concat([x, y, z], axis=1), b.concat([x, x], axis=-1), b.concat([y, y, y], axis=0)]
+
+
+def _transpose(b: GraphBuilder, n: str) -> list[SSAValue]:
+    x = b.input(f"{n}_x", (2, 3, 4))
+    return [b.transpose(x, (2, 0, 1)), b.transpose(x, (1, 0, 2))]
+
+
+def _reshape(b: GraphBuilder, n: str) -> list[SSAValue]:
+    x = b.input(f"{n}_x", (2, 3, 4))
+    return [b.reshape(x, (4, 6)), b.reshape(x, (24,)), b.reshape(b.relu(x), (3, 2, 1, 4))]
+
+
+GROUPS: dict[str, dict[str, Case]] = {
+    "elementwise": {"binary": _binary, "cmp": _cmp, "unary": _unary},
+    "conv": {"conv_plain": _conv_plain, "conv_strided": _conv_strided, "conv_depthwise": _conv_depthwise},
+    "other": {
+        "matmul": _matmul,
+        "gemm": _gemm,
+        "pool": _pool,
+        "mean": _mean,
+        "softmax": _softmax,
+        "concat": _concat,
+        "transpose": _transpose,
+        "reshape": _reshape,
+    },
+}
+CASES: dict[str, Case] = {name: case for group in GROUPS.values() for name, case in group.items()}
+MODELS = ["wakeword", "denoise", "facedetect", "fusiondetect"]
+
+
+def build(cases: dict[str, Case]) -> ModuleOp:
+    """One function computing every case, its outputs named ``<case>_out<k>``."""
+    b = GraphBuilder("main", seed=3, scale=0.5)
+    outputs: list[SSAValue] = []
+    names: list[str] = []
+    for name, case in cases.items():
+        values = case(b, name)
+        outputs += values
+        names += [f"{name}_out{k}" for k in range(len(values))]
+    b.output(*outputs, names=names)
+    return b.build()
+
+
+def flat_form(module: ModuleOp, dma: bool = False) -> ModuleOp:
+    module = module.clone()
+    ctx = make_context()
+    if dma:
+        InsertDmaPass().apply(ctx, module)
+    PlanMemoryPass().apply(ctx, module)
+    LowerToMemrefPass().apply(ctx, module)
+    return module
+
+
+def to_linalg(flat: ModuleOp) -> ModuleOp:
+    module = flat.clone()
+    LowerToLinalgPass().apply(make_context(), module)
+    return module
+
+
+def check_lowered(module: ModuleOp) -> None:
+    """No nn op left; verifies; prints and parses back to the same text."""
+    left = sorted({op.name for op in module.walk() if op.name.startswith("nn.")})
+    assert not left, f"nn ops left after lowering: {left}"
+    module.verify()
+    ctx = make_context()
+    ctx.load_dialect(Linalg)
+    ctx.load_dialect(Math)
+    text = str(module)
+    assert str(Parser(ctx, text).parse_module()) == text
+
+
+def assert_outputs_close(got: dict[str, np.ndarray], want: dict[str, np.ndarray]) -> None:
+    assert got.keys() == want.keys()
+    for key, value in want.items():
+        assert got[key].shape == value.shape and got[key].dtype == value.dtype, key
+        if value.dtype == np.bool_:
+            np.testing.assert_array_equal(got[key], value, err_msg=key)
+        else:
+            np.testing.assert_allclose(got[key], value, rtol=RTOL, atol=ATOL, err_msg=key)
+
+
+# --- structure, in xDSL ------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_every_op_kind_lowers_to_verified_upstream_ops(name):
+    check_lowered(to_linalg(flat_form(build({name: CASES[name]}))))
+
+
+def ops_of(module: ModuleOp, kind: type) -> list:
+    return [op for op in module.walk() if isinstance(op, kind)]
+
+
+def test_conv_is_one_generic_over_seven_loops_reading_a_padded_scratch():
+    module = to_linalg(flat_form(build({"conv_strided": _conv_strided})))
+    convs = [op for op in ops_of(module, GenericOp) if len(op.iterator_types) == 7]
+    assert len(convs) == 1
+    channel = str(convs[0].indexing_maps.data[0].data.results[1])
+    assert "floordiv" in channel  # groups: input channel from the output channel's group
+    (scratch,) = ops_of(module, memref.AllocaOp)
+    assert scratch.memref.type.get_shape() == (1 * 4 * 12 * 9 * 4,)  # f32 padded input, 64-byte multiple
+    view = convs[0].inputs[0].owner
+    assert isinstance(view, memref.ViewOp) and view.source is scratch.memref
+    assert view.result.type.get_shape() == (1, 4, 12, 9)
+
+
+def test_scratch_is_one_alloca_per_function_sized_for_the_largest_op():
+    module = to_linalg(flat_form(build({"conv_depthwise": _conv_depthwise, "softmax": _softmax})))
+    (scratch,) = ops_of(module, memref.AllocaOp)
+    fn = find_function(module)
+    assert fn.body.block.first_op is scratch
+    assert scratch.memref.type.get_shape() == (1 * 4 * 8 * 8 * 4,)  # the pad=1 conv's padded input
+
+
+def test_named_ops_where_they_match():
+    module = to_linalg(flat_form(build({"matmul": _matmul, "transpose": _transpose})))
+    assert len(ops_of(module, MatmulOp)) == 1  # only the plain 2-D matmul
+    assert len(ops_of(module, TransposeOp)) == 2
+
+
+def test_avg_pool_divides_by_the_unpadded_window_sizes():
+    module = to_linalg(flat_form(build({"pool": _pool})))
+    counts = {op.sym_name.data: op for op in module.ops if isinstance(op, memref.GlobalOp)
+              and op.sym_name.data.startswith("avg_pool_count")}
+    assert sorted(counts) == ["avg_pool_count_0", "avg_pool_count_1", "avg_pool_count_2"]
+    # brute force: the taps of each window that land inside the input
+    for size, kernel, stride, pad, out in [(7, 3, 2, 1, 4), (6, 2, 2, 1, 4), (7, 3, 1, 2, 8)]:
+        want = [sum(0 <= i * stride - pad + k < size for k in range(kernel)) for i in range(out)]
+        assert window_counts(size, kernel, stride, pad, out).tolist() == want
+
+
+@pytest.mark.parametrize("name", MODELS)
+def test_examples_lower_and_verify(name):
+    module, _ = load_module(EXAMPLES / f"{name}.mlir")
+    check_lowered(to_linalg(flat_form(module, dma=True)))
+
+
+# --- numbers, against upstream MLIR ------------------------------------------------
+
+
+@needs_mlir
+@pytest.mark.parametrize("group", sorted(GROUPS))
+def test_upstream_jit_matches_the_flat_interpreter(group):
+    flat = flat_form(build(GROUPS[group]))
+    module = to_linalg(flat)
+    inputs = random_inputs(find_function(flat), seed=5)
+    for name in ("cmp_x", "unary_x"):  # NaN: unordered compares, propagating max/min
+        if name in inputs:
+            inputs[name].flat[1] = np.nan
+    want = run_flat(flat, inputs).outputs
+    assert_outputs_close(run_mlir(str(prepare_for_jit(module)), flat, inputs), want)
+
+
+@needs_mlir
+@pytest.mark.parametrize("name", MODELS)
+def test_examples_under_upstream_jit_match_the_flat_interpreter_on_every_branch(name):
+    model, _ = load_module(EXAMPLES / f"{name}.mlir")
+    flat = flat_form(model, dma=True)
+    text = str(prepare_for_jit(to_linalg(flat)))
+    if_count = sum(isinstance(op, scf.IfOp) for op in flat.walk())
+    taken = set()
+    for inputs, _ in branch_covering_inputs(model):
+        want = run_flat(flat, inputs)
+        taken |= set(want.branches)
+        assert_outputs_close(run_mlir(text, flat, inputs), want.outputs)
+    assert taken == {(f"if#{k}", t) for k in range(if_count) for t in (True, False)}
