@@ -77,8 +77,15 @@ def linalg_text(flat: ModuleOp) -> str:
     return str(prepare_for_jit(module))
 
 
-def run_mlir(text: str, flat: ModuleOp, input_sets: list[Inputs], func_name: str | None = None) -> list[dict[str, np.ndarray]]:
-    """Outputs of the JIT-compiled module ``text`` (lowered from ``flat``) on each input set."""
+def run_mlir(
+    text: str,
+    flat: ModuleOp,
+    input_sets: list[Inputs],
+    func_name: str | None = None,
+    run_seconds: list[float] | None = None,
+) -> list[dict[str, np.ndarray]]:
+    """Outputs of the JIT-compiled module ``text`` (lowered from ``flat``) on each input set;
+    ``run_seconds`` (if given) receives the seconds of each compiled call."""
     from cfmem.mlir_check.jit import run_many_with_mlir
     from cfmem.signature import argument_names, result_names
 
@@ -89,7 +96,7 @@ def run_mlir(text: str, flat: ModuleOp, input_sets: list[Inputs], func_name: str
         assert isinstance(arg.type, MemRefType)
         specs.append((tuple(arg.type.get_shape()), numpy_dtype(arg.type.get_element_type())))
     arrays = [[np.ascontiguousarray(inputs[name]) for name in argument_names(fn)] for inputs in input_sets]
-    outputs = run_many_with_mlir(text, arrays, specs, func_name=fn.sym_name.data)
+    outputs = run_many_with_mlir(text, arrays, specs, func_name=fn.sym_name.data, run_seconds=run_seconds)
     return [dict(zip(result_names(fn), out)) for out in outputs]
 
 

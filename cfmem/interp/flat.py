@@ -102,9 +102,10 @@ def _global_bytes(op: memref.GlobalOp) -> np.ndarray:
     value = op.initial_value
     if isinstance(value, DenseIntOrFPElementsAttr):
         shape, dtype = _shape_dtype(op.type)
-        if len(value.get_values()) == 1 and int(np.prod(shape)) != 1:
-            return np.full(shape, value.get_values()[0], dtype).view(np.uint8).reshape(-1).copy()
-        return np.frombuffer(value.data.data, np.uint8).copy()
+        raw = np.frombuffer(value.data.data, np.uint8)
+        if raw.size == dtype.itemsize and int(np.prod(shape)) != 1:  # a splat
+            return np.tile(raw, int(np.prod(shape)))
+        return raw.copy()
     shape, dtype = _shape_dtype(op.type)
     return np.full(int(np.prod(shape)) * dtype.itemsize, ARENA_FILL, np.uint8)
 

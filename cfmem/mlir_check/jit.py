@@ -63,11 +63,13 @@ def run_many_with_mlir(
     output_specs: Sequence[OutputSpec],
     func_name: str | None = None,
     timeout: float = 300.0,
+    run_seconds: list[float] | None = None,
 ) -> list[list[np.ndarray]]:
     """``run_with_mlir`` on each input set in turn, compiling the module once.
 
     Output buffers start zeroed for every set; globals (the arena) keep their
-    bytes from one call to the next, as they would on a device.
+    bytes from one call to the next, as they would on a device. If given,
+    ``run_seconds`` receives the wall-clock seconds of each compiled call.
     """
     request = {
         "mode": "run",
@@ -77,6 +79,8 @@ def run_many_with_mlir(
     }
     arrays = {f"set{k}_arg{i}": np.asarray(a) for k, inputs in enumerate(input_sets) for i, a in enumerate(inputs)}
     results = _run_worker(module_text, request, arrays, timeout)
+    if run_seconds is not None:
+        run_seconds.extend(float(s) for s in results["run_seconds"])
     return [[results[f"set{k}_out{j}"] for j in range(len(output_specs))] for k in range(len(input_sets))]
 
 
