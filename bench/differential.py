@@ -37,7 +37,7 @@ from cfmem.ir_io import load_module
 from cfmem.passes.lower_to_memref import lower_module
 from cfmem.pipeline import apply_pipeline
 from cfmem.planning.control_flow import MODES
-from cfmem.testing.random_graphs import covering_input_sets, random_graph
+from cfmem.testing.random_graphs import GraphShape, covering_input_sets, random_graph
 from cfmem.tools.files import atomic_write_text
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -190,7 +190,7 @@ def main() -> int:
             f"Examples: {len(MODELS)} models x {len(example_specs())} configurations (DMA none / pingpong / sync"
             f" x modes {', '.join(MODES)}) x the input sets that take every branch. Random graphs: {args.graphs}"
             f" programs of {min(op_counts)}-{max(op_counts)} ops (mean {np.mean(op_counts):.0f}) with"
-            f" {min(if_counts)}-{max(if_counts)} ifs nested up to 3 deep, x {len(RANDOM_CONFIGS)} configurations"
+            f" {min(if_counts)}-{max(if_counts)} ifs nested up to {GraphShape().depth} deep, x {len(RANDOM_CONFIGS)} configurations"
             " x every pattern of branch conditions. `identical`: the reference run on the unplanned model and"
             " the checking flat interpreter on the planned, lowered module give bit-identical outputs. `JIT`:"
             f" runs of the upstream-MLIR-compiled module ({JIT_CONFIG}), with the worst error as a fraction of"
