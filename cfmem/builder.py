@@ -36,6 +36,7 @@ from dataclasses import dataclass
 from math import prod
 
 import numpy as np
+import numpy.typing as npt
 from xdsl.builder import Builder
 from xdsl.dialects import func
 from xdsl.dialects.builtin import (
@@ -43,6 +44,7 @@ from xdsl.dialects.builtin import (
     BytesAttr,
     DenseIntOrFPElementsAttr,
     FloatAttr,
+    IntegerType,
     IntegerAttr,
     ModuleOp,
     StringAttr,
@@ -61,6 +63,7 @@ from cfmem.dialects import shapes
 from cfmem.dialects.nn_control import IfOp, YieldOp
 from cfmem.dialects.nn_weights import GetGlobalOp, GlobalOp, ReshapeOp, ViewOp
 from cfmem.dialects.types import static_shape, tensor_bytes
+from cfmem.interp.weights import numpy_dtype
 
 Shape = tuple[int, ...]
 Operand = SSAValue | float | int | np.ndarray
@@ -107,16 +110,26 @@ def _pads(value: int | Sequence[int]) -> tuple[int, int, int, int]:
     raise GraphBuildError(f"pad must be an int, a pair or 4 values, got {value!r}")
 
 
+def _element_type(dtype: np.dtype) -> Attribute:
+    if dtype == np.bool_:
+        return i1
+    if np.issubdtype(dtype, np.signedinteger):
+        return IntegerType(dtype.itemsize * 8)
+    raise GraphBuildError(f"unsupported element type {dtype}: use float32, a signed integer or bool")
+
+
 def _f32(shape: Sequence[int]) -> TensorType:
     return TensorType(f32, list(shape))
 
 
 def _dense(array: np.ndarray) -> DenseIntOrFPElementsAttr:
+    """An f32, signed integer or bool (i1) array as a dense attribute."""
     if array.dtype == np.bool_:
         ty = TensorType(i1, list(array.shape))
         return DenseIntOrFPElementsAttr.from_list(ty, [int(v) for v in array.reshape(-1)])
-    data = np.ascontiguousarray(array, dtype="<f4").tobytes()
-    return DenseIntOrFPElementsAttr(_f32(array.shape), BytesAttr(data))
+    element = f32 if array.dtype == np.float32 else _element_type(array.dtype)
+    data = np.ascontiguousarray(array, dtype=array.dtype.newbyteorder("<")).tobytes()
+    return DenseIntOrFPElementsAttr(TensorType(element, list(array.shape)), BytesAttr(data))
 
 
 class GraphBuilder:
@@ -209,28 +222,45 @@ class GraphBuilder:
         """The static shape of ``value``."""
         return static_shape(value.type)
 
+    @staticmethod
+    def _dtype(value: SSAValue) -> np.dtype:
+        """The numpy dtype of ``value``'s elements (f32 for anything not a tensor)."""
+        ty = value.type
+        return numpy_dtype(ty.get_element_type()) if isinstance(ty, TensorType) else np.dtype(np.float32)
+
     def _infer(self, what: str, name: str, fn: Callable[..., Shape], *args: object) -> Shape:
         try:
             return tuple(fn(*args))
         except ValueError as err:
             raise GraphBuildError(f"{what} %{name}: {err}") from None
 
-    def _operand(self, operand: Operand, what: str) -> SSAValue | np.ndarray:
-        """A visible value, or a number or array as an f32 array of rank >= 1."""
+    def _operand(
+        self, operand: Operand, what: str, dtype: npt.DTypeLike = np.float32
+    ) -> SSAValue | np.ndarray:
+        """A visible value, or a number or array as a ``dtype`` array of rank >= 1
+        (for an integer ``dtype``, only if its values convert exactly)."""
         if isinstance(operand, SSAValue):
             self._check_visible(operand, what)
             return operand
         if isinstance(operand, int | float | np.ndarray | np.generic):
-            array = np.asarray(operand, dtype=np.float32)
+            array = self._exact(np.asarray(operand), np.dtype(dtype), what)
             return array.reshape(array.shape or (1,))
         raise GraphBuildError(f"{what}: expected a value or a number, got {operand!r}")
+
+    @staticmethod
+    def _exact(array: np.ndarray, dtype: np.dtype, what: str) -> np.ndarray:
+        """``array`` as ``dtype``; to an integer type only if every value converts exactly."""
+        converted = array.astype(dtype)
+        if dtype.kind == "i" and not np.array_equal(converted, array):
+            raise GraphBuildError(f"{what}: {array.tolist()!r} does not convert exactly to {dtype}")
+        return converted
 
     def _operand_shape(self, operand: SSAValue | np.ndarray) -> Shape:
         return operand.shape if isinstance(operand, np.ndarray) else self.shape(operand)
 
     def _materialize(self, operand: SSAValue | np.ndarray, const_name: str) -> SSAValue:
         """The value, or a new ``nn.constant`` for an array (made once the op is known to fit)."""
-        return self.constant(operand, const_name) if isinstance(operand, np.ndarray) else operand
+        return self.constant(operand, const_name, operand.dtype) if isinstance(operand, np.ndarray) else operand
 
     def _emit(self, op: Operation, name: str, verify: bool = True) -> SSAValue:
         """Insert ``op`` (its operands already checked), name and verify it."""
@@ -246,10 +276,12 @@ class GraphBuilder:
 
     # --- function inputs, weights, constants ----------------------------------
 
-    def input(self, name: str, shape: Sequence[int]) -> SSAValue:
-        """A new f32 function argument called ``name``."""
+    def input(self, name: str, shape: Sequence[int], dtype: npt.DTypeLike = np.float32) -> SSAValue:
+        """A new function argument called ``name`` (f32 unless ``dtype`` says an integer or bool type)."""
         self._check_open()
         ty = self._tensor_type(shape, f"input {name!r}")
+        if np.dtype(dtype) != np.float32:
+            ty = TensorType(_element_type(np.dtype(dtype)), ty.get_shape())
         name = self._claim(name, "input")
         arg = self._body.insert_arg(ty, len(self._body.args))
         arg.name_hint = name
@@ -282,11 +314,17 @@ class GraphBuilder:
         return self._emit(ViewOp(self._blob(), offset, ty), name, verify=False)
 
     def constant(
-        self, value: np.ndarray | Sequence[float] | float, name: str | None = None
+        self,
+        value: np.ndarray | Sequence[float] | float,
+        name: str | None = None,
+        dtype: npt.DTypeLike | None = None,
     ) -> SSAValue:
-        """A constant tensor in the IR: f32, or i1 for a bool array."""
+        """A constant tensor in the IR: f32 (i1 for a bool array) unless
+        ``dtype`` names a signed integer type."""
         array = np.asarray(value)
-        if array.dtype != np.bool_:
+        if dtype is not None:
+            array = self._exact(array, np.dtype(dtype), "constant")
+        elif array.dtype != np.bool_:
             array = array.astype(np.float32)
         if array.size == 0:
             raise GraphBuildError("a constant needs at least one element")
@@ -420,14 +458,24 @@ class GraphBuilder:
     def div(self, a: Operand, b: Operand, name: str | None = None) -> SSAValue:
         return self._binary(nc.DivOp, "div", a, b, name)
 
+    def pow(self, a: Operand, b: Operand, name: str | None = None) -> SSAValue:
+        """Elementwise ``a ** b`` with broadcasting."""
+        return self._binary(nc.PowOp, "pow", a, b, name)
+
     def cmp(self, predicate: str, a: Operand, b: Operand, name: str | None = None) -> SSAValue:
-        """Elementwise comparison (eq, ne, lt, le, gt, ge) giving an i1 tensor."""
+        """Elementwise comparison (eq, ne, lt, le, gt, ge) giving an i1 tensor.
+
+        Values compare as f32 or as signed integers (both of one type); a
+        number or array becomes a constant of the other operand's type.
+        """
         if predicate not in nc.CMP_PREDICATES:
             raise GraphBuildError(
                 f"unknown predicate {predicate!r}, expected one of {', '.join(nc.CMP_PREDICATES)}"
             )
         name = self._name(name, "cond")
-        a, b = self._operand(a, "cmp lhs"), self._operand(b, "cmp rhs")
+        like = next((v for v in (a, b) if isinstance(v, SSAValue)), None)
+        dtype = np.float32 if like is None else self._dtype(like)
+        a, b = self._operand(a, "cmp lhs", dtype), self._operand(b, "cmp rhs", dtype)
         out = self._infer(
             "nn.cmp", name, shapes.broadcast, self._operand_shape(a), self._operand_shape(b)
         )
@@ -453,6 +501,15 @@ class GraphBuilder:
 
     def tanh(self, x: SSAValue, name: str | None = None) -> SSAValue:
         return self._unary(nc.TanhOp, "tanh", x, name)
+
+    def sqrt(self, x: SSAValue, name: str | None = None) -> SSAValue:
+        return self._unary(nc.SqrtOp, "sqrt", x, name)
+
+    def exp(self, x: SSAValue, name: str | None = None) -> SSAValue:
+        return self._unary(nc.ExpOp, "exp", x, name)
+
+    def neg(self, x: SSAValue, name: str | None = None) -> SSAValue:
+        return self._unary(nc.NegOp, "neg", x, name)
 
     def clamp(self, x: SSAValue, lo: float, hi: float, name: str | None = None) -> SSAValue:
         """``min(max(x, lo), hi)``; ``clamp(x, 0, 6)`` is relu6."""
@@ -577,6 +634,55 @@ class GraphBuilder:
             )
         ty = TensorType(x.type.get_element_type(), dims)
         return self._emit(ReshapeOp(x, ty), name)
+
+    def slice(
+        self,
+        x: SSAValue,
+        starts: Sequence[int],
+        ends: Sequence[int],
+        axes: Sequence[int] | None = None,
+        steps: Sequence[int] | None = None,
+        name: str | None = None,
+    ) -> SSAValue:
+        """ONNX Slice of ``x`` (any element type); see ``shapes.slice_bounds``.
+
+        ``axes`` and ``steps`` are recorded only where they differ from their
+        defaults (the first ``len(starts)`` axes, steps of 1).
+        """
+        self._check_visible(x, "slice input")
+        name = self._name(name, "slice")
+        starts, ends = [int(v) for v in starts], [int(v) for v in ends]
+        axes = None if axes is None else [int(a) for a in axes]
+        steps = None if steps is None else [int(s) for s in steps]
+        out = self._infer("nn.slice", name, shapes.slice_, self.shape(x), starts, ends, axes, steps)
+        props: dict[str, Attribute] = {"starts": nc.i64_array(starts), "ends": nc.i64_array(ends)}
+        if axes is not None and axes != list(range(len(starts))):
+            props["axes"] = nc.i64_array(axes)
+        if steps is not None and any(s != 1 for s in steps):
+            props["steps"] = nc.i64_array(steps)
+        ty = TensorType(x.type.get_element_type(), list(out))
+        return self._emit(nc.SliceOp(operands=[x], result_types=[ty], properties=props), name)
+
+    def pad(
+        self,
+        x: SSAValue,
+        pads: Sequence[int],
+        mode: str = "constant",
+        value: float = 0.0,
+        name: str | None = None,
+    ) -> SSAValue:
+        """ONNX Pad: ``pads`` holds every axis' begin pad, then every axis' end pad;
+        ``mode`` is constant (``value``), reflect (numpy's) or edge."""
+        self._check_visible(x, "pad input")
+        name = self._name(name, "pad")
+        pads = [int(p) for p in pads]
+        out = self._infer("nn.pad", name, shapes.pad, self.shape(x), pads, mode)
+        props: dict[str, Attribute] = {"pads": nc.i64_array(pads)}
+        if mode != "constant":
+            props["mode"] = StringAttr(mode)
+        elif value != 0.0:
+            props["value"] = FloatAttr(float(value), f32)
+        return self._emit(nc.PadOp(operands=[x], result_types=[_f32(out)], properties=props), name)
 
     def flatten(self, x: SSAValue, name: str | None = None) -> SSAValue:
         """``N x ...`` to ``N x (product of the rest)``."""

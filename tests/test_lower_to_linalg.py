@@ -1,12 +1,13 @@
 """nn-lower-to-linalg: every compute op as upstream linalg, with the kernels' numbers.
 
 Small graphs cover each op kind and its variants (broadcasting, pads, strides,
-dilations, groups, bias, trans_b, keepdims, axes, reshapes). Each is planned,
+dilations, groups, bias, trans_b, keepdims, axes, reshapes, backwards and
+clamped slices, pad modes, integer compares deciding an if). Each is planned,
 lowered to the flat form and then to linalg; the result must hold no nn op,
 verify in xDSL and print and parse back unchanged. Where the upstream MLIR
 bindings are installed, upstream JIT-runs the lowered modules (the cases
-batched into a few modules, and the four examples on inputs that take both
-branches of every if) and must agree with the flat interpreter on the same
+batched into a few modules, the integer-decided if on both branches, and the
+four examples on inputs that take both branches of every if) and must agree with the flat interpreter on the same
 inputs within rtol 1e-5, atol 1e-6 (its loops sum in another order).
 """
 
@@ -28,7 +29,7 @@ from cfmem.builder import GraphBuilder
 from cfmem.differential import run_mlir
 from cfmem.interp.coverage import branch_covering_inputs
 from cfmem.interp.flat import run_flat
-from cfmem.interp.golden import find_function, random_inputs
+from cfmem.interp.golden import find_function, random_inputs, run_function
 from cfmem.ir_io import load_module, make_context
 from cfmem.mlir_check import mlir_available
 from cfmem.mlir_check.prepare import prepare_for_jit
@@ -143,6 +144,42 @@ def _reshape(b: GraphBuilder, n: str) -> list[SSAValue]:
     return [b.reshape(x, (4, 6)), b.reshape(x, (24,)), b.reshape(b.relu(x), (3, 2, 1, 4))]
 
 
+def _slice(b: GraphBuilder, n: str) -> list[SSAValue]:
+    x = b.input(f"{n}_x", (4, 6))
+    ints = b.input(f"{n}_ints", (5,), dtype=np.int64)
+    end = 2**63 - 1
+    return [
+        b.slice(x, [1, 2], [3, 5]),
+        b.slice(x, [-1, 10], [-end, -10], axes=[0, 1], steps=[-2, -1]),  # backwards, clamped
+        b.slice(x, [-1], [-end], axes=[-1], steps=[-1]),  # the last axis reversed
+        b.slice(ints, [-2], [end]),
+        b.slice(b.cmp("gt", x, 0.0), [0, 1], [end, end], steps=[3, 2]),  # i1
+    ]
+
+
+def _pad(b: GraphBuilder, n: str) -> list[SSAValue]:
+    x = b.input(f"{n}_x", (2, 3, 5))
+    return [
+        b.pad(x, [0, 1, 2, 0, 2, 4], mode="reflect"),
+        b.pad(x, [1, 0, 3, 0, 2, 1], mode="edge"),
+        b.pad(x, [0, 2, 1, 1, 0, 2], value=-1.5),
+        b.pad(x, [0, 0, 1, 0, 0, 0]),
+    ]
+
+
+def _math(b: GraphBuilder, n: str) -> list[SSAValue]:
+    x, y = b.input(f"{n}_x", (2, 5)), b.input(f"{n}_y", (5,))
+    return [b.pow(x, y), b.pow(x, 2.0), b.pow(b.sqrt(b.mul(x, x)), y), b.sqrt(x), b.exp(x), b.neg(x)]
+
+
+def _integer_if(b: GraphBuilder, n: str) -> list[SSAValue]:
+    x = b.input(f"{n}_x", (2, 3))
+    count = b.input(f"{n}_count", (1,), dtype=np.int64)
+    row = b.input(f"{n}_row", (2, 3), dtype=np.int32)
+    (chosen,) = b.if_(b.cmp("gt", count, 0), lambda b: [b.exp(x)], lambda b: [b.neg(x)])
+    return [chosen, b.cmp("le", row, b.constant([5, -5, 0], dtype=np.int32)), b.cmp("ne", count, count)]
+
+
 GROUPS: dict[str, dict[str, Case]] = {
     "elementwise": {"binary": _binary, "cmp": _cmp, "unary": _unary},
     "conv": {"conv_plain": _conv_plain, "conv_strided": _conv_strided, "conv_depthwise": _conv_depthwise},
@@ -156,6 +193,7 @@ GROUPS: dict[str, dict[str, Case]] = {
         "transpose": _transpose,
         "reshape": _reshape,
     },
+    "import": {"slice": _slice, "pad": _pad, "math": _math, "integer_if": _integer_if},
 }
 CASES: dict[str, Case] = {name: case for group in GROUPS.values() for name, case in group.items()}
 MODELS = ["wakeword", "denoise", "facedetect", "fusiondetect"]
@@ -283,6 +321,21 @@ def test_upstream_jit_matches_the_flat_interpreter(group):
     want = run_flat(flat, inputs).outputs
     (got,) = run_mlir(str(prepare_for_jit(module)), flat, [inputs])
     assert_outputs_close(got, want)
+
+
+@needs_mlir
+def test_integer_condition_takes_both_branches_under_upstream_jit():
+    model = build({"integer_if": _integer_if})
+    flat = flat_form(model)
+    base = random_inputs(find_function(model), seed=1)
+    input_sets = [{**base, "integer_if_count": np.array([count], np.int64)} for count in (1, 0)]
+    taken = []
+    for inputs, got in zip(input_sets, run_mlir(str(prepare_for_jit(to_linalg(flat))), flat, input_sets), strict=True):
+        want = run_flat(flat, inputs)
+        taken += want.branches
+        assert_outputs_close(run_function(model, inputs).outputs, want.outputs)
+        assert_outputs_close(got, want.outputs)
+    assert taken == [("if#0", True), ("if#0", False)]
 
 
 @needs_mlir

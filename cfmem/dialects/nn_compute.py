@@ -1,9 +1,10 @@
 """Tensor-level compute ops of the nn dialect.
 
-All ops take and return statically shaped ``tensor`` values (f32 data, i1 for
-comparison results). Each op knows its output shape (checked by the verifier),
-its multiply-accumulate count and the bytes it reads and writes; the DMA cost
-model relies on these numbers.
+All ops take and return statically shaped ``tensor`` values of f32 data,
+except that ``nn.cmp`` compares f32 or signless integers into i1 and
+``nn.slice`` keeps any element type. Each op knows its output shape (checked
+by the verifier), its multiply-accumulate count and the bytes it reads and
+writes; the DMA cost model relies on these numbers.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from xdsl.dialects.builtin import (
     FloatAttr,
     IntegerAttr,
     IntegerType,
+    Signedness,
     StringAttr,
     TensorType,
     f32,
@@ -60,6 +62,7 @@ class ComputeOp(IRDLOperation, ABC):
     """
 
     RESULT_ELEMENT_TYPE: ClassVar[Attribute] = f32
+    """The result's element type, unless ``result_element_type`` says otherwise."""
     irdl_options = (ParsePropInAttrDict(),)
     assembly_format = "operands attr-dict `:` functional-type(operands, results)"
     traits = traits_def(Pure())
@@ -67,6 +70,9 @@ class ComputeOp(IRDLOperation, ABC):
     @abstractmethod
     def infer_shape(self) -> shapes.Shape:
         """Output shape from the operand shapes and the op's attributes."""
+
+    def result_element_type(self) -> Attribute:
+        return self.RESULT_ELEMENT_TYPE
 
     def macs(self) -> int:
         """Multiply-accumulates (or elementary operations) the op performs."""
@@ -92,9 +98,9 @@ class ComputeOp(IRDLOperation, ABC):
             with as_verify_error():
                 static_shape(value.type)
         result_type = self.results[0].type
-        if result_type.get_element_type() != self.RESULT_ELEMENT_TYPE:
+        if result_type.get_element_type() != self.result_element_type():
             raise VerifyException(
-                f"result element type must be {self.RESULT_ELEMENT_TYPE},"
+                f"result element type must be {self.result_element_type()},"
                 f" got {result_type.get_element_type()}"
             )
         with as_verify_error():
@@ -159,18 +165,37 @@ class DivOp(ElementwiseBinaryOp):
     name = "nn.div"
 
 
+@irdl_op_definition
+class PowOp(ElementwiseBinaryOp):
+    """Elementwise ``lhs ** rhs`` (NaN for a negative base and a non-integer exponent)."""
+
+    name = "nn.pow"
+
+
 CMP_PREDICATES = ("eq", "ne", "lt", "le", "gt", "ge")
+
+
+def is_cmp_element_type(element_type: Attribute) -> bool:
+    """f32, or a signless integer of 8, 16, 32 or 64 bits (compared as signed)."""
+    return element_type == f32 or (
+        isinstance(element_type, IntegerType)
+        and element_type.signedness.data == Signedness.SIGNLESS
+        and element_type.width.data in (8, 16, 32, 64)
+    )
 
 
 @irdl_op_definition
 class CmpOp(ElementwiseBinaryOp):
     """Elementwise comparison producing i1; feeds ``nn.if`` conditions.
 
-    ``predicate`` is one of eq, ne, lt, le, gt, ge.
+    ``predicate`` is one of eq, ne, lt, le, gt, ge. Both operands have one
+    element type: f32 or a signless integer (compared as signed).
     """
 
     name = "nn.cmp"
     RESULT_ELEMENT_TYPE: ClassVar[Attribute] = i1
+    lhs = operand_def(TensorType)
+    rhs = operand_def(TensorType)
     predicate = prop_def(StringAttr)
 
     def __init__(self, predicate: str, lhs: SSAValue, rhs: SSAValue, result_type: Attribute):
@@ -186,6 +211,14 @@ class CmpOp(ElementwiseBinaryOp):
             raise VerifyException(
                 f"unknown predicate '{self.predicate.data}', expected one of"
                 f" {', '.join(CMP_PREDICATES)}"
+            )
+        types = [v.type.get_element_type() for v in self.operands]
+        if types[0] != types[1]:
+            raise VerifyException(f"operands must have one element type, got {types[0]} and {types[1]}")
+        if not is_cmp_element_type(types[0]):
+            raise VerifyException(
+                f"operands must be f32 or signless integers of 8, 16, 32 or 64 bits,"
+                f" got {types[0]}"
             )
         super().verify_()
 
@@ -220,6 +253,27 @@ class TanhOp(ElementwiseUnaryOp):
     """``tanh(x)``."""
 
     name = "nn.tanh"
+
+
+@irdl_op_definition
+class SqrtOp(ElementwiseUnaryOp):
+    """``sqrt(x)`` (NaN for negative x)."""
+
+    name = "nn.sqrt"
+
+
+@irdl_op_definition
+class ExpOp(ElementwiseUnaryOp):
+    """``exp(x)``."""
+
+    name = "nn.exp"
+
+
+@irdl_op_definition
+class NegOp(ElementwiseUnaryOp):
+    """``-x``."""
+
+    name = "nn.neg"
 
 
 @irdl_op_definition
@@ -442,6 +496,73 @@ class TransposeOp(ComputeOp):
 
 
 @irdl_op_definition
+class SliceOp(ComputeOp):
+    """ONNX Slice with static ``starts``, ``ends``, ``axes`` and ``steps``.
+
+    Bounds are clamped and may count from the end; ``axes`` defaults to the
+    first ``len(starts)`` axes, ``steps`` to ones (see ``shapes.slice_bounds``).
+    Keeps the input's element type, whatever it is.
+    """
+
+    name = "nn.slice"
+    input = operand_def(TensorType)
+    result = result_def(TensorType)
+    starts = prop_def(DenseArrayBase[I64])
+    ends = prop_def(DenseArrayBase[I64])
+    axes = opt_prop_def(DenseArrayBase[I64])
+    steps = opt_prop_def(DenseArrayBase[I64])
+
+    def result_element_type(self) -> Attribute:
+        return self.input.type.get_element_type()
+
+    def _slice_args(self) -> tuple:
+        return (
+            self.operand_shape(0),
+            _ints(self.starts),
+            _ints(self.ends),
+            None if self.axes is None else _ints(self.axes),
+            None if self.steps is None else _ints(self.steps),
+        )
+
+    def bounds(self) -> tuple[tuple[int, int, int], ...]:
+        """``(start, step, count)`` of every input axis."""
+        return shapes.slice_bounds(*self._slice_args())
+
+    def infer_shape(self) -> shapes.Shape:
+        return shapes.slice_(*self._slice_args())
+
+    def macs(self) -> int:
+        return 0
+
+
+@irdl_op_definition
+class PadOp(ComputeOp):
+    """ONNX Pad: ``pads`` holds every axis' begin pad, then every axis' end pad.
+
+    ``mode`` is constant (fill with ``value``), reflect (numpy's "reflect",
+    each pad smaller than its dimension) or edge.
+    """
+
+    name = "nn.pad"
+    input = operand_def(F32_TENSOR)
+    result = result_def(TensorType)
+    pads = prop_def(DenseArrayBase[I64])
+    mode = opt_prop_def(StringAttr, default_value=StringAttr("constant"))
+    value = opt_prop_def(FloatAttr, default_value=FloatAttr(0.0, f32))
+
+    def before_after(self) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        """The begin pads and the end pads, one per axis."""
+        pads = _ints(self.pads)
+        return pads[: len(pads) // 2], pads[len(pads) // 2 :]
+
+    def infer_shape(self) -> shapes.Shape:
+        return shapes.pad(self.operand_shape(0), _ints(self.pads), self.mode.data)
+
+    def macs(self) -> int:
+        return 0
+
+
+@irdl_op_definition
 class ConstantOp(IRDLOperation):
     """A small constant tensor held in the IR (read-only, never planned)."""
 
@@ -491,10 +612,14 @@ COMPUTE_OPS: tuple[type[IRDLOperation], ...] = (
     SubOp,
     MulOp,
     DivOp,
+    PowOp,
     CmpOp,
     ReluOp,
     SigmoidOp,
     TanhOp,
+    SqrtOp,
+    ExpOp,
+    NegOp,
     ClampOp,
     Conv2dOp,
     MatmulOp,
@@ -506,5 +631,7 @@ COMPUTE_OPS: tuple[type[IRDLOperation], ...] = (
     SoftmaxOp,
     ConcatOp,
     TransposeOp,
+    SliceOp,
+    PadOp,
     ConstantOp,
 )

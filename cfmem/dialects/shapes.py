@@ -152,6 +152,92 @@ def reduce(x: Sequence[int], axes: Sequence[int], keepdims: bool) -> Shape:
     return tuple(s for d, s in enumerate(x) if d not in norm)
 
 
+INT64_MAX = 2**63 - 1
+"""ONNX's "to the end" for a slice bound (and ``-INT64_MAX`` for "from the start")."""
+
+
+def slice_bounds(
+    x: Sequence[int],
+    starts: Sequence[int],
+    ends: Sequence[int],
+    axes: Sequence[int] | None = None,
+    steps: Sequence[int] | None = None,
+) -> tuple[tuple[int, int, int], ...]:
+    """ONNX Slice on static bounds: ``(start, step, count)`` for every axis of ``x``.
+
+    Axis ``a`` of the result takes ``count`` elements ``start + k * step`` of
+    ``x``. Negative starts and ends count from the end; out-of-range bounds
+    are clamped (to ``[0, dim]`` for a positive step, ``[-1, dim - 1]`` for a
+    negative one). Axes not named keep every element; ``axes`` defaults to
+    ``0..len(starts)-1`` and ``steps`` to ones. A slice that selects nothing
+    is refused (cfmem has no empty tensors).
+    """
+    axes = list(range(len(starts))) if axes is None else list(axes)
+    steps = [1] * len(starts) if steps is None else list(steps)
+    if not len(starts) == len(ends) == len(axes) == len(steps):
+        raise ValueError(
+            f"slice needs as many starts, ends, axes and steps, got {len(starts)}, {len(ends)},"
+            f" {len(axes)} and {len(steps)}"
+        )
+    norm = [normalize_axis(a, len(x)) for a in axes]
+    if len(set(norm)) != len(norm):
+        raise ValueError(f"slice axes {axes} repeat an axis")
+    bounds = [(0, 1, d) for d in x]
+    for axis, start, end, step in zip(norm, starts, ends, steps):
+        dim = x[axis]
+        if step == 0:
+            raise ValueError(f"slice step on axis {axis} must not be 0")
+        start = start + dim if start < 0 else start
+        end = end + dim if end < 0 else end
+        if step > 0:
+            start, end = min(max(start, 0), dim), min(max(end, 0), dim)
+        else:
+            start, end = min(max(start, 0), dim - 1), min(max(end, -1), dim - 1)
+        count = max(0, -(-(end - start) // step))
+        if count == 0:
+            raise ValueError(f"slice selects no element on axis {axis} (size {dim})")
+        bounds[axis] = (start, step, count)
+    return tuple(bounds)
+
+
+def slice_(
+    x: Sequence[int],
+    starts: Sequence[int],
+    ends: Sequence[int],
+    axes: Sequence[int] | None = None,
+    steps: Sequence[int] | None = None,
+) -> Shape:
+    """Output shape of an ONNX Slice (see ``slice_bounds``)."""
+    return tuple(count for _, _, count in slice_bounds(x, starts, ends, axes, steps))
+
+
+PAD_MODES = ("constant", "reflect", "edge")
+
+
+def pad(x: Sequence[int], pads: Sequence[int], mode: str = "constant") -> Shape:
+    """Output shape of an ONNX Pad; ``pads`` is every axis' begin, then every axis' end.
+
+    Pads must be non-negative. ``reflect`` mirrors without repeating the edge
+    (numpy's "reflect"), once: each pad must be smaller than its dimension.
+    """
+    if mode not in PAD_MODES:
+        raise ValueError(f"unknown pad mode '{mode}', expected one of {', '.join(PAD_MODES)}")
+    rank = len(x)
+    if len(pads) != 2 * rank:
+        raise ValueError(f"pad of a rank-{rank} input needs {2 * rank} pads, got {len(pads)}")
+    if min(pads, default=0) < 0:
+        raise ValueError(f"pads {list(pads)} must not be negative")
+    before, after = pads[:rank], pads[rank:]
+    if mode == "reflect":
+        for axis, (dim, b, e) in enumerate(zip(x, before, after)):
+            if max(b, e) >= dim:
+                raise ValueError(
+                    f"reflect pad of {max(b, e)} on axis {axis} needs a dimension larger than"
+                    f" the pad, got {dim}"
+                )
+    return tuple(d + b + e for d, b, e in zip(x, before, after))
+
+
 def num_elements(shape: Sequence[int]) -> int:
     return prod(shape)
 

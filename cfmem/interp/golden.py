@@ -58,7 +58,8 @@ def find_function(module: ModuleOp, func_name: str | None = None) -> func.FuncOp
 
 
 def random_inputs(fn: func.FuncOp, seed: int) -> dict[str, np.ndarray]:
-    """Standard-normal f32 inputs (uniform bits for i1) from ``seed``."""
+    """Inputs from ``seed``: standard-normal floats, uniform bits for i1 and
+    uniform integers in [-100, 100) for wider integers."""
     rng = np.random.default_rng(seed)
     inputs: dict[str, np.ndarray] = {}
     for name, arg in zip(argument_names(fn), input_args(fn)):
@@ -68,13 +69,17 @@ def random_inputs(fn: func.FuncOp, seed: int) -> dict[str, np.ndarray]:
         shape = tuple(ty.get_shape())
         if dtype == np.bool_:
             inputs[name] = rng.integers(0, 2, shape).astype(np.bool_)
+        elif np.issubdtype(dtype, np.integer):
+            inputs[name] = rng.integers(-100, 100, shape).astype(dtype)
         else:
             inputs[name] = rng.standard_normal(shape).astype(dtype)
     return inputs
 
 
 def check_inputs(fn: func.FuncOp, inputs: dict[str, np.ndarray]) -> list[np.ndarray]:
-    """The arguments of ``fn`` from ``inputs``, checked for name, shape, dtype."""
+    """The arguments of ``fn`` from ``inputs``, checked for name and shape, in
+    the argument's dtype; an integer or i1 argument takes only values that
+    convert exactly (a float array of whole numbers is fine, 0.5 is not)."""
     args: list[np.ndarray] = []
     for name, arg in zip(argument_names(fn), input_args(fn)):
         if name not in inputs:
@@ -85,7 +90,11 @@ def check_inputs(fn: func.FuncOp, inputs: dict[str, np.ndarray]) -> list[np.ndar
         want = tuple(ty.get_shape())
         if value.shape != want:
             raise InterpError(f"input '{name}' has shape {value.shape}, expected {want}")
-        args.append(value.astype(numpy_dtype(ty.get_element_type()), copy=False))
+        dtype = numpy_dtype(ty.get_element_type())
+        converted = value.astype(dtype, copy=False)
+        if dtype.kind in "biu" and not np.array_equal(converted, value):
+            raise InterpError(f"input '{name}' has values that are not exact {dtype} values")
+        args.append(converted)
     extra = set(inputs) - set(argument_names(fn))
     if extra:
         raise InterpError(f"unknown input(s) {', '.join(sorted(extra))}")

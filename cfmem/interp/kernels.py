@@ -16,6 +16,7 @@ from xdsl.ir import Operation
 
 from cfmem.dialects import nn_compute as nc
 from cfmem.dialects import nn_weights as nw
+from cfmem.interp.weights import numpy_dtype
 
 Kernel = Callable[..., np.ndarray]
 
@@ -78,6 +79,22 @@ def sigmoid(op: nc.SigmoidOp, x: np.ndarray) -> np.ndarray:
     return (1.0 / (1.0 + np.exp(-x))).astype(np.float32)
 
 
+def slice_(op: nc.SliceOp, x: np.ndarray) -> np.ndarray:
+    index = []
+    for start, step, count in op.bounds():
+        stop = start + step * count
+        index.append(slice(start, stop if stop >= 0 else None, step))
+    return x[tuple(index)]
+
+
+def pad(op: nc.PadOp, x: np.ndarray) -> np.ndarray:
+    widths = list(zip(*op.before_after()))
+    mode = op.mode.data
+    if mode == "constant":
+        return np.pad(x, widths, constant_values=np.float32(op.value.value.data))
+    return np.pad(x, widths, mode=mode)
+
+
 _CMP = {"eq": np.equal, "ne": np.not_equal, "lt": np.less, "le": np.less_equal, "gt": np.greater, "ge": np.greater_equal}
 
 KERNELS: dict[type[Operation], Kernel] = {
@@ -85,10 +102,14 @@ KERNELS: dict[type[Operation], Kernel] = {
     nc.SubOp: lambda op, a, b: a - b,
     nc.MulOp: lambda op, a, b: a * b,
     nc.DivOp: lambda op, a, b: a / b,
+    nc.PowOp: lambda op, a, b: np.power(a, b),
     nc.CmpOp: lambda op, a, b: _CMP[op.predicate.data](a, b),
     nc.ReluOp: lambda op, x: np.maximum(x, np.float32(0)),
     nc.SigmoidOp: sigmoid,
     nc.TanhOp: lambda op, x: np.tanh(x),
+    nc.SqrtOp: lambda op, x: np.sqrt(x),
+    nc.ExpOp: lambda op, x: np.exp(x),
+    nc.NegOp: lambda op, x: np.negative(x),
     nc.ClampOp: lambda op, x: np.clip(x, np.float32(op.min.value.data), np.float32(op.max.value.data)),
     nc.Conv2dOp: conv2d,
     nc.MatmulOp: lambda op, a, b: np.matmul(a, b),
@@ -102,6 +123,8 @@ KERNELS: dict[type[Operation], Kernel] = {
     nc.SoftmaxOp: softmax,
     nc.ConcatOp: lambda op, *xs: np.concatenate(xs, axis=op.axis.value.data),
     nc.TransposeOp: lambda op, x: np.transpose(x, _ints(op.perm)),
+    nc.SliceOp: slice_,
+    nc.PadOp: pad,
     nw.ReshapeOp: lambda op, x: x.reshape(tuple(op.result.type.get_shape())),
 }
 
@@ -111,7 +134,13 @@ def evaluate(op: Operation, args: list[np.ndarray]) -> np.ndarray:
     kernel = KERNELS.get(type(op))
     if kernel is None:
         raise NotImplementedError(f"no kernel for '{op.name}'")
-    result = np.ascontiguousarray(kernel(op, *args))
-    want = tuple(op.results[0].type.get_shape())
+    with np.errstate(all="ignore"):  # NaN and inf are IEEE results here, not errors
+        result = np.asarray(kernel(op, *args))
+    if not result.flags.c_contiguous:  # (np.ascontiguousarray would make a 0-d result 1-d)
+        result = result.copy(order="C")
+    result_type = op.results[0].type
+    want = tuple(result_type.get_shape())
     assert result.shape == want, f"{op.name} produced {result.shape}, expected {want}"
+    dtype = numpy_dtype(result_type.get_element_type())
+    assert result.dtype == dtype, f"{op.name} produced {result.dtype}, expected {dtype}"
     return result

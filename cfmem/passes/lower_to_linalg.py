@@ -5,13 +5,16 @@ input buffers and write its output buffer with the numbers of the numpy
 kernels in :mod:`cfmem.interp.kernels`, so the module holds no ``nn`` op and
 is plain upstream MLIR (linalg, memref, arith, math, scf, func). Per op:
 
-- ``add``, ``sub``, ``mul``, ``div``: one ``linalg.generic``; numpy
-  broadcasting lives in the input maps (operands aligned to the last
-  dimension, a size-1 dimension of a larger result read at index 0).
+- ``add``, ``sub``, ``mul``, ``div``, ``pow`` (``math.powf``): one
+  ``linalg.generic``; numpy broadcasting lives in the input maps (operands
+  aligned to the last dimension, a size-1 dimension of a larger result read
+  at index 0).
 - ``cmp``: the same with ``arith.cmpf`` (eq, ne, lt, le, gt, ge as oeq, une,
-  olt, ole, ogt, oge, so NaN compares as in numpy) writing i1.
+  olt, ole, ogt, oge, so NaN compares as in numpy) writing i1; on integers
+  ``arith.cmpi`` (eq, ne, slt, sle, sgt, sge).
 - ``relu`` ``maximumf(x, 0)``, ``sigmoid`` ``1 / (1 + exp(-x))``, ``tanh``
-  ``math.tanh``, ``clamp`` ``minimumf(maximumf(x, min), max)``: one generic.
+  ``math.tanh``, ``sqrt`` ``math.sqrt``, ``exp`` ``math.exp``, ``neg``
+  ``arith.negf``, ``clamp`` ``minimumf(maximumf(x, min), max)``: one generic.
 - ``conv2d``: the output filled with the bias (broadcast over N, H, W) or 0,
   then one generic over (n, o, y, x, c, ky, kx) accumulating input channel
   ``(o floordiv og) * cg + c`` (og, cg: output and input channels per group) at
@@ -34,6 +37,13 @@ is plain upstream MLIR (linalg, memref, arith, math, scf, func). Per op:
   output at its offset along the axis; ``transpose``: ``linalg.transpose``;
   ``reshape``: a copy generic reading the input at each output element's
   row-major position (``floordiv``/``mod`` of the linear index).
+- ``slice``: a copy generic reading input index ``start + i * step`` on each
+  axis (a negative step reads backwards).
+- ``pad``: constant mode fills the output with the value and copies the
+  input into its interior; edge and reflect modes are one generic over the
+  output that computes each element's source index from ``linalg.index``
+  (clamped for edge; ``(n-1) - |(n-1) - |i||`` for reflect, valid as each pad
+  is smaller than its dimension) and loads it with ``memref.load``.
 
 Scratch buffers (padded inputs, softmax max and sum, and the shape-only
 window operand of pooling) live outside the planned arena, on the stack: each
@@ -43,7 +53,8 @@ aligned) at the top of its body, and every op's scratch buffers are
 done, so N is the most any single op needs, and the stack it takes is the
 same wherever the op sits (no ``alloca`` runs inside control flow).
 
-Assumes static shapes, f32 data and an output buffer that overlaps none of
+Assumes static shapes, f32 data (``slice`` takes any element type, ``cmp``
+also signless integers) and an output buffer that overlaps none of
 the inputs (the memory plan guarantees it; several lowerings write the output
 before they have read every input).
 """
@@ -75,7 +86,7 @@ from xdsl.dialects.builtin import (
     i8,
 )
 from xdsl.dialects.linalg.attrs import IteratorTypeAttr
-from xdsl.dialects.linalg.ops import CopyOp, FillOp, GenericOp, MatmulOp, TransposeOp, YieldOp
+from xdsl.dialects.linalg.ops import CopyOp, FillOp, GenericOp, IndexOp, MatmulOp, TransposeOp, YieldOp
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.ir.affine import AffineExpr, AffineMap
 from xdsl.passes import ModulePass
@@ -100,8 +111,16 @@ Body = Callable[..., SSAValue]
 
 SCRATCH_ALIGN = 64
 """Byte alignment of the scratch alloca and of each scratch buffer in it."""
-ARITH_BINARY = {nc.AddOp: arith.AddfOp, nc.SubOp: arith.SubfOp, nc.MulOp: arith.MulfOp, nc.DivOp: arith.DivfOp}
+FLOAT_BINARY = {
+    nc.AddOp: arith.AddfOp,
+    nc.SubOp: arith.SubfOp,
+    nc.MulOp: arith.MulfOp,
+    nc.DivOp: arith.DivfOp,
+    nc.PowOp: math.PowFOp,
+}
+FLOAT_UNARY = {nc.SqrtOp: math.SqrtOp, nc.ExpOp: math.ExpOp, nc.NegOp: arith.NegfOp}
 CMP_PREDICATES = {"eq": "oeq", "ne": "une", "lt": "olt", "le": "ole", "gt": "ogt", "ge": "oge"}
+CMPI_PREDICATES = {"eq": "eq", "ne": "ne", "lt": "slt", "le": "sle", "gt": "sgt", "ge": "sge"}
 
 
 # --- building blocks -------------------------------------------------------------
@@ -156,6 +175,10 @@ def strides(shape: Shape) -> list[int]:
 
 def f32_const(value: float) -> SSAValue:
     return arith.ConstantOp(FloatAttr(value, f32)).result
+
+
+def index_const(value: int) -> SSAValue:
+    return arith.ConstantOp(IntegerAttr(value, IndexType())).result
 
 
 def generic(
@@ -324,8 +347,7 @@ class OpLowering:
         """An f32 scratch buffer of ``shape``, filled with ``value`` unless None."""
         offset = self.scratch_used
         self.scratch_used += align_up(prod(shape) * 4, SCRATCH_ALIGN)
-        shift = arith.ConstantOp(IntegerAttr(offset, IndexType())).result
-        buffer = memref.ViewOp(self.scratch_base, shift, [], MemRefType(f32, shape)).result
+        buffer = memref.ViewOp(self.scratch_base, index_const(offset), [], MemRefType(f32, shape)).result
         buffer.name_hint = name
         if value is not None:
             fill(value, buffer)
@@ -348,11 +370,17 @@ class OpLowering:
         method(self, op, ins, out)
 
     def binary(self, op: nc.ElementwiseBinaryOp, ins: list[SSAValue], out: SSAValue) -> None:
-        if isinstance(op, nc.CmpOp):
+        if isinstance(op, nc.CmpOp) and op.lhs.type.get_element_type() == f32:
             predicate = CMP_PREDICATES[op.predicate.data]
             elementwise(ins, out, lambda a, b, _: arith.CmpfOp(a, b, predicate).result)
+        elif isinstance(op, nc.CmpOp):
+            predicate = CMPI_PREDICATES[op.predicate.data]
+            elementwise(ins, out, lambda a, b, _: arith.CmpiOp(a, b, predicate).result)
         else:
-            elementwise(ins, out, lambda a, b, _: ARITH_BINARY[type(op)](a, b).result)
+            elementwise(ins, out, lambda a, b, _: FLOAT_BINARY[type(op)](a, b).result)
+
+    def unary(self, op: nc.ElementwiseUnaryOp, ins: list[SSAValue], out: SSAValue) -> None:
+        elementwise(ins, out, lambda x, _: FLOAT_UNARY[type(op)](x).result)
 
     def relu(self, op: nc.ReluOp, ins: list[SSAValue], out: SSAValue) -> None:
         elementwise(ins, out, lambda x, _: arith.MaximumfOp(x, f32_const(0.0)).result)
@@ -468,15 +496,53 @@ class OpLowering:
         out_shape = shape_of(out)
         copy(x, out, row_major_map(shape_of(x), out_shape), identity(len(out_shape)))
 
+    def slice(self, op: nc.SliceOp, ins: list[SSAValue], out: SSAValue) -> None:
+        bounds = op.bounds()
+        reads = [d * step + start for d, (start, step, _) in zip(dims(len(bounds)), bounds)]
+        copy(ins[0], out, affine_map(len(bounds), reads), identity(len(bounds)))
+
+    def pad(self, op: nc.PadOp, ins: list[SSAValue], out: SSAValue) -> None:
+        (x,) = ins
+        before, after = op.before_after()
+        mode = op.mode.data
+        if mode == "constant":
+            fill(op.value.value.data, out)
+            copy_into(x, out, before)
+            return
+
+        def source(axis: int, size: int) -> SSAValue:
+            """The index into ``x`` of output index ``linalg.index axis``."""
+            i = IndexOp(axis).result
+            if not before[axis] and not after[axis]:
+                return i
+            if before[axis]:
+                i = arith.SubiOp(i, index_const(before[axis])).result
+            zero, last = index_const(0), index_const(size - 1)
+            if mode == "edge":
+                return arith.MinSIOp(arith.MaxSIOp(i, zero), last).result
+            mirrored = arith.MaxSIOp(i, arith.SubiOp(zero, i)).result  # |i|
+            back = arith.SubiOp(last, mirrored).result  # (n-1) - |i|
+            return arith.SubiOp(last, arith.MaxSIOp(back, arith.SubiOp(zero, back))).result
+
+        def body(_: SSAValue) -> SSAValue:
+            indices = [source(axis, size) for axis, size in enumerate(shape_of(x))]
+            return memref.LoadOp.get(x, indices).res
+
+        update(out, body)
+
     METHODS: dict[type[Operation], Callable[..., None]] = {
         nc.AddOp: binary,
         nc.SubOp: binary,
         nc.MulOp: binary,
         nc.DivOp: binary,
+        nc.PowOp: binary,
         nc.CmpOp: binary,
         nc.ReluOp: relu,
         nc.SigmoidOp: sigmoid,
         nc.TanhOp: tanh,
+        nc.SqrtOp: unary,
+        nc.ExpOp: unary,
+        nc.NegOp: unary,
         nc.ClampOp: clamp,
         nc.Conv2dOp: conv2d,
         nc.MatmulOp: matmul,
@@ -488,6 +554,8 @@ class OpLowering:
         nc.SoftmaxOp: softmax,
         nc.ConcatOp: concat,
         nc.TransposeOp: transpose,
+        nc.SliceOp: slice,
+        nc.PadOp: pad,
         ReshapeOp: reshape,
     }
 
