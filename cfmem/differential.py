@@ -95,7 +95,7 @@ def run_mlir(
     for arg in args[len(input_args(fn)) :]:
         assert isinstance(arg.type, MemRefType)
         specs.append((tuple(arg.type.get_shape()), numpy_dtype(arg.type.get_element_type())))
-    arrays = [[np.ascontiguousarray(inputs[name]) for name in argument_names(fn)] for inputs in input_sets]
+    arrays = [[np.require(inputs[name], requirements="C") for name in argument_names(fn)] for inputs in input_sets]
     outputs = run_many_with_mlir(text, arrays, specs, func_name=fn.sym_name.data, run_seconds=run_seconds)
     return [dict(zip(result_names(fn), out)) for out in outputs]
 

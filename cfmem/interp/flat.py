@@ -136,7 +136,7 @@ class FlatInterpreter:
         inputs_given = check_inputs(fn, inputs)
         n_in = len(input_args(fn))
         for arg, value in zip(args[:n_in], inputs_given):
-            frame.values[arg] = self.own_memory(arg.name_hint or "input", np.ascontiguousarray(value))
+            frame.values[arg] = self.own_memory(arg.name_hint or "input", np.require(value, requirements="C"))
         outputs: list[Ref] = []
         for arg in args[n_in:]:
             shape, dtype = _shape_dtype(arg.type)
@@ -148,7 +148,7 @@ class FlatInterpreter:
         return RunResult(results, list(self.branches))
 
     def own_memory(self, name: str, array: np.ndarray) -> Ref:
-        memory = Memory(name, array.view(np.uint8).reshape(-1))
+        memory = Memory(name, array.reshape(-1).view(np.uint8))
         return Ref(memory, 0, array.shape, array.dtype)
 
     def memory(self, name: str) -> Memory:

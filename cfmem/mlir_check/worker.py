@@ -79,7 +79,7 @@ def _check(work: Path, request: dict) -> dict[str, np.ndarray] | None:
             return None
         name = _function_name(module, request.get("func"))
         with np.load(work / "inputs.npz") as data:
-            arrays = {key: np.ascontiguousarray(data[key]) for key in data.files}
+            arrays = {key: np.require(data[key], requirements="C") for key in data.files}
         sets = []
         for k in range(request["sets"]):
             inputs = [arrays[f"set{k}_arg{i}"] for i in range(sum(key.startswith(f"set{k}_") for key in arrays))]

@@ -9,7 +9,7 @@ import traceback
 
 from cfmem.interp.weights import WeightError
 from cfmem.ir_io import CfmemError
-from cfmem.tools import check_mlir, opt, plan, report, run
+from cfmem.tools import check_mlir, import_onnx, opt, plan, report, run
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -21,6 +21,7 @@ def build_parser() -> argparse.ArgumentParser:
         ),
     )
     subparsers = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    import_onnx.add_parser(subparsers)
     run.add_parser(subparsers)
     report.add_parser(subparsers)
     plan.add_parser(subparsers)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import io
+from pathlib import Path
 
 from xdsl.printer import Printer
 
@@ -31,7 +32,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 
 def main(args: argparse.Namespace) -> int:
     module, _ = load_module(args.model)
-    apply_pipeline(module, args.passes, args.model)
+    apply_pipeline(module, args.passes, args.model, Path(args.model).parent)
     text = io.StringIO()
     Printer(stream=text).print_op(module)
     text.write("\n")

@@ -1,0 +1,332 @@
+"""ONNX to the nn dialect, with ``If`` kept as ``nn.if`` where it depends on data.
+
+The import walks the graph once, in order, with every tensor either *known*
+(a numpy array: initializers, ``Constant`` nodes, fixed inputs, and anything
+computed from known values only, folded with onnx's reference evaluator) or a
+*runtime* value (an SSA value of static shape). Shape-only subgraphs
+(``Shape``, ``Gather``, ``Concat``, ``Equal`` ... on static shapes) fold this way,
+and an ``If`` whose condition folds is replaced by the branch it takes.
+Known tensors that runtime ops read become weights in one blob, in execution
+order, written to a binary file next to the module (tiny ones stay
+``nn.constant``).
+
+Assumptions: every graph input has a static shape once ``input_shapes`` are
+applied; runtime tensors are f32 except integer or bool values feeding
+comparisons and reshapes; branches of a data-dependent ``If`` yield equal types.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+import onnx
+from onnx import numpy_helper
+from xdsl.dialects.builtin import IntegerAttr, ModuleOp, StringAttr, i64
+from xdsl.ir import SSAValue
+
+from cfmem.builder import GraphBuilder, GraphBuildError
+from cfmem.dialects.nn_weights import GlobalOp
+
+Value = SSAValue | np.ndarray
+"""A tensor during import: runtime (SSA) or known (numpy)."""
+
+CONSTANT_MAX_ELEMENTS = 1
+"""Known float tensors up to this many elements (scalars) stay ``nn.constant``; all
+others, initializers and ``Constant`` tensors among them, go to the blob."""
+
+
+class OnnxImportError(Exception):
+    """The model cannot be imported; the message is one line naming the node."""
+
+
+@dataclass
+class Scope:
+    """Tensor names visible in one graph; subgraphs see their parents' names."""
+
+    values: dict[str, Value] = field(default_factory=dict)
+    parent: Scope | None = None
+
+    def lookup(self, name: str) -> Value | None:
+        scope: Scope | None = self
+        while scope is not None:
+            if name in scope.values:
+                return scope.values[name]
+            scope = scope.parent
+        return None
+
+
+def ssa_name(onnx_name: str, fallback: str = "t") -> str:
+    """The SSA name cfmem gives an ONNX tensor (inputs and outputs keep it exactly)."""
+    base = re.sub(r"[^\w$.-]", "_", onnx_name).strip("_.") or fallback
+    if base[0].isdigit():
+        base = f"t{base}"
+    while re.search(r"_\d+$", base):  # printers treat _<digits> as their own suffix
+        base = re.sub(r"_(\d+)$", r"\1", base)
+    return base
+
+
+def load_onnx(path: str | Path) -> onnx.ModelProto:
+    """Read and check a model file; one-line errors for missing or corrupt files."""
+    path = Path(path)
+    try:
+        model = onnx.load(str(path))
+    except FileNotFoundError:
+        raise OnnxImportError(f"{path}: no such file") from None
+    except Exception as err:  # protobuf decode errors have many types
+        raise OnnxImportError(f"{path}: not a readable ONNX model ({_first_line(err)})") from None
+    if not model.graph.node and not model.graph.output:
+        raise OnnxImportError(f"{path}: not a readable ONNX model (no graph)")
+    try:
+        onnx.checker.check_model(model)
+    except Exception as err:
+        raise OnnxImportError(f"{path}: invalid ONNX model: {_first_line(err)}") from None
+    return model
+
+
+def _first_line(err: BaseException) -> str:
+    text = str(err).strip().splitlines()
+    return text[0] if text else type(err).__name__
+
+
+def parse_shape_spec(spec: str) -> tuple[str, tuple[int, ...]]:
+    """``name=1,512`` to ``("name", (1, 512))``."""
+    name, sep, dims = spec.partition("=")
+    try:
+        if not sep or not name:
+            raise ValueError
+        shape = tuple(int(d) for d in dims.split(",")) if dims.strip() else ()
+        if any(d <= 0 for d in shape):
+            raise ValueError
+    except ValueError:
+        raise OnnxImportError(f"bad --input-shape {spec!r}: expected name=d0,d1,... with positive sizes") from None
+    return name, shape
+
+
+def parse_value_spec(spec: str) -> tuple[str, float]:
+    """``name=16000`` to ``("name", 16000.0)``."""
+    name, sep, text = spec.partition("=")
+    try:
+        if not sep or not name:
+            raise ValueError
+        return name, float(text)
+    except ValueError:
+        raise OnnxImportError(f"bad --input-value {spec!r}: expected name=number") from None
+
+
+@dataclass
+class ImportedModel:
+    module: ModuleOp
+    blob: bytes
+    """The weight blob's bytes (the module's ``nn.global`` reads them from ``blob_file``)."""
+    blob_file: str
+    folded_ifs: int
+    kept_ifs: int
+
+
+class Importer:
+    """One import; see the module docstring."""
+
+    def __init__(self, model: onnx.ModelProto, blob_file: str, func_name: str = "main"):
+        from cfmem.importers import onnx_ops  # the op table imports this module's names
+
+        self.ops = onnx_ops
+        self.model = model
+        self.opset = next((o.version for o in model.opset_import if o.domain in ("", "ai.onnx")), 18)
+        self.blob_file = blob_file
+        self.b = GraphBuilder(func_name, align=64)
+        self.blob_parts: list[tuple[int, np.ndarray]] = []
+        self.materialized: dict[tuple[int, int], tuple[np.ndarray, SSAValue]] = {}
+        """(id of a known array, id of the block it was emitted in) -> (the array, its SSA value)."""
+        self.folded_ifs = 0
+        self.kept_ifs = 0
+        self.names: set[str] = set()
+
+    # --- names -------------------------------------------------------------------------
+
+    def name(self, onnx_name: str, fallback: str = "t") -> str:
+        """A valid, not yet used SSA name derived from an ONNX tensor name."""
+        base = ssa_name(onnx_name, fallback)
+        candidate, k = base, 1
+        while candidate in self.names or candidate in self.b._names:
+            candidate, k = f"{base}v{k}", k + 1
+        self.names.add(candidate)
+        return candidate
+
+    # --- known tensors becoming IR -----------------------------------------------------------
+
+    def runtime(self, value: Value, hint: str, dtype: np.dtype | None = None) -> SSAValue:
+        """``value`` as an SSA value: known tensors become a constant or a blob weight."""
+        if isinstance(value, SSAValue):
+            return value
+        array = np.asarray(value)
+        if dtype is not None:
+            array = array.astype(dtype)
+        elif array.dtype == np.float64 or array.dtype == np.float16:
+            array = array.astype(np.float32)
+        if dtype is None:
+            for block in reversed(self.b._scopes):  # visible: emitted here or in an enclosing block
+                hit = self.materialized.get((id(value), id(block)))
+                if hit is not None:
+                    return hit[1]
+        if array.dtype == np.float32 and array.size > CONSTANT_MAX_ELEMENTS:
+            result = self.b.weight(self.name(hint, "w"), array.shape)
+            self.blob_parts.append((self.b.weights[-1].offset, array))
+        else:
+            result = self.ops.constant(self, array, hint)
+        if dtype is None:
+            self.materialized[(id(value), id(self.b._scopes[-1]))] = (value, result)
+        return result
+
+    # --- graphs -----------------------------------------------------------------------------
+
+    def import_graph(
+        self, input_shapes: Mapping[str, Sequence[int]], input_values: Mapping[str, float]
+    ) -> ImportedModel:
+        graph = self.model.graph
+        scope = Scope()
+        for init in graph.initializer:
+            scope.values[init.name] = numpy_helper.to_array(init)
+        known_inputs = {i.name for i in graph.initializer}
+        graph_inputs = [i for i in graph.input if i.name not in known_inputs]
+        names = {i.name for i in graph_inputs}
+        for given in (*input_shapes, *input_values):
+            if given not in names:
+                raise OnnxImportError(
+                    f"the model has no input {given!r} (inputs: {', '.join(sorted(names)) or 'none'})"
+                )
+        for inp in graph_inputs:
+            dtype = _tensor_dtype(inp.type.tensor_type.elem_type, f"input {inp.name!r}")
+            if inp.name in input_values:
+                scope.values[inp.name] = np.array(input_values[inp.name], dtype=dtype).reshape(
+                    self._input_shape(inp, input_shapes.get(inp.name), scalar_ok=True)
+                )
+                continue
+            shape = self._input_shape(inp, input_shapes.get(inp.name))
+            scope.values[inp.name] = self.ops.function_input(self, self.name(inp.name, "in"), shape, dtype)
+        self.run_nodes(graph.node, scope)
+        outputs = []
+        out_names = []
+        for out in graph.output:
+            value = scope.lookup(out.name)
+            if value is None:
+                raise OnnxImportError(f"graph output {out.name!r} is never computed")
+            outputs.append(self.runtime(value, out.name))
+            out_names.append(ssa_name(out.name, "out"))
+        try:
+            self.b.output(*outputs, names=out_names)
+            module = self.b.build()
+        except GraphBuildError as err:
+            raise OnnxImportError(str(err)) from None
+        blob = self._blob_bytes()
+        self._point_blob_at_file(module)
+        return ImportedModel(module, blob, self.blob_file, self.folded_ifs, self.kept_ifs)
+
+    def _input_shape(self, inp: onnx.ValueInfoProto, given: Sequence[int] | None, scalar_ok: bool = False):
+        dims = inp.type.tensor_type.shape.dim
+        if given is not None:
+            if len(given) != len(dims) and not (scalar_ok and np.prod(given) == 1):
+                raise OnnxImportError(
+                    f"--input-shape {inp.name}: the model's input has rank {len(dims)}, not {len(given)}"
+                )
+            for k, (d, g) in enumerate(zip(dims, given)):
+                if d.HasField("dim_value") and d.dim_value != g:
+                    raise OnnxImportError(
+                        f"--input-shape {inp.name}: dimension {k} is fixed to {d.dim_value} in the model, not {g}"
+                    )
+            return tuple(given)
+        shape = []
+        for k, d in enumerate(dims):
+            if not d.HasField("dim_value") or d.dim_value <= 0:
+                label = d.dim_param or "?"
+                raise OnnxImportError(
+                    f"input {inp.name!r} has a symbolic dimension {label!r} at position {k}:"
+                    f" fix it with --input-shape {inp.name}=" + ",".join(
+                        str(x.dim_value) if x.HasField("dim_value") else "N" for x in dims
+                    )
+                )
+            shape.append(d.dim_value)
+        return tuple(shape)
+
+    def run_nodes(self, nodes: Sequence[onnx.NodeProto], scope: Scope) -> None:
+        for index, node in enumerate(nodes):
+            where = f"node {node.name or '#' + str(index)} ({node.op_type})"
+            inputs = []
+            for name in node.input:
+                if not name:
+                    inputs.append(None)
+                    continue
+                value = scope.lookup(name)
+                if value is None:
+                    raise OnnxImportError(f"{where}: input {name!r} is not defined before use")
+                inputs.append(value)
+            try:
+                results = self.ops.translate(self, node, inputs, scope)
+            except (OnnxImportError, GraphBuildError) as err:
+                message = " ".join(str(err).split())  # verifier messages span lines
+                raise OnnxImportError(message if message.startswith("node ") else f"{where}: {message}") from None
+            for name, value in zip(node.output, results):
+                if name:
+                    scope.values[name] = value
+
+    def _blob_bytes(self) -> bytes:
+        size = self.b.blob_size
+        data = bytearray(size)
+        for offset, array in self.blob_parts:
+            raw = np.ascontiguousarray(array, dtype="<f4").tobytes()
+            data[offset : offset + len(raw)] = raw
+        return bytes(data)
+
+    def _point_blob_at_file(self, module: ModuleOp) -> None:
+        for op in module.ops:
+            if isinstance(op, GlobalOp):
+                for prop in ("seed", "scale"):
+                    op.properties.pop(prop, None)
+                op.properties["file"] = StringAttr(self.blob_file)
+                op.properties["file_offset"] = IntegerAttr(0, i64)
+        module.verify()
+
+
+_ELEMENT_DTYPES = {
+    onnx.TensorProto.FLOAT: np.float32,
+    onnx.TensorProto.INT64: np.int64,
+    onnx.TensorProto.INT32: np.int32,
+    onnx.TensorProto.BOOL: np.bool_,
+}
+
+
+def _tensor_dtype(elem_type: int, what: str) -> np.dtype:
+    if elem_type not in _ELEMENT_DTYPES:
+        name = onnx.TensorProto.DataType.Name(elem_type)
+        raise OnnxImportError(f"{what} has element type {name}; supported: float, int64, int32, bool")
+    return np.dtype(_ELEMENT_DTYPES[elem_type])
+
+
+def import_onnx(
+    path: str | Path,
+    *,
+    blob_file: str,
+    input_shapes: Mapping[str, Sequence[int]] | None = None,
+    input_values: Mapping[str, float] | None = None,
+) -> ImportedModel:
+    """Import the model at ``path``; its weights are read from ``blob_file`` (a path
+    relative to the module file) by the returned module."""
+    model = load_onnx(path)
+    importer = Importer(model, blob_file)
+    return importer.import_graph(input_shapes or {}, input_values or {})
+
+
+__all__ = [
+    "ImportedModel",
+    "Importer",
+    "OnnxImportError",
+    "Scope",
+    "import_onnx",
+    "load_onnx",
+    "parse_shape_spec",
+    "parse_value_spec",
+    "ssa_name",
+]

@@ -1,0 +1,576 @@
+"""Translation of single ONNX nodes for :mod:`cfmem.importers.onnx_import`.
+
+``translate`` folds a node whose inputs are all known with onnx's reference
+evaluator, and otherwise emits nn ops through the importer's GraphBuilder.
+Each handler receives the importer, the node, its input values (``None`` for
+an omitted optional input) and returns one value per node output.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+import numpy as np
+import onnx
+from onnx import helper, numpy_helper
+from onnx.reference import ReferenceEvaluator
+from xdsl.dialects.builtin import (
+    BoolAttr,
+    BytesAttr,
+    DenseIntOrFPElementsAttr,
+    IntegerAttr,
+    IntegerType,
+    StringAttr,
+    TensorType,
+    f32,
+    i1,
+    i64,
+)
+from xdsl.ir import Attribute, Operation, SSAValue
+
+from cfmem.dialects import nn_compute as nc
+from cfmem.dialects.shapes import normalize_axis
+from cfmem.importers.onnx_import import Importer, OnnxImportError, Scope, Value
+
+Handler = Callable[[Importer, onnx.NodeProto, list], list]
+HANDLERS: dict[str, Handler] = {}
+
+NOT_FOLDED = {"If", "Loop", "Scan", "RandomNormal", "RandomUniform", "RandomNormalLike", "RandomUniformLike", "Multinomial"}
+
+
+def handles(*op_types: str):
+    def register(fn: Handler) -> Handler:
+        for op_type in op_types:
+            HANDLERS[op_type] = fn
+        return fn
+
+    return register
+
+
+def translate(imp: Importer, node: onnx.NodeProto, inputs: list, scope: Scope) -> list[Value]:
+    if node.domain not in ("", "ai.onnx"):
+        raise OnnxImportError(f"unsupported op domain {node.domain!r}")
+    if node.op_type == "If":
+        return translate_if(imp, node, inputs, scope)
+    present = [v for v in inputs if v is not None]
+    if node.op_type not in NOT_FOLDED and all(isinstance(v, np.ndarray) for v in present):
+        return fold(imp, node, inputs)
+    handler = HANDLERS.get(node.op_type)
+    if handler is None:
+        raise OnnxImportError(f"unsupported ONNX op {node.op_type}")
+    return handler(imp, node, inputs)
+
+
+def fold(imp: Importer, node: onnx.NodeProto, inputs: list) -> list[np.ndarray]:
+    """Evaluate a node on known inputs with onnx's reference evaluator."""
+    feeds = {name: value for name, value in zip(node.input, inputs) if name}
+    try:
+        evaluator = ReferenceEvaluator(node, opsets={"": imp.opset})
+        results = evaluator.run(None, feeds)
+    except Exception as err:
+        raise OnnxImportError(f"cannot evaluate on constant inputs: {str(err).splitlines()[0] if str(err) else type(err).__name__}") from None
+    return [np.asarray(r) for r in results]
+
+
+# --- helpers -------------------------------------------------------------------------------
+
+
+def attr(node: onnx.NodeProto, name: str, default=None):
+    for a in node.attribute:
+        if a.name == name:
+            return helper.get_attribute_value(a)
+    return default
+
+
+def known(value: Value | None, what: str) -> np.ndarray:
+    if not isinstance(value, np.ndarray):
+        raise OnnxImportError(f"{what} must be a constant (it is computed at run time)")
+    return value
+
+
+def ints(value: Value | None, what: str) -> list[int]:
+    return [int(v) for v in known(value, what).reshape(-1)]
+
+
+def shape_of(imp: Importer, value: Value) -> tuple[int, ...]:
+    return tuple(value.shape) if isinstance(value, np.ndarray) else imp.b.shape(value)
+
+
+def dtype_of(value: Value) -> np.dtype:
+    if isinstance(value, np.ndarray):
+        return value.dtype
+    element = value.type.get_element_type()
+    if element == f32:
+        return np.dtype(np.float32)
+    if element == i1:
+        return np.dtype(np.bool_)
+    assert isinstance(element, IntegerType)
+    return np.dtype(f"int{element.width.data}")
+
+
+def out_name(imp: Importer, node: onnx.NodeProto, k: int = 0) -> str:
+    return imp.name(node.output[k] if k < len(node.output) else node.name, node.op_type.lower())
+
+
+def f32_operand(imp: Importer, value: Value, hint: str) -> SSAValue:
+    if isinstance(value, np.ndarray):
+        return imp.runtime(value.astype(np.float32), hint)
+    if dtype_of(value) != np.float32:
+        raise OnnxImportError(f"expected a float tensor, got {value.type}")
+    return value
+
+
+def element_type(dtype: np.dtype) -> Attribute:
+    if dtype == np.bool_:
+        return i1
+    if dtype == np.float32:
+        return f32
+    if np.issubdtype(dtype, np.integer):
+        return IntegerType(dtype.itemsize * 8)
+    raise OnnxImportError(f"unsupported element type {dtype}")
+
+
+def constant(imp: Importer, array: np.ndarray, hint: str) -> SSAValue:
+    """An ``nn.constant`` of any supported element type."""
+    ty = TensorType(element_type(array.dtype), list(array.shape))
+    if array.dtype == np.bool_:
+        attr_ = DenseIntOrFPElementsAttr.from_list(ty, [int(v) for v in array.reshape(-1)])
+    else:
+        data = np.ascontiguousarray(array, dtype=array.dtype.newbyteorder("<")).tobytes()
+        attr_ = DenseIntOrFPElementsAttr(ty, BytesAttr(data))
+    return imp.b._emit(nc.ConstantOp(attr_), imp.name(hint, "cst"))
+
+
+def function_input(imp: Importer, name: str, shape: Sequence[int], dtype: np.dtype) -> SSAValue:
+    return imp.b.input(name, shape, dtype=dtype)
+
+
+def make(imp: Importer, cls: type[nc.ComputeOp], operands: list[SSAValue], props: dict, name: str) -> SSAValue:
+    """Emit a compute op, its result shape inferred by the op's own rule."""
+    probe = cls.create(operands=operands, result_types=[TensorType(f32, [1])], properties=props)
+    try:
+        shape = probe.infer_shape()
+    except ValueError as err:
+        raise OnnxImportError(f"{cls.name}: {err}") from None
+    finally:
+        probe.drop_all_references()
+    op: Operation = cls.create(
+        operands=operands, result_types=[TensorType(cls.RESULT_ELEMENT_TYPE, list(shape))], properties=props
+    )
+    return imp.b._emit(op, name)
+
+
+def reshape(imp: Importer, x: SSAValue, shape: Sequence[int], name: str | None = None) -> SSAValue:
+    if tuple(shape) == imp.b.shape(x):
+        return x
+    return imp.b.reshape(x, [int(d) for d in shape], name or imp.name("reshape"))
+
+
+# --- aliases ---------------------------------------------------------------------------------
+
+
+@handles("Identity", "Dropout")
+def identity(imp, node, inputs):
+    return [inputs[0]]
+
+
+@handles("Cast")
+def cast(imp, node, inputs):
+    to = attr(node, "to")
+    x = inputs[0]
+    if onnx.helper.tensor_dtype_to_np_dtype(to) == dtype_of(x):
+        return [x]
+    raise OnnxImportError(f"Cast of a run-time {dtype_of(x)} tensor to {onnx.TensorProto.DataType.Name(to)} is not supported")
+
+
+@handles("Shape")
+def shape_op(imp, node, inputs):
+    dims = np.array(shape_of(imp, inputs[0]), dtype=np.int64)
+    start, end = attr(node, "start", 0), attr(node, "end", None)
+    return [dims[start:end]]
+
+
+@handles("Size")
+def size_op(imp, node, inputs):
+    return [np.array(int(np.prod(shape_of(imp, inputs[0]))), dtype=np.int64)]
+
+
+# --- elementwise ---------------------------------------------------------------------------
+
+BINARY = {"Add": nc.AddOp, "Sub": nc.SubOp, "Mul": nc.MulOp, "Div": nc.DivOp}
+UNARY = {"Relu": nc.ReluOp, "Sigmoid": nc.SigmoidOp, "Tanh": nc.TanhOp}
+COMPARE = {"Equal": "eq", "Greater": "gt", "Less": "lt", "GreaterOrEqual": "ge", "LessOrEqual": "le"}
+
+
+@handles(*BINARY, "Pow")
+def binary(imp, node, inputs):
+    a, b = (f32_operand(imp, v, node.input[k]) for k, v in enumerate(inputs[:2]))
+    cls = getattr(nc, "PowOp") if node.op_type == "Pow" else BINARY[node.op_type]
+    return [make(imp, cls, [a, b], {}, out_name(imp, node))]
+
+
+@handles(*UNARY, "Sqrt", "Exp", "Neg")
+def unary(imp, node, inputs):
+    x = f32_operand(imp, inputs[0], node.output[0])
+    cls = UNARY.get(node.op_type) or getattr(nc, f"{node.op_type}Op")
+    return [make(imp, cls, [x], {}, out_name(imp, node))]
+
+
+@handles("Clip")
+def clip(imp, node, inputs):
+    x = f32_operand(imp, inputs[0], node.output[0])
+    lo = float(known(inputs[1], "Clip min")) if len(inputs) > 1 and inputs[1] is not None else attr(node, "min", -np.inf)
+    hi = float(known(inputs[2], "Clip max")) if len(inputs) > 2 and inputs[2] is not None else attr(node, "max", np.inf)
+    return [imp.b.clamp(x, float(lo), float(hi), out_name(imp, node))]
+
+
+@handles(*COMPARE)
+def compare(imp, node, inputs):
+    a, b = inputs[:2]
+    dtype = dtype_of(a if isinstance(a, SSAValue) else b)
+    operands = [v if isinstance(v, SSAValue) else imp.runtime(v, node.input[k], dtype=dtype) for k, v in enumerate((a, b))]
+    op = nc.CmpOp.create(
+        operands=operands,
+        result_types=[TensorType(i1, list(np.broadcast_shapes(imp.b.shape(operands[0]), imp.b.shape(operands[1]))))],
+        properties={"predicate": StringAttr(COMPARE[node.op_type])},
+    )
+    return [imp.b._emit(op, out_name(imp, node))]
+
+
+# --- linear algebra ----------------------------------------------------------------------------
+
+
+@handles("Conv")
+def conv(imp, node, inputs):
+    x, w, bias = (inputs + [None])[:3]
+    w = known(w, "Conv weights")
+    if attr(node, "auto_pad", b"NOTSET") not in (b"NOTSET", "NOTSET"):
+        raise OnnxImportError("Conv auto_pad is not supported: give explicit pads")
+    spatial = w.ndim - 2
+    if spatial not in (1, 2):
+        raise OnnxImportError(f"Conv with {spatial} spatial dimensions is not supported (1 or 2)")
+    strides = list(attr(node, "strides", [1] * spatial))
+    dilations = list(attr(node, "dilations", [1] * spatial))
+    pads = list(attr(node, "pads", [0] * 2 * spatial))
+    x = f32_operand(imp, x, node.input[0])
+    xs = imp.b.shape(x)
+    if spatial == 1:  # as a 2-D convolution of height 1
+        x = reshape(imp, x, (xs[0], xs[1], 1, xs[2]))
+        w = w.reshape(w.shape[0], w.shape[1], 1, w.shape[2])
+        strides, dilations, pads = [1, *strides], [1, *dilations], [0, pads[0], 0, pads[1]]
+    props = {
+        "strides": nc.i64_array(strides),
+        "pads": nc.i64_array(pads),
+        "dilations": nc.i64_array(dilations),
+        "groups": IntegerAttr(int(attr(node, "group", 1)), i64),
+    }
+    operands = [x, imp.runtime(w.astype(np.float32), node.input[1])]
+    if bias is not None:
+        operands.append(f32_operand(imp, bias, node.input[2]))
+    name = out_name(imp, node)
+    y = make(imp, nc.Conv2dOp, operands, props, name + ("_2d" if spatial == 1 else ""))
+    if spatial == 1:
+        ys = imp.b.shape(y)
+        y = reshape(imp, y, (ys[0], ys[1], ys[3]), name)
+    return [y]
+
+
+@handles("Gemm")
+def gemm(imp, node, inputs):
+    a, b, c = (inputs + [None])[:3]
+    alpha, beta = attr(node, "alpha", 1.0), attr(node, "beta", 1.0)
+    trans_a, trans_b = attr(node, "transA", 0), attr(node, "transB", 0)
+    if trans_a:
+        if not isinstance(a, np.ndarray):
+            raise OnnxImportError("Gemm with transA on a run-time tensor is not supported")
+        a = a.T
+    if alpha != 1.0:
+        b = known(b, "Gemm B with alpha != 1") * np.float32(alpha)
+    n = shape_of(imp, b)[0 if trans_b else 1]
+    if c is None:
+        c = np.zeros((n,), np.float32)
+    elif beta != 1.0:
+        c = known(c, "Gemm C with beta != 1") * np.float32(beta)
+    hints = [*node.input, f"{node.output[0]}_c"]
+    operands = [f32_operand(imp, v, hints[k]) for k, v in enumerate((a, b, c))]
+    props = {"trans_b": BoolAttr.from_bool(True)} if trans_b else {}
+    return [make(imp, nc.GemmOp, operands, props, out_name(imp, node))]
+
+
+@handles("MatMul")
+def matmul(imp, node, inputs):
+    a, b = (f32_operand(imp, v, node.input[k]) for k, v in enumerate(inputs[:2]))
+    return [make(imp, nc.MatmulOp, [a, b], {}, out_name(imp, node))]
+
+
+# --- pooling, reductions ---------------------------------------------------------------------
+
+
+@handles("MaxPool", "AveragePool")
+def pool(imp, node, inputs):
+    x = f32_operand(imp, inputs[0], node.input[0])
+    kernel = list(attr(node, "kernel_shape"))
+    if len(kernel) != 2 or len(node.output) > 1 or attr(node, "ceil_mode", 0) or any(d != 1 for d in attr(node, "dilations", [1, 1])):
+        raise OnnxImportError(f"{node.op_type}: only 2-D pooling without ceil_mode, dilation or indices is supported")
+    if node.op_type == "AveragePool" and attr(node, "count_include_pad", 0) and any(attr(node, "pads", [0])):
+        raise OnnxImportError("AveragePool with count_include_pad and padding is not supported")
+    props = {
+        "kernel": nc.i64_array(kernel),
+        "strides": nc.i64_array(list(attr(node, "strides", [1, 1]))),
+        "pads": nc.i64_array(list(attr(node, "pads", [0, 0, 0, 0]))),
+    }
+    cls = nc.MaxPool2dOp if node.op_type == "MaxPool" else nc.AvgPool2dOp
+    return [make(imp, cls, [x], props, out_name(imp, node))]
+
+
+@handles("GlobalAveragePool")
+def global_avg_pool(imp, node, inputs):
+    x = f32_operand(imp, inputs[0], node.input[0])
+    return [make(imp, nc.GlobalAvgPoolOp, [x], {}, out_name(imp, node))]
+
+
+@handles("ReduceMean", "ReduceSum")
+def reduce_mean(imp, node, inputs):
+    """ReduceMean; ReduceSum as the mean times the element count (rounds slightly differently)."""
+    x = f32_operand(imp, inputs[0], node.input[0])
+    rank = len(imp.b.shape(x))
+    axes = attr(node, "axes")
+    if axes is None and len(inputs) > 1 and inputs[1] is not None:
+        axes = ints(inputs[1], "ReduceMean axes")
+    if not axes:
+        if attr(node, "noop_with_empty_axes", 0):
+            return [x]
+        axes = list(range(rank))
+    axes = [normalize_axis(int(a), rank) for a in axes]
+    props = {"axes": nc.i64_array(axes)}
+    if not attr(node, "keepdims", 1):
+        props["keepdims"] = BoolAttr.from_bool(False)
+    if node.op_type == "ReduceMean":
+        return [make(imp, nc.ReduceMeanOp, [x], props, out_name(imp, node))]
+    mean = make(imp, nc.ReduceMeanOp, [x], props, imp.name(f"{node.output[0]}_mean"))
+    count = np.array(np.prod([imp.b.shape(x)[a] for a in axes]), np.float32)
+    return [make(imp, nc.MulOp, [mean, imp.runtime(count, f"{node.output[0]}_count")], {}, out_name(imp, node))]
+
+
+@handles("Softmax")
+def softmax(imp, node, inputs):
+    x = f32_operand(imp, inputs[0], node.input[0])
+    axis = normalize_axis(attr(node, "axis", -1), len(imp.b.shape(x)))
+    return [make(imp, nc.SoftmaxOp, [x], {"axis": IntegerAttr(axis, i64)}, out_name(imp, node))]
+
+
+# --- data movement --------------------------------------------------------------------------
+
+
+@handles("Concat")
+def concat(imp, node, inputs):
+    values = [v for v in inputs if isinstance(v, SSAValue) or (v is not None and v.size > 0)]
+    operands = [f32_operand(imp, v, f"{node.output[0]}_part") for v in values]
+    rank = len(imp.b.shape(operands[0]))
+    axis = normalize_axis(attr(node, "axis"), rank)
+    if len(operands) == 1:
+        return [operands[0]]
+    return [make(imp, nc.ConcatOp, operands, {"axis": IntegerAttr(axis, i64)}, out_name(imp, node))]
+
+
+@handles("Transpose")
+def transpose(imp, node, inputs):
+    x = f32_operand(imp, inputs[0], node.input[0])
+    rank = len(imp.b.shape(x))
+    perm = list(attr(node, "perm", list(reversed(range(rank)))))
+    if perm == list(range(rank)):
+        return [x]
+    return [make(imp, nc.TransposeOp, [x], {"perm": nc.i64_array(perm)}, out_name(imp, node))]
+
+
+@handles("Reshape")
+def reshape_op(imp, node, inputs):
+    x = inputs[0]
+    xs = imp.b.shape(x)
+    dims = ints(inputs[1], "Reshape shape")
+    if not attr(node, "allowzero", 0):
+        dims = [xs[k] if d == 0 else d for k, d in enumerate(dims)]
+    return [reshape(imp, x, dims, out_name(imp, node))]
+
+
+@handles("Flatten")
+def flatten(imp, node, inputs):
+    xs = imp.b.shape(inputs[0])
+    axis = normalize_axis(attr(node, "axis", 1), len(xs) + 1)
+    return [reshape(imp, inputs[0], (int(np.prod(xs[:axis])), int(np.prod(xs[axis:]))), out_name(imp, node))]
+
+
+def _axes(node: onnx.NodeProto, inputs: list, rank: int) -> list[int] | None:
+    axes = attr(node, "axes")
+    if axes is None and len(inputs) > 1 and inputs[1] is not None:
+        axes = ints(inputs[1], f"{node.op_type} axes")
+    return None if axes is None else sorted(normalize_axis(int(a), rank) for a in axes)
+
+
+@handles("Squeeze")
+def squeeze(imp, node, inputs):
+    xs = imp.b.shape(inputs[0])
+    axes = _axes(node, inputs, len(xs))
+    axes = [k for k, d in enumerate(xs) if d == 1] if axes is None else axes
+    if any(xs[a] != 1 for a in axes):
+        raise OnnxImportError(f"Squeeze of axes {axes} of shape {list(xs)}: not all have size 1")
+    return [reshape(imp, inputs[0], [d for k, d in enumerate(xs) if k not in axes], out_name(imp, node))]
+
+
+@handles("Unsqueeze")
+def unsqueeze(imp, node, inputs):
+    xs = list(imp.b.shape(inputs[0]))
+    raw = attr(node, "axes")
+    raw = ints(inputs[1], "Unsqueeze axes") if raw is None else list(raw)
+    for a in sorted(normalize_axis(int(a), len(xs) + len(raw)) for a in raw):
+        xs.insert(a, 1)
+    return [reshape(imp, inputs[0], xs, out_name(imp, node))]
+
+
+@handles("Slice")
+def slice_op(imp, node, inputs):
+    x = inputs[0]
+    rank = len(imp.b.shape(x))
+    starts, ends = ints(inputs[1], "Slice starts"), ints(inputs[2], "Slice ends")
+    axes = ints(inputs[3], "Slice axes") if len(inputs) > 3 and inputs[3] is not None else list(range(len(starts)))
+    steps = ints(inputs[4], "Slice steps") if len(inputs) > 4 and inputs[4] is not None else [1] * len(starts)
+    axes = [normalize_axis(a, rank) for a in axes]
+    return [imp.b.slice(x, starts, ends, axes, steps, name=out_name(imp, node))]
+
+
+@handles("Split")
+def split(imp, node, inputs):
+    x = inputs[0]
+    xs = imp.b.shape(x)
+    axis = normalize_axis(attr(node, "axis", 0), len(xs))
+    sizes = ints(inputs[1], "Split sizes") if len(inputs) > 1 and inputs[1] is not None else attr(node, "split")
+    if sizes is None:
+        n = attr(node, "num_outputs", len(node.output))
+        chunk = -(-xs[axis] // n)
+        sizes = [min(chunk, xs[axis] - k * chunk) for k in range(n)]
+    results, start = [], 0
+    for k, size in enumerate(sizes):
+        results.append(imp.b.slice(x, [start], [start + size], [axis], [1], name=out_name(imp, node, k)))
+        start += size
+    return results
+
+
+@handles("Gather")
+def gather(imp, node, inputs):
+    x, index = inputs[0], known(inputs[1], "Gather indices")
+    xs = imp.b.shape(x)
+    axis = normalize_axis(attr(node, "axis", 0), len(xs))
+    flat = [int(i) + (xs[axis] if i < 0 else 0) for i in index.reshape(-1)]
+    name = out_name(imp, node)
+    parts = [imp.b.slice(x, [i], [i + 1], [axis], [1], name=imp.name(f"{name}_{i}")) for i in flat]
+    joined = parts[0] if len(parts) == 1 else make(imp, nc.ConcatOp, parts, {"axis": IntegerAttr(axis, i64)}, imp.name(f"{name}_all"))
+    return [reshape(imp, joined, (*xs[:axis], *index.shape, *xs[axis + 1 :]), name)]
+
+
+@handles("Pad")
+def pad(imp, node, inputs):
+    x = f32_operand(imp, inputs[0], node.input[0])
+    rank = len(imp.b.shape(x))
+    pads = ints(inputs[1], "Pad pads") if len(inputs) > 1 and inputs[1] is not None else list(attr(node, "pads"))
+    value = float(known(inputs[2], "Pad value")) if len(inputs) > 2 and inputs[2] is not None else float(attr(node, "value", 0.0))
+    if len(inputs) > 3 and inputs[3] is not None:
+        axes = [normalize_axis(a, rank) for a in ints(inputs[3], "Pad axes")]
+        full = [0] * (2 * rank)
+        for k, a in enumerate(axes):
+            full[a], full[rank + a] = pads[k], pads[len(axes) + k]
+        pads = full
+    mode = attr(node, "mode", b"constant")
+    mode = mode.decode() if isinstance(mode, bytes) else mode
+    return [imp.b.pad(x, pads, mode=mode, value=value, name=out_name(imp, node))]
+
+
+# --- recurrent ------------------------------------------------------------------------------
+
+
+@handles("LSTM")
+def lstm(imp, node, inputs):
+    """Forward LSTM, default activations, no peepholes: unrolled over the sequence."""
+    x, w, r, bias, seq_lens, h0, c0 = (inputs + [None] * 7)[:7]
+    if attr(node, "direction", b"forward") not in (b"forward", "forward") or attr(node, "layout", 0):
+        raise OnnxImportError("only forward LSTMs with layout 0 are supported")
+    if attr(node, "activations") is not None or attr(node, "clip") is not None or attr(node, "input_forget", 0):
+        raise OnnxImportError("LSTM activations, clip and input_forget are not supported")
+    if len(inputs) > 7 and inputs[7] is not None:
+        raise OnnxImportError("LSTM peepholes are not supported")
+    w, r = known(w, "LSTM W")[0], known(r, "LSTM R")[0]
+    hidden = r.shape[1]
+    seq, batch, _ = imp.b.shape(x)
+    if seq_lens is not None and np.any(known(seq_lens, "LSTM sequence_lens") != seq):
+        raise OnnxImportError("LSTM sequence_lens shorter than the sequence are not supported")
+    b_all = known(bias, "LSTM B")[0] if bias is not None else np.zeros(8 * hidden, np.float32)
+    name = out_name(imp, node)
+    wv = imp.runtime(w.astype(np.float32), f"{name}_W")
+    rv = imp.runtime(r.astype(np.float32), f"{name}_R")
+    bv = imp.runtime((b_all[: 4 * hidden] + b_all[4 * hidden :]).astype(np.float32), f"{name}_B")
+    zero = imp.runtime(np.zeros(4 * hidden, np.float32), f"{name}_zero")
+    h = reshape(imp, f32_operand(imp, h0, f"{name}_h0"), (batch, hidden)) if h0 is not None else imp.runtime(np.zeros((batch, hidden), np.float32), f"{name}_h0")
+    c = reshape(imp, f32_operand(imp, c0, f"{name}_c0"), (batch, hidden)) if c0 is not None else imp.runtime(np.zeros((batch, hidden), np.float32), f"{name}_c0")
+    b = imp.b
+    ys = []
+    for t in range(seq):
+        xt = reshape(imp, b.slice(x, [t], [t + 1], [0], [1], name=imp.name(f"{name}_x{t}")), (batch, -1))
+        gates = b.add(
+            make(imp, nc.GemmOp, [xt, wv, bv], {"trans_b": BoolAttr.from_bool(True)}, imp.name(f"{name}_xw{t}")),
+            make(imp, nc.GemmOp, [h, rv, zero], {"trans_b": BoolAttr.from_bool(True)}, imp.name(f"{name}_hr{t}")),
+            imp.name(f"{name}_gates{t}"),
+        )
+        i, o, f, g = (b.slice(gates, [k * hidden], [(k + 1) * hidden], [1], [1], name=imp.name(f"{name}_{gate}{t}")) for k, gate in enumerate("iofc"))
+        i, o, f = (b.sigmoid(v, imp.name(f"{name}_s{k}{t}")) for k, v in enumerate((i, o, f)))
+        g = b.tanh(g, imp.name(f"{name}_g{t}"))
+        c = b.add(b.mul(f, c, imp.name(f"{name}_fc{t}")), b.mul(i, g, imp.name(f"{name}_ig{t}")), imp.name(f"{name}_c{t}"))
+        h = b.mul(o, b.tanh(c, imp.name(f"{name}_tc{t}")), imp.name(f"{name}_h{t}"))
+        ys.append(reshape(imp, h, (1, 1, batch, hidden)))
+    y = ys[0] if seq == 1 else make(imp, nc.ConcatOp, ys, {"axis": IntegerAttr(0, i64)}, imp.name(f"{name}_Y"))
+    return [y, reshape(imp, h, (1, batch, hidden)), reshape(imp, c, (1, batch, hidden))]
+
+
+# --- control flow ------------------------------------------------------------------------------
+
+
+def translate_if(imp: Importer, node: onnx.NodeProto, inputs: list, scope: Scope) -> list[Value]:
+    cond = inputs[0]
+    then_graph, else_graph = attr(node, "then_branch"), attr(node, "else_branch")
+    if isinstance(cond, np.ndarray):
+        if cond.size != 1:
+            raise OnnxImportError(f"If condition has {cond.size} elements, not 1")
+        imp.folded_ifs += 1
+        return run_branch(imp, then_graph if bool(cond.reshape(-1)[0]) else else_graph, scope)
+    if imp.b.shape(cond) and int(np.prod(imp.b.shape(cond))) != 1:
+        raise OnnxImportError(f"If condition has shape {list(imp.b.shape(cond))}, not one element")
+    if dtype_of(cond) != np.bool_:
+        raise OnnxImportError(f"If condition must be bool, got {cond.type}")
+    imp.kept_ifs += 1
+    names = [out_name(imp, node, k) for k in range(len(node.output))]
+
+    def branch(graph):
+        def build(_):
+            values = run_branch(imp, graph, scope)
+            return [imp.runtime(v, f"{graph.name}_{k}") for k, v in enumerate(values)]
+
+        return build
+
+    try:
+        return list(imp.b.if_(cond, branch(then_graph), branch(else_graph), names=names))
+    except OnnxImportError:
+        raise
+    except Exception as err:
+        raise OnnxImportError(str(err)) from None
+
+
+def run_branch(imp: Importer, graph: onnx.GraphProto, scope: Scope) -> list[Value]:
+    inner = Scope(parent=scope)
+    for init in graph.initializer:
+        inner.values[init.name] = numpy_helper.to_array(init)
+    imp.run_nodes(graph.node, inner)
+    results = []
+    for out in graph.output:
+        value = inner.lookup(out.name)
+        if value is None:
+            raise OnnxImportError(f"branch {graph.name!r} output {out.name!r} is never computed")
+        results.append(value)
+    return results

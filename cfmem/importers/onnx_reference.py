@@ -1,0 +1,49 @@
+"""onnxruntime as the reference for imported models.
+
+Feeds and outputs are keyed by ONNX tensor names; :func:`cfmem_inputs` turns
+feeds into the inputs of the imported function (SSA names, without the inputs
+that ``--input-value`` fixed). onnxruntime is an optional dependency (the
+``test`` extra); it is imported only when called.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+
+import numpy as np
+
+from cfmem.importers.onnx_import import ssa_name
+
+
+def onnxruntime_session(path: str | Path):
+    """A quiet CPU onnxruntime session for the model at ``path``."""
+    import onnxruntime
+
+    options = onnxruntime.SessionOptions()
+    options.log_severity_level = 3
+    return onnxruntime.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
+
+
+def onnxruntime_outputs(path: str | Path, feeds: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:
+    """The model's outputs under onnxruntime (CPU), keyed by their cfmem names."""
+    session = onnxruntime_session(path)
+    names = [o.name for o in session.get_outputs()]
+    results = session.run(names, dict(feeds))
+    return {ssa_name(name, "out"): np.asarray(value) for name, value in zip(names, results)}
+
+
+def cfmem_inputs(feeds: Mapping[str, np.ndarray], fixed: Mapping[str, float] = {}) -> dict[str, np.ndarray]:
+    """``feeds`` as inputs of the imported function: SSA names, fixed inputs left out."""
+    return {ssa_name(name, "in"): np.asarray(value) for name, value in feeds.items() if name not in fixed}
+
+
+def max_abs_error(reference: Mapping[str, np.ndarray], outputs: Mapping[str, np.ndarray]) -> float:
+    """Largest absolute difference over all outputs (inf on a shape mismatch)."""
+    worst = 0.0
+    for name, ref in reference.items():
+        got = np.asarray(outputs[name])
+        if got.shape != ref.shape:
+            return float("inf")
+        worst = max(worst, float(np.max(np.abs(got.astype(np.float64) - ref.astype(np.float64)), initial=0.0)))
+    return worst

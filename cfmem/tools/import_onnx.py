@@ -1,0 +1,58 @@
+"""``cfmem import``: an ONNX model to an nn-dialect module and its weight blob."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from cfmem.ir_io import CfmemError
+from cfmem.tools.files import atomic_write_bytes, atomic_write_text
+
+
+def add_parser(subparsers: argparse._SubParsersAction) -> None:
+    p = subparsers.add_parser(
+        "import",
+        help="import an ONNX model (with If) into the nn dialect",
+        description=(
+            "Translate an ONNX model into an nn-dialect module. Initializers and tensor-valued"
+            " Constant nodes go, in execution order, into one weight blob written next to the"
+            " module (OUT.weights.bin) and read through nn.view at their offsets. Shape-only"
+            " computations are folded; an If whose condition folds is replaced by the branch it"
+            " takes; an If that depends on data becomes nn.if. Every input needs a static shape."
+        ),
+    )
+    p.add_argument("model", metavar="MODEL.onnx", help="the ONNX model")
+    p.add_argument("-o", "--output", required=True, metavar="OUT.mlir", help="the module to write")
+    p.add_argument(
+        "--input-shape", action="append", default=[], metavar="NAME=D0,D1,...",
+        help="fix the shape of input NAME (for symbolic dimensions); repeatable",
+    )  # fmt: skip
+    p.add_argument(
+        "--input-value", action="append", default=[], metavar="NAME=NUMBER",
+        help="fix input NAME to a value (it stops being an input, and Ifs that depend on it fold); repeatable",
+    )  # fmt: skip
+    p.set_defaults(handler=main)
+
+
+def main(args: argparse.Namespace) -> int:
+    from cfmem.importers.onnx_import import OnnxImportError, import_onnx, parse_shape_spec, parse_value_spec
+
+    out = Path(args.output)
+    blob_path = out.with_name(out.stem + ".weights.bin")
+    try:
+        shapes = dict(parse_shape_spec(s) for s in args.input_shape)
+        values = dict(parse_value_spec(s) for s in args.input_value)
+        imported = import_onnx(args.model, blob_file=blob_path.name, input_shapes=shapes, input_values=values)
+    except OnnxImportError as err:
+        raise CfmemError(str(err)) from None
+    if not out.parent.is_dir():
+        raise CfmemError(f"cannot write {out}: no directory {out.parent}")
+    atomic_write_bytes(blob_path, imported.blob)
+    atomic_write_text(out, str(imported.module) + "\n")
+    print(
+        f"cfmem: wrote {out} and {blob_path.name} ({len(imported.blob):,} bytes of weights);"
+        f" {imported.kept_ifs} if(s) kept, {imported.folded_ifs} folded",
+        file=sys.stderr,
+    )
+    return 0

@@ -1,0 +1,198 @@
+"""cfmem import on small hand-written ONNX models: If kept or folded, weights, numerics, errors."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+onnx = pytest.importorskip("onnx")
+pytest.importorskip("onnxruntime")
+from onnx import TensorProto as T  # noqa: E402
+from onnx import helper as h  # noqa: E402
+from onnx import numpy_helper as nh  # noqa: E402
+
+from cfmem.importers.onnx_import import import_onnx  # noqa: E402
+from cfmem.importers.onnx_reference import cfmem_inputs, max_abs_error, onnxruntime_outputs  # noqa: E402
+from cfmem.interp.flat import run_flat  # noqa: E402
+from cfmem.interp.golden import run_function  # noqa: E402
+from cfmem.pipeline import lower_model  # noqa: E402
+
+RNG = np.random.default_rng(0)
+
+
+def weight(name: str, *shape: int) -> onnx.TensorProto:
+    return nh.from_array(RNG.standard_normal(shape).astype(np.float32), name)
+
+
+def save(tmp_path: Path, nodes, inputs, outputs, inits, name="model.onnx", opset=17) -> Path:
+    graph = h.make_graph(nodes, "g", inputs, outputs, inits)
+    model = h.make_model(graph, opset_imports=[h.make_opsetid("", opset)], ir_version=8)
+    onnx.checker.check_model(model)
+    path = tmp_path / name
+    onnx.save(model, str(path))
+    return path
+
+
+def branch(name: str, nodes, out: str, shape) -> onnx.GraphProto:
+    return h.make_graph(nodes, name, [], [h.make_tensor_value_info(out, T.FLOAT, shape)])
+
+
+def nested_if_model(tmp_path: Path) -> Path:
+    """x -> fc; if mean > 0: (if mean square > 1: relu(fc @ A) else tanh(fc @ B)) else sigmoid(fc @ C); + fc."""
+    inner = h.make_node(
+        "If", ["c2"], ["inner"],
+        then_branch=branch("t2", [h.make_node("MatMul", ["y", "A"], ["a1"]), h.make_node("Relu", ["a1"], ["ta"])], "ta", [1, 8]),
+        else_branch=branch("e2", [h.make_node("MatMul", ["y", "B"], ["b1"]), h.make_node("Tanh", ["b1"], ["tb"])], "tb", [1, 8]),
+    )  # fmt: skip
+    then = h.make_graph(
+        [h.make_node("Mul", ["y", "y"], ["sq"]), h.make_node("ReduceMean", ["sq"], ["mx"], keepdims=0),
+         h.make_node("Greater", ["mx", "one"], ["c2"]), inner],
+        "t1", [], [h.make_tensor_value_info("inner", T.FLOAT, [1, 8])],
+    )  # fmt: skip
+    els = branch("e1", [h.make_node("MatMul", ["y", "C"], ["c1"]), h.make_node("Sigmoid", ["c1"], ["tc"])], "tc", [1, 8])
+    nodes = [
+        h.make_node("Gemm", ["x", "W", "bias"], ["y"], transB=1),
+        h.make_node("ReduceMean", ["y"], ["m"], keepdims=0),
+        h.make_node("Greater", ["m", "zero"], ["c1cond"]),
+        h.make_node("If", ["c1cond"], ["z"], then_branch=then, else_branch=els),
+        h.make_node("Add", ["z", "y"], ["out"]),
+    ]
+    inits = [weight("W", 8, 4), weight("bias", 8), weight("A", 8, 8), weight("B", 8, 8), weight("C", 8, 8),
+             nh.from_array(np.array(0, np.float32), "zero"), nh.from_array(np.array(1, np.float32), "one")]  # fmt: skip
+    return save(tmp_path, nodes, [h.make_tensor_value_info("x", T.FLOAT, ["N", 4])],
+                [h.make_tensor_value_info("out", T.FLOAT, [1, 8])], inits)  # fmt: skip
+
+
+def shape_folded_model(tmp_path: Path) -> Path:
+    """An If on Shape(x)[1] == 4, as exporters write for rank/shape checks, plus a sample-rate If."""
+    nodes = [
+        h.make_node("Shape", ["x"], ["s"]),
+        h.make_node("Gather", ["s", "one_i"], ["d1"], axis=0),
+        h.make_node("Equal", ["d1", "four"], ["is4"]),
+        h.make_node("If", ["is4"], ["y"],
+                    then_branch=branch("t", [h.make_node("Relu", ["x"], ["r"])], "r", [1, 4]),
+                    else_branch=branch("e", [h.make_node("Neg", ["x"], ["n"])], "n", [1, 4])),
+        h.make_node("Equal", ["sr", "rate"], ["fast"]),
+        h.make_node("If", ["fast"], ["out"],
+                    then_branch=branch("t16", [h.make_node("Mul", ["y", "W"], ["m"])], "m", [1, 4]),
+                    else_branch=branch("t8", [h.make_node("Sub", ["y", "W"], ["d"])], "d", [1, 4])),
+    ]  # fmt: skip
+    inits = [nh.from_array(np.array(1, np.int64), "one_i"), nh.from_array(np.array(4, np.int64), "four"),
+             nh.from_array(np.array(16000, np.int64), "rate"), weight("W", 1, 4)]  # fmt: skip
+    inputs = [h.make_tensor_value_info("x", T.FLOAT, [1, 4]), h.make_tensor_value_info("sr", T.INT64, [])]
+    return save(tmp_path, nodes, inputs, [h.make_tensor_value_info("out", T.FLOAT, [1, 4])], inits)
+
+
+def ifs(module) -> int:
+    return sum(op.name == "nn.if" for op in module.walk())
+
+
+def check_against_onnxruntime(path: Path, feeds_list, fixed=None, shapes=None):
+    imported = import_onnx(path, blob_file="model.weights.bin", input_shapes=shapes or {}, input_values=fixed or {})
+    (path.parent / "model.weights.bin").write_bytes(imported.blob)
+    flat = lower_model(imported.module, "nn-insert-dma,nn-plan-memory", path.parent)
+    branches = set()
+    for feeds in feeds_list:
+        want = onnxruntime_outputs(path, feeds)
+        inputs = cfmem_inputs(feeds, fixed or {})
+        golden = run_function(imported.module, inputs, base_dir=path.parent)
+        got = run_flat(flat, inputs, check=True)
+        assert max_abs_error(want, golden.outputs) <= 1e-4
+        assert max_abs_error(want, got.outputs) <= 1e-4
+        assert got.branches == golden.branches
+        branches.add(tuple(golden.branches))
+    return imported, branches
+
+
+def test_nested_data_dependent_ifs_are_kept_and_match_onnxruntime_on_every_path(tmp_path):
+    path = nested_if_model(tmp_path)
+    feeds = [{"x": (RNG.standard_normal((1, 4)) * s).astype(np.float32)} for s in (0.1, 1, 3, -3, 10, -10) for _ in range(4)]
+    imported, paths = check_against_onnxruntime(path, feeds, shapes={"x": (1, 4)})
+    assert ifs(imported.module) == 2 and imported.kept_ifs == 2
+    outcomes = {step for p in paths for step in p}
+    assert outcomes == {("if#0", True), ("if#0", False), ("if#1", True), ("if#1", False)}
+
+
+def test_shape_conditions_fold_and_a_fixed_input_value_folds_its_if(tmp_path):
+    path = shape_folded_model(tmp_path)
+    x = RNG.standard_normal((1, 4)).astype(np.float32)
+    imported, paths = check_against_onnxruntime(
+        path, [{"x": x, "sr": np.array(16000, np.int64)}, {"x": x, "sr": np.array(8000, np.int64)}]
+    )
+    assert imported.folded_ifs == 1 and imported.kept_ifs == 1  # the shape If folded, the sample-rate If kept
+    assert paths == {(("if#0", True),), (("if#0", False),)}
+    fixed, _ = check_against_onnxruntime(path, [{"x": x, "sr": np.array(8000, np.int64)}], fixed={"sr": 8000})
+    assert ifs(fixed.module) == 0 and fixed.folded_ifs == 2
+    assert "nn.sub" in str(fixed.module) and "nn.mul" not in str(fixed.module)
+
+
+def test_weights_go_to_the_blob_in_execution_order_with_their_bytes(tmp_path):
+    path = nested_if_model(tmp_path)
+    imported = import_onnx(path, blob_file="w.bin", input_shapes={"x": (1, 4)})
+    model = onnx.load(str(path))
+    arrays = {i.name: nh.to_array(i) for i in model.graph.initializer}
+    views = [op for op in imported.module.walk() if op.name == "nn.view"]
+    names = [op.results[0].name_hint for op in views]
+    assert names == ["W", "bias", "A", "B", "C"]  # the order ops use them in
+    offsets = [op.offset.value.data for op in views]
+    assert offsets == sorted(offsets)
+    for name, offset in zip(names, offsets):
+        raw = arrays[name].astype("<f4").tobytes()
+        assert imported.blob[offset : offset + len(raw)] == raw
+
+
+# --- the command line -------------------------------------------------------------------------
+
+
+def cfmem(*args: str, cwd: Path) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "cfmem.tools.cli", *args], capture_output=True, text=True, cwd=cwd)
+
+
+def test_cfmem_import_then_cfmem_run_reproduce_onnxruntime(tmp_path):
+    path = nested_if_model(tmp_path)
+    done = cfmem("import", str(path), "-o", "m.mlir", "--input-shape", "x=1,4", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert (tmp_path / "m.weights.bin").is_file()
+    x = RNG.standard_normal((1, 4)).astype(np.float32)
+    np.savez(tmp_path / "in.npz", x=x)
+    done = cfmem("run", "m.mlir", "--inputs", "in.npz", "-o", "out.npz", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    got = dict(np.load(tmp_path / "out.npz"))
+    assert max_abs_error(onnxruntime_outputs(path, {"x": x}), got) <= 1e-4
+
+
+def unsupported_model(tmp_path: Path) -> Path:
+    nodes = [h.make_node("Relu", ["x"], ["r"]), h.make_node("Hardmax", ["r"], ["out"], name="the_hardmax")]
+    return save(tmp_path, nodes, [h.make_tensor_value_info("x", T.FLOAT, [1, 4])],
+                [h.make_tensor_value_info("out", T.FLOAT, [1, 4])], [])  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    "case, args, message",
+    [
+        ("unsupported", [], "node the_hardmax (Hardmax): unsupported ONNX op Hardmax"),
+        ("symbolic", [], "input 'x' has a symbolic dimension 'N' at position 0: fix it with --input-shape x=N,4"),
+        ("corrupt", [], "not a readable ONNX model"),
+        ("missing", [], "no such file"),
+        ("symbolic", ["--input-shape", "x=1"], "--input-shape x: the model's input has rank 2, not 1"),
+        ("symbolic", ["--input-shape", "y=1,4"], "the model has no input 'y' (inputs: x)"),
+        ("symbolic", ["--input-shape", "x=1,a"], "bad --input-shape 'x=1,a'"),
+    ],
+)
+def test_bad_models_and_options_give_one_line_and_write_nothing(tmp_path, case, args, message):
+    path = {
+        "unsupported": lambda: unsupported_model(tmp_path),
+        "symbolic": lambda: nested_if_model(tmp_path),
+        "corrupt": lambda: (tmp_path / "bad.onnx").write_bytes(b"\x08\x07garbage" * 10) and tmp_path / "bad.onnx",
+        "missing": lambda: tmp_path / "absent.onnx",
+    }[case]()
+    before = set(tmp_path.iterdir())
+    done = cfmem("import", str(path), "-o", "out.mlir", *args, cwd=tmp_path)
+    assert done.returncode == 1
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("cfmem: ") and message in lines[0], done.stderr
+    assert set(tmp_path.iterdir()) == before
