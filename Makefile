@@ -41,6 +41,8 @@ bench: $(STAMP)
 	$(BIN)/python -m pip install -q -e '.[bench]'
 	$(BIN)/python bench/examples_report.py
 	$(BIN)/python bench/differential.py
+	$(BIN)/python bench/real_models.py
+	$(BIN)/python bench/limits.py
 	$(BIN)/python bench/plan_benchmarks.py
 	$(BIN)/python bench/plan_scaling.py
 

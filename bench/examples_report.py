@@ -17,6 +17,8 @@ import sys
 import time
 from pathlib import Path
 
+from xdsl.dialects import func
+
 from cfmem.dma.timing import Chip
 from cfmem.interp.golden import find_function
 from cfmem.ir_io import load_module
@@ -31,16 +33,21 @@ ROOT = Path(__file__).resolve().parent.parent
 MODELS = ("facedetect", "fusiondetect", "denoise", "wakeword")
 
 
-def memory_table(align: int) -> str:
+def example_functions() -> list[tuple[str, func.FuncOp]]:
+    return [(name, find_function(load_module(ROOT / "examples" / f"{name}.mlir")[0])) for name in MODELS]
+
+
+def memory_table(models: list[tuple[str, func.FuncOp]], align: int) -> str:
+    """Peak of every strategy under every control-flow mode, one row per model."""
     entries = []
-    for name in MODELS:
-        fn = find_function(load_module(ROOT / "examples" / f"{name}.mlir")[0])
+    for name, fn in models:
         tree = analyze_function(fn).tree
         entries.append((name, tables.compare("main", tree, tables.DEFAULT_STRATEGIES, MODES, align, PlanOptions())))
     return tables.render_models(entries)
 
 
-def timing_table(chip: Chip, depth: int) -> tuple[str, list[str]]:
+def timing_table(models: list[tuple[str, func.FuncOp]], chip: Chip, depth: int) -> tuple[str, list[str]]:
+    """Sync vs ping-pong DMA (and a deeper rotation) on the slowest path of each model."""
     variants = VARIANTS + (Variant(f"pingpong-depth{depth}", "pingpong", depth),)
     header = (
         "| model | sync ms | ping-pong ms | gain % | overlap bound ms | ping-pong over bound % "
@@ -48,8 +55,7 @@ def timing_table(chip: Chip, depth: int) -> tuple[str, list[str]]:
     )
     lines = [header, "|" + "---|" * 11]
     details = []
-    for name in MODELS:
-        fn = find_function(load_module(ROOT / "examples" / f"{name}.mlir")[0])
+    for name, fn in models:
         report = timing_report(fn, chip, variants)
         rows = {r["variant"]: r for r in report["variants"]}
         sync, pp, fixed, deep = (rows[v.name] for v in variants)
@@ -71,8 +77,9 @@ def main() -> int:
     args = parser.parse_args()
     chip = Chip()
     began = time.perf_counter()
-    memory = memory_table(args.align)
-    timing, details = timing_table(chip, args.depth)
+    models = example_functions()
+    memory = memory_table(models, args.align)
+    timing, details = timing_table(models, chip, args.depth)
     text = "\n\n".join(
         [
             "# The bundled examples",
