@@ -107,3 +107,20 @@ def test_torch_cond_models_keep_their_nested_ifs_and_match_onnxruntime_on_every_
     outcomes = {step for p in paths for step in p}
     assert outcomes == {(f"if#{k}", t) for k in range(imported.kept_ifs) for t in (True, False)}
     assert imported.kept_ifs >= 2
+
+
+def test_cfmem_import_and_cfmem_run_reproduce_onnxruntime_on_both_silero_branches(silero, tmp_path):
+    from conftest import run_cfmem
+
+    path = silero["silero_vad_op18_ifless.onnx"]
+    done = run_cfmem("import", str(path), "-o", "vad.mlir", "--input-shape", "input=1,256",
+                     "--input-shape", "state=2,1,128", cwd=tmp_path)  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    for sr, branch in ((16000, "then"), (8000, "else")):
+        feeds = silero_feeds(SHARED_SAMPLES, sr, 5)
+        np.savez(tmp_path / "in.npz", **cfmem_inputs(feeds))
+        done = run_cfmem("run", "vad.mlir", "--inputs", "in.npz", "-o", "out.npz", cwd=tmp_path)
+        assert done.returncode == 0, done.stderr
+        assert f"if#0: {branch}" in done.stdout
+        got = dict(np.load(tmp_path / "out.npz"))
+        assert max_abs_error(onnxruntime_outputs(path, feeds), got) <= TOLERANCE
