@@ -24,6 +24,11 @@ from cfmem.builder import GraphBuilder
 from cfmem.interp.golden import find_function, random_inputs
 
 
+PICK_WINDOW = 128
+"""Operands come from this many most recent visible values, so that generating
+very large programs stays linear."""
+
+
 @dataclass(frozen=True)
 class GraphShape:
     """Size limits of a generated program."""
@@ -52,8 +57,9 @@ class _Generator:
         return [v for scope in self.scopes for v in scope]
 
     def pick(self, want=lambda s: True) -> SSAValue | None:
-        """A visible value whose shape satisfies ``want``, recent values more likely."""
-        pool = [v for v in self.visible() if want(self.b.shape(v))]
+        """A visible value whose shape satisfies ``want``, recent values more likely
+        (only the last ``PICK_WINDOW`` visible values are candidates)."""
+        pool = [v for v in self.visible()[-PICK_WINDOW:] if want(self.b.shape(v))]
         if not pool:
             return None
         return pool[min(len(pool) - 1, int(len(pool) * self.rng.random() ** 0.5))]
