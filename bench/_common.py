@@ -20,6 +20,7 @@ import hashlib
 import multiprocessing
 import os
 import platform
+import statistics
 import subprocess
 import time
 import traceback
@@ -250,6 +251,17 @@ def planner_fingerprints() -> dict[str, str]:
         path = ROOT / "cfmem" / "planning" / f"{name}.py"
         out[name] = hashlib.sha256(path.read_bytes()).hexdigest()[:10] if path.exists() else "absent"
     return out
+
+
+def median_seconds(fn, repeat: int) -> float:
+    """Median wall-clock seconds of ``repeat`` calls of ``fn`` after one warm-up call."""
+    fn()
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
 
 
 def md_table(header: list[str], rows: list[list[str]], align: str | None = None) -> str:

@@ -41,7 +41,7 @@ from cfmem.testing.random_graphs import GraphShape, covering_input_sets, random_
 from cfmem.tools.files import atomic_write_text
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _common import environment, md_table  # noqa: E402
+from _common import environment, md_table, median_seconds  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 MODELS = ("facedetect", "fusiondetect", "denoise", "wakeword")
@@ -107,16 +107,6 @@ def check_model(tally: Tally, name: str, model: ModuleOp, specs, input_sets, bas
 
 def example_specs() -> list[str]:
     return [f"{dma}nn-plan-memory{{mode={mode}}}" for dma in DMA.values() for mode in MODES]
-
-
-def median_seconds(fn, repeat: int) -> float:
-    fn()  # warm-up
-    times = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
 
 
 def speed_row(name: str, repeat: int, with_mlir: bool) -> list[str]:

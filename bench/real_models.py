@@ -12,7 +12,6 @@ left as an input (one data-dependent If) and fixed (no If), and the exported
 from __future__ import annotations
 
 import argparse
-import statistics
 import sys
 import tempfile
 import time
@@ -32,7 +31,7 @@ from cfmem.testing import onnx_models
 from cfmem.tools.files import atomic_write_text
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _common import environment, md_table  # noqa: E402
+from _common import environment, md_table, median_seconds  # noqa: E402
 from examples_report import memory_table, timing_table  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -82,13 +81,7 @@ def models() -> list[RealModel]:
 
 
 def median_ms(fn, repeat: int) -> float:
-    fn()
-    times = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times) * 1e3
+    return median_seconds(fn, repeat) * 1e3
 
 
 def main() -> int:

@@ -43,6 +43,8 @@ from typing import Any
 
 import numpy as np
 
+from cfmem.tools.files import atomic_write_bytes
+
 SILERO_VERSION = "6.2.3"
 SILERO_MODELS = ("silero_vad_op18_ifless.onnx", "silero_vad.onnx")
 OPSET = 18
@@ -54,18 +56,6 @@ def cache_dir() -> Path:
     path = Path(root) if root else Path.home() / ".cache" / "cfmem"
     path.mkdir(parents=True, exist_ok=True)
     return path
-
-
-def _write_atomic(path: Path, data: bytes) -> None:
-    """Write ``data`` to a temporary file beside ``path``, then rename it over ``path``."""
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
 
 
 # ---------------------------------------------------------------------------- Silero VAD
@@ -97,7 +87,7 @@ def silero_model(name: str) -> Path:
                 data = wheel.read(f"silero_vad/data/{name}")
             except KeyError:
                 raise RuntimeError(f"silero-vad=={SILERO_VERSION} wheel has no {name}") from None
-    _write_atomic(target, data)
+    atomic_write_bytes(target, data)
     return target
 
 
@@ -393,7 +383,8 @@ def cond_model(name: str) -> Path:
         raise RuntimeError("torch.cond models need torch and onnxscript: pip install -e '.[torch]'")
     import torch
 
-    spec = COND_MODELS[name]
+    if name not in COND_MODELS:
+        raise ValueError(f"unknown torch.cond model {name!r}; known: {', '.join(COND_MODELS)}")
     folder = cache_dir() / "torch_cond"
     folder.mkdir(parents=True, exist_ok=True)
     target = folder / f"{name}-{_source_key()}.onnx"
