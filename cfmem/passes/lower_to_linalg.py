@@ -37,8 +37,11 @@ is plain upstream MLIR (linalg, memref, arith, math, scf, func). Per op:
   output at its offset along the axis; ``transpose``: ``linalg.transpose``;
   ``reshape``: a copy generic reading the input at each output element's
   row-major position (``floordiv``/``mod`` of the linear index).
-- ``slice``: a copy generic reading input index ``start + i * step`` on each
-  axis (a negative step reads backwards).
+- ``slice``: a generic over the output that loads input index
+  ``start + i * step`` on each axis with ``memref.load`` (a negative step
+  reads backwards); as a generic operand the input's map would not be a
+  permutation, which the linalg verifiers reject when the slice does not
+  cover the input.
 - ``pad``: constant mode fills the output with the value and copies the
   input into its interior; edge and reflect modes are one generic over the
   output that computes each element's source index from ``linalg.index``
@@ -497,9 +500,21 @@ class OpLowering:
         copy(x, out, row_major_map(shape_of(x), out_shape), identity(len(out_shape)))
 
     def slice(self, op: nc.SliceOp, ins: list[SSAValue], out: SSAValue) -> None:
+        (x,) = ins
         bounds = op.bounds()
-        reads = [d * step + start for d, (start, step, _) in zip(dims(len(bounds)), bounds)]
-        copy(ins[0], out, affine_map(len(bounds), reads), identity(len(bounds)))
+
+        def body(_: SSAValue) -> SSAValue:
+            indices = []
+            for axis, (start, step, _) in enumerate(bounds):
+                i = IndexOp(axis).result
+                if step != 1:
+                    i = arith.MuliOp(i, index_const(step)).result
+                if start:
+                    i = arith.AddiOp(i, index_const(start)).result
+                indices.append(i)
+            return memref.LoadOp.get(x, indices).res
+
+        update(out, body)  # the input is loaded, not a generic operand: its map is not a permutation
 
     def pad(self, op: nc.PadOp, ins: list[SSAValue], out: SSAValue) -> None:
         (x,) = ins
