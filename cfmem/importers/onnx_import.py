@@ -70,20 +70,20 @@ def ssa_name(onnx_name: str, fallback: str = "t") -> str:
 
 
 def load_onnx(path: str | Path) -> onnx.ModelProto:
-    """Read and check a model file; one-line errors for missing or corrupt files."""
+    """Read and check a model file; one-line errors (without the path) for missing or corrupt files."""
     path = Path(path)
     try:
         model = onnx.load(str(path))
     except FileNotFoundError:
-        raise OnnxImportError(f"{path}: no such file") from None
+        raise OnnxImportError("no such file") from None
     except Exception as err:  # protobuf decode errors have many types
-        raise OnnxImportError(f"{path}: not a readable ONNX model ({_first_line(err)})") from None
+        raise OnnxImportError(f"not a readable ONNX model ({_first_line(err)})") from None
     if not model.graph.node and not model.graph.output:
-        raise OnnxImportError(f"{path}: not a readable ONNX model (no graph)")
+        raise OnnxImportError("not a readable ONNX model (no graph)")
     try:
         onnx.checker.check_model(model)
     except Exception as err:
-        raise OnnxImportError(f"{path}: invalid ONNX model: {_first_line(err)}") from None
+        raise OnnxImportError(f"invalid ONNX model: {_first_line(err)}") from None
     return model
 
 

@@ -34,8 +34,11 @@ def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
         return args.handler(args)
-    except (CfmemError, WeightError) as err:
+    except CfmemError as err:
         print(f"cfmem: {err}", file=sys.stderr)
+        return 1
+    except WeightError as err:
+        print(f"cfmem: error: {err}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
         print("cfmem: interrupted", file=sys.stderr)

@@ -9,11 +9,16 @@ from pathlib import Path
 
 import numpy as np
 
+from cfmem.ir_io import CfmemError
+
 
 def atomic_write_bytes(path: str | Path, data: bytes) -> None:
     """Write ``data`` to ``path`` through a temporary file and a rename."""
     path = Path(path)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent or Path("."))
+    directory = path.parent or Path(".")
+    if not directory.is_dir():
+        raise CfmemError(f"cannot write {path}: there is no directory {directory}")
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=directory)
     try:
         umask = os.umask(0)
         os.umask(umask)

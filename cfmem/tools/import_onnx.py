@@ -43,11 +43,12 @@ def main(args: argparse.Namespace) -> int:
     try:
         shapes = dict(parse_shape_spec(s) for s in args.input_shape)
         values = dict(parse_value_spec(s) for s in args.input_value)
-        imported = import_onnx(args.model, blob_file=blob_path.name, input_shapes=shapes, input_values=values)
     except OnnxImportError as err:
         raise CfmemError(str(err)) from None
-    if not out.parent.is_dir():
-        raise CfmemError(f"cannot write {out}: no directory {out.parent}")
+    try:
+        imported = import_onnx(args.model, blob_file=blob_path.name, input_shapes=shapes, input_values=values)
+    except OnnxImportError as err:
+        raise CfmemError(str(err), args.model) from None
     atomic_write_bytes(blob_path, imported.blob)
     atomic_write_text(out, str(imported.module) + "\n")
     print(

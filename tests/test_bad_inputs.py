@@ -1,0 +1,117 @@
+"""Every command's bad inputs, end to end, against the table in docs/bad-inputs.md.
+
+Each row of the table names a case built here; the command must exit with the
+documented code, print exactly one line on stderr that contains the documented
+message (``<dir>`` stands for the case's directory), no traceback, and leave no
+file behind (no output, no temporary file).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from pathlib import Path
+
+import numpy as np
+import pytest
+from conftest import EXAMPLES, ROOT, run_cfmem
+
+DOC = ROOT / "docs" / "bad-inputs.md"
+
+TINY = """nn.global @w size(64) {where}
+func.func @main(%x: tensor<1x4xf32>) -> tensor<1x4xf32> {{
+  %b = nn.get_global @w : tensor<64xi8>
+  %k = nn.view %b[0] bytes(16) : tensor<64xi8> to tensor<4xf32>
+  %y = nn.add %x, %k : (tensor<1x4xf32>, tensor<4xf32>) -> tensor<1x4xf32>
+  func.return %y : tensor<1x4xf32>
+}}
+"""
+
+
+def write(d: Path, name: str, text: str | bytes) -> str:
+    path = d / name
+    path.write_bytes(text if isinstance(text, bytes) else text.encode())
+    return name
+
+
+def onnx_model(d: Path, name: str, op: str = "Relu", batch: int | str = 1) -> str:
+    import onnx
+    from onnx import TensorProto as T
+    from onnx import helper as h
+
+    node = h.make_node(op, ["x"], ["y"], name=f"the_{op.lower()}")
+    graph = h.make_graph([node], "g", [h.make_tensor_value_info("x", T.FLOAT, [batch, 4])],
+                         [h.make_tensor_value_info("y", T.FLOAT, [batch, 4])])  # fmt: skip
+    onnx.save(h.make_model(graph, opset_imports=[h.make_opsetid("", 17)], ir_version=8), str(d / name))
+    return name
+
+
+def csv(d: Path, text: str) -> str:
+    return write(d, "p.csv", text)
+
+
+def npz(d: Path, **arrays) -> str:
+    np.savez(d / "in.npz", **arrays)
+    return "in.npz"
+
+
+EXAMPLE = str(EXAMPLES / "wakeword.mlir")
+
+CASES: dict[str, Callable[[Path], list[str]]] = {
+    "malformed-mlir": lambda d: ["run", write(d, "m.mlir", "func.func @main( {\n")],
+    "unknown-op": lambda d: ["run", write(d, "m.mlir", '"nn.frobnicate"() : () -> ()\n')],
+    "failing-verifier": lambda d: ["run", write(d, "m.mlir", TINY.format(where="seed(1)").replace("[0] bytes(16)", "[56] bytes(16)"))],
+    "dynamic-shape": lambda d: ["opt", write(d, "m.mlir", TINY.format(where="seed(1)").replace("%x: tensor<1x4xf32>", "%x: tensor<?x4xf32>").replace("(tensor<1x4xf32>, tensor<4xf32>)", "(tensor<?x4xf32>, tensor<4xf32>)")), "-p", "nn-plan-memory", "-o", "out.mlir"],
+    "unknown-pass": lambda d: ["opt", EXAMPLE, "-p", "nn-nope", "-o", "out.mlir"],
+    "bad-pass-option": lambda d: ["opt", EXAMPLE, "-p", "nn-plan-memory{mode=bogus}", "-o", "out.mlir"],
+    "unknown-pass-option": lambda d: ["opt", EXAMPLE, "-p", "nn-plan-memory{colour=red}", "-o", "out.mlir"],
+    "over-budget": lambda d: ["opt", EXAMPLE, "-p", "nn-plan-memory{budget=100}", "-o", "out.mlir"],
+    "missing-model": lambda d: ["run", "absent.mlir"],
+    "missing-blob": lambda d: ["run", write(d, "m.mlir", TINY.format(where='file("w.bin", 0)'))],
+    "truncated-blob": lambda d: ["run", write(d, "m.mlir", TINY.format(where='file("w.bin", 0)')), "--seed", write(d, "w.bin", bytes(40)) and "0"],
+    "missing-input": lambda d: ["run", EXAMPLE, "--inputs", npz(d, nothing=np.zeros(1))],
+    "wrong-input-shape": lambda d: ["run", write(d, "m.mlir", TINY.format(where="seed(1)")), "--inputs", npz(d, x=np.zeros((2, 4), np.float32))],
+    "missing-output-dir": lambda d: ["opt", EXAMPLE, "-p", "nn-plan-memory", "-o", "nodir/out.mlir"],
+    "unsupported-onnx-op": lambda d: ["import", onnx_model(d, "m.onnx", "Hardmax"), "-o", "out.mlir"],
+    "corrupt-onnx": lambda d: ["import", write(d, "m.onnx", b"\x08\x07garbage" * 10), "-o", "out.mlir"],
+    "symbolic-onnx-input": lambda d: ["import", onnx_model(d, "m.onnx", batch="N"), "-o", "out.mlir"],
+    "bad-input-shape-option": lambda d: ["import", onnx_model(d, "m.onnx"), "-o", "out.mlir", "--input-shape", "x=1,a"],
+    "csv-missing-column": lambda d: ["plan", csv(d, "id,lower,upper\n0,0,1\n"), "-o", "out.csv"],
+    "csv-not-an-integer": lambda d: ["plan", csv(d, "id,lower,upper,size\n0,0,x,4\n"), "-o", "out.csv"],
+    "csv-empty-interval": lambda d: ["plan", csv(d, "id,lower,upper,size\n0,3,3,4\n"), "-o", "out.csv"],
+    "csv-duplicate-id": lambda d: ["plan", csv(d, "id,lower,upper,size\n0,0,1,4\n0,1,2,4\n"), "-o", "out.csv"],
+    "plan-over-budget": lambda d: ["plan", csv(d, "id,lower,upper,size\n0,0,2,64\n1,1,3,64\n"), "--budget", "100", "-o", "out.csv"],
+}  # fmt: skip
+
+
+def documented_rows() -> list[tuple[str, str, int]]:
+    """(case, message, exit code) from the table in docs/bad-inputs.md."""
+    rows = []
+    for line in DOC.read_text().splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if len(cells) == 5 and cells[0].startswith("`") and cells[0] != "`case`":
+            rows.append((cells[0].strip("`"), cells[3].strip("`").replace("\\|", "|"), int(cells[4])))
+    return rows
+
+
+def test_the_table_documents_every_case_once():
+    names = [name for name, _, _ in documented_rows()]
+    assert sorted(names) == sorted(CASES)
+
+
+@pytest.mark.parametrize("case, message, code", documented_rows(), ids=[r[0] for r in documented_rows()])
+def test_bad_input_gives_the_documented_line_and_leaves_nothing(tmp_path, case, message, code):
+    argv = CASES[case](tmp_path)
+    before = sorted(p.name for p in tmp_path.iterdir())
+    done = run_cfmem(*argv, cwd=tmp_path)
+    lines = done.stderr.strip().splitlines()
+    assert done.returncode == code, done.stderr
+    assert len(lines) == 1 and lines[0].startswith("cfmem: "), done.stderr
+    assert "Traceback" not in done.stderr
+    expected = message.replace("<dir>", str(tmp_path)).replace("<examples>", str(EXAMPLES))
+    assert expected in lines[0], f"\n  documented: {expected}\n  printed:    {lines[0]}"
+    assert sorted(p.name for p in tmp_path.iterdir()) == before  # no output, no temporary file
+
+
+def normalise(line: str, d: Path) -> str:
+    return re.sub(re.escape(str(d)), "<dir>", line).replace(str(EXAMPLES), "<examples>")
