@@ -35,7 +35,7 @@ from cfmem.planning.verify import verify_plan
 from cfmem.tools.files import atomic_write_text
 
 ROOT = Path(__file__).resolve().parent.parent
-BENCHMARKS = Path(os.environ.get("CFMEM_BENCHMARKS", ROOT.parent / "shared" / "benchmarks"))
+BENCHMARKS = Path(os.environ.get("CFMEM_BENCHMARKS", ROOT / "benchmarks"))
 PEER_VERSION = "1.0.0"
 
 

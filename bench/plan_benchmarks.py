@@ -1,6 +1,6 @@
 """Planning quality benchmark: cfmem's strategies against omnimalloc 1.0.0 on public CSV problems.
 
-For every CSV problem in the shared benchmark folder (minimalloc A..K and
+For every CSV problem in the repository's ``benchmarks/`` folder (minimalloc A..K and
 input.12, idealloc resnet50 / G_1 / S_1, omnimalloc-small a..g) this runs each
 cfmem strategy and, in the same run on the same problems, two planners of the
 peer omnimalloc 1.0.0: ``greedy_by_size`` (largest first, first fit: the
@@ -195,7 +195,7 @@ def render(results: dict, planners: list[str], args) -> str:
     out += [
         "## Reference points (published / measured earlier, not in this run)",
         "",
-        "From `shared/benchmarks/PROVENANCE.md`, mean / worst gap over A..K: TFLite Micro greedy 33.8 % / 41.0 %; "
+        "From `benchmarks/PROVENANCE.md`, mean / worst gap over A..K: TFLite Micro greedy 33.8 % / 41.0 %; "
         "omnimalloc hill_climb 10 s 24.6 % / 36.4 %; simulated_annealing 10 s 21.6 % / 29.1 %; SuperMalloc 10 s, "
         "1 thread 15.5 % / 38.8 %; TVM 0.27 135 % / 292 %; MiniMalloc (C++) 1.1 % / 6.3 % (1.7-18 s).",
         "",

@@ -2,6 +2,7 @@
 
 import csv
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -9,8 +10,9 @@ import pytest
 from cfmem.planning.csvio import read_problem_csv
 from cfmem.planning.problem import Buffer, lower_bound, peak_of
 from cfmem.planning.verify import verify_plan
+from conftest import ROOT
 
-BENCHMARKS = Path("/work/shared/benchmarks")
+BENCHMARKS = ROOT / "benchmarks"
 A = BENCHMARKS / "minimalloc" / "A.1048576.csv"
 INPUT12 = BENCHMARKS / "minimalloc" / "input.12.csv"
 
@@ -100,6 +102,7 @@ def test_budget_met(cfmem):
         ("id,lower,upper,size\na,0,2,8\nb,1,zz,8\n", "bad.csv: row 3: upper 'zz' is not an integer"),
         ("id,lower,upper,size\na,0,2,8\na,1,3,8\n", "bad.csv: row 3: duplicate id 'a'"),
         ("id,lower,upper\na,0,2\n", "bad.csv: row 1: missing column 'size'"),
+        ("id,lower,upper,size\na,0,2,8,1\n", "bad.csv: row 2: 5 fields, but the header has 4"),
         ("", "bad.csv: empty file"),
     ],
 )
@@ -137,3 +140,23 @@ def test_unknown_strategy_is_refused(cfmem):
     res = cfmem("plan", str(INPUT12), "--strategy", "magic")
     assert res.returncode == 2
     assert "invalid choice: 'magic'" in res.stderr
+
+
+def test_readme_plan_command_runs_on_the_problems_shipped_in_the_repository(cfmem, tmp_path):
+    readme = (ROOT / "README.md").read_text()
+    commands = re.findall(r"^cfmem plan (\S+\.csv)", readme, re.M)
+    assert commands
+    for relative in commands:
+        problem = (ROOT / relative).resolve()
+        assert problem.is_relative_to(ROOT), f"{relative} lies outside the repository"
+        res = cfmem("plan", relative, "--strategy", "large-first", "-o", str(tmp_path / "out.csv"), cwd=ROOT)
+        assert res.returncode == 0, res.stderr
+
+
+def test_every_shipped_problem_is_documented_and_read():
+    provenance = (BENCHMARKS / "PROVENANCE.md").read_text()
+    files = sorted(BENCHMARKS.glob("*/*.csv"))
+    assert len(files) == 22
+    for path in files:
+        assert f"`{path.parent.name}/`" in provenance
+        assert read_problem_csv(path).buffers

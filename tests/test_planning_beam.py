@@ -1,7 +1,6 @@
 """Beam search over placements: valid, never worse than large-first, deterministic."""
 
 import random
-from pathlib import Path
 
 import pytest
 
@@ -11,8 +10,9 @@ from cfmem.planning.greedy import plan_large_first
 from cfmem.planning.problem import Buffer, PlanOptions, Problem, lower_bound, peak_of
 from cfmem.planning.strategies import solve
 from cfmem.planning.verify import verify_plan
+from conftest import ROOT
 
-BENCHMARKS = Path("/work/shared/benchmarks")
+BENCHMARKS = ROOT / "benchmarks"
 FILES = [
     *sorted((BENCHMARKS / "omnimalloc-small").glob("*.csv")),
     BENCHMARKS / "minimalloc" / "input.12.csv",

@@ -2,7 +2,6 @@
 
 import csv
 import io
-from pathlib import Path
 
 import pytest
 
@@ -16,8 +15,9 @@ from cfmem.planning.csvio import (
     write_solution_csv,
 )
 from cfmem.planning.problem import Buffer, Problem
+from conftest import ROOT
 
-BENCHMARKS = Path("/work/shared/benchmarks")
+BENCHMARKS = ROOT / "benchmarks"
 
 
 def test_reads_a_benchmark():
@@ -94,6 +94,8 @@ def test_ids_with_commas_are_quoted():
         ("id,lower,upper,size\na,0,2,8\nb,0,2,8\n\na,1,2,8\n", "f.csv: row 5: duplicate id 'a' (first on row 2)"),
         ("id,lower,upper,size\na,0,2\n", "f.csv: row 2: missing value for 'size'"),
         ("id,lower,upper,size\n,0,2,4\n", "f.csv: row 2: missing value for 'id'"),
+        ("id,lower,upper,size\na,0,2,8\nb,0,2,8,9\n", "f.csv: row 3: 5 fields, but the header has 4"),
+        ("id,lower,upper,size\na,0,2,8,\n", "f.csv: row 2: 5 fields, but the header has 4"),
         ("id,lower,size\na,0,2\n", "f.csv: row 1: missing column 'upper' in header"),
         ("name,start,end,bytes\n", "f.csv: row 1: missing columns 'id', 'lower', 'upper', 'size' in header"),
         ("", "f.csv: empty file"),

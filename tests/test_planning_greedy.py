@@ -13,8 +13,9 @@ from cfmem.planning.csvio import read_problem_csv
 from cfmem.planning.problem import Buffer, PlanOptions, Problem, conflicts, lower_bound, peak_of
 from cfmem.planning.strategies import solve
 from cfmem.planning.verify import verify_plan
+from conftest import ROOT
 
-BENCHMARKS = Path("/work/shared/benchmarks")
+BENCHMARKS = ROOT / "benchmarks"
 CSV_FILES = sorted(BENCHMARKS.glob("*/*.csv"))
 
 STRATEGIES = {

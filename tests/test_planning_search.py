@@ -2,7 +2,6 @@
 
 import random
 import time
-from pathlib import Path
 
 import pytest
 
@@ -12,8 +11,9 @@ from cfmem.planning.problem import Buffer, PlanOptions, Problem, conflicts, lowe
 from cfmem.planning.search import plan_search
 from cfmem.planning.strategies import solve
 from cfmem.planning.verify import verify_plan
+from conftest import ROOT
 
-BENCHMARKS = Path("/work/shared/benchmarks")
+BENCHMARKS = ROOT / "benchmarks"
 SMALL = sorted((BENCHMARKS / "omnimalloc-small").glob("*.csv"))
 
 

@@ -3,7 +3,8 @@
 Problems use the minimalloc format: a header naming at least ``id``,
 ``lower``, ``upper`` and ``size`` (in any order; other columns such as
 ``offset`` are ignored), then one buffer a row, live on the half-open
-interval ``[lower, upper)``. Solutions add an ``offset`` column. The Gantt
+interval ``[lower, upper)``; a row may leave trailing columns out but has no
+more fields than the header. Solutions add an ``offset`` column. The Gantt
 format ``tensor_name,size,offset,start_time,end_time`` is for plotting tools;
 its ``end_time`` is exclusive, like ``upper``.
 
@@ -55,6 +56,8 @@ def parse_problem_csv(text: str, name: str = "<csv>") -> Problem:
     for row_number, row in enumerate(rows, start=header_row + 1):
         if not any(cell.strip() for cell in row):
             continue  # blank line
+        if len(row) > len(header):
+            raise CsvError(f"{name}: row {row_number}: {len(row)} fields, but the header has {len(header)}")
 
         def field(column: str) -> str:
             index = where[column]
