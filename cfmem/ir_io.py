@@ -19,18 +19,10 @@ from xdsl.parser import Parser
 from xdsl.utils.exceptions import DiagnosticException, ParseError
 
 from cfmem.dialects.nn import NN
+from cfmem.errors import CfmemError
+from cfmem.tools.files import note_input
 
-
-class CfmemError(Exception):
-    """A user-facing error: one line, with a location where one is known."""
-
-    def __init__(self, message: str, location: str | None = None):
-        super().__init__(message)
-        self.message = message
-        self.location = location
-
-    def __str__(self) -> str:
-        return f"{self.location}: error: {self.message}" if self.location else f"error: {self.message}"
+__all__ = ["CfmemError", "SourceMap", "load_module", "make_context", "parse_module", "verify"]
 
 
 def make_context() -> Context:
@@ -89,6 +81,7 @@ def parse_module(text: str, path: str = "<stdin>", ctx: Context | None = None) -
 
 def load_module(path: str | Path) -> tuple[ModuleOp, SourceMap]:
     """Read, parse and verify the module in file ``path``."""
+    note_input(path)
     try:
         text = Path(path).read_text()
     except (OSError, UnicodeDecodeError) as err:

@@ -260,7 +260,7 @@ def test_csv_has_one_row_per_tensor(cfmem, tmp_path, path):
         (["{ex}", "--func", "nope"], "no function @nope"),
         (["{ex}", "{ex}"], "several models need --compare"),
         (["{ex}", "{ex}", "--compare", "--png", "x.png"], "--png and --csv take one model"),
-        (["{ex}", "--png", "no/such/dir/x.png"], "cannot write no/such/dir/x.png"),
+        (["{ex}", "--png", "no/such/dir/x.png"], "no/such/dir/x.png: error: there is no directory no/such/dir"),
     ],
 )
 def test_bad_input_gives_one_line(cfmem, tmp_path, args, message):

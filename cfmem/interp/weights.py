@@ -16,9 +16,11 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute
 
 from cfmem.dialects.nn_weights import GlobalOp
+from cfmem.errors import CfmemError
+from cfmem.tools.files import note_input
 
 
-class WeightError(Exception):
+class WeightError(CfmemError):
     """A blob's bytes cannot be had (missing or short file)."""
 
 
@@ -75,6 +77,7 @@ def blob_bytes(glob: GlobalOp, base_dir: Path | None) -> np.ndarray:
         assert glob.file is not None and glob.file_offset is not None
         path = (base_dir or Path(".")) / glob.file.data
         offset = glob.file_offset.value.data
+        note_input(path)
         try:
             with open(path, "rb") as f:
                 f.seek(offset)

@@ -1,23 +1,53 @@
-"""The ``cfmem`` command: subcommands, and one-line errors instead of tracebacks."""
+"""The ``cfmem`` command: subcommands, and the one error boundary they all share.
+
+A user-caused failure is one line on standard error,
+``cfmem: <where>: error: <what>``, and exit code 1; exit code 2 is kept for
+bugs in cfmem. A closed standard output (``cfmem run m.mlir | head -1``) ends
+the command quietly, as it does for Unix tools. Every command runs inside an
+output session (``cfmem.tools.files``): its outputs appear together when it
+succeeds and not at all when it fails, and never over a file it reads.
+"""
 
 from __future__ import annotations
 
 import argparse
 import os
+import re
 import sys
 import traceback
 
-from cfmem.interp.weights import WeightError
-from cfmem.ir_io import CfmemError
+from cfmem.errors import CfmemError
 from cfmem.tools import check_mlir, import_onnx, opt, plan, report, run
+from cfmem.tools.files import check_output_path, note_input, output_session
+
+# Arguments naming files a command reads, and files it writes.
+INPUT_ARGUMENTS = ("model", "models", "problem", "inputs", "chip")
+OUTPUT_ARGUMENTS = ("output", "csv", "png", "timeline")
+
+EXIT_BAD_INPUT = 1
+EXIT_BUG = 2
+EXIT_INTERRUPTED = 130
+EXIT_BROKEN_PIPE = 141  # what a shell reports for a command ended by SIGPIPE
+
+
+class ArgumentParser(argparse.ArgumentParser):
+    """argparse, but a usage error is a CfmemError (one line, exit 1), not exit 2."""
+
+    def error(self, message: str):
+        where = self.prog.removeprefix("cfmem").strip() or None
+        match = re.match(r"argument ([^:]+): (.*)", message)
+        if match:
+            where, message = match.group(1).split("/")[-1], match.group(2)
+        raise CfmemError(f"{message} (see '{self.prog} --help')", where)
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = ArgumentParser(
         prog="cfmem",
         description=(
             "Plan on-chip memory for neural-network graphs with control flow."
             " The passes also run inside xdsl-opt (see `xdsl-opt -p nn-...`)."
+            " Errors are one line, 'cfmem: <where>: error: <what>', with exit code 1."
         ),
     )
     subparsers = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
@@ -30,24 +60,65 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def main(argv: list[str] | None = None) -> int:
+def _check_files(args: argparse.Namespace) -> None:
+    """Refuse unusable outputs before any work: a directory, a device, an input."""
+    for name in INPUT_ARGUMENTS:
+        value = getattr(args, name, None)
+        for path in value if isinstance(value, list) else [value]:
+            if path is not None:
+                note_input(path)
+    for name in OUTPUT_ARGUMENTS:
+        path = getattr(args, name, None)
+        if path is not None:
+            check_output_path(path)
+
+
+def _run(argv: list[str] | None) -> int:
     args = build_parser().parse_args(argv)
-    try:
+    with output_session():
+        _check_files(args)
         return args.handler(args)
+
+
+def main(argv: list[str] | None = None) -> int:
+    try:
+        return _run(argv)
     except CfmemError as err:
-        print(f"cfmem: {err}", file=sys.stderr)
-        return 1
-    except WeightError as err:
-        print(f"cfmem: error: {err}", file=sys.stderr)
-        return 1
+        _error_line(str(err))
+        return EXIT_BAD_INPUT
+    except BrokenPipeError:
+        _silence_stdout()
+        return EXIT_BROKEN_PIPE
+    except MemoryError:
+        _error_line("error: out of memory: the model or its inputs are too large for this machine")
+        return EXIT_BAD_INPUT
     except KeyboardInterrupt:
-        print("cfmem: interrupted", file=sys.stderr)
-        return 130
-    except Exception as err:  # a bug in cfmem: still one line, traceback on request
+        _error_line("interrupted")
+        return EXIT_INTERRUPTED
+    except (SystemExit, GeneratorExit):
+        raise
+    except BaseException as err:  # a bug in cfmem: still one line, traceback on request
         if os.environ.get("CFMEM_DEBUG"):
             traceback.print_exc()
-        print(f"cfmem: internal error: {type(err).__name__}: {err} (set CFMEM_DEBUG=1 for a traceback)", file=sys.stderr)
-        return 2
+        message = str(err).strip().splitlines()[0] if str(err).strip() else ""
+        _error_line(f"internal error: {type(err).__name__}: {message} (set CFMEM_DEBUG=1 for a traceback)")
+        return EXIT_BUG
+
+
+def _error_line(text: str) -> None:
+    try:
+        print(f"cfmem: {text}", file=sys.stderr, flush=True)
+    except (BrokenPipeError, OSError):
+        pass
+
+
+def _silence_stdout() -> None:
+    """Point stdout at /dev/null so Python's exit-time flush cannot fail again."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
 
 
 if __name__ == "__main__":

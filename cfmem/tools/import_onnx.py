@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 from cfmem.ir_io import CfmemError
-from cfmem.tools.files import atomic_write_bytes, atomic_write_text
+from cfmem.tools.files import STDOUT, atomic_write_bytes, atomic_write_text, check_output_path
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
@@ -38,8 +38,11 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 def main(args: argparse.Namespace) -> int:
     from cfmem.importers.onnx_import import OnnxImportError, import_onnx, parse_shape_spec, parse_value_spec
 
+    if args.output == STDOUT:
+        raise CfmemError("the module needs a file name: its weights are written beside it", "-o")
     out = Path(args.output)
     blob_path = out.with_name(out.stem + ".weights.bin")
+    check_output_path(blob_path)
     try:
         shapes = dict(parse_shape_spec(s) for s in args.input_shape)
         values = dict(parse_value_spec(s) for s in args.input_value)
