@@ -12,7 +12,7 @@ from pathlib import Path
 
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import PassPipeline
-from xdsl.utils.exceptions import DiagnosticException
+from xdsl.utils.exceptions import ArgSpecParseError, DiagnosticException
 
 from cfmem.ir_io import CfmemError, make_context, verify
 from cfmem.passes import PASSES
@@ -30,9 +30,8 @@ def apply_pipeline(module: ModuleOp, spec: str, where: str | None = None, base_d
     """
     try:
         pipeline = PassPipeline.parse_spec(PASSES, spec)
-    except Exception as err:  # xDSL raises ValueError or its own parse errors for a bad spec
-        message = str(err).strip().splitlines()[-1] if str(err).strip() else type(err).__name__
-        raise CfmemError(f"bad pipeline '{spec}': {message}") from None
+    except (Exception, ArgSpecParseError) as err:  # ArgSpecParseError derives from BaseException
+        raise CfmemError(f"bad pipeline '{spec}': {_spec_error_message(err)}") from None
     if base_dir is not None:
         pipeline = PassPipeline(
             tuple(
@@ -45,6 +44,22 @@ def apply_pipeline(module: ModuleOp, spec: str, where: str | None = None, base_d
     except DiagnosticException as err:
         raise CfmemError(str(err).strip().splitlines()[0], where) from None
     verify(module)
+
+
+def _spec_error_message(err: BaseException) -> str:
+    """One line from xDSL's error for a bad pipeline spec.
+
+    ``ArgSpecParseError`` prints ``pass-pipeline:LINE:COL``, the spec, a caret
+    and the message on separate lines; the column and the message are kept.
+    """
+    lines = [line.strip() for line in str(err).strip().splitlines() if line.strip()]
+    if not lines:
+        return type(err).__name__
+    if isinstance(err, ArgSpecParseError):
+        column = next((line.rsplit(":", 1)[-1] for line in lines if line.startswith("pass-pipeline:")), None)
+        message = (lines[-1][0].lower() + lines[-1][1:]).removesuffix(" here")
+        return f"{message} at column {column}" if column else message
+    return lines[-1]
 
 
 def lower_model(module: ModuleOp, plan_pipeline: str, base_dir: Path | None, where: str | None = None) -> ModuleOp:

@@ -47,7 +47,8 @@ from cfmem.dialects.types import tensor_bytes
 from cfmem.dma.hazards import HazardError
 from cfmem.passes.dma_events import check_function
 from cfmem.passes.liveness import functions, is_weight
-from cfmem.passes.options import check_choice
+from cfmem.passes.options import checked_options
+from cfmem.planning.option_checks import check_align, check_budget, check_choice, check_depth
 from cfmem.planning.problem import align_up
 
 MODES = ("pingpong", "sync")
@@ -122,20 +123,22 @@ class InsertDmaPass(ModulePass):
     """Options: ``mode`` (pingpong, sync), ``depth`` (buffers in rotation for
     pingpong), ``buffers`` (region, fixed), ``align`` (bytes between weights
     in a buffer), ``dma-budget`` (bytes; an op needing more reads off-chip
-    directly; 0 = no limit)."""
+    directly; absent = no limit)."""
 
     name = "nn-insert-dma"
     mode: str = "pingpong"
     buffers: str = "region"
     align: int = 64
-    dma_budget: int = 0
+    dma_budget: int | None = None
     depth: int = 2
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        check_choice("mode", self.mode, MODES)
-        check_choice("buffer placement", self.buffers, BUFFER_PLACEMENTS)
-        if self.depth < 2:
-            raise PassFailedException("depth must be at least 2 (two buffers make ping-pong)")
+        with checked_options():
+            check_choice("mode", self.mode, MODES)
+            check_choice("buffer placement", self.buffers, BUFFER_PLACEMENTS)
+            check_depth("depth", self.depth)
+            check_align("align", self.align)
+            check_budget("dma-budget", self.dma_budget)
         if any(isinstance(o, DmaStartOp) for o in op.walk()):
             raise PassFailedException("the module already has DMA transfers")
         for fn in functions(op):
@@ -152,7 +155,7 @@ class InsertDmaPass(ModulePass):
             if not weights:
                 continue
             need = packed_offsets(weights, self.align)[1]
-            if self.dma_budget and need > self.dma_budget:
+            if self.dma_budget is not None and need > self.dma_budget:
                 name = o.results[0].name_hint if o.results and o.results[0].name_hint else "?"
                 print(
                     f"warning: nn-insert-dma: '{o.name}' (%{name}) needs {need} bytes of weights,"

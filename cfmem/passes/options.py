@@ -1,11 +1,21 @@
-"""Checks of pass options that xDSL's option parser cannot express."""
+"""Pass options checked by the rules the command line uses too.
 
-from collections.abc import Sequence
+The rules live in ``cfmem.planning.option_checks``; here a broken rule
+becomes the ``PassFailedException`` that ``xdsl-opt`` and ``cfmem`` report.
+"""
+
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 from xdsl.utils.exceptions import PassFailedException
 
+from cfmem.planning.option_checks import OptionError
 
-def check_choice(what: str, value: str, choices: Sequence[str]) -> None:
-    """Fail the pass unless ``value`` is one of ``choices``."""
-    if value not in choices:
-        raise PassFailedException(f"unknown {what} '{value}' (choose from {', '.join(choices)})")
+
+@contextmanager
+def checked_options() -> Iterator[None]:
+    """Run option checks; an ``OptionError`` fails the pass with its message."""
+    try:
+        yield
+    except OptionError as err:
+        raise PassFailedException(str(err)) from None

@@ -25,8 +25,15 @@ from xdsl.passes import ModulePass
 from xdsl.utils.exceptions import PassFailedException
 
 from cfmem.passes.liveness import FunctionLiveness, analyze_function, functions
-from cfmem.passes.options import check_choice
+from cfmem.passes.options import checked_options
 from cfmem.planning.control_flow import MODES, TreePlan, plan_tree
+from cfmem.planning.option_checks import (
+    check_align,
+    check_beam_width,
+    check_budget,
+    check_choice,
+    check_time_limit,
+)
 from cfmem.planning.problem import PlanOptions
 from cfmem.planning.regions import peak_path
 from cfmem.planning.strategies import STRATEGY_NAMES
@@ -95,27 +102,31 @@ class PlanMemoryPass(ModulePass):
     Options: ``mode`` (naive, conservative, linearize, hoist, exact),
     ``strategy`` (sequential, large-first, short-first, best-fit, beam, auto,
     search), ``align`` (bytes), ``time-limit`` (seconds for search),
-    ``beam-width``, ``budget`` (bytes; 0 = none), ``io-on-chip``.
+    ``beam-width``, ``budget`` (bytes of arena at most; absent = no budget),
+    ``io-on-chip``.
     """
 
     name = "nn-plan-memory"
     mode: str = "exact"
     strategy: str = "auto"
     align: int = 16
-    time_limit: float = 10.0
+    time_limit: float | int = 10.0
     beam_width: int = 8
-    budget: int = 0
+    budget: int | None = None
     io_on_chip: bool = False
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        check_choice("mode", self.mode, MODES)
-        check_choice("strategy", self.strategy, STRATEGY_NAMES)
-        if self.align < 1:
-            raise PassFailedException("align must be at least 1")
+        with checked_options():
+            check_choice("mode", self.mode, MODES)
+            check_choice("strategy", self.strategy, STRATEGY_NAMES)
+            check_align("align", self.align)
+            check_time_limit("time-limit", self.time_limit)
+            check_beam_width("beam-width", self.beam_width)
+            check_budget("budget", self.budget)
         options = PlanOptions(time_limit=self.time_limit, beam_width=self.beam_width)
         for fn in functions(op):
             info, plan = plan_function(fn, self.mode, self.strategy, self.align, options, self.io_on_chip)
-            if self.budget and plan.peak > self.budget:
+            if self.budget is not None and plan.peak > self.budget:
                 _, where = peak_path(info.tree)
                 raise PassFailedException(
                     f"function @{fn.sym_name.data} needs {plan.peak} bytes of on-chip memory"

@@ -9,6 +9,7 @@ from pathlib import Path
 
 from cfmem.ir_io import CfmemError
 from cfmem.planning.csvio import CsvError, read_problem_csv, solution_csv
+from cfmem.planning.option_checks import OptionError, check_align, check_beam_width, check_budget, check_time_limit
 from cfmem.planning.problem import PlanOptions, Problem, Solution
 from cfmem.planning.strategies import AUTO_CANDIDATES, STRATEGY_NAMES, get_strategy, solve
 from cfmem.planning.verify import PlanError
@@ -48,14 +49,13 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 
 
 def _check_options(args: argparse.Namespace) -> None:
-    if args.align < 1:
-        raise CfmemError(f"--align must be at least 1, not {args.align}")
-    if not args.time_limit > 0:
-        raise CfmemError(f"--time-limit must be positive, not {args.time_limit:g}")
-    if args.beam_width < 1:
-        raise CfmemError(f"--beam-width must be at least 1, not {args.beam_width}")
-    if args.budget is not None and args.budget < 0:
-        raise CfmemError(f"--budget must not be negative, not {args.budget}")
+    try:
+        check_align("--align", args.align)
+        check_time_limit("--time-limit", args.time_limit)
+        check_beam_width("--beam-width", args.beam_width)
+        check_budget("--budget", args.budget)
+    except OptionError as err:
+        raise CfmemError(str(err)) from None
 
 
 def _solve(problem: Problem, strategy: str, options: PlanOptions) -> Solution:

@@ -13,6 +13,7 @@ from cfmem.ir_io import CfmemError, load_module
 from cfmem.passes.liveness import functions
 from cfmem.passes.plan_memory import plan_function
 from cfmem.planning.control_flow import MODES
+from cfmem.planning.option_checks import OptionError, check_align, check_choice, check_depth, check_time_limit
 from cfmem.planning.problem import PlanOptions
 from cfmem.planning.strategies import STRATEGY_NAMES, get_strategy
 from cfmem.dma.timing import Chip
@@ -60,14 +61,15 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 
 
 def _check_options(args: argparse.Namespace) -> None:
-    if args.mode not in MODES:
-        raise CfmemError(f"unknown mode '{args.mode}' (choose from {', '.join(MODES)})")
-    if args.strategy not in STRATEGY_NAMES:
-        raise CfmemError(f"unknown strategy '{args.strategy}' (choose from {', '.join(STRATEGY_NAMES)})")
-    if args.align < 1:
-        raise CfmemError(f"--align must be at least 1, not {args.align}")
-    if not args.time_limit > 0:
-        raise CfmemError(f"--time-limit must be positive, not {args.time_limit}")
+    try:
+        check_choice("mode", args.mode, MODES)
+        check_choice("strategy", args.strategy, STRATEGY_NAMES)
+        check_align("--align", args.align)
+        check_time_limit("--time-limit", args.time_limit)
+        if args.depth:
+            check_depth("--depth", args.depth)
+    except OptionError as err:
+        raise CfmemError(str(err)) from None
     for name in {args.strategy, *(_strategies(args) if args.compare else ())}:
         try:
             get_strategy(name)
@@ -77,8 +79,6 @@ def _check_options(args: argparse.Namespace) -> None:
         raise CfmemError("--png and --csv take one model")
     if (args.timing or args.timeline) and len(args.models) > 1:
         raise CfmemError("--timing and --timeline take one model")
-    if args.depth and args.depth < 2:
-        raise CfmemError(f"--depth must be at least 2, not {args.depth}")
     if len(args.models) > 1 and not args.compare:
         raise CfmemError("several models need --compare (one row per model)")
 

@@ -1,0 +1,61 @@
+"""The rules for planning and DMA options, shared by the passes and the CLI.
+
+Each check takes the option's name as the caller spells it (``time-limit`` in
+a pass pipeline, ``--time-limit`` on the command line) and raises
+``OptionError`` with a one-line message naming it. A budget is ``None`` when
+there is none; 0 is a real budget of 0 bytes.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+
+class OptionError(ValueError):
+    """An option value breaks its rule; the message names the option."""
+
+
+def check_choice(what: str, value: str, choices: Sequence[str]) -> None:
+    """``value`` must be one of ``choices``."""
+    if value not in choices:
+        raise OptionError(f"unknown {what} '{value}' (choose from {', '.join(choices)})")
+
+
+def check_at_least(name: str, value: int, minimum: int, why: str = "") -> None:
+    """``value`` must be an integer (not a bool) of at least ``minimum``."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise OptionError(f"{name} must be an integer, not {value!r}")
+    if value < minimum:
+        raise OptionError(f"{name} must be at least {minimum}{f' ({why})' if why else ''}, not {value}")
+
+
+def check_align(name: str, value: int) -> None:
+    check_at_least(name, value, 1)
+
+
+def check_beam_width(name: str, value: int) -> None:
+    check_at_least(name, value, 1)
+
+
+def check_depth(name: str, value: int) -> None:
+    """Buffers in a ping-pong rotation."""
+    check_at_least(name, value, 2, "two buffers make ping-pong")
+
+
+def check_time_limit(name: str, value: float) -> None:
+    """Seconds: a finite number above 0."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise OptionError(f"{name} must be a number of seconds, not {value!r}")
+    if not (math.isfinite(value) and value > 0):
+        raise OptionError(f"{name} must be a positive number of seconds, not {value:g}")
+
+
+def check_budget(name: str, value: int | None) -> None:
+    """Bytes, or ``None`` for no budget."""
+    if value is None:
+        return
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise OptionError(f"{name} must be a number of bytes, not {value!r}")
+    if value < 0:
+        raise OptionError(f"{name} must not be negative, not {value}")
