@@ -8,6 +8,7 @@ file behind (no output, no temporary file).
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Callable
 from pathlib import Path
@@ -81,7 +82,22 @@ CASES: dict[str, Callable[[Path], list[str]]] = {
     "csv-empty-interval": lambda d: ["plan", csv(d, "id,lower,upper,size\n0,3,3,4\n"), "-o", "out.csv"],
     "csv-duplicate-id": lambda d: ["plan", csv(d, "id,lower,upper,size\n0,0,1,4\n0,1,2,4\n"), "-o", "out.csv"],
     "plan-over-budget": lambda d: ["plan", csv(d, "id,lower,upper,size\n0,0,2,64\n1,1,3,64\n"), "--budget", "100", "-o", "out.csv"],
+    "output-is-the-input": lambda d: ["run", write(d, "m.mlir", TINY.format(where="seed(1)")), "-o", "m.mlir"],
+    "output-links-to-the-input": lambda d: ["report", write(d, "m.mlir", TINY.format(where="seed(1)")), "--csv", symlink(d, "link.csv", "m.mlir")],
+    "import-blob-over-its-input": lambda d: ["import", write(d, "m.weights.bin", (d / onnx_model(d, "m.onnx")).read_bytes()), "-o", "m.mlir"],
+    "output-is-a-fifo": lambda d: ["run", write(d, "m.mlir", TINY.format(where="seed(1)")), "-o", os.mkfifo(d / "fifo") or "fifo"],
+    "output-is-a-directory": lambda d: ["import", onnx_model(d, "m.onnx"), "-o", (d / "D").mkdir() or "D"],
+    "output-trailing-slash": lambda d: ["run", write(d, "m.mlir", TINY.format(where="seed(1)")), "-o", "newdir/"],
+    "output-read-only": lambda d: ["run", write(d, "m.mlir", TINY.format(where="seed(1)")), "-o", write(d, "ro.npz", b"keep") and os.chmod(d / "ro.npz", 0o444) or "ro.npz"],
+    "import-to-stdout": lambda d: ["import", onnx_model(d, "m.onnx"), "-o", "-"],
+    "usage-error": lambda d: ["run", write(d, "m.mlir", TINY.format(where="seed(1)")), "--seed", "x"],
+    "missing-argument": lambda d: ["run"],
 }  # fmt: skip
+
+
+def symlink(d: Path, name: str, target: str) -> str:
+    os.symlink(target, d / name)
+    return name
 
 
 def documented_rows() -> list[tuple[str, str, int]]:
@@ -102,7 +118,7 @@ def test_the_table_documents_every_case_once():
 @pytest.mark.parametrize("case, message, code", documented_rows(), ids=[r[0] for r in documented_rows()])
 def test_bad_input_gives_the_documented_line_and_leaves_nothing(tmp_path, case, message, code):
     argv = CASES[case](tmp_path)
-    before = sorted(p.name for p in tmp_path.iterdir())
+    before = snapshot(tmp_path)
     done = run_cfmem(*argv, cwd=tmp_path)
     lines = done.stderr.strip().splitlines()
     assert done.returncode == code, done.stderr
@@ -110,7 +126,15 @@ def test_bad_input_gives_the_documented_line_and_leaves_nothing(tmp_path, case, 
     assert "Traceback" not in done.stderr
     expected = message.replace("<dir>", str(tmp_path)).replace("<examples>", str(EXAMPLES))
     assert expected in lines[0], f"\n  documented: {expected}\n  printed:    {lines[0]}"
-    assert sorted(p.name for p in tmp_path.iterdir()) == before  # no output, no temporary file
+    assert snapshot(tmp_path) == before  # every file as it was: no output, no temporary file
+
+
+def snapshot(d: Path) -> dict[str, bytes | str | None]:
+    """Each entry of ``d``: a file's bytes, a link's target, None for anything else."""
+    return {
+        p.name: os.readlink(p) if p.is_symlink() else p.read_bytes() if p.is_file() else None
+        for p in sorted(d.iterdir())
+    }
 
 
 def normalise(line: str, d: Path) -> str:
