@@ -214,3 +214,14 @@ def test_a_bug_is_exit_2_with_one_line(monkeypatch, capsys):
     assert cli.main(["run", str(MODEL)]) == 2
     err = capsys.readouterr().err
     assert err.startswith("cfmem: internal error: ZeroDivisionError: a bug") and len(err.splitlines()) == 1
+
+
+def test_a_binary_output_on_standard_output_is_alone_there(workdir):
+    import io
+
+    import numpy as np
+
+    done = subprocess.run([*CFMEM, "run", "m.mlir", "-o", "-"], cwd=workdir, capture_output=True)
+    assert done.returncode == 0, done.stderr
+    assert np.load(io.BytesIO(done.stdout)).files  # the npz and nothing else
+    assert b"if#0" in done.stderr  # the summary moved to standard error

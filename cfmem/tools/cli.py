@@ -11,6 +11,7 @@ succeeds and not at all when it fails, and never over a file it reads.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import re
 import sys
@@ -18,7 +19,7 @@ import traceback
 
 from cfmem.errors import CfmemError
 from cfmem.tools import check_mlir, import_onnx, opt, plan, report, run
-from cfmem.tools.files import check_output_path, note_input, output_session
+from cfmem.tools.files import STDOUT, check_output_path, note_input, output_session
 
 # Arguments naming files a command reads, and files it writes.
 INPUT_ARGUMENTS = ("model", "models", "problem", "inputs", "chip")
@@ -77,6 +78,9 @@ def _run(argv: list[str] | None) -> int:
     args = build_parser().parse_args(argv)
     with output_session():
         _check_files(args)
+        if any(getattr(args, name, None) == STDOUT for name in OUTPUT_ARGUMENTS):
+            with contextlib.redirect_stdout(sys.stderr):  # standard output carries the file
+                return args.handler(args)
         return args.handler(args)
 
 

@@ -24,6 +24,7 @@ import stat
 import sys
 import tempfile
 from collections.abc import Iterator
+from typing import BinaryIO
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -50,6 +51,7 @@ class OutputSession:
     input_paths: dict[str, str] = field(default_factory=dict)
     staged: list[_Staged] = field(default_factory=list)
     stdout_chunks: list[bytes] = field(default_factory=list)
+    stdout: BinaryIO = field(default_factory=lambda: sys.stdout.buffer)
 
     def note_input(self, path: str | os.PathLike) -> None:
         shown = os.fspath(path)
@@ -82,8 +84,8 @@ class OutputSession:
                 self.staged.insert(0, item)
                 raise CfmemError(f"cannot write: {err.strerror or err}", item.shown_as) from None
         for chunk in self.stdout_chunks:
-            sys.stdout.buffer.write(chunk)
-        sys.stdout.flush()
+            self.stdout.write(chunk)
+        self.stdout.flush()
         self.stdout_chunks.clear()
 
     def discard(self) -> None:
