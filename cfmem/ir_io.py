@@ -85,7 +85,8 @@ def load_module(path: str | Path) -> tuple[ModuleOp, SourceMap]:
     try:
         text = Path(path).read_text()
     except (OSError, UnicodeDecodeError) as err:
-        raise CfmemError(f"cannot read {path}: {getattr(err, 'strerror', None) or err}") from None
+        reason = "not UTF-8 text" if isinstance(err, UnicodeDecodeError) else err.strerror or str(err)
+        raise CfmemError(f"cannot read: {reason}", str(path)) from None
     return parse_module(text, str(path))
 
 

@@ -253,7 +253,7 @@ def test_csv_has_one_row_per_tensor(cfmem, tmp_path, path):
 @pytest.mark.parametrize(
     "args, message",
     [
-        (["missing.mlir"], "cannot read missing.mlir"),
+        (["missing.mlir"], "missing.mlir: error: cannot read: No such file"),
         (["{ex}", "--mode", "fancy"], "unknown mode 'fancy'"),
         (["{ex}", "--strategy", "fancy"], "unknown strategy 'fancy'"),
         (["{ex}", "--align", "0"], "--align must be at least 1"),
