@@ -114,7 +114,7 @@ def test_corrupted_offset_is_caught_with_both_names(examples):
     a, b = overlapping_pair(planned)
     a_offset = a.owner.attributes[OFFSETS_ATTR].get_values()[a.index]
     b.owner.attributes[OFFSETS_ATTR] = DenseArrayBase.from_list(i64, [a_offset])
-    lower_module(planned)
+    lower_module(planned, check_plan=False)
     inputs = cases[0][0]
     with pytest.raises(ClobberError) as err:
         run_flat(planned, inputs)

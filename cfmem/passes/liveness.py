@@ -19,6 +19,7 @@ from xdsl.dialects import func
 from xdsl.dialects.builtin import DenseArrayBase, ModuleOp, TensorType, i64
 from xdsl.ir import Block, Operation, SSAValue
 from xdsl.passes import ModulePass
+from xdsl.utils.exceptions import PassFailedException
 
 from cfmem.dialects.nn_compute import ConstantOp
 from cfmem.dialects.nn_control import IfOp
@@ -114,6 +115,11 @@ class _Analysis:
         if block.parent_op() is not None and isinstance(block.parent_op(), func.FuncOp):
             self.add_tensors(tree, block, block.args, 0)
         for k, op in enumerate(ops):
+            if op.regions and not isinstance(op, IfOp):
+                raise PassFailedException(
+                    f"'{op.name}' {op_position(op)}: only nn.if regions can be planned"
+                    " (write this control flow as nn.if)"
+                )
             if isinstance(op, IfOp):
                 node = IfNode(self.next_if, k, [])
                 self.next_if += 1
@@ -131,8 +137,26 @@ class _Analysis:
                 self.result.tensor_of[value] = t
 
 
+def op_position(op: Operation) -> str:
+    """Where ``op`` is, for messages: ``defining %r in @main`` or ``after %y in @main``."""
+    fn = op.parent_op()
+    while fn is not None and not isinstance(fn, func.FuncOp):
+        fn = fn.parent_op()
+    where = f"in @{fn.sym_name.data}" if fn is not None else "outside any function"
+    if op.results and op.results[0].name_hint:
+        return f"defining %{op.results[0].name_hint} {where}"
+    before = op.prev_op
+    while before is not None and not (before.results and before.results[0].name_hint):
+        before = before.prev_op
+    return f"after %{before.results[0].name_hint} {where}" if before is not None else f"{where}"
+
+
 def analyze_function(fn: func.FuncOp, io_on_chip: bool = False) -> FunctionLiveness:
-    """Liveness of ``fn``; ``io_on_chip`` also plans its arguments and results."""
+    """Liveness of ``fn``; ``io_on_chip`` also plans its arguments and results.
+
+    Raises ``PassFailedException`` at an op with regions other than ``nn.if``
+    (e.g. an upstream ``scf.if``): the tensors inside it would go unplanned.
+    """
     analysis = _Analysis(fn, io_on_chip)
     analysis.result.tree = analysis.region(fn.body.block)
     return analysis.result

@@ -64,6 +64,7 @@ from cfmem.interp.weights import WeightError, blob_bytes
 from cfmem.passes.liveness import functions, is_read_only
 from cfmem.passes.names import ValueNames
 from cfmem.passes.plan_memory import ARENA_ATTR, planned_offset
+from cfmem.passes.stored_plan import check_stored_plan, describe
 from cfmem.signature import OUTPUT_NAMES_ATTR, result_names
 
 ON_CHIP = IntegerAttr(1, i64)
@@ -81,6 +82,19 @@ def byte_memref(size: int, space: Attribute | None = None) -> MemRefType:
     return MemRefType(i8, [size], memory_space=space or NoneAttr())
 
 
+def check_tensor_signature(fn: func.FuncOp) -> None:
+    """Fail unless every argument and result of ``fn`` is a tensor."""
+    for arg in fn.body.block.args:
+        if not isinstance(arg.type, TensorType):
+            raise PassFailedException(
+                f"function @{fn.sym_name.data}: {describe(arg)} has type {arg.type}, not a tensor"
+                " (nn-lower-to-memref lowers tensor functions once)"
+            )
+    for k, ty in enumerate(fn.function_type.outputs.data):
+        if not isinstance(ty, TensorType):
+            raise PassFailedException(f"function @{fn.sym_name.data}: result {k} has type {ty}, not a tensor")
+
+
 def arena_name(fn: func.FuncOp) -> str:
     return f"arena_{fn.sym_name.data}"
 
@@ -96,7 +110,9 @@ class _Bytes:
 class _FunctionLowering:
     """Builds the flat body of one planned function."""
 
-    def __init__(self, fn: func.FuncOp, blobs: dict[str, memref.GlobalOp], constants: list[memref.GlobalOp]):
+    def __init__(
+        self, fn: func.FuncOp, blobs: dict[str, memref.GlobalOp], constants: list[memref.GlobalOp], check_plan: bool
+    ):
         self.fn = fn
         self.blobs = blobs
         self.constants = constants
@@ -106,12 +122,8 @@ class _FunctionLowering:
         self.tags: dict[SSAValue, tuple[SSAValue, SSAValue, DmaStartOp]] = {}
         self.index_consts: dict[int, SSAValue] = {}
         self.prologue: list[Operation] = []
-        size_attr = fn.attributes.get(ARENA_ATTR)
-        if not isinstance(size_attr, IntegerAttr):
-            raise PassFailedException(
-                f"function @{fn.sym_name.data} has no memory plan: run nn-plan-memory before nn-lower-to-memref"
-            )
-        self.arena_size = max(1, size_attr.value.data)
+        check_tensor_signature(fn)
+        self.arena_size = max(1, check_stored_plan(fn) if check_plan else _stored_arena_size(fn))
         arena_get = memref.GetGlobalOp(arena_name(fn), byte_memref(self.arena_size, ON_CHIP))
         arena_get.memref.name_hint = "arena"
         self.prologue.append(arena_get)
@@ -145,7 +157,7 @@ class _FunctionLowering:
         elif value in self.returned:
             dest = self.outputs[self.returned.index(value)]
         else:
-            raise PassFailedException(f"value %{self.names(value)} has no planned offset: plan the function first")
+            raise PassFailedException(f"{describe(value)} has no planned offset: plan the function first")
         self.mem[value] = dest
         return dest
 
@@ -285,8 +297,19 @@ def blob_global(glob: GlobalOp, weights_dir: Path | None) -> memref.GlobalOp:
     return memref.GlobalOp.get(glob.sym_name, ty, value, StringAttr("private"), constant=UnitAttr())
 
 
-def lower_module(module: ModuleOp, weights_dir: Path | None = None) -> None:
-    """Lower every planned function of ``module`` and its weights in place."""
+def _stored_arena_size(fn: func.FuncOp) -> int:
+    size = fn.attributes.get(ARENA_ATTR)
+    if not isinstance(size, IntegerAttr):
+        raise PassFailedException(f"function @{fn.sym_name.data} has no memory plan: run nn-plan-memory first")
+    return size.value.data
+
+
+def lower_module(module: ModuleOp, weights_dir: Path | None = None, check_plan: bool = True) -> None:
+    """Lower every planned function of ``module`` and its weights in place.
+
+    Each function's stored plan is verified first; ``check_plan=False`` lowers
+    it as it is, so that tests can give the flat interpreter a wrong plan.
+    """
     blobs: dict[str, memref.GlobalOp] = {}
     for op in list(module.ops):
         if isinstance(op, GlobalOp):
@@ -296,7 +319,7 @@ def lower_module(module: ModuleOp, weights_dir: Path | None = None) -> None:
             module.body.block.erase_op(op)
     constants: list[memref.GlobalOp] = []
     for fn in functions(module):
-        lowering = _FunctionLowering(fn, blobs, constants)
+        lowering = _FunctionLowering(fn, blobs, constants, check_plan)
         lowering.lower()
         arena = memref.GlobalOp.get(
             StringAttr(arena_name(fn)), byte_memref(lowering.arena_size, ON_CHIP), UnitAttr(), StringAttr("private")
