@@ -18,11 +18,13 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import functools
 import io
 import os
 import resource
 import signal
 import stat
+import subprocess
 import sys
 import tempfile
 import time
@@ -39,6 +41,7 @@ from onnx import TensorProto as T
 from onnx import helper as h
 
 from cfmem.passes import PASSES
+from cfmem.testing.onnx_models import SILERO_MODELS, silero_model
 from cfmem.tools import cli
 
 EXAMPLES_COUNT = int(os.environ.get("CFMEM_FUZZ_EXAMPLES", "300"))
@@ -86,7 +89,24 @@ def onnx_models() -> list[onnx.ModelProto]:
     return [h.make_model(g, opset_imports=[h.make_opsetid("", 17)], ir_version=8) for g in (conv, branch)]
 
 
-MODELS = onnx_models()
+SMALL_MODELS = onnx_models()
+# Real test models, and the arguments they need to import: two torch.cond exports (If nested
+# 2 deep) and silero-vad (a data-dependent If on the sample rate).
+REAL_MODELS = {
+    "cond_mlp": [],
+    "cond_chain": [],
+    "silero_vad.onnx": ["--input-shape", "input=1,256", "--input-shape", "state=2,1,128"],
+}
+
+
+@functools.cache
+def real_model(name: str) -> onnx.ModelProto:
+    """A real test model, loaded once; torch exports run in a subprocess, so the forking test process never imports torch."""
+    if name in SILERO_MODELS:
+        return onnx.load(str(silero_model(name)))
+    script = f"from cfmem.testing.onnx_models import cond_model; print(cond_model({name!r}))"
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
+    return onnx.load(done.stdout.strip())
 
 
 @st.composite
@@ -129,9 +149,15 @@ def mlir_text(draw) -> bytes:
 
 
 @st.composite
-def onnx_bytes(draw) -> bytes:
+def onnx_bytes(draw, case: Case) -> bytes:
     model = onnx.ModelProto()
-    model.CopyFrom(draw(st.sampled_from(MODELS)))
+    source = draw(st.sampled_from([0, 0, 1, 1, *REAL_MODELS]))
+    if isinstance(source, int):
+        model.CopyFrom(SMALL_MODELS[source])
+    else:
+        model.CopyFrom(real_model(source))
+        if draw(st.integers(0, 4)) != 0:
+            case.argv_tail += REAL_MODELS[source]
     graph = model.graph
     for _ in range(draw(st.sampled_from([0, 0, 0, 1, 2, 3]))):
         kind = draw(st.sampled_from(["opset", "dim", "attr", "rename", "drop-node", "dtype", "bytes"]))
@@ -233,6 +259,7 @@ class Case:
 
     files: dict[str, bytes] = field(default_factory=dict)
     argv: list[str] = field(default_factory=list)
+    argv_tail: list[str] = field(default_factory=list)
     outputs: set[str] = field(default_factory=set)
 
 
@@ -276,7 +303,7 @@ def model_file(draw, case: Case, kind: str) -> str:
     if choice == "dir":
         return "dir"
     name = {"mlir": "m.mlir", "onnx": "m.onnx", "csv": "p.csv"}[choice]
-    maker = {"mlir": mlir_text(), "onnx": onnx_bytes(), "csv": csv_text()}[choice]
+    maker = {"mlir": mlir_text(), "onnx": onnx_bytes(case), "csv": csv_text()}[choice]
     case.files[name] = draw(maker)
     return name
 
@@ -321,10 +348,15 @@ def cases(draw) -> Case:
             value = "chip.json"
         elif action.dest == "passes":
             value = draw(pipeline())
-        elif action.dest == "input_shape":
-            value = draw(st.sampled_from(["x=1,4", "x=1,2,6,6", "x=0,4", "x=-1,4", "x=1,a", "y=1", "x=", "=3", "wé=1", "x=99999,99999,99999"]))
-        elif action.dest == "input_value":
-            value = draw(st.sampled_from(["x=1", "x=0.5", "x=nan", "x=", "y=3", "x=1e400", "x=abc"]))
+        elif action.dest in ("input_shape", "input_value"):
+            pool = {
+                "input_shape": ["x=1,4", "x=1,2,6,6", "x=0,4", "x=-1,4", "x=1,a", "y=1", "x=", "=3", "wé=1",
+                                "x=99999,99999,99999", "input=1,512", "state=2,1,0", "x=1,4,1"],
+                "input_value": ["x=1", "x=0.5", "x=nan", "x=", "y=3", "x=1e400", "x=abc", "sr=16000", "sr=8000", "sr=7"],
+            }[action.dest]  # fmt: skip
+            values = draw(st.lists(st.sampled_from(pool), min_size=1, max_size=2))
+            case.argv += [part for value in values for part in (flag, value)]
+            continue
         else:
             hostile = draw(st.integers(0, 2)) == 0
             if action.choices:
@@ -338,6 +370,7 @@ def cases(draw) -> Case:
         case.argv += [flag, value]
     if command == "check-mlir" and draw(st.integers(0, 9)) != 0:
         case.argv.append("--no-mlir")  # the JIT costs seconds; a tenth of the cases use it
+    case.argv += case.argv_tail
     return case
 
 
