@@ -20,7 +20,9 @@ from cfmem.dialects.nn_dma import DmaBufferOp, DmaStartOp, DmaWaitOp
 from cfmem.dialects.nn_weights import GetGlobalOp, ViewOp
 from cfmem.dialects.types import tensor_bytes
 from cfmem.dma.events import Block, Compute, IfEvent, Start, Wait
+from cfmem.dma.flat_hazards import check_flat
 from cfmem.dma.hazards import HazardError, check
+from cfmem.passes.flat_dma_events import flat_function_events
 from cfmem.passes.liveness import functions, is_weight
 from cfmem.passes.names import ValueNames
 
@@ -80,7 +82,9 @@ def check_function(fn: func.FuncOp) -> None:
 
 @dataclass(frozen=True)
 class CheckDmaPass(ModulePass):
-    """Fails with the first DMA hazard found (see cfmem.dma.hazards)."""
+    """Fails with the first DMA hazard found: in ``nn.dma_*`` transfers (see
+    cfmem.dma.hazards) and, after nn-lower-to-memref, in ``memref.dma_*``
+    transfers (see cfmem.dma.flat_hazards)."""
 
     name = "nn-check-dma"
 
@@ -88,5 +92,6 @@ class CheckDmaPass(ModulePass):
         for fn in functions(op):
             try:
                 check_function(fn)
+                check_flat(flat_function_events(fn))
             except HazardError as err:
                 raise PassFailedException(f"DMA hazard in @{fn.sym_name.data}: {err}") from err
