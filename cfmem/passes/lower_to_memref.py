@@ -95,8 +95,19 @@ def check_tensor_signature(fn: func.FuncOp) -> None:
             raise PassFailedException(f"function @{fn.sym_name.data}: result {k} has type {ty}, not a tensor")
 
 
+def flat_symbol(name: str) -> str:
+    """``name`` as an ASCII symbol for the globals of the flat form.
+
+    xDSL prints a non-ASCII string in the generic form of ``memref.global``
+    (``sym_name = "w\\C3\\A9"``) as byte escapes that its parser reads back
+    as bytes, not a string, so the flat form names such globals by their
+    punycode, prefixed ``xn--`` as in IDNA (``wé`` becomes ``xn--w-bga``).
+    """
+    return name if name.isascii() else "xn--" + name.encode("punycode").decode("ascii")
+
+
 def arena_name(fn: func.FuncOp) -> str:
-    return f"arena_{fn.sym_name.data}"
+    return flat_symbol(f"arena_{fn.sym_name.data}")
 
 
 @dataclass
@@ -232,7 +243,7 @@ class _FunctionLowering:
             raise PassFailedException(f"nn-lower-to-memref cannot lower '{op.name}'")
 
     def lower_constant(self, op: ConstantOp, b: Builder) -> None:
-        name = f"cst_{self.fn.sym_name.data}_{len(self.constants)}"
+        name = flat_symbol(f"cst_{self.fn.sym_name.data}_{len(self.constants)}")
         ty = memref_of(op.result.type)
         glob = memref.GlobalOp.get(StringAttr(name), ty, op.value, StringAttr("private"), constant=UnitAttr())
         self.constants.append(glob)
@@ -294,7 +305,8 @@ def blob_global(glob: GlobalOp, weights_dir: Path | None) -> memref.GlobalOp:
     size = glob.size.value.data
     ty = byte_memref(size)
     value = DenseIntOrFPElementsAttr(TensorType(i8, [size]), BytesAttr(data.tobytes()))
-    return memref.GlobalOp.get(glob.sym_name, ty, value, StringAttr("private"), constant=UnitAttr())
+    name = flat_symbol(glob.sym_name.data)
+    return memref.GlobalOp.get(StringAttr(name), ty, value, StringAttr("private"), constant=UnitAttr())
 
 
 def _stored_arena_size(fn: func.FuncOp) -> int:
