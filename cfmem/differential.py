@@ -39,30 +39,43 @@ class Agreement:
         return (self.golden_vs_flat in (None, 0.0)) and (self.mlir_vs_flat is None or self.mlir_vs_flat <= 1.0)
 
 
+def _differences(reference: np.ndarray, other: np.ndarray) -> np.ndarray:
+    """|other - reference| per element in float64: 0 where they are equal (NaN
+    matches NaN, an infinity the same infinity), inf where only one is NaN."""
+    ref, got = np.asarray(reference, np.float64), np.asarray(other, np.float64)
+    differs = ~((ref == got) | (np.isnan(ref) & np.isnan(got)))
+    diff = np.subtract(got, ref, out=np.zeros_like(ref), where=differs)
+    np.abs(diff, out=diff)
+    diff[np.isnan(diff)] = np.inf
+    return diff
+
+
 def max_abs_diff(a: dict[str, np.ndarray], b: dict[str, np.ndarray]) -> float:
+    """Largest |a - b| over all outputs (0.0: bit-identical up to NaN payloads)."""
     worst = 0.0
     for key in a:
         x, y = np.asarray(a[key]), np.asarray(b[key])
         if x.shape != y.shape:
             return float("inf")
-        if x.dtype == np.bool_:
-            worst = max(worst, float(np.any(x != y)))
-        elif not np.array_equal(x, y, equal_nan=True):
-            worst = max(worst, float(np.nanmax(np.abs(x.astype(np.float64) - y.astype(np.float64)))))
-            worst = worst or float("inf")  # NaN in one run only
+        if x.size:
+            worst = max(worst, float(_differences(x, y).max()))
     return worst
 
 
 def scaled_error(reference: dict[str, np.ndarray], other: dict[str, np.ndarray], rtol: float, atol: float) -> float:
-    """max |other - reference| / (atol + rtol |reference|) over all outputs."""
+    """max |other - reference| / (atol + rtol |reference|) over all outputs; a
+    difference where the allowance is 0 (or a NaN in one run only) is inf."""
     worst = 0.0
     for key, ref in reference.items():
         ref64 = np.asarray(ref, np.float64)
-        got64 = np.asarray(other[key], np.float64)
-        if ref64.shape != got64.shape:
+        diff = _differences(ref64, other[key]) if ref64.shape == np.shape(other[key]) else None
+        if diff is None:
             return float("inf")
-        if ref64.size:
-            worst = max(worst, float(np.max(np.abs(got64 - ref64) / (atol + rtol * np.abs(ref64)))))
+        if not diff.size:
+            continue
+        allowed = atol + rtol * np.abs(np.where(np.isfinite(ref64), ref64, 0.0))  # an infinity must match exactly
+        ratio = np.divide(diff, allowed, out=np.where(diff > 0, np.inf, 0.0), where=allowed > 0)
+        worst = max(worst, float(ratio.max()))
     return worst
 
 

@@ -3,7 +3,12 @@
 from __future__ import annotations
 
 import re
+import warnings
 
+import numpy as np
+import pytest
+
+from cfmem.differential import max_abs_diff, scaled_error
 from conftest import EXAMPLES, run_cfmem
 
 
@@ -11,12 +16,13 @@ def test_example_agrees_on_every_branch_with_real_mlir():
     result = run_cfmem("check-mlir", str(EXAMPLES / "wakeword.mlir"))
     assert result.returncode == 0, result.stderr
     rows = [line for line in result.stdout.splitlines() if line.startswith("#")]
-    assert [row.split()[1] for row in rows] == ["if#0:else", "if#0:then"]
+    assert [row.split()[-1] for row in rows] == ["if#0:else", "if#0:then"]
     for row in rows:
         assert "bit-identical" in row
         fraction = float(re.search(r"([0-9.]+) of tolerance", row).group(1))
         assert fraction <= 1.0
-    assert result.stdout.rstrip().endswith("ok: 2 input set(s), every run agrees")
+    assert result.stdout.rstrip().endswith("ok: 2 input set(s), every run agrees, every branch outcome ran (2 of 2)")
+    assert result.stderr == ""
 
 
 def test_flat_module_with_a_clobbered_tensor_fails_with_both_names(tmp_path):
@@ -40,3 +46,140 @@ def test_bad_pipeline_is_one_line():
     result = run_cfmem("check-mlir", str(EXAMPLES / "denoise.mlir"), "-p", "nn-plan-memory{mode=bogus}")
     assert result.returncode == 1
     assert result.stderr.count("\n") == 1 and "mode" in result.stderr and "bogus" in result.stderr
+
+
+IF_ON = """func.func @main(%x: tensor<1x4xf32>, %c: tensor<1xi1>) -> tensor<1x4xf32> {{
+  {cond}
+  %r = nn.if %p : tensor<1xi1> -> (tensor<1x4xf32>) {{
+    %t = nn.relu %x : (tensor<1x4xf32>) -> tensor<1x4xf32>
+    nn.yield %t : tensor<1x4xf32>
+  }} else {{
+    nn.yield %x : tensor<1x4xf32>
+  }}
+  func.return %r : tensor<1x4xf32>
+}}
+"""
+ARGUMENT_IF = IF_ON.format(cond="%p = nn.reshape %c : tensor<1xi1> to tensor<1xi1>")
+CONSTANT_IF = IF_ON.format(cond="%p = nn.constant dense<true> : tensor<1xi1>")
+
+
+def nested_thresholds(depth: int, first: float) -> str:
+    """``depth`` ifs, each in the then-branch of the one before, on ``%m > first + k``:
+    far from where normal inputs land, so only steering reaches the inner ones."""
+    lines = ["func.func @main(%x: tensor<1x4xf32>, %m: tensor<1xf32>) -> tensor<1x4xf32> {"]
+    for k in range(depth):
+        lines += [
+            f"%k{k} = nn.constant dense<{first + k:e}> : tensor<1xf32>",
+            f'%p{k} = nn.cmp %m, %k{k} {{predicate = "gt"}} : (tensor<1xf32>, tensor<1xf32>) -> tensor<1xi1>',
+            f"%r{k} = nn.if %p{k} : tensor<1xi1> -> (tensor<1x4xf32>) {{",
+        ]
+    lines.append("%t = nn.relu %x : (tensor<1x4xf32>) -> tensor<1x4xf32>")
+    result = "%t"
+    for k in reversed(range(depth)):
+        lines += [
+            f"nn.yield {result} : tensor<1x4xf32>",
+            "} else {",
+            f"%e{k} = nn.sigmoid %x : (tensor<1x4xf32>) -> tensor<1x4xf32>",
+            f"nn.yield %e{k} : tensor<1x4xf32>",
+            "}",
+        ]
+        result = f"%r{k}"
+    lines += [f"func.return {result} : tensor<1x4xf32>", "}"]
+    return "\n".join(lines) + "\n"
+
+
+def model(tmp_path, text: str) -> str:
+    path = tmp_path / "m.mlir"
+    path.write_text(text)
+    return str(path)
+
+
+def last_line(result) -> str:
+    return result.stdout.rstrip().splitlines()[-1]
+
+
+def test_condition_that_is_an_argument_is_steered_both_ways(tmp_path):
+    result = run_cfmem("check-mlir", model(tmp_path, ARGUMENT_IF), "--no-mlir")
+    assert result.returncode == 0 and result.stderr == "", result.stderr
+    assert last_line(result) == "ok: 2 input set(s), every run agrees, every branch outcome ran (2 of 2)"
+
+
+def test_ten_nested_ifs_far_from_the_data_are_all_reached(tmp_path):
+    result = run_cfmem("check-mlir", model(tmp_path, nested_thresholds(10, 1000.0)), "--no-mlir")
+    assert result.returncode == 0 and result.stderr == "", result.stderr
+    assert last_line(result).endswith("every branch outcome ran (20 of 20)")
+
+
+def test_the_flat_form_is_searched_too(tmp_path):
+    flat = tmp_path / "flat.mlir"
+    lowered = run_cfmem("opt", model(tmp_path, nested_thresholds(3, 50.0)), "-p", "nn-plan-memory,nn-lower-to-memref",
+                        "-o", str(flat))  # fmt: skip
+    assert lowered.returncode == 0, lowered.stderr
+    result = run_cfmem("check-mlir", str(flat), "--no-mlir")
+    assert result.returncode == 0, result.stderr
+    assert last_line(result).endswith("every branch outcome ran (6 of 6)")
+
+
+def test_unreached_outcome_is_an_error_unless_allowed(tmp_path):
+    path = model(tmp_path, CONSTANT_IF)
+    result = run_cfmem("check-mlir", path, "--no-mlir")
+    assert result.returncode == 1
+    assert result.stderr.count("\n") == 1
+    assert result.stderr.startswith(f"cfmem: {path}: error: 1 of 2 branch outcomes never ran: if#0:else")
+    allowed = run_cfmem("check-mlir", path, "--no-mlir", "--allow-untested")
+    assert allowed.returncode == 0, allowed.stderr
+    assert last_line(allowed) == (
+        "untested: 1 input set(s), every run agrees, but 1 of 2 branch outcomes never ran: if#0:else (--allow-untested)"
+    )
+
+
+@pytest.mark.parametrize("how", [["--seed", "0"], ["--inputs", "IN"]])
+def test_one_input_set_says_which_outcomes_ran(tmp_path, how):
+    np.savez(tmp_path / "in.npz", x=np.ones((1, 4), np.float32), c=np.zeros(1, np.bool_))
+    how = [str(tmp_path / "in.npz") if arg == "IN" else arg for arg in how]
+    result = run_cfmem("check-mlir", model(tmp_path, ARGUMENT_IF), "--no-mlir", *how)
+    assert result.returncode == 0, result.stderr
+    line = last_line(result)
+    ran, missing = re.fullmatch(r"ok: 1 input set\(s\), every run agrees; branch outcomes run: (\S+); not run: (\S+)",
+                                line).groups()  # fmt: skip
+    assert {ran, missing} == {"if#0:then", "if#0:else"}
+
+
+@pytest.mark.parametrize(
+    "option, value, message",
+    [
+        ("--rtol", "nan", "must be a finite number >= 0, not nan"),
+        ("--atol", "inf", "must be a finite number >= 0, not inf"),
+        ("--rtol", "-0.5", "must be a finite number >= 0, not -0.5"),
+        ("--seed", "-1", "must not be negative, not -1"),
+    ],
+)
+def test_bad_tolerance_or_seed_is_refused(tmp_path, option, value, message):
+    result = run_cfmem("check-mlir", model(tmp_path, ARGUMENT_IF), option, value)
+    assert result.returncode == 1
+    assert result.stderr == f"cfmem: {option}: error: {message}\n"
+
+
+def test_float64_inputs_with_float32_values_reach_upstream_mlir(tmp_path):
+    np.savez(tmp_path / "in.npz", x=np.array([[0.5, -2.0, 3.0, 0.25]]), c=np.ones(1, np.int64))
+    result = run_cfmem("check-mlir", model(tmp_path, ARGUMENT_IF), "--inputs", str(tmp_path / "in.npz"))
+    assert result.returncode == 0, result.stderr
+    assert "branch outcomes run: if#0:then; not run: if#0:else" in last_line(result)
+    np.savez(tmp_path / "in.npz", x=np.full((1, 4), 0.1), c=np.ones(1, np.int64))
+    lossy = run_cfmem("check-mlir", model(tmp_path, ARGUMENT_IF), "--inputs", str(tmp_path / "in.npz"), "--no-mlir")
+    assert lossy.returncode == 1 and "input 'x' has dtype float64, expected float32" in lossy.stderr
+
+
+def test_comparisons_treat_nan_and_infinities_without_warnings():
+    ref = {"y": np.array([1.0, np.inf, -np.inf, np.nan, 0.0], np.float32)}
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert max_abs_diff(ref, ref) == 0.0
+        assert scaled_error(ref, ref, rtol=0.0, atol=0.0) == 0.0
+        one_nan = {"y": np.array([1.0, np.inf, -np.inf, 0.0, 0.0], np.float32)}
+        assert max_abs_diff(ref, one_nan) == np.inf and scaled_error(ref, one_nan, 1e-5, 1e-6) == np.inf
+        flipped = {"y": np.array([1.0, np.inf, np.inf, np.nan, 0.0], np.float32)}
+        assert scaled_error(ref, flipped, 1e-5, 1e-6) == np.inf
+        off_at_zero = {"y": np.array([1.0, np.inf, -np.inf, np.nan, 1e-7], np.float32)}
+        assert scaled_error(ref, off_at_zero, rtol=0.0, atol=0.0) == np.inf
+        assert scaled_error(ref, off_at_zero, rtol=1e-5, atol=1e-6) == pytest.approx(0.1, rel=1e-3)

@@ -50,3 +50,123 @@ def test_unreadable_inputs_file(cfmem, tmp_path):
     (tmp_path / "in.npz").write_text("not a zip")
     res = cfmem("run", str(SMALL), "--inputs", str(tmp_path / "in.npz"))
     assert res.returncode == 1 and "cannot read inputs" in res.stderr
+
+
+def one_error_line(res, location: str) -> str:
+    """The single error line of a failed command, checked for its location."""
+    assert res.returncode == 1, res.stderr
+    lines = res.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith(f"cfmem: {location}: error: "), res.stderr
+    return lines[0]
+
+
+def test_negative_seed_is_refused(cfmem):
+    line = one_error_line(cfmem("run", str(SMALL), "--seed", "-1"), "--seed")
+    assert line.endswith("must not be negative, not -1")
+
+
+def write_inputs(path, x, mode=np.zeros(1, np.float32)):
+    np.savez(path, x=x, mode=mode)
+    return str(path)
+
+
+@pytest.mark.parametrize(
+    "x, mode",
+    [
+        (np.zeros((1, 4, 8, 8), np.int32), np.ones(1, np.bool_)),  # int32 and bool into f32: exact
+        (np.full((1, 4, 8, 8), 0.5, np.float16), np.zeros(1, np.int8)),
+        (np.full((1, 4, 8, 8), 0.25), np.zeros(1)),  # float64 whose values are float32 values
+        (np.full((1, 4, 8, 8), 2.0 + 0j, np.complex64), np.zeros(1, np.float32)),  # no imaginary part
+        (np.full((1, 4, 8, 8), 2**40, np.int64), np.zeros(1, np.float32)),  # fits float32 exactly
+    ],
+)
+def test_lossless_dtypes_are_accepted_quietly(cfmem, tmp_path, x, mode):
+    res = cfmem("run", str(SMALL), "--inputs", write_inputs(tmp_path / "in.npz", x, mode))
+    assert res.returncode == 0 and res.stderr == "", res.stderr
+
+
+@pytest.mark.parametrize(
+    "x, message",
+    [
+        (np.full((1, 4, 8, 8), 0.1), "input 'x' has dtype float64, expected float32: 0.1 at (0, 0, 0, 0) is not exactly"),
+        (np.full((1, 4, 8, 8), 1 + 2j, np.complex64), "input 'x' has dtype complex64, expected float32: it has non-zero imaginary parts"),
+        (np.full((1, 4, 8, 8), 2**40 + 1, np.int64), "input 'x' has dtype int64, expected float32: 1099511627777 at"),
+        (np.full((1, 4, 8, 8), 1e300), "input 'x' has dtype float64, expected float32: 1e+300 at"),
+    ],
+)  # fmt: skip
+def test_lossy_dtypes_are_one_line_naming_input_and_dtypes(cfmem, tmp_path, x, message):
+    line = one_error_line(cfmem("run", str(SMALL), "--inputs", write_inputs(tmp_path / "in.npz", x)), str(SMALL))
+    assert message in line
+
+
+def test_integer_input_takes_whole_numbers_only(cfmem, tmp_path):
+    model = tmp_path / "m.mlir"
+    model.write_text(
+        "func.func @main(%n: tensor<2xi8>) -> tensor<2xi8> {\n  func.return %n : tensor<2xi8>\n}\n"
+    )
+    np.savez(tmp_path / "ok.npz", n=np.array([3.0, -128.0]))
+    assert cfmem("run", str(model), "--inputs", str(tmp_path / "ok.npz")).returncode == 0
+    np.savez(tmp_path / "bad.npz", n=np.array([3, 200], np.int32))
+    line = one_error_line(cfmem("run", str(model), "--inputs", str(tmp_path / "bad.npz")), str(model))
+    assert "input 'n' has dtype int32, expected int8: 200 at (1,) is not exactly a int8 value" in line
+
+
+@pytest.mark.parametrize(
+    "save, message",
+    [
+        (lambda p: np.save(p, np.zeros(3)), "holds one array, not an .npz archive"),
+        (lambda p: np.savez(p, x=np.array(["a", "b"]), mode=np.zeros(1)), "input 'x' has dtype <U1, not numbers"),
+        (lambda p: np.savez(p, x=np.array([1, None], dtype=object)), "input 'x' holds Python objects, not numbers"),
+    ],
+)
+def test_inputs_that_are_not_numbers_name_the_file_and_input(cfmem, tmp_path, save, message):
+    path = tmp_path / "in.npz"
+    with open(path, "wb") as f:  # keep the name: np.save and np.savez would add a suffix
+        save(f)
+    line = one_error_line(cfmem("run", str(SMALL), "--inputs", str(path)), str(path))
+    assert message in line
+
+
+HUGE_INPUT = """func.func @main(%x: tensor<100000x100000x2xf32>) -> tensor<100000x100000x2xf32> {
+  %y = nn.relu %x : (tensor<100000x100000x2xf32>) -> tensor<100000x100000x2xf32>
+  func.return %y : tensor<100000x100000x2xf32>
+}
+"""
+HUGE_VALUE = """func.func @main(%x: tensor<100000x1xf32>, %y: tensor<1x100000xf32>) -> tensor<100000x100000xf32> {
+  %z = nn.add %x, %y : (tensor<100000x1xf32>, tensor<1x100000xf32>) -> tensor<100000x100000xf32>
+  func.return %z : tensor<100000x100000xf32>
+}
+"""
+OVERFLOWING_INPUT = """func.func @main(%x: tensor<10000000000000x10000000000xf32>) -> tensor<10000000000000x10000000000xf32> {
+  func.return %x : tensor<10000000000000x10000000000xf32>
+}
+"""
+
+
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        (HUGE_INPUT, "input 'x' (tensor<100000x100000x2xf32>) takes 74.5 GiB"),
+        (HUGE_VALUE, "running @main needs up to 37.3 GiB (the largest, %z, 37.3 GiB)"),
+        (OVERFLOWING_INPUT, "input 'x' (tensor<10000000000000x10000000000xf32>) takes"),
+    ],
+)
+def test_huge_shapes_are_refused_before_allocating(cfmem, tmp_path, text, message):
+    model = tmp_path / "m.mlir"
+    model.write_text(text)
+    line = one_error_line(cfmem("run", str(model), "--seed", "0"), str(model))
+    assert message in line
+
+
+def test_zero_size_and_empty_mean_print_no_warning(cfmem, tmp_path):
+    model = tmp_path / "m.mlir"
+    model.write_text(
+        "func.func @main(%x: tensor<1x0xf32>) -> (tensor<1x1xf32>, tensor<1x0xf32>) {\n"
+        "  %m = nn.reduce_mean %x {axes = array<i64: 1>} : (tensor<1x0xf32>) -> tensor<1x1xf32>\n"
+        "  %r = nn.relu %x : (tensor<1x0xf32>) -> tensor<1x0xf32>\n"
+        "  func.return %m, %r : tensor<1x1xf32>, tensor<1x0xf32>\n}\n"
+    )
+    res = cfmem("run", str(model))
+    assert res.returncode == 0 and res.stderr == "", res.stderr
+    assert "m: float32[1, 1] min nan max nan mean nan" in res.stdout
+    assert "r: float32[1, 0]\n" in res.stdout

@@ -26,6 +26,7 @@ from cfmem.planning.control_flow import MODES, plan_tree
 from cfmem.planning.problem import paths_compatible
 from cfmem.planning.regions import IfNode, RegionTree, Tensor
 from cfmem.planning.strategies import get_strategy
+from cfmem.reports.tables import format_pct
 from conftest import EXAMPLES
 
 EXAMPLE_FILES = sorted(EXAMPLES.glob("*.mlir"))
@@ -193,6 +194,43 @@ def test_comparison_text_table(cfmem, path):
     bound_row = next(line for line in lines if line.startswith("lower bound"))
     assert bound_row.split()[2:] == [str(grid["lower_bound"])] * (len(MODES) + 1)
     assert f"lower bound {grid['lower_bound']} bytes, gap " in res.stdout
+
+
+@pytest.mark.parametrize("path", WITH_IFS[:1], ids=lambda p: p.stem)
+def test_json_comparison_carries_the_printed_table(cfmem, path):
+    printed = [line.split() for line in cfmem("report", str(path), "--compare").stdout.splitlines()]
+    table = report_json(cfmem, str(path), "--compare")["comparison"]["main"]["table"]
+    assert table["columns"] == ["strategy", *MODES, "best", "gap %"]
+    assert [row[0] for row in table["rows"]] == [*STRATEGIES, "best", "gap %", "lower bound"]
+    for row in table["rows"]:
+        cells = " ".join(format_pct(c) if isinstance(c, float) else str(c) for c in row).split()
+        assert cells in printed, row
+
+
+def test_json_of_several_models_carries_the_table_of_models(cfmem):
+    data = report_json(cfmem, *map(str, EXAMPLE_FILES), "--compare")
+    table = data["table"]
+    assert table["columns"][:3] == ["model", "naive", "sequential/conservative"]
+    assert table["columns"][-3:] == ["bound", "best", "gap %"]
+    assert [row[0] for row in table["rows"]] == [p.stem for p in EXAMPLE_FILES]
+    for model, row in zip(data["models"], table["rows"]):
+        grid = model["comparison"]["main"]
+        assert row[table["columns"].index("auto/exact")] == grid["peaks"]["auto"]["exact"]
+        assert row[-3:] == [grid["lower_bound"], grid["best"]["peak"], grid["best"]["gap_pct"]]
+
+
+def test_flat_module_is_refused_naming_its_arena(cfmem, tmp_path):
+    flat = tmp_path / "flat.mlir"
+    assert cfmem("opt", str(WITH_IFS[0]), "-p", "nn-plan-memory,nn-lower-to-memref", "-o", str(flat)).returncode == 0
+    arena = reference(WITH_IFS[0], "exact", "auto", 16)["arena"]
+    for extra in ([], ["--json"]):
+        res = cfmem("report", str(flat), *extra)
+        assert res.returncode == 1 and res.stdout == ""
+        assert res.stderr == (
+            f"cfmem: {flat}: error: the module is already lowered by nn-lower-to-memref"
+            f" (planned arena: @main {arena} bytes, lower bound {reference(WITH_IFS[0], 'exact', 'auto', 16)['bound']}):"
+            " report the tensor-level module\n"
+        )
 
 
 def test_compare_adds_an_asked_strategy_as_a_row(cfmem):

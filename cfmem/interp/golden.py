@@ -21,6 +21,7 @@ from cfmem.dialects import nn_control as ncf
 from cfmem.dialects import nn_dma as nd
 from cfmem.dialects import nn_weights as nw
 from cfmem.interp import kernels
+from cfmem.interp.footprint import check_input_bytes
 from cfmem.signature import argument_names, input_args, result_names
 from cfmem.interp.weights import blob_bytes, dense_to_array, numpy_dtype, view_array
 
@@ -58,8 +59,10 @@ def find_function(module: ModuleOp, func_name: str | None = None) -> func.FuncOp
 
 
 def random_inputs(fn: func.FuncOp, seed: int) -> dict[str, np.ndarray]:
-    """Inputs from ``seed``: standard-normal floats, uniform bits for i1 and
-    uniform integers in [-100, 100) for wider integers."""
+    """Inputs from ``seed``, drawn in each argument's own dtype: standard-normal
+    floats, uniform bits for i1 and uniform integers in [-100, 100) for wider
+    integers. Inputs over the size cap are refused before anything is drawn."""
+    check_input_bytes(fn)
     rng = np.random.default_rng(seed)
     inputs: dict[str, np.ndarray] = {}
     for name, arg in zip(argument_names(fn), input_args(fn)):
@@ -68,19 +71,50 @@ def random_inputs(fn: func.FuncOp, seed: int) -> dict[str, np.ndarray]:
         dtype = numpy_dtype(ty.get_element_type())
         shape = tuple(ty.get_shape())
         if dtype == np.bool_:
-            inputs[name] = rng.integers(0, 2, shape).astype(np.bool_)
-        elif np.issubdtype(dtype, np.integer):
-            inputs[name] = rng.integers(-100, 100, shape).astype(dtype)
-        else:
-            inputs[name] = rng.standard_normal(shape).astype(dtype)
+            inputs[name] = rng.integers(0, 2, shape, dtype=np.bool_)
+        elif dtype.kind == "i":
+            inputs[name] = rng.integers(-100, 100, shape, dtype=dtype)
+        elif dtype in (np.float32, np.float64):
+            inputs[name] = rng.standard_normal(shape, dtype=dtype)
+        else:  # float16: numpy draws no narrower than float32
+            inputs[name] = rng.standard_normal(shape, dtype=np.float32).astype(dtype)
     return inputs
 
 
-def check_inputs(fn: func.FuncOp, inputs: dict[str, np.ndarray]) -> list[np.ndarray]:
-    """The arguments of ``fn`` from ``inputs``, checked for name and shape, in
-    the argument's dtype; an integer or i1 argument takes only values that
-    convert exactly (a float array of whole numbers is fine, 0.5 is not)."""
-    args: list[np.ndarray] = []
+def conform_input(name: str, value: np.ndarray, dtype: np.dtype) -> np.ndarray:
+    """``value`` in ``dtype``: as it is, or cast when every element survives the
+    cast exactly (bool to i1, int8 to int32, float16 to float32, float64 or
+    integers whose values fit, complex with zero imaginary parts); otherwise an
+    error naming the input, its dtype and the expected one."""
+    value = np.asarray(value)
+    if value.dtype == dtype:
+        return value
+    expected = f"input '{name}' has dtype {value.dtype}, expected {dtype}"
+    if value.dtype.kind not in "biufc":
+        raise InterpError(f"{expected}: its elements are not numbers")
+    if np.can_cast(value.dtype, dtype, "safe"):
+        return value.astype(dtype)
+    source = value
+    if value.dtype.kind == "c" and dtype.kind != "c":
+        if np.any(value.imag):
+            raise InterpError(f"{expected}: it has non-zero imaginary parts")
+        source = value.real
+    with np.errstate(over="ignore", invalid="ignore"):  # overflow and NaN show as a failed round trip
+        converted = source.astype(dtype)
+        same = converted.astype(source.dtype) == source
+    if source.dtype.kind == "f":
+        same |= np.isnan(source) & np.isnan(converted)
+    if not same.all():
+        where = np.unravel_index(int(np.argmin(same)), same.shape)
+        raise InterpError(f"{expected}: {source[where].item()!r} at {tuple(map(int, where))} is not exactly a {dtype} value")
+    return converted
+
+
+def conform_inputs(fn: func.FuncOp, inputs: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+    """The inputs of ``fn`` by argument name, checked for name and shape and in
+    each argument's dtype (``conform_input``); the one input policy of every
+    command that runs a model."""
+    conformed: dict[str, np.ndarray] = {}
     for name, arg in zip(argument_names(fn), input_args(fn)):
         if name not in inputs:
             raise InterpError(f"missing input '{name}' (inputs given: {', '.join(sorted(inputs)) or 'none'})")
@@ -90,15 +124,16 @@ def check_inputs(fn: func.FuncOp, inputs: dict[str, np.ndarray]) -> list[np.ndar
         want = tuple(ty.get_shape())
         if value.shape != want:
             raise InterpError(f"input '{name}' has shape {value.shape}, expected {want}")
-        dtype = numpy_dtype(ty.get_element_type())
-        converted = value.astype(dtype, copy=False)
-        if dtype.kind in "biu" and not np.array_equal(converted, value):
-            raise InterpError(f"input '{name}' has values that are not exact {dtype} values")
-        args.append(converted)
+        conformed[name] = conform_input(name, value, numpy_dtype(ty.get_element_type()))
     extra = set(inputs) - set(argument_names(fn))
     if extra:
         raise InterpError(f"unknown input(s) {', '.join(sorted(extra))}")
-    return args
+    return conformed
+
+
+def check_inputs(fn: func.FuncOp, inputs: dict[str, np.ndarray]) -> list[np.ndarray]:
+    """The arguments of ``fn`` from ``inputs`` (``conform_inputs``), in argument order."""
+    return list(conform_inputs(fn, inputs).values())
 
 
 class GoldenInterpreter:

@@ -65,6 +65,14 @@ def avg_pool2d(op: nc.AvgPool2dOp, x: np.ndarray) -> np.ndarray:
     return (sums / counts).astype(np.float32)
 
 
+def mean(x: np.ndarray, axis: tuple[int, ...], keepdims: bool) -> np.ndarray:
+    """float32 mean over ``axis``; over no elements it is NaN (0 / 0), as in the
+    lowered loops, without numpy's empty-slice warning."""
+    if all(x.shape[a] for a in axis):
+        return x.mean(axis=axis, keepdims=keepdims, dtype=np.float32)
+    return np.full(np.sum(x, axis=axis, keepdims=keepdims).shape, np.nan, np.float32)
+
+
 def gemm(op: nc.GemmOp, a: np.ndarray, b: np.ndarray, c: np.ndarray) -> np.ndarray:
     return a @ (b.T if op.trans_b.value.data else b) + c
 
@@ -116,10 +124,8 @@ KERNELS: dict[type[Operation], Kernel] = {
     nc.GemmOp: gemm,
     nc.MaxPool2dOp: max_pool2d,
     nc.AvgPool2dOp: avg_pool2d,
-    nc.GlobalAvgPoolOp: lambda op, x: x.mean(axis=(2, 3), keepdims=True, dtype=np.float32),
-    nc.ReduceMeanOp: lambda op, x: x.mean(
-        axis=_ints(op.axes), keepdims=bool(op.keepdims.value.data), dtype=np.float32
-    ),
+    nc.GlobalAvgPoolOp: lambda op, x: mean(x, (2, 3), True),
+    nc.ReduceMeanOp: lambda op, x: mean(x, _ints(op.axes), bool(op.keepdims.value.data)),
     nc.SoftmaxOp: softmax,
     nc.ConcatOp: lambda op, *xs: np.concatenate(xs, axis=op.axis.value.data),
     nc.TransposeOp: lambda op, x: np.transpose(x, _ints(op.perm)),

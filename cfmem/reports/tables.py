@@ -266,12 +266,8 @@ def render_function(report: dict) -> str:
     return "\n".join(out)
 
 
-def render_comparison(grid: dict) -> str:
-    """Paper Tables 1 and 2 for one function: strategies down, modes across.
-
-    Each row ends with its best cell and that cell's gap to the lower bound;
-    below the rows come each column's best, its gap, and the bound.
-    """
+def comparison_table(grid: dict) -> tuple[tuple[str, ...], list[Sequence[Cell] | None]]:
+    """The header and rows of ``render_comparison`` (a ``RULE`` row draws a rule)."""
     strategies, modes, peaks, bound = grid["strategies"], grid["modes"], grid["peaks"], grid["lower_bound"]
     header = ("strategy", *modes, "best", "gap %")
     rows: list[Sequence[Cell] | None] = []
@@ -286,6 +282,17 @@ def render_comparison(grid: dict) -> str:
         ("gap %", *(gap_pct(p, bound) for p in column_best), best["gap_pct"], ""),
         ("lower bound", *([bound] * len(modes)), bound, ""),
     ]
+    return header, rows
+
+
+def render_comparison(grid: dict) -> str:
+    """Paper Tables 1 and 2 for one function: strategies down, modes across.
+
+    Each row ends with its best cell and that cell's gap to the lower bound;
+    below the rows come each column's best, its gap, and the bound.
+    """
+    header, rows = comparison_table(grid)
+    best, bound = grid["best"], grid["lower_bound"]
     out = [
         f"@{grid['function']}: peak bytes by strategy (rows) and control-flow mode (columns), align {grid['align']}",
         format_table(header, rows),
@@ -298,26 +305,13 @@ def render_comparison(grid: dict) -> str:
     return "\n".join(out)
 
 
-def render_models(entries: Sequence[tuple[str, dict]]) -> str:
-    """One row per model: naive, then every strategy x mode, bound, best and gap.
-
-    ``entries`` are ``(model label, compare(...) dict)`` with the same
-    strategies and modes.
-    """
-    if not entries:
-        return "(no models)"
+def models_table(entries: Sequence[tuple[str, dict]]) -> tuple[list[str], list[list[Cell]]]:
+    """The columns and rows of ``render_models``; a strategy x mode column is
+    named ``strategy/mode``."""
     strategies, modes = entries[0][1]["strategies"], entries[0][1]["modes"]
     reused = [m for m in modes if m != "naive"]
-    header = ["model"]
-    groups: list[tuple[str, int]] = [("", 1)]
-    if "naive" in modes:
-        header.append("naive")
-        groups.append(("", 1))
-    for s in strategies:
-        header += [MODE_ABBREVIATIONS.get(m, m) for m in reused]
-        groups.append((s, len(reused)))
-    header += ["bound", "best", "gap %"]
-    groups.append(("", 3))
+    columns = ["model", *(["naive"] if "naive" in modes else []), *(f"{s}/{m}" for s in strategies for m in reused)]
+    columns += ["bound", "best", "gap %"]
     rows = []
     for label, grid in entries:
         if grid["strategies"] != strategies or grid["modes"] != modes:
@@ -329,6 +323,23 @@ def render_models(entries: Sequence[tuple[str, dict]]) -> str:
         row += [peaks[s][m] for s in strategies for m in reused]
         row += [grid["lower_bound"], grid["best"]["peak"], grid["best"]["gap_pct"]]
         rows.append(row)
+    return columns, rows
+
+
+def render_models(entries: Sequence[tuple[str, dict]]) -> str:
+    """One row per model: naive, then every strategy x mode, bound, best and gap.
+
+    ``entries`` are ``(model label, compare(...) dict)`` with the same
+    strategies and modes.
+    """
+    if not entries:
+        return "(no models)"
+    columns, rows = models_table(entries)
+    strategies, modes = entries[0][1]["strategies"], entries[0][1]["modes"]
+    reused = [m for m in modes if m != "naive"]
+    header = [MODE_ABBREVIATIONS.get(c.split("/")[1], c.split("/")[1]) if "/" in c else c for c in columns]
+    groups: list[tuple[str, int]] = [("", 1), *([("", 1)] if "naive" in modes else [])]
+    groups += [(s, len(reused)) for s in strategies] + [("", 3)]
     legend = ", ".join(f"{a} = {m}" for m, a in MODE_ABBREVIATIONS.items() if m in reused and a != m)
     out = ["peak bytes by model; columns: naive (no reuse), then strategy x control-flow mode"]
     out.append(format_table(header, rows, groups))

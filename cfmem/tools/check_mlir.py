@@ -5,13 +5,16 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+import numpy as np
+
 from cfmem.differential import check
-from cfmem.interp.coverage import branch_covering_inputs
+from cfmem.interp.coverage import branch_outcomes, cover_branches, trace_outcomes
 from cfmem.interp.flat import is_flat
-from cfmem.interp.golden import InterpError, find_function, random_inputs
+from cfmem.interp.footprint import FootprintError, check_run_bytes
+from cfmem.interp.golden import InterpError, conform_inputs, find_function, random_inputs
 from cfmem.ir_io import CfmemError, load_module
 from cfmem.pipeline import DEFAULT_PLAN_PIPELINE, lower_model
-from cfmem.tools.run import load_inputs
+from cfmem.tools.run import check_seed, load_inputs
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
@@ -23,8 +26,9 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
             " three ways: the reference interpreter on the unplanned graph, the checking flat"
             " interpreter on the planned byte arena (must be bit-identical), and upstream MLIR"
             " (nn-lower-to-linalg, lowered to LLVM and JIT-executed in a subprocess; must agree"
-            " within --rtol). Without --inputs, inputs are searched that take every branch of"
-            " every if. A module already in the flat form skips planning and the reference run."
+            " within --rtol). Without --inputs or --seed, inputs are searched that take every branch of"
+            " every if, and a branch outcome no input reaches is an error unless --allow-untested."
+            " A module already in the flat form skips planning and the reference run."
             " Needs the optional extra: pip install 'cfmem[mlir]'."
         ),
     )
@@ -39,45 +43,87 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--rtol", type=float, default=1e-5, help="relative tolerance for the MLIR run (default: 1e-5)")
     p.add_argument("--atol", type=float, default=1e-6, help="absolute tolerance for the MLIR run (default: 1e-6)")
     p.add_argument("--no-mlir", action="store_true", help="skip the MLIR run (reference vs flat only)")
+    p.add_argument(
+        "--allow-untested", action="store_true",
+        help="succeed even if the branch search leaves some branch outcome unrun (they are listed)",
+    )  # fmt: skip
     p.set_defaults(handler=main)
+
+
+def check_tolerance(value: float, option: str) -> None:
+    if not (np.isfinite(value) and value >= 0):
+        raise CfmemError(f"must be a finite number >= 0, not {value:g}", option)
+
+
+def input_sets(args: argparse.Namespace, model, flat, fn, base_dir: Path) -> list[dict[str, np.ndarray]]:
+    """The given input set, the seeded one, or the sets of the branch search."""
+    if args.inputs:
+        return [conform_inputs(fn, load_inputs(args.inputs))]
+    if args.seed is not None:
+        return [random_inputs(fn, args.seed)]
+    coverage = cover_branches(model if model is not None else flat, args.func, base_dir=base_dir)
+    return [inputs for inputs, _ in coverage.found]
+
+
+def verdict(args: argparse.Namespace, sets: int, outcomes: list[str], ran: set[str]) -> str:
+    """The last line: what agreed and which branch outcomes ran; an error if the
+    search left some unrun and --allow-untested was not given."""
+    missing = [o for o in outcomes if o not in ran]
+    agrees = f"{sets} input set(s), every run agrees"
+    if not outcomes:
+        return f"ok: {agrees} (no ifs)"
+    if args.inputs or args.seed is not None:
+        done = [o for o in outcomes if o in ran]
+        return f"ok: {agrees}; branch outcomes run: {' '.join(done)}; not run: {' '.join(missing) or 'none'}"
+    if not missing:
+        return f"ok: {agrees}, every branch outcome ran ({len(outcomes)} of {len(outcomes)})"
+    untested = f"{len(missing)} of {len(outcomes)} branch outcomes never ran: {' '.join(missing)}"
+    if not args.allow_untested:
+        raise CfmemError(
+            f"{untested} (the input search reached no input that takes them: give such --inputs,"
+            " or accept with --allow-untested)", args.model,
+        )  # fmt: skip
+    return f"untested: {agrees}, but {untested} (--allow-untested)"
 
 
 def main(args: argparse.Namespace) -> int:
     from cfmem.mlir_check.jit import MlirCheckError
 
+    check_seed(args.seed)
+    check_tolerance(args.rtol, "--rtol")
+    check_tolerance(args.atol, "--atol")
     module, source = load_module(args.model)
     base_dir = Path(args.model).parent
     try:
+        check_run_bytes(module, find_function(module, args.func))
         if is_flat(module):
             model, flat = None, module
         else:
             model, flat = module, lower_model(module, args.passes, base_dir, args.model)
         fn = find_function(flat, args.func)
-        if args.inputs:
-            input_sets = [load_inputs(args.inputs)]
-        elif args.seed is not None or model is None:
-            input_sets = [random_inputs(fn, args.seed or 0)]
-        else:
-            input_sets = [inputs for inputs, _ in branch_covering_inputs(model, args.func, base_dir=base_dir)]
-        rows = check(model, flat, input_sets, with_mlir=not args.no_mlir, rtol=args.rtol, atol=args.atol,
+        sets = input_sets(args, model, flat, fn, base_dir)
+        rows = check(model, flat, sets, with_mlir=not args.no_mlir, rtol=args.rtol, atol=args.atol,
                      base_dir=base_dir, func_name=args.func)
     except InterpError as err:
         raise CfmemError(str(err), source.locate(err.op) if err.op else args.model) from None
+    except FootprintError as err:
+        raise CfmemError(str(err), args.model) from None
     except MlirCheckError as err:
         raise CfmemError(f"upstream MLIR: {err}", args.model) from None
-    print(f"{'set':<4} {'branches':<40} {'reference = flat':<18} MLIR vs flat (rtol {args.rtol:g}, atol {args.atol:g})")
+    print(f"{'set':<4} {'reference = flat':<18} {f'MLIR vs flat (rtol {args.rtol:g}, atol {args.atol:g})':<38} branches")
     failed = []
     for k, row in enumerate(rows):
-        branches = " ".join(f"{label}:{'then' if taken else 'else'}" for label, taken in row.trace) or "-"
+        branches = " ".join(trace_outcomes(row.trace)) or "-"
         if row.golden_vs_flat is None:
             same = "not run"
         else:
             same = "bit-identical" if row.golden_vs_flat == 0.0 else f"DIFFERS by {row.golden_vs_flat:.3g}"
         mlir = "not run" if row.mlir_vs_flat is None else f"{row.mlir_vs_flat:.3f} of tolerance"
-        print(f"#{k:<3} {branches:<40} {same:<18} {mlir}")
+        print(f"#{k:<3} {same:<18} {mlir:<38} {branches}")
         if not row.ok():
             failed.append(k)
     if failed:
         raise CfmemError(f"the runs disagree on input set(s) {', '.join(f'#{k}' for k in failed)}", args.model)
-    print(f"ok: {len(rows)} input set(s), every run agrees")
+    ran = {o for row in rows for o in trace_outcomes(row.trace)}
+    print(verdict(args, len(rows), branch_outcomes(flat, fn), ran))
     return 0

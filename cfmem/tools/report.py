@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 from xdsl.dialects import func
+from xdsl.dialects.builtin import IntegerAttr
 
 from cfmem.ir_io import CfmemError, load_module
 from cfmem.passes.liveness import functions
@@ -17,6 +18,8 @@ from cfmem.planning.option_checks import OptionError, check_align, check_choice,
 from cfmem.planning.problem import PlanOptions
 from cfmem.planning.strategies import STRATEGY_NAMES, get_strategy
 from cfmem.dma.timing import Chip
+from cfmem.interp.flat import is_flat
+from cfmem.interp.footprint import check_run_bytes
 from cfmem.interp.golden import GoldenInterpreter
 from cfmem.reports import gantt, tables
 from cfmem.reports import timing as timing_reports
@@ -104,9 +107,26 @@ def _strategies(args: argparse.Namespace) -> tuple[str, ...]:
     return (*tables.DEFAULT_STRATEGIES, *extra)
 
 
+def _refuse_flat(module, path: str) -> None:
+    """A lowered module has no tensors left to plan: name the arena it was given."""
+    if not is_flat(module):
+        return
+    arenas = []
+    for fn in functions(module):
+        size, bound = fn.attributes.get("cfmem.arena_size"), fn.attributes.get("cfmem.lower_bound")
+        if isinstance(size, IntegerAttr):
+            lower = f", lower bound {bound.value.data}" if isinstance(bound, IntegerAttr) else ""
+            arenas.append(f"@{fn.sym_name.data} {size.value.data} bytes{lower}")
+    planned = f" (planned arena: {'; '.join(arenas)})" if arenas else ""
+    raise CfmemError(
+        f"the module is already lowered by nn-lower-to-memref{planned}: report the tensor-level module", path
+    )
+
+
 def _report_model(path: str, args: argparse.Namespace, options: PlanOptions) -> dict:
     """The JSON object of one model."""
     module, _ = load_module(path)
+    _refuse_flat(module, path)
     one = bool(args.png or args.csv)
     result: dict = {"model": path, "functions": {}}
     trees = {}
@@ -136,6 +156,33 @@ def _report_model(path: str, args: argparse.Namespace, options: PlanOptions) -> 
     return result
 
 
+def _table_json(header, rows) -> dict:
+    return {"columns": list(header), "rows": [list(row) for row in rows if row is not tables.RULE]}
+
+
+def _model_entries(results: list[dict]) -> list[tuple[str, dict]]:
+    """``(label, comparison)`` per model and function: the model's stem, with
+    ``@function`` when the model has several."""
+    entries = []
+    for result in results:
+        stem = Path(result["model"]).stem
+        for name, grid in result["comparison"].items():
+            entries.append((stem if len(result["comparison"]) == 1 else f"{stem}@{name}", grid))
+    return entries
+
+
+def _json(results: list[dict], compare: bool) -> dict:
+    """The JSON object printed by --json; with --compare every comparison also
+    carries its table as printed, and several models the table of models."""
+    if compare:
+        for result in results:
+            for grid in result["comparison"].values():
+                grid["table"] = _table_json(*tables.comparison_table(grid))
+    if len(results) == 1:
+        return results[0]
+    return {"models": results, "table": _table_json(*tables.models_table(_model_entries(results)))}
+
+
 def _chip(path: str | None) -> Chip:
     if path is None:
         return Chip()
@@ -148,8 +195,10 @@ def _chip(path: str | None) -> Chip:
 def _branches(module, fn: func.FuncOp, path: str, inputs: str) -> dict[str, bool]:
     """The branch each if took when the reference interpreter ran ``inputs``."""
     interpreter = GoldenInterpreter(module, Path(path).parent)
+    given = load_inputs(inputs)
     try:
-        return dict(interpreter.run(fn, load_inputs(inputs)).branches)
+        check_run_bytes(module, fn)
+        return dict(interpreter.run(fn, given).branches)
     except Exception as err:
         raise CfmemError(f"cannot run {path} on {inputs}: {err}") from None
 
@@ -178,14 +227,9 @@ def main(args: argparse.Namespace) -> int:
         for report in result.get("timing", {}).values():
             report.pop("_timelines", None)
     if args.json:
-        print(json.dumps(results[0] if len(results) == 1 else {"models": results}, indent=1))
+        print(json.dumps(_json(results, args.compare), indent=1))
     elif len(results) > 1:
-        entries = []
-        for result in results:
-            stem = Path(result["model"]).stem
-            for name, grid in result["comparison"].items():
-                entries.append((stem if len(result["comparison"]) == 1 else f"{stem}@{name}", grid))
-        print(tables.render_models(entries))
+        print(tables.render_models(_model_entries(results)))
     else:
         sections = (
             [tables.render_comparison(grid) for grid in results[0]["comparison"].values()]

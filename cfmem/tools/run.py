@@ -7,8 +7,10 @@ import zipfile
 from pathlib import Path
 
 import numpy as np
+from numpy.lib.npyio import NpzFile
 
 from cfmem.interp.flat import FlatInterpreter, is_flat
+from cfmem.interp.footprint import MAX_RUN_BYTES, FootprintError, check_run_bytes, format_bytes
 from cfmem.interp.golden import GoldenInterpreter, InterpError, find_function, random_inputs
 from cfmem.ir_io import CfmemError, load_module
 from cfmem.tools.files import atomic_save_npz
@@ -41,18 +43,62 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     p.set_defaults(handler=main)
 
 
+def check_seed(seed: int | None) -> None:
+    """numpy seeds are non-negative integers."""
+    if seed is not None and seed < 0:
+        raise CfmemError(f"must not be negative, not {seed}", "--seed")
+
+
 def load_inputs(path: str) -> dict[str, np.ndarray]:
+    """The arrays of the .npz archive ``path`` by name. Each must hold numbers,
+    and together they must fit the run-size cap, checked from the archive's
+    directory before any array is read."""
     try:
-        with np.load(path, allow_pickle=False) as data:
-            return {k: data[k] for k in data.files}
-    except (OSError, ValueError, zipfile.BadZipFile) as err:
-        raise CfmemError(f"cannot read inputs from {path}: {err}") from None
+        data = np.load(path, allow_pickle=False)
+    except (OSError, ValueError, EOFError, zipfile.BadZipFile) as err:
+        raise CfmemError(f"cannot read inputs: {err}", path) from None
+    if not isinstance(data, NpzFile):
+        raise CfmemError(
+            "holds one array, not an .npz archive of inputs keyed by argument name (write it with numpy.savez)", path
+        )
+    with data:
+        sizes = {info.filename.removesuffix(".npy"): info.file_size for info in data.zip.infolist()}
+        if sum(sizes.values()) > MAX_RUN_BYTES:
+            name = max(sizes, key=sizes.__getitem__)
+            raise CfmemError(
+                f"input '{name}' takes {format_bytes(sizes[name])}; inputs may take at most"
+                f" {format_bytes(MAX_RUN_BYTES)} in total", path,
+            )  # fmt: skip
+        inputs = {}
+        for name in data.files:
+            try:
+                value = data[name]
+            except ValueError:  # object arrays need pickle, which is never loaded
+                raise CfmemError(f"input '{name}' holds Python objects, not numbers", path) from None
+            except (OSError, EOFError, zipfile.BadZipFile) as err:
+                raise CfmemError(f"cannot read input '{name}': {err}", path) from None
+            if value.dtype.kind not in "biufc":
+                raise CfmemError(f"input '{name}' has dtype {value.dtype}, not numbers", path)
+            inputs[name] = value
+        return inputs
+
+
+def summary(value: np.ndarray) -> str:
+    """dtype and shape, with min, max and mean of a non-empty numeric array."""
+    text = f"{value.dtype}{list(value.shape)}"
+    if value.size and value.dtype.kind in "iuf":
+        with np.errstate(invalid="ignore", over="ignore"):  # the mean of +inf and -inf is NaN
+            mean = value.mean(dtype=np.float64)
+        text += f" min {value.min():.6g} max {value.max():.6g} mean {mean:.6g}"
+    return text
 
 
 def main(args: argparse.Namespace) -> int:
+    check_seed(args.seed)
     module, source = load_module(args.model)
     try:
         fn = find_function(module, args.func)
+        check_run_bytes(module, fn)
         inputs = load_inputs(args.inputs) if args.inputs else random_inputs(fn, args.seed)
         if is_flat(module):
             result = FlatInterpreter(module, check=not args.no_check).run(fn, inputs)
@@ -60,13 +106,12 @@ def main(args: argparse.Namespace) -> int:
             result = GoldenInterpreter(module, Path(args.model).parent).run(fn, inputs)
     except InterpError as err:
         raise CfmemError(str(err), source.locate(err.op) if err.op else args.model) from None
+    except FootprintError as err:
+        raise CfmemError(str(err), args.model) from None
     for label, taken in result.branches:
         print(f"{label}: {'then' if taken else 'else'}")
     for name, value in result.outputs.items():
-        stats = ""
-        if value.size and np.issubdtype(value.dtype, np.number):
-            stats = f" min {value.min():.6g} max {value.max():.6g} mean {value.mean():.6g}"
-        print(f"{name}: {value.dtype}{list(value.shape)}{stats}")
+        print(f"{name}: {summary(value)}")
     if args.output:
         atomic_save_npz(args.output, result.outputs)
         print(f"wrote {args.output}")
