@@ -35,6 +35,7 @@ from xdsl.irdl import (
 from xdsl.traits import Pure, SymbolOpInterface, SymbolTable
 from xdsl.utils.exceptions import VerifyException
 
+from cfmem.dialects.assembly import Int64
 from cfmem.dialects.types import as_verify_error, element_bytes, static_shape, tensor_bytes
 
 
@@ -66,11 +67,12 @@ class GlobalOp(IRDLOperation):
     traits = traits_def(SymbolOpInterface())
     irdl_options = (ParsePropInAttrDict(),)
     assembly_format = (
-        "$sym_name `size` `(` $size `)`"
-        " (`seed` `(` $seed^ `)`)? (`scale` `(` $scale^ `)`)?"
-        " (`file` `(` $file^ `,` $file_offset `)`)?"
+        "$sym_name `size` `(` custom<Int64>($size) `)`"
+        " (`seed` `(` custom<Int64>($seed)^ `)`)? (`scale` `(` $scale^ `)`)?"
+        " (`file` `(` $file^ `,` custom<Int64>($file_offset) `)`)?"
         " (`data` `(` $data^ `)`)? attr-dict"
     )
+    custom_directives = (Int64,)
 
     def verify_(self) -> None:
         size = self.size.value.data
@@ -131,9 +133,10 @@ class ViewOp(IRDLOperation):
     result = result_def(TensorType)
     traits = traits_def(Pure())
     assembly_format = (
-        "$source `[` $offset `]` `bytes` `(` $length `)` attr-dict"
+        "$source `[` custom<Int64>($offset) `]` `bytes` `(` custom<Int64>($length) `)` attr-dict"
         " `:` type($source) `to` type($result)"
     )
+    custom_directives = (Int64,)
 
     def __init__(self, source: SSAValue, offset: int, result_type: TensorType):
         super().__init__(
