@@ -106,7 +106,7 @@ def conform_input(name: str, value: np.ndarray, dtype: np.dtype) -> np.ndarray:
         same |= np.isnan(source) & np.isnan(converted)
     if not same.all():
         where = np.unravel_index(int(np.argmin(same)), same.shape)
-        raise InterpError(f"{expected}: {source[where].item()!r} at {tuple(map(int, where))} is not exactly a {dtype} value")
+        raise InterpError(f"{expected}: {source[where].item()!r} at {tuple(map(int, where))} does not convert exactly")
     return converted
 
 
