@@ -101,6 +101,17 @@ CASES: dict[str, Callable[[Path], list[str]]] = {
     "scf-if": lambda d: ["opt", write(d, "m.mlir", "func.func @main(%x: tensor<4xf32>, %c: i1) -> tensor<4xf32> {\n  %r = scf.if %c -> (tensor<4xf32>) {\n    %t = nn.relu %x : (tensor<4xf32>) -> tensor<4xf32>\n    scf.yield %t : tensor<4xf32>\n  } else {\n    scf.yield %x : tensor<4xf32>\n  }\n  %b = nn.relu %r : (tensor<4xf32>) -> tensor<4xf32>\n  func.return %b : tensor<4xf32>\n}\n"), "-p", "nn-plan-memory", "-o", "out.mlir"],
     "view-offset-beyond-i64": lambda d: ["run", write(d, "m.mlir", TINY.format(where="seed(1)").replace("[0] bytes", "[99999999999999999999] bytes"))],
     "flat-missing-dma-wait": lambda d: ["opt", write(d, "flat.mlir", "".join(line for line in run_cfmem("opt", write(d, "m.mlir", TINY.format(where="seed(1)")), "-p", "nn-insert-dma,nn-plan-memory,nn-lower-to-memref", cwd=d).stdout.splitlines(True) if "dma_wait" not in line)), "-p", "nn-check-dma"],
+    "negative-seed": lambda d: ["run", write(d, "m.mlir", TINY.format(where="seed(1)")), "--seed", "-1"],
+    "inputs-npy": lambda d: ["run", write(d, "m.mlir", TINY.format(where="seed(1)")), "--inputs", np.save(d / "in.npy", np.zeros(4)) or "in.npy"],
+    "inputs-strings": lambda d: ["run", write(d, "m.mlir", TINY.format(where="seed(1)")), "--inputs", npz(d, x=np.array(["a", "b"]))],
+    "inputs-objects": lambda d: ["run", write(d, "m.mlir", TINY.format(where="seed(1)")), "--inputs", npz(d, x=np.array([1, None], dtype=object))],
+    "lossy-input-dtype": lambda d: ["run", write(d, "m.mlir", TINY.format(where="seed(1)")), "--inputs", npz(d, x=np.full((1, 4), 0.1))],
+    "huge-input": lambda d: ["run", write(d, "m.mlir", "func.func @main(%x: tensor<100000x100000x2xf32>) -> tensor<100000x100000x2xf32> {\n  func.return %x : tensor<100000x100000x2xf32>\n}\n")],
+    "huge-value": lambda d: ["run", write(d, "m.mlir", "func.func @main(%x: tensor<100000x1xf32>, %y: tensor<1x100000xf32>) -> tensor<100000x100000xf32> {\n  %z = nn.add %x, %y : (tensor<100000x1xf32>, tensor<1x100000xf32>) -> tensor<100000x100000xf32>\n  func.return %z : tensor<100000x100000xf32>\n}\n")],
+    "check-mlir-bad-tolerance": lambda d: ["check-mlir", write(d, "m.mlir", TINY.format(where="seed(1)")), "--rtol", "nan"],
+    "check-mlir-untested-branch": lambda d: ["check-mlir", write(d, "m.mlir", "func.func @main(%x: tensor<1x4xf32>) -> tensor<1x4xf32> {\n  %c = nn.constant dense<true> : tensor<1xi1>\n  %r = nn.if %c : tensor<1xi1> -> (tensor<1x4xf32>) {\n    %t = nn.relu %x : (tensor<1x4xf32>) -> tensor<1x4xf32>\n    nn.yield %t : tensor<1x4xf32>\n  } else {\n    nn.yield %x : tensor<1x4xf32>\n  }\n  func.return %r : tensor<1x4xf32>\n}\n"), "--no-mlir"],
+    "report-flat-module": lambda d: ["report", run_cfmem("opt", write(d, "m.mlir", TINY.format(where="seed(1)")), "-p", "nn-plan-memory,nn-lower-to-memref", "-o", "flat.mlir", cwd=d) and "flat.mlir"],
+    "csv-extra-field": lambda d: ["plan", csv(d, "id,lower,upper,size\n0,0,1,4,9\n"), "-o", "out.csv"],
 }  # fmt: skip
 
 
