@@ -60,6 +60,11 @@ class _LocatingParser(Parser):
         super().__init__(ctx, text, name)
         self._starts = starts
 
+    @property
+    def position(self) -> int:
+        """Offset of the token the parser stopped at."""
+        return self._current_token.span.start
+
     def parse_operation(self) -> Operation:
         start = self._current_token.span.start
         op = super().parse_operation()
@@ -75,6 +80,8 @@ def parse_module(text: str, path: str = "<stdin>", ctx: Context | None = None) -
         module = parser.parse_module()
     except ParseError as err:
         raise CfmemError(_first_line(err.msg), source.position(err.span.start)) from None
+    except (DiagnosticException, ValueError, OverflowError) as err:  # an attribute refused while parsing
+        raise CfmemError(_first_line(str(err)), source.position(parser.position)) from None
     verify(module, source)
     return module, source
 

@@ -112,7 +112,14 @@ CASES: dict[str, Callable[[Path], list[str]]] = {
     "check-mlir-untested-branch": lambda d: ["check-mlir", write(d, "m.mlir", "func.func @main(%x: tensor<1x4xf32>) -> tensor<1x4xf32> {\n  %c = nn.constant dense<true> : tensor<1xi1>\n  %r = nn.if %c : tensor<1xi1> -> (tensor<1x4xf32>) {\n    %t = nn.relu %x : (tensor<1x4xf32>) -> tensor<1x4xf32>\n    nn.yield %t : tensor<1x4xf32>\n  } else {\n    nn.yield %x : tensor<1x4xf32>\n  }\n  func.return %r : tensor<1x4xf32>\n}\n"), "--no-mlir"],
     "report-flat-module": lambda d: ["report", run_cfmem("opt", write(d, "m.mlir", TINY.format(where="seed(1)")), "-p", "nn-plan-memory,nn-lower-to-memref", "-o", "flat.mlir", cwd=d) and "flat.mlir"],
     "csv-extra-field": lambda d: ["plan", csv(d, "id,lower,upper,size\n0,0,1,4,9\n"), "-o", "out.csv"],
+    "attribute-out-of-range": lambda d: ["run", write(d, "m.mlir", HUGE_AXIS)],
 }  # fmt: skip
+
+HUGE_AXIS = """func.func @main(%x: tensor<1x4xf32>) -> tensor<1x4xf32> {
+  %y = nn.softmax %x {axis = 99999999999999999999 : i64} : (tensor<1x4xf32>) -> tensor<1x4xf32>
+  func.return %y : tensor<1x4xf32>
+}
+"""
 
 
 def symlink(d: Path, name: str, target: str) -> str:
