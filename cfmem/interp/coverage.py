@@ -125,18 +125,23 @@ def _depends_on(value: SSAValue, names: dict[SSAValue, str]) -> list[str]:
 
 
 def _near(thresholds: list, dtype: np.dtype) -> list:
-    """Each threshold and its neighbours on either side, in ``dtype``."""
+    """Each threshold that ``dtype`` holds, and its neighbours on either side, in ``dtype``."""
     if dtype.kind not in "fi":
         return []
+    info = np.finfo(dtype) if dtype.kind == "f" else np.iinfo(dtype)
+    number = float if dtype.kind == "f" else int
+    low, high = number(info.min), number(info.max)  # Python numbers: no cast to ``dtype`` when compared
     values = []
     for t in thresholds:
+        if not (np.isfinite(t) and low <= t <= high):
+            continue
         if dtype.kind == "f":
-            t = dtype.type(t)
-            values += [t, np.nextafter(t, dtype.type(np.inf)), np.nextafter(t, dtype.type(-np.inf)), t + 1, t - 1]
+            t, one = dtype.type(t), dtype.type(1)
+            values += [t, t + one, t - one]
+            values += [np.nextafter(t, dtype.type(side)) for side in (high, low) if t != side]
         else:
-            values += [t, t + 1, t - 1]
-    info = np.finfo(dtype) if dtype.kind == "f" else np.iinfo(dtype)
-    kept = [dtype.type(v) for v in values if np.isfinite(v) and info.min <= v <= info.max]
+            values += [int(t), int(t) + 1, int(t) - 1]
+    kept = [dtype.type(v) for v in values if np.isfinite(v) and low <= v <= high]
     return list(dict.fromkeys(kept))
 
 
