@@ -102,3 +102,28 @@ def test_checker_event_rules_directly():
     # a transfer into other bytes of the same buffer is fine while the first is read
     s2 = Start("u", "buf", ((64, 128),), 64)
     check(Block("f", [s, Wait("t"), s2, Compute("a", reads=("t",)), Wait("u"), Compute("b", reads=("u",))]))
+
+
+SCF_IF = """nn.global @w size(64) seed(1)
+func.func @main(%x: tensor<4xf32>, %c: i1) -> tensor<4xf32> {
+  %r = scf.if %c -> (tensor<4xf32>) {
+    %b = nn.get_global @w : tensor<64xi8>
+    %k = nn.view %b[0] bytes(16) : tensor<64xi8> to tensor<4xf32>
+    %t = nn.add %x, %k : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+    scf.yield %t : tensor<4xf32>
+  } else {
+    scf.yield %x : tensor<4xf32>
+  }
+  func.return %r : tensor<4xf32>
+}
+"""
+
+
+def test_insertion_refuses_control_flow_it_cannot_see_into():
+    from xdsl.utils.exceptions import PassFailedException
+
+    from cfmem.ir_io import parse_module
+
+    module, _ = parse_module(SCF_IF)
+    with pytest.raises(PassFailedException, match="'scf.if' .*only nn.if regions"):
+        InsertDmaPass().apply(make_context(), module)

@@ -46,7 +46,7 @@ from cfmem.dialects.nn_weights import GetGlobalOp, ReshapeOp, ViewOp
 from cfmem.dialects.types import tensor_bytes
 from cfmem.dma.hazards import HazardError
 from cfmem.passes.dma_events import check_function
-from cfmem.passes.liveness import functions, is_weight
+from cfmem.passes.liveness import functions, is_weight, refuse_foreign_region
 from cfmem.passes.options import checked_options
 from cfmem.planning.option_checks import check_align, check_budget, check_choice, check_depth
 from cfmem.planning.problem import align_up
@@ -141,6 +141,9 @@ class InsertDmaPass(ModulePass):
             check_budget("dma-budget", self.dma_budget)
         if any(isinstance(o, DmaStartOp) for o in op.walk()):
             raise PassFailedException("the module already has DMA transfers")
+        for fn in functions(op):
+            for inner in fn.body.walk():
+                refuse_foreign_region(inner)
         for fn in functions(op):
             self.insert(fn)
 

@@ -115,11 +115,7 @@ class _Analysis:
         if block.parent_op() is not None and isinstance(block.parent_op(), func.FuncOp):
             self.add_tensors(tree, block, block.args, 0)
         for k, op in enumerate(ops):
-            if op.regions and not isinstance(op, IfOp):
-                raise PassFailedException(
-                    f"'{op.name}' {op_position(op)}: only nn.if regions can be planned"
-                    " (write this control flow as nn.if)"
-                )
+            refuse_foreign_region(op)
             if isinstance(op, IfOp):
                 node = IfNode(self.next_if, k, [])
                 self.next_if += 1
@@ -182,3 +178,11 @@ class LivenessPass(ModulePass):
                 if any(tensors):
                     pairs = [x for t in tensors for x in ((t.start, t.end) if t else (-1, -1))]
                     inner.attributes[LIVE_ATTR] = DenseArrayBase.from_list(i64, pairs)
+
+
+def refuse_foreign_region(op: Operation) -> None:
+    """Fail on an op with regions other than nn.if: cfmem cannot see into its control flow."""
+    if op.regions and not isinstance(op, IfOp):
+        raise PassFailedException(
+            f"'{op.name}' {op_position(op)}: only nn.if regions can be planned (write this control flow as nn.if)"
+        )
