@@ -76,6 +76,12 @@ def branch_outcomes(module: ModuleOp, fn: func.FuncOp) -> list[str]:
     return [outcome(label, taken) for label in if_ops(module, fn) for taken in (True, False)]
 
 
+def missing_outcomes(outcomes: list[str], traces: list[Trace]) -> list[str]:
+    """The ``outcomes`` that none of ``traces`` took, in their order."""
+    taken = {o for trace in traces for o in trace_outcomes(trace)}
+    return [o for o in outcomes if o not in taken]
+
+
 @dataclass
 class Coverage:
     """Input sets with their traces, first found first, and what they leave out."""
@@ -85,14 +91,8 @@ class Coverage:
     """Every outcome of the function."""
 
     @property
-    def ran(self) -> list[str]:
-        taken = {o for _, trace in self.found for o in trace_outcomes(trace)}
-        return [o for o in self.outcomes if o in taken]
-
-    @property
     def missing(self) -> list[str]:
-        taken = set(self.ran)
-        return [o for o in self.outcomes if o not in taken]
+        return missing_outcomes(self.outcomes, [trace for _, trace in self.found])
 
 
 def _grid(value: np.ndarray, scale: float, shift: float) -> np.ndarray:

@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 
 from cfmem.differential import check
-from cfmem.interp.coverage import branch_outcomes, cover_branches, trace_outcomes
+from cfmem.interp.coverage import branch_outcomes, cover_branches, missing_outcomes, trace_outcomes
 from cfmem.interp.flat import is_flat
 from cfmem.interp.footprint import FootprintError, check_run_bytes
 from cfmem.interp.golden import InterpError, conform_inputs, find_function, random_inputs
@@ -51,6 +51,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 
 
 def check_tolerance(value: float, option: str) -> None:
+    """A tolerance is a finite number, 0 or more."""
     if not (np.isfinite(value) and value >= 0):
         raise CfmemError(f"must be a finite number >= 0, not {value:g}", option)
 
@@ -65,15 +66,15 @@ def input_sets(args: argparse.Namespace, model, flat, fn, base_dir: Path) -> lis
     return [inputs for inputs, _ in coverage.found]
 
 
-def verdict(args: argparse.Namespace, sets: int, outcomes: list[str], ran: set[str]) -> str:
+def verdict(args: argparse.Namespace, sets: int, outcomes: list[str], traces: list) -> str:
     """The last line: what agreed and which branch outcomes ran; an error if the
     search left some unrun and --allow-untested was not given."""
-    missing = [o for o in outcomes if o not in ran]
+    missing = missing_outcomes(outcomes, traces)
     agrees = f"{sets} input set(s), every run agrees"
     if not outcomes:
         return f"ok: {agrees} (no ifs)"
     if args.inputs or args.seed is not None:
-        done = [o for o in outcomes if o in ran]
+        done = [o for o in outcomes if o not in missing]
         return f"ok: {agrees}; branch outcomes run: {' '.join(done)}; not run: {' '.join(missing) or 'none'}"
     if not missing:
         return f"ok: {agrees}, every branch outcome ran ({len(outcomes)} of {len(outcomes)})"
@@ -124,6 +125,5 @@ def main(args: argparse.Namespace) -> int:
             failed.append(k)
     if failed:
         raise CfmemError(f"the runs disagree on input set(s) {', '.join(f'#{k}' for k in failed)}", args.model)
-    ran = {o for row in rows for o in trace_outcomes(row.trace)}
-    print(verdict(args, len(rows), branch_outcomes(flat, fn), ran))
+    print(verdict(args, len(rows), branch_outcomes(flat, fn), [row.trace for row in rows]))
     return 0
