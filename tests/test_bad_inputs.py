@@ -113,7 +113,20 @@ CASES: dict[str, Callable[[Path], list[str]]] = {
     "report-flat-module": lambda d: ["report", run_cfmem("opt", write(d, "m.mlir", TINY.format(where="seed(1)")), "-p", "nn-plan-memory,nn-lower-to-memref", "-o", "flat.mlir", cwd=d) and "flat.mlir"],
     "csv-extra-field": lambda d: ["plan", csv(d, "id,lower,upper,size\n0,0,1,4,9\n"), "-o", "out.csv"],
     "attribute-out-of-range": lambda d: ["run", write(d, "m.mlir", HUGE_AXIS)],
+    "report-scf-if": lambda d: ["report", write(d, "m.mlir", SCF_IF)],
+    "bad-chip": lambda d: ["report", EXAMPLE, "--timing", "--chip", write(d, "chip.json", '{"x":\n')],
 }  # fmt: skip
+
+SCF_IF = """func.func @main(%x: tensor<4xf32>, %c: i1) -> tensor<4xf32> {
+  %r = scf.if %c -> (tensor<4xf32>) {
+    %t = nn.relu %x : (tensor<4xf32>) -> tensor<4xf32>
+    scf.yield %t : tensor<4xf32>
+  } else {
+    scf.yield %x : tensor<4xf32>
+  }
+  func.return %r : tensor<4xf32>
+}
+"""
 
 HUGE_AXIS = """func.func @main(%x: tensor<1x4xf32>) -> tensor<1x4xf32> {
   %y = nn.softmax %x {axis = 99999999999999999999 : i64} : (tensor<1x4xf32>) -> tensor<1x4xf32>

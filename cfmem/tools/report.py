@@ -9,8 +9,9 @@ from pathlib import Path
 
 from xdsl.dialects import func
 from xdsl.dialects.builtin import IntegerAttr
+from xdsl.utils.exceptions import DiagnosticException
 
-from cfmem.ir_io import CfmemError, load_module
+from cfmem.ir_io import CfmemError, SourceMap, load_module
 from cfmem.passes.liveness import functions
 from cfmem.passes.plan_memory import plan_function
 from cfmem.planning.control_flow import MODES
@@ -20,7 +21,7 @@ from cfmem.planning.strategies import STRATEGY_NAMES, get_strategy
 from cfmem.dma.timing import Chip
 from cfmem.interp.flat import is_flat
 from cfmem.interp.footprint import check_run_bytes
-from cfmem.interp.golden import GoldenInterpreter
+from cfmem.interp.golden import GoldenInterpreter, InterpError
 from cfmem.reports import gantt, tables
 from cfmem.reports import timing as timing_reports
 from cfmem.tools.run import load_inputs
@@ -125,8 +126,15 @@ def _refuse_flat(module, path: str) -> None:
 
 def _report_model(path: str, args: argparse.Namespace, options: PlanOptions) -> dict:
     """The JSON object of one model."""
-    module, _ = load_module(path)
+    module, source = load_module(path)
     _refuse_flat(module, path)
+    try:
+        return _plan_and_report(module, source, path, args, options)
+    except DiagnosticException as err:  # a pass refused the module (e.g. control flow it cannot plan)
+        raise CfmemError(str(err).strip().splitlines()[0], path) from None
+
+
+def _plan_and_report(module, source: SourceMap, path: str, args: argparse.Namespace, options: PlanOptions) -> dict:
     one = bool(args.png or args.csv)
     result: dict = {"model": path, "functions": {}}
     trees = {}
@@ -138,7 +146,7 @@ def _report_model(path: str, args: argparse.Namespace, options: PlanOptions) -> 
         result["functions"][name] = tables.function_report(name, info.tree, plan, args.align)
     if args.timing or args.timeline:
         chip = _chip(args.chip)
-        branches = _branches(module, fns[0], path, args.inputs) if args.inputs else None
+        branches = _branches(module, source, fns[0], path, args.inputs) if args.inputs else None
         variants = timing_reports.VARIANTS
         if args.depth:
             variants += (timing_reports.Variant(f"pingpong-depth{args.depth}", "pingpong", args.depth),)
@@ -189,18 +197,18 @@ def _chip(path: str | None) -> Chip:
     try:
         return Chip.load(path)
     except (OSError, ValueError, TypeError) as err:
-        raise CfmemError(f"cannot read chip {path}: {err}") from None
+        raise CfmemError(f"not a chip description: {err}", path) from None
 
 
-def _branches(module, fn: func.FuncOp, path: str, inputs: str) -> dict[str, bool]:
+def _branches(module, source: SourceMap, fn: func.FuncOp, path: str, inputs: str) -> dict[str, bool]:
     """The branch each if took when the reference interpreter ran ``inputs``."""
     interpreter = GoldenInterpreter(module, Path(path).parent)
     given = load_inputs(inputs)
     try:
         check_run_bytes(module, fn)
         return dict(interpreter.run(fn, given).branches)
-    except Exception as err:
-        raise CfmemError(f"cannot run {path} on {inputs}: {err}") from None
+    except InterpError as err:
+        raise CfmemError(f"cannot run on {inputs}: {err}", source.locate(err.op) if err.op else path) from None
 
 
 def _write(path: str, writer, *data) -> None:
