@@ -31,7 +31,7 @@ def apply_pipeline(module: ModuleOp, spec: str, where: str | None = None, base_d
     try:
         pipeline = PassPipeline.parse_spec(PASSES, spec)
     except (Exception, ArgSpecParseError) as err:  # ArgSpecParseError derives from BaseException
-        raise CfmemError(f"bad pipeline '{spec}': {_spec_error_message(err)}") from None
+        raise CfmemError(f"bad pipeline '{spec}': {_spec_error_message(err)}", "-p") from None
     if base_dir is not None:
         pipeline = PassPipeline(
             tuple(

@@ -162,7 +162,7 @@ def test_bad_input_gives_the_documented_line_and_leaves_nothing(tmp_path, case, 
     done = run_cfmem(*argv, cwd=tmp_path)
     lines = done.stderr.strip().splitlines()
     assert done.returncode == code, done.stderr
-    assert len(lines) == 1 and lines[0].startswith("cfmem: "), done.stderr
+    assert len(lines) == 1 and re.match(r"cfmem: \S.*?: error: \S", lines[0]), done.stderr  # cfmem: <where>: error: <what>
     assert "Traceback" not in done.stderr
     expected = message.replace("<dir>", str(tmp_path)).replace("<examples>", str(EXAMPLES))
     assert expected in lines[0], f"\n  documented: {expected}\n  printed:    {lines[0]}"

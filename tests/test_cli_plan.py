@@ -99,11 +99,11 @@ def test_budget_met(cfmem):
 @pytest.mark.parametrize(
     "content, message",
     [
-        ("id,lower,upper,size\na,0,2,8\nb,1,zz,8\n", "bad.csv: row 3: upper 'zz' is not an integer"),
-        ("id,lower,upper,size\na,0,2,8\na,1,3,8\n", "bad.csv: row 3: duplicate id 'a'"),
-        ("id,lower,upper\na,0,2\n", "bad.csv: row 1: missing column 'size'"),
-        ("id,lower,upper,size\na,0,2,8,1\n", "bad.csv: row 2: 5 fields, but the header has 4"),
-        ("", "bad.csv: empty file"),
+        ("id,lower,upper,size\na,0,2,8\nb,1,zz,8\n", "bad.csv: error: row 3: upper 'zz' is not an integer"),
+        ("id,lower,upper,size\na,0,2,8\na,1,3,8\n", "bad.csv: error: row 3: duplicate id 'a'"),
+        ("id,lower,upper\na,0,2\n", "bad.csv: error: row 1: missing column 'size'"),
+        ("id,lower,upper,size\na,0,2,8,1\n", "bad.csv: error: row 2: 5 fields, but the header has 4"),
+        ("", "bad.csv: error: empty file"),
     ],
 )
 def test_bad_csv_is_one_line(cfmem, tmp_path, content, message):
@@ -122,13 +122,13 @@ def test_bad_csv_is_one_line(cfmem, tmp_path, content, message):
 def test_missing_file_is_one_line(cfmem, tmp_path):
     res = cfmem("plan", str(tmp_path / "none.csv"))
     assert res.returncode == 1
-    assert "none.csv: cannot read" in res.stderr
+    assert "none.csv: error: cannot read" in res.stderr
     assert res.stderr.count("\n") == 1
 
 
 @pytest.mark.parametrize(
     "option, message",
-    [(["--align", "0"], "--align must be at least 1"), (["--budget", "-5"], "--budget must not be negative")],
+    [(["--align", "0"], "--align: error: must be at least 1"), (["--budget", "-5"], "--budget: error: must not be negative")],
 )
 def test_bad_options(cfmem, option, message):
     res = cfmem("plan", str(INPUT12), *option)

@@ -21,6 +21,7 @@ import dataclasses
 import functools
 import io
 import os
+import re
 import resource
 import signal
 import stat
@@ -449,7 +450,7 @@ def check(case: Case, code: int, stderr: str, before: dict, after: dict) -> None
     assert "Warning" not in stderr, shown
     if code == 1:
         lines = stderr.strip().splitlines()
-        assert len(lines) == 1 and lines[0].startswith("cfmem: ") and "error: " in lines[0], shown
+        assert len(lines) == 1 and re.match(r"cfmem: \S.*?: error: \S", lines[0]), shown  # cfmem: <where>: error: <what>
     for name, entry in before.items():
         assert after.get(name) == entry, f"{name} changed{shown}"
     new = set(after) - set(before)

@@ -67,11 +67,11 @@ def test_the_cli_uses_the_same_rules(cfmem, tmp_path):
     csv = tmp_path / "p.csv"
     csv.write_text("id,lower,upper,size\n0,0,2,64\n")
     res = cfmem("plan", str(csv), "--time-limit", "0")
-    assert res.returncode == 1 and "--time-limit must be a positive number of seconds, not 0" in res.stderr
+    assert res.returncode == 1 and "--time-limit: error: must be a positive number of seconds, not 0" in res.stderr
     res = cfmem("plan", str(csv), "--budget", "0")
     assert res.returncode == 1 and "exceeds the budget of 0 bytes" in res.stderr
     res = cfmem("report", str(TINY), "--depth", "1")
-    assert res.returncode == 1 and "--depth must be at least 2 (two buffers make ping-pong), not 1" in res.stderr
+    assert res.returncode == 1 and "--depth: error: must be at least 2 (two buffers make ping-pong), not 1" in res.stderr
 
 
 @pytest.mark.parametrize("value", [float("nan"), float("inf"), True])

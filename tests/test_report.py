@@ -292,12 +292,12 @@ def test_csv_has_one_row_per_tensor(cfmem, tmp_path, path):
     "args, message",
     [
         (["missing.mlir"], "missing.mlir: error: cannot read: No such file"),
-        (["{ex}", "--mode", "fancy"], "unknown mode 'fancy'"),
-        (["{ex}", "--strategy", "fancy"], "unknown strategy 'fancy'"),
-        (["{ex}", "--align", "0"], "--align must be at least 1"),
+        (["{ex}", "--mode", "fancy"], "--mode: error: unknown mode 'fancy'"),
+        (["{ex}", "--strategy", "fancy"], "--strategy: error: unknown strategy 'fancy'"),
+        (["{ex}", "--align", "0"], "--align: error: must be at least 1"),
         (["{ex}", "--func", "nope"], "no function @nope"),
         (["{ex}", "{ex}"], "several models need --compare"),
-        (["{ex}", "{ex}", "--compare", "--png", "x.png"], "--png and --csv take one model"),
+        (["{ex}", "{ex}", "--compare", "--png", "x.png"], "--png/--csv: error: take one model"),
         (["{ex}", "--png", "no/such/dir/x.png"], "no/such/dir/x.png: error: there is no directory no/such/dir"),
     ],
 )

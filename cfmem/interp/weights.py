@@ -83,10 +83,10 @@ def blob_bytes(glob: GlobalOp, base_dir: Path | None) -> np.ndarray:
                 f.seek(offset)
                 raw = f.read(size)
         except OSError as err:
-            raise WeightError(f"blob @{name}: cannot read {path}: {err.strerror}") from err
+            raise WeightError(f"blob @{name}: cannot read: {err.strerror}", str(path)) from err
         if len(raw) != size:
             raise WeightError(
-                f"blob @{name}: {path} holds {len(raw)} bytes at offset {offset}, expected {size}"
+                f"blob @{name}: the file holds {len(raw)} bytes at offset {offset}, expected {size}", str(path)
             )
     array = np.frombuffer(raw, dtype=np.uint8)
     array.flags.writeable = False

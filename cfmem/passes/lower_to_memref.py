@@ -301,7 +301,7 @@ def blob_global(glob: GlobalOp, weights_dir: Path | None) -> memref.GlobalOp:
     try:
         data = blob_bytes(glob, weights_dir)
     except WeightError as err:
-        raise PassFailedException(str(err)) from err
+        raise PassFailedException(f"{err.message} ({err.location})") from err
     size = glob.size.value.data
     ty = byte_memref(size)
     value = DenseIntOrFPElementsAttr(TensorType(i8, [size]), BytesAttr(data.tobytes()))

@@ -24,7 +24,12 @@ REQUIRED = ("id", "lower", "upper", "size")
 
 
 class CsvError(ValueError):
-    """A malformed CSV file; the message names the file and the row."""
+    """A malformed CSV file: ``where`` is the file, ``rule`` names the row and what is wrong."""
+
+    def __init__(self, where: str | Path, rule: str):
+        super().__init__(f"{where}: {rule}")
+        self.where = str(where)
+        self.rule = rule
 
 
 def parse_problem_csv(text: str, name: str = "<csv>") -> Problem:
@@ -33,7 +38,7 @@ def parse_problem_csv(text: str, name: str = "<csv>") -> Problem:
     try:
         rows = iter(list(reader))
     except csv.Error as err:
-        raise CsvError(f"{name}: row {reader.line_num}: {err}") from None
+        raise CsvError(name, f"row {reader.line_num}: {err}") from None
     header = None
     row_number = 0
     for row_number, row in enumerate(rows, start=1):
@@ -41,13 +46,13 @@ def parse_problem_csv(text: str, name: str = "<csv>") -> Problem:
             header = [cell.strip() for cell in row]
             break
     if header is None:
-        raise CsvError(f"{name}: empty file (expected a header {','.join(REQUIRED)})")
+        raise CsvError(name, f"empty file (expected a header {','.join(REQUIRED)})")
     header_row = row_number
     missing = [column for column in REQUIRED if column not in header]
     if missing:
         plural = "s" if len(missing) > 1 else ""
         raise CsvError(
-            f"{name}: row {header_row}: missing column{plural} {', '.join(repr(m) for m in missing)}"
+            name, f"row {header_row}: missing column{plural} {', '.join(repr(m) for m in missing)}"
             f" in header (need {','.join(REQUIRED)})"
         )
     where = {column: header.index(column) for column in REQUIRED}
@@ -57,12 +62,12 @@ def parse_problem_csv(text: str, name: str = "<csv>") -> Problem:
         if not any(cell.strip() for cell in row):
             continue  # blank line
         if len(row) > len(header):
-            raise CsvError(f"{name}: row {row_number}: {len(row)} fields, but the header has {len(header)}")
+            raise CsvError(name, f"row {row_number}: {len(row)} fields, but the header has {len(header)}")
 
         def field(column: str) -> str:
             index = where[column]
             if index >= len(row) or not row[index].strip():
-                raise CsvError(f"{name}: row {row_number}: missing value for '{column}'")
+                raise CsvError(name, f"row {row_number}: missing value for '{column}'")
             return row[index].strip()
 
         def integer(column: str) -> int:
@@ -70,20 +75,20 @@ def parse_problem_csv(text: str, name: str = "<csv>") -> Problem:
             try:
                 return int(value)
             except ValueError:
-                raise CsvError(f"{name}: row {row_number}: {column} {value!r} is not an integer") from None
+                raise CsvError(name, f"row {row_number}: {column} {value!r} is not an integer") from None
 
         buffer_id = field("id")
         lower, upper, size = integer("lower"), integer("upper"), integer("size")
         if size < 0:
-            raise CsvError(f"{name}: row {row_number}: buffer '{buffer_id}' has negative size {size}")
+            raise CsvError(name, f"row {row_number}: buffer '{buffer_id}' has negative size {size}")
         if upper <= lower:
             raise CsvError(
-                f"{name}: row {row_number}: buffer '{buffer_id}' has upper {upper} <= lower {lower}"
+                name, f"row {row_number}: buffer '{buffer_id}' has upper {upper} <= lower {lower}"
                 " (lifetimes are half-open [lower, upper))"
             )
         if buffer_id in first_row:
             raise CsvError(
-                f"{name}: row {row_number}: duplicate id '{buffer_id}' (first on row {first_row[buffer_id]})"
+                name, f"row {row_number}: duplicate id '{buffer_id}' (first on row {first_row[buffer_id]})"
             )
         first_row[buffer_id] = row_number
         buffers.append(Buffer(buffer_id, lower, upper, size))
@@ -95,9 +100,9 @@ def read_problem_csv(path: str | Path) -> Problem:
     try:
         text = Path(path).read_text(encoding="utf-8-sig")
     except OSError as err:
-        raise CsvError(f"{path}: cannot read: {err.strerror or err}") from None
+        raise CsvError(path, f"cannot read: {err.strerror or err}") from None
     except UnicodeDecodeError:
-        raise CsvError(f"{path}: not a text file") from None
+        raise CsvError(path, f"not a text file") from None
     return parse_problem_csv(text, str(path))
 
 

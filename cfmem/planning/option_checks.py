@@ -13,21 +13,27 @@ from collections.abc import Sequence
 
 
 class OptionError(ValueError):
-    """An option value breaks its rule; the message names the option."""
+    """Option ``option`` breaks its rule; ``str()`` names the option, ``rule`` does not."""
+
+    def __init__(self, option: str, rule: str, message: str | None = None):
+        super().__init__(message or f"{option} {rule}")
+        self.option = option
+        self.rule = rule
 
 
 def check_choice(what: str, value: str, choices: Sequence[str]) -> None:
     """``value`` must be one of ``choices``."""
     if value not in choices:
-        raise OptionError(f"unknown {what} '{value}' (choose from {', '.join(choices)})")
+        message = f"unknown {what.lstrip('-')} '{value}' (choose from {', '.join(choices)})"
+        raise OptionError(what, message, message)
 
 
 def check_at_least(name: str, value: int, minimum: int, why: str = "") -> None:
     """``value`` must be an integer (not a bool) of at least ``minimum``."""
     if isinstance(value, bool) or not isinstance(value, int):
-        raise OptionError(f"{name} must be an integer, not {value!r}")
+        raise OptionError(name, f"must be an integer, not {value!r}")
     if value < minimum:
-        raise OptionError(f"{name} must be at least {minimum}{f' ({why})' if why else ''}, not {value}")
+        raise OptionError(name, f"must be at least {minimum}{f' ({why})' if why else ''}, not {value}")
 
 
 def check_align(name: str, value: int) -> None:
@@ -46,9 +52,9 @@ def check_depth(name: str, value: int) -> None:
 def check_time_limit(name: str, value: float) -> None:
     """Seconds: a finite number above 0."""
     if isinstance(value, bool) or not isinstance(value, int | float):
-        raise OptionError(f"{name} must be a number of seconds, not {value!r}")
+        raise OptionError(name, f"must be a number of seconds, not {value!r}")
     if not (math.isfinite(value) and value > 0):
-        raise OptionError(f"{name} must be a positive number of seconds, not {value:g}")
+        raise OptionError(name, f"must be a positive number of seconds, not {value:g}")
 
 
 def check_budget(name: str, value: int | None) -> None:
@@ -56,6 +62,6 @@ def check_budget(name: str, value: int | None) -> None:
     if value is None:
         return
     if isinstance(value, bool) or not isinstance(value, int):
-        raise OptionError(f"{name} must be a number of bytes, not {value!r}")
+        raise OptionError(name, f"must be a number of bytes, not {value!r}")
     if value < 0:
-        raise OptionError(f"{name} must not be negative, not {value}")
+        raise OptionError(name, f"must not be negative, not {value}")

@@ -45,9 +45,12 @@ def main(args: argparse.Namespace) -> int:
     check_output_path(blob_path)
     try:
         shapes = dict(parse_shape_spec(s) for s in args.input_shape)
+    except OnnxImportError as err:
+        raise CfmemError(str(err), "--input-shape") from None
+    try:
         values = dict(parse_value_spec(s) for s in args.input_value)
     except OnnxImportError as err:
-        raise CfmemError(str(err)) from None
+        raise CfmemError(str(err), "--input-value") from None
     try:
         imported = import_onnx(args.model, blob_file=blob_path.name, input_shapes=shapes, input_values=values)
     except OnnxImportError as err:

@@ -55,7 +55,7 @@ def _check_options(args: argparse.Namespace) -> None:
         check_beam_width("--beam-width", args.beam_width)
         check_budget("--budget", args.budget)
     except OptionError as err:
-        raise CfmemError(str(err)) from None
+        raise CfmemError(err.rule, err.option) from None
 
 
 def _solve(problem: Problem, strategy: str, options: PlanOptions) -> Solution:
@@ -65,7 +65,7 @@ def _solve(problem: Problem, strategy: str, options: PlanOptions) -> Solution:
         return solve(problem, strategy, options)
     except ModuleNotFoundError as err:
         if err.name and err.name.startswith("cfmem.planning"):
-            raise CfmemError(f"strategy '{strategy}' is not available in this installation") from None
+            raise CfmemError(f"strategy '{strategy}' is not available in this installation", "--strategy") from None
         raise
     except PlanError as err:
         raise CfmemError(f"strategy '{strategy}' produced an invalid plan (a bug in cfmem): {err}") from None
@@ -76,7 +76,7 @@ def main(args: argparse.Namespace) -> int:
     try:
         problem = read_problem_csv(args.problem)
     except CsvError as err:
-        raise CfmemError(str(err)) from None
+        raise CfmemError(err.rule, err.where) from None
     if args.align > 1:
         problem = Problem([replace(b, align=args.align) for b in problem.buffers], name=problem.name)
     options = PlanOptions(time_limit=args.time_limit, beam_width=args.beam_width)
@@ -85,7 +85,8 @@ def main(args: argparse.Namespace) -> int:
     if args.budget is not None and solution.peak > args.budget:
         raise CfmemError(
             f"peak {solution.peak} bytes exceeds the budget of {args.budget} bytes"
-            f" (lower bound {solution.lower_bound} bytes, strategy {args.strategy})"
+            f" (lower bound {solution.lower_bound} bytes, strategy {args.strategy})",
+            args.problem,
         )
     if args.output:
         atomic_write_text(args.output, solution_csv(problem.buffers, solution.offsets))

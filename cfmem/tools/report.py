@@ -66,25 +66,25 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 
 def _check_options(args: argparse.Namespace) -> None:
     try:
-        check_choice("mode", args.mode, MODES)
-        check_choice("strategy", args.strategy, STRATEGY_NAMES)
+        check_choice("--mode", args.mode, MODES)
+        check_choice("--strategy", args.strategy, STRATEGY_NAMES)
         check_align("--align", args.align)
         check_time_limit("--time-limit", args.time_limit)
         if args.depth:
             check_depth("--depth", args.depth)
     except OptionError as err:
-        raise CfmemError(str(err)) from None
+        raise CfmemError(err.rule, err.option) from None
     for name in {args.strategy, *(_strategies(args) if args.compare else ())}:
         try:
             get_strategy(name)
         except (ImportError, AttributeError) as err:  # registered, but its module is not there yet
-            raise CfmemError(f"strategy '{name}' is not available: {err}") from None
+            raise CfmemError(f"strategy '{name}' is not available: {err}", "--strategy") from None
     if len(args.models) > 1 and (args.png or args.csv):
-        raise CfmemError("--png and --csv take one model")
+        raise CfmemError("take one model", "--png/--csv")
     if (args.timing or args.timeline) and len(args.models) > 1:
-        raise CfmemError("--timing and --timeline take one model")
+        raise CfmemError("take one model", "--timing/--timeline")
     if len(args.models) > 1 and not args.compare:
-        raise CfmemError("several models need --compare (one row per model)")
+        raise CfmemError("several models need --compare (one row per model)", "report")
 
 
 def _select(module, path: str, name: str | None, one: bool) -> list[func.FuncOp]:
