@@ -8,6 +8,8 @@ records where every op starts and verifies op by op, innermost first.
 
 from __future__ import annotations
 
+import math
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -20,6 +22,7 @@ from xdsl.utils.exceptions import DiagnosticException, ParseError
 
 from cfmem.dialects.nn import NN
 from cfmem.errors import CfmemError
+from cfmem.interp.footprint import MAX_RUN_BYTES, format_bytes
 from cfmem.tools.files import note_input
 
 __all__ = ["CfmemError", "SourceMap", "load_module", "make_context", "parse_module", "verify"]
@@ -75,6 +78,7 @@ class _LocatingParser(Parser):
 def parse_module(text: str, path: str = "<stdin>", ctx: Context | None = None) -> tuple[ModuleOp, SourceMap]:
     """Parse and verify ``text``; raise CfmemError pointing at the bad op."""
     source = SourceMap(path, text)
+    _refuse_huge_splats(source)
     parser = _LocatingParser(ctx or make_context(), text, path, source.starts)
     try:
         module = parser.parse_module()
@@ -84,6 +88,23 @@ def parse_module(text: str, path: str = "<stdin>", ctx: Context | None = None) -
         raise CfmemError(_first_line(str(err)), source.position(parser.position)) from None
     verify(module, source)
     return module, source
+
+
+# A splat literal, ``dense<1.0> : tensor<50000x50000xf32>``, which xDSL's parser expands in memory.
+_SPLAT = re.compile(r"dense<\s*([^\[\]<>]*?)\s*>\s*:\s*(?:tensor|vector)<((?:\d+x)+)[a-z]*?(\d+)>")
+
+
+def _refuse_huge_splats(source: SourceMap) -> None:
+    """Refuse, before parsing, a splat constant too large to hold (the parser would expand it)."""
+    for match in _SPLAT.finditer(source.text):
+        count = math.prod(int(d) for d in match.group(2).rstrip("x").split("x"))
+        size = count * max(1, int(match.group(3)) // 8)
+        if size > MAX_RUN_BYTES:
+            raise CfmemError(
+                f"a dense constant of {count:,} elements ({format_bytes(size)}) is larger than the"
+                f" {format_bytes(MAX_RUN_BYTES)} cfmem holds in memory",
+                source.position(match.start()),
+            )
 
 
 def load_module(path: str | Path) -> tuple[ModuleOp, SourceMap]:

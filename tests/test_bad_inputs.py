@@ -115,6 +115,7 @@ CASES: dict[str, Callable[[Path], list[str]]] = {
     "attribute-out-of-range": lambda d: ["run", write(d, "m.mlir", HUGE_AXIS)],
     "report-scf-if": lambda d: ["report", write(d, "m.mlir", SCF_IF)],
     "bad-chip": lambda d: ["report", EXAMPLE, "--timing", "--chip", write(d, "chip.json", '{"x":\n')],
+    "huge-splat": lambda d: ["run", write(d, "m.mlir", HUGE_AXIS.replace("nn.softmax %x {axis = 99999999999999999999 : i64} : (tensor<1x4xf32>) -> tensor<1x4xf32>", "nn.constant dense<1.0> : tensor<50000x50000xf32>").replace("%y : tensor<1x4xf32>", "%y : tensor<50000x50000xf32>").replace("-> tensor<1x4xf32> {", "-> tensor<50000x50000xf32> {"))],
 }  # fmt: skip
 
 SCF_IF = """func.func @main(%x: tensor<4xf32>, %c: i1) -> tensor<4xf32> {

@@ -225,3 +225,14 @@ def test_a_binary_output_on_standard_output_is_alone_there(workdir):
     assert done.returncode == 0, done.stderr
     assert np.load(io.BytesIO(done.stdout)).files  # the npz and nothing else
     assert b"if#0" in done.stderr  # the summary moved to standard error
+
+
+def test_running_out_of_memory_is_one_line_at_the_model(monkeypatch, capsys):
+    from cfmem.tools import cli, run
+
+    def hungry(args):
+        raise MemoryError
+
+    monkeypatch.setattr(run, "main", hungry)
+    assert cli.main(["run", str(MODEL)]) == 1
+    assert capsys.readouterr().err == f"cfmem: {MODEL}: error: out of memory: the model or its inputs are too large for this machine\n"

@@ -76,12 +76,16 @@ def _check_files(args: argparse.Namespace) -> None:
 
 def _run(argv: list[str] | None) -> int:
     args = build_parser().parse_args(argv)
-    with output_session():
-        _check_files(args)
-        if any(getattr(args, name, None) == STDOUT for name in OUTPUT_ARGUMENTS):
-            with contextlib.redirect_stdout(sys.stderr):  # standard output carries the file
-                return args.handler(args)
-        return args.handler(args)
+    try:
+        with output_session():
+            _check_files(args)
+            if any(getattr(args, name, None) == STDOUT for name in OUTPUT_ARGUMENTS):
+                with contextlib.redirect_stdout(sys.stderr):  # standard output carries the file
+                    return args.handler(args)
+            return args.handler(args)
+    except MemoryError:
+        where = getattr(args, "model", None) or (getattr(args, "models", None) or [None])[0] or args.command
+        raise CfmemError("out of memory: the model or its inputs are too large for this machine", where) from None
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -93,9 +97,6 @@ def main(argv: list[str] | None = None) -> int:
     except BrokenPipeError:
         _silence_stdout()
         return EXIT_BROKEN_PIPE
-    except MemoryError:
-        _error_line("error: out of memory: the model or its inputs are too large for this machine")
-        return EXIT_BAD_INPUT
     except KeyboardInterrupt:
         _error_line("interrupted")
         return EXIT_INTERRUPTED
