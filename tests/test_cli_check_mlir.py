@@ -151,6 +151,7 @@ def test_one_input_set_says_which_outcomes_ran(tmp_path, how):
         ("--rtol", "nan", "must be a finite number >= 0, not nan"),
         ("--atol", "inf", "must be a finite number >= 0, not inf"),
         ("--rtol", "-0.5", "must be a finite number >= 0, not -0.5"),
+        ("--rtol", "-1e-5", "must be a finite number >= 0, not -1e-05"),  # a number, not an option
         ("--seed", "-1", "must not be negative, not -1"),
     ],
 )

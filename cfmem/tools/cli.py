@@ -32,7 +32,12 @@ EXIT_BROKEN_PIPE = 141  # what a shell reports for a command ended by SIGPIPE
 
 
 class ArgumentParser(argparse.ArgumentParser):
-    """argparse, but a usage error is a CfmemError (one line, exit 1), not exit 2."""
+    """argparse, but a usage error is a CfmemError (one line, exit 1), not exit 2,
+    and ``-1e-5`` is a negative number, not an option."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self._negative_number_matcher = re.compile(r"^-(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$")
 
     def error(self, message: str):
         where = self.prog.removeprefix("cfmem").strip() or None
