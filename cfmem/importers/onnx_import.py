@@ -10,13 +10,19 @@ Known tensors that runtime ops read become weights in one blob, in execution
 order, written to a binary file next to the module (tiny ones stay
 ``nn.constant``).
 
+The function keeps the model's own input and output names (``cfmem.input_names``,
+``cfmem.result_names``), so ``cfmem run`` reads and writes them; SSA names are
+ASCII renderings of the ONNX names.
+
 Assumptions: every graph input has a static shape once ``input_shapes`` are
 applied; runtime tensors are f32 except integer or bool values feeding
-comparisons and reshapes; branches of a data-dependent ``If`` yield equal types.
+comparisons and reshapes; branches of a data-dependent ``If`` yield equal types;
+no known tensor, and not the weight blob, exceeds ``MAX_WEIGHT_BYTES``.
 """
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -25,11 +31,14 @@ from pathlib import Path
 import numpy as np
 import onnx
 from onnx import numpy_helper
-from xdsl.dialects.builtin import IntegerAttr, ModuleOp, StringAttr, i64
+from xdsl.dialects import func
+from xdsl.dialects.builtin import ArrayAttr, IntegerAttr, ModuleOp, StringAttr, i64
 from xdsl.ir import SSAValue
 
 from cfmem.builder import GraphBuilder, GraphBuildError
 from cfmem.dialects.nn_weights import GlobalOp
+from cfmem.interp.footprint import format_bytes
+from cfmem.signature import INPUT_NAMES_ATTR, RESULT_NAMES_ATTR
 
 Value = SSAValue | np.ndarray
 """A tensor during import: runtime (SSA) or known (numpy)."""
@@ -37,6 +46,10 @@ Value = SSAValue | np.ndarray
 CONSTANT_MAX_ELEMENTS = 1
 """Known float tensors up to this many elements (scalars) stay ``nn.constant``; all
 others, initializers and ``Constant`` tensors among them, go to the blob."""
+
+MAX_WEIGHT_BYTES = 2 * 2**30
+"""The largest weight blob an import writes, and the largest known tensor it computes
+(checked from the shape before anything that large is allocated)."""
 
 
 class OnnxImportError(Exception):
@@ -60,8 +73,8 @@ class Scope:
 
 
 def ssa_name(onnx_name: str, fallback: str = "t") -> str:
-    """The SSA name cfmem gives an ONNX tensor (inputs and outputs keep it exactly)."""
-    base = re.sub(r"[^\w$.-]", "_", onnx_name).strip("_.") or fallback
+    """The SSA name cfmem gives an ONNX tensor: its ASCII letters, digits and ``$.-``, others ``_``."""
+    base = re.sub(r"[^\w$.-]", "_", onnx_name, flags=re.ASCII).strip("_.") or fallback
     if base[0].isdigit():
         base = f"t{base}"
     while re.search(r"_\d+$", base):  # printers treat _<digits> as their own suffix
@@ -104,6 +117,16 @@ def parse_shape_spec(spec: str) -> tuple[str, tuple[int, ...]]:
     except ValueError:
         raise OnnxImportError(f"bad --input-shape {spec!r}: expected name=d0,d1,... with positive sizes") from None
     return name, shape
+
+
+def check_known_size(name: str, shape: Sequence[int], dtype: np.dtype, what: str = "tensor") -> None:
+    """Refuse a known tensor of more than ``MAX_WEIGHT_BYTES``, before it is allocated."""
+    size = math.prod(int(d) for d in shape) * np.dtype(dtype).itemsize
+    if size > MAX_WEIGHT_BYTES:
+        raise OnnxImportError(
+            f"{what} {name!r} of shape {list(shape)} ({np.dtype(dtype)}) takes {format_bytes(size)};"
+            f" cfmem import holds known tensors and weights of at most {format_bytes(MAX_WEIGHT_BYTES)}"
+        )
 
 
 def parse_value_spec(spec: str) -> tuple[str, float]:
@@ -173,6 +196,11 @@ class Importer:
                 if hit is not None:
                     return hit[1]
         if array.dtype == np.float32 and array.size > CONSTANT_MAX_ELEMENTS:
+            if self.b.blob_size + array.nbytes > MAX_WEIGHT_BYTES:
+                raise OnnxImportError(
+                    f"weight {hint!r} ({format_bytes(array.nbytes)}) would grow the weight blob past"
+                    f" {format_bytes(MAX_WEIGHT_BYTES)}, the most cfmem import writes"
+                )
             result = self.b.weight(self.name(hint, "w"), array.shape)
             self.blob_parts.append((self.b.weights[-1].offset, array))
         else:
@@ -188,8 +216,7 @@ class Importer:
     ) -> ImportedModel:
         graph = self.model.graph
         scope = Scope()
-        for init in graph.initializer:
-            scope.values[init.name] = numpy_helper.to_array(init)
+        add_initializers(scope, graph)
         known_inputs = {i.name for i in graph.initializer}
         graph_inputs = [i for i in graph.input if i.name not in known_inputs]
         names = {i.name for i in graph_inputs}
@@ -198,29 +225,31 @@ class Importer:
                 raise OnnxImportError(
                     f"the model has no input {given!r} (inputs: {', '.join(sorted(names)) or 'none'})"
                 )
+        input_names = []
         for inp in graph_inputs:
             dtype = _tensor_dtype(inp.type.tensor_type.elem_type, f"input {inp.name!r}")
             if inp.name in input_values:
-                scope.values[inp.name] = np.array(input_values[inp.name], dtype=dtype).reshape(
-                    self._input_shape(inp, input_shapes.get(inp.name), scalar_ok=True)
-                )
+                shape = self._input_shape(inp, input_shapes.get(inp.name), scalar_ok=True)
+                scope.values[inp.name] = _fixed_input(inp.name, input_values[inp.name], shape, dtype)
                 continue
             shape = self._input_shape(inp, input_shapes.get(inp.name))
             scope.values[inp.name] = self.ops.function_input(self, self.name(inp.name, "in"), shape, dtype)
+            input_names.append(inp.name)
         self.run_nodes(graph.node, scope)
         outputs = []
-        out_names = []
         for out in graph.output:
             value = scope.lookup(out.name)
             if value is None:
                 raise OnnxImportError(f"graph output {out.name!r} is never computed")
             outputs.append(self.runtime(value, out.name))
-            out_names.append(ssa_name(out.name, "out"))
         try:
-            self.b.output(*outputs, names=out_names)
+            self.b.output(*outputs)
             module = self.b.build()
         except GraphBuildError as err:
             raise OnnxImportError(str(err)) from None
+        fn = next(op for op in module.ops if isinstance(op, func.FuncOp))
+        fn.attributes[INPUT_NAMES_ATTR] = ArrayAttr([StringAttr(name) for name in input_names])
+        fn.attributes[RESULT_NAMES_ATTR] = ArrayAttr([StringAttr(out.name) for out in graph.output])
         blob = self._blob_bytes()
         self._point_blob_at_file(module)
         return ImportedModel(module, blob, self.blob_file, self.folded_ifs, self.kept_ifs)
@@ -233,22 +262,22 @@ class Importer:
                     f"--input-shape {inp.name}: the model's input has rank {len(dims)}, not {len(given)}"
                 )
             for k, (d, g) in enumerate(zip(dims, given)):
-                if d.HasField("dim_value") and d.dim_value != g:
+                if d.HasField("dim_value") and d.dim_value > 0 and d.dim_value != g:
                     raise OnnxImportError(
                         f"--input-shape {inp.name}: dimension {k} is fixed to {d.dim_value} in the model, not {g}"
                     )
             return tuple(given)
-        shape = []
-        for k, d in enumerate(dims):
-            if not d.HasField("dim_value") or d.dim_value <= 0:
-                label = d.dim_param or "?"
-                raise OnnxImportError(
-                    f"input {inp.name!r} has a symbolic dimension {label!r} at position {k}:"
-                    f" fix it with --input-shape {inp.name}=" + ",".join(
-                        str(x.dim_value) if x.HasField("dim_value") else "N" for x in dims
-                    )
+        shape = [d.dim_value if d.HasField("dim_value") and d.dim_value > 0 else None for d in dims]
+        for k, (d, size) in enumerate(zip(dims, shape)):
+            if size is None:
+                what = f"symbolic dimension {d.dim_param!r}" if d.dim_param else (
+                    f"dimension of size {d.dim_value}" if d.HasField("dim_value") else "dimension of unknown size"
                 )
-            shape.append(d.dim_value)
+                suggestion = ",".join("N" if x is None else str(x) for x in shape)
+                raise OnnxImportError(
+                    f"input {inp.name!r} has a {what} at position {k}:"
+                    f" fix it with --input-shape {inp.name}={suggestion} (N a positive size)"
+                )
         return tuple(shape)
 
     def run_nodes(self, nodes: Sequence[onnx.NodeProto], scope: Scope) -> None:
@@ -288,6 +317,28 @@ class Importer:
                 op.properties["file"] = StringAttr(self.blob_file)
                 op.properties["file_offset"] = IntegerAttr(0, i64)
         module.verify()
+
+
+def add_initializers(scope: Scope, graph: onnx.GraphProto) -> None:
+    """``graph``'s initializers as known tensors of ``scope``, each checked for size first."""
+    for init in graph.initializer:
+        check_known_size(init.name, init.dims, onnx.helper.tensor_dtype_to_np_dtype(init.data_type), "initializer")
+        try:
+            scope.values[init.name] = numpy_helper.to_array(init)
+        except Exception as err:
+            raise OnnxImportError(f"initializer {init.name!r} cannot be read: {_first_line(err)}") from None
+
+
+def _fixed_input(name: str, value: float, shape: tuple[int, ...], dtype: np.dtype) -> np.ndarray:
+    """``--input-value``: every element of the input is ``value``, which ``dtype`` must hold exactly."""
+    check_known_size(name, shape, dtype, "input")
+    with np.errstate(all="ignore"):  # a failed conversion shows as a changed value
+        converted = np.array(value, np.float64).astype(dtype)
+        back = float(converted)
+    fits = back == value if np.dtype(dtype).kind in "biu" else math.isfinite(back) or not math.isfinite(value)
+    if not fits:
+        raise OnnxImportError(f"--input-value {name}: {value:g} does not fit the input's type {np.dtype(dtype)}")
+    return np.full(shape, converted, dtype)
 
 
 _ELEMENT_DTYPES = {

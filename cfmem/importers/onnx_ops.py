@@ -30,7 +30,8 @@ from xdsl.ir import Attribute, Operation, SSAValue
 
 from cfmem.dialects import nn_compute as nc
 from cfmem.dialects.shapes import normalize_axis
-from cfmem.importers.onnx_import import Importer, OnnxImportError, Scope, Value
+from cfmem.importers.onnx_import import Importer, OnnxImportError, Scope, Value, add_initializers, check_known_size
+from cfmem.importers.onnx_opsets import check_operator_version, operator_version
 
 Handler = Callable[[Importer, onnx.NodeProto, list], list]
 HANDLERS: dict[str, Handler] = {}
@@ -50,20 +51,40 @@ def handles(*op_types: str):
 def translate(imp: Importer, node: onnx.NodeProto, inputs: list, scope: Scope) -> list[Value]:
     if node.domain not in ("", "ai.onnx"):
         raise OnnxImportError(f"unsupported op domain {node.domain!r}")
-    if node.op_type == "If":
-        return translate_if(imp, node, inputs, scope)
     present = [v for v in inputs if v is not None]
     if node.op_type not in NOT_FOLDED and all(isinstance(v, np.ndarray) for v in present):
         return fold(imp, node, inputs)
-    handler = HANDLERS.get(node.op_type)
-    if handler is None:
-        raise OnnxImportError(f"unsupported ONNX op {node.op_type}")
-    return handler(imp, node, inputs)
+    check_operator_version(node.op_type, imp.opset)
+    if node.op_type == "If":
+        return translate_if(imp, node, inputs, scope)
+    return HANDLERS[node.op_type](imp, node, inputs)
+
+
+SHAPE_DATA_MAX_ELEMENTS = 64
+"""Known inputs up to this size are given to shape inference as data (shapes, axes, repeats)."""
+
+
+def check_fold_sizes(imp: Importer, node: onnx.NodeProto, feeds: dict[str, np.ndarray]) -> None:
+    """Refuse a fold whose results onnx's shape inference says are too large to hold."""
+    types = {name: helper.make_tensor_type_proto(helper.np_dtype_to_tensor_dtype(v.dtype), v.shape) for name, v in feeds.items()}
+    data = {name: numpy_helper.from_array(v, name) for name, v in feeds.items() if v.size <= SHAPE_DATA_MAX_ELEMENTS}
+    try:
+        schema = onnx.defs.get_schema(node.op_type, imp.opset)
+        outputs = onnx.shape_inference.infer_node_outputs(schema, node, types, data)
+    except Exception:  # no schema or no inference: the evaluator reports the problem, if any
+        return
+    for name, ty in outputs.items():
+        tensor = ty.tensor_type
+        dims = tensor.shape.dim
+        if tensor.HasField("shape") and all(d.HasField("dim_value") for d in dims) and tensor.elem_type:
+            check_known_size(name, [d.dim_value for d in dims], helper.tensor_dtype_to_np_dtype(tensor.elem_type))
 
 
 def fold(imp: Importer, node: onnx.NodeProto, inputs: list) -> list[np.ndarray]:
-    """Evaluate a node on known inputs with onnx's reference evaluator."""
+    """Evaluate a node on known inputs with onnx's reference evaluator, once its results'
+    sizes are known to fit."""
     feeds = {name: value for name, value in zip(node.input, inputs) if name}
+    check_fold_sizes(imp, node, feeds)
     try:
         evaluator = ReferenceEvaluator(node, opsets={"": imp.opset})
         results = evaluator.run(None, feeds)
@@ -73,6 +94,16 @@ def fold(imp: Importer, node: onnx.NodeProto, inputs: list) -> list[np.ndarray]:
 
 
 # --- helpers -------------------------------------------------------------------------------
+
+
+def version(imp: Importer, node: onnx.NodeProto) -> int:
+    """The schema version of ``node``'s op at the model's opset."""
+    return operator_version(node.op_type, imp.opset)
+
+
+def optional_input(inputs: list, k: int) -> Value | None:
+    """Input ``k``, or None when it is omitted."""
+    return inputs[k] if len(inputs) > k else None
 
 
 def attr(node: onnx.NodeProto, name: str, default=None):
@@ -169,9 +200,24 @@ def reshape(imp: Importer, x: SSAValue, shape: Sequence[int], name: str | None =
 # --- aliases ---------------------------------------------------------------------------------
 
 
-@handles("Identity", "Dropout")
+@handles("Identity")
 def identity(imp, node, inputs):
     return [inputs[0]]
+
+
+@handles("Dropout")
+def dropout(imp, node, inputs):
+    """Inference only: the identity, and a mask of ones. From version 12 on, ``training_mode``
+    is an input; it must be omitted or a known false."""
+    training = optional_input(inputs, 2)
+    if training is not None:
+        if not isinstance(training, np.ndarray):
+            raise OnnxImportError("Dropout training_mode is computed at run time; only inference (a known false) is supported")
+        if training.size != 1 or bool(training.reshape(-1)[0]):
+            raise OnnxImportError("Dropout with training_mode true is not supported (only inference)")
+    x = inputs[0]
+    mask_dtype = np.bool_ if version(imp, node) >= 10 else dtype_of(x)
+    return [x, np.ones(shape_of(imp, x), mask_dtype)]
 
 
 @handles("Cast")
@@ -354,9 +400,21 @@ def reduce_mean(imp, node, inputs):
 
 @handles("Softmax")
 def softmax(imp, node, inputs):
+    """From version 13, along ``axis`` (default -1); before, over the input coerced to 2-D
+    at ``axis`` (default 1): every dimension from ``axis`` on is one row."""
     x = f32_operand(imp, inputs[0], node.input[0])
-    axis = normalize_axis(attr(node, "axis", -1), len(imp.b.shape(x)))
-    return [make(imp, nc.SoftmaxOp, [x], {"axis": IntegerAttr(axis, i64)}, out_name(imp, node))]
+    xs = imp.b.shape(x)
+    if version(imp, node) >= 13:
+        axis = normalize_axis(attr(node, "axis", -1), len(xs))
+        return [make(imp, nc.SoftmaxOp, [x], {"axis": IntegerAttr(axis, i64)}, out_name(imp, node))]
+    axis = normalize_axis(attr(node, "axis", 1), len(xs))
+    rows = (int(np.prod(xs[:axis])), int(np.prod(xs[axis:])))
+    name = out_name(imp, node)
+    props = {"axis": IntegerAttr(1, i64)}
+    if rows == tuple(xs):
+        return [make(imp, nc.SoftmaxOp, [x], props, name)]
+    y = make(imp, nc.SoftmaxOp, [reshape(imp, x, rows, imp.name(f"{name}_2d"))], props, imp.name(f"{name}_rows"))
+    return [reshape(imp, y, xs, name)]
 
 
 # --- data movement --------------------------------------------------------------------------
@@ -429,11 +487,16 @@ def unsqueeze(imp, node, inputs):
 
 @handles("Slice")
 def slice_op(imp, node, inputs):
+    """Before version 10, starts, ends and axes are attributes; from 10 on, inputs (with steps)."""
     x = inputs[0]
     rank = len(imp.b.shape(x))
-    starts, ends = ints(inputs[1], "Slice starts"), ints(inputs[2], "Slice ends")
-    axes = ints(inputs[3], "Slice axes") if len(inputs) > 3 and inputs[3] is not None else list(range(len(starts)))
-    steps = ints(inputs[4], "Slice steps") if len(inputs) > 4 and inputs[4] is not None else [1] * len(starts)
+    if version(imp, node) < 10:
+        starts, ends = list(attr(node, "starts")), list(attr(node, "ends"))
+        axes, steps = list(attr(node, "axes", range(len(starts)))), [1] * len(starts)
+    else:
+        starts, ends = ints(inputs[1], "Slice starts"), ints(inputs[2], "Slice ends")
+        axes = ints(inputs[3], "Slice axes") if optional_input(inputs, 3) is not None else list(range(len(starts)))
+        steps = ints(inputs[4], "Slice steps") if optional_input(inputs, 4) is not None else [1] * len(starts)
     axes = [normalize_axis(a, rank) for a in axes]
     return [imp.b.slice(x, starts, ends, axes, steps, name=out_name(imp, node))]
 
@@ -564,8 +627,7 @@ def translate_if(imp: Importer, node: onnx.NodeProto, inputs: list, scope: Scope
 
 def run_branch(imp: Importer, graph: onnx.GraphProto, scope: Scope) -> list[Value]:
     inner = Scope(parent=scope)
-    for init in graph.initializer:
-        inner.values[init.name] = numpy_helper.to_array(init)
+    add_initializers(inner, graph)
     imp.run_nodes(graph.node, inner)
     results = []
     for out in graph.output:

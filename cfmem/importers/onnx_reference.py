@@ -1,8 +1,8 @@
 """onnxruntime as the reference for imported models.
 
-Feeds and outputs are keyed by ONNX tensor names; :func:`cfmem_inputs` turns
-feeds into the inputs of the imported function (SSA names, without the inputs
-that ``--input-value`` fixed). onnxruntime is an optional dependency (the
+Feeds and outputs are keyed by ONNX tensor names, as the imported function's
+inputs and results are; :func:`cfmem_inputs` leaves out the inputs that
+``--input-value`` fixed. onnxruntime is an optional dependency (the
 ``test`` extra); it is imported only when called.
 """
 
@@ -12,8 +12,6 @@ from collections.abc import Mapping
 from pathlib import Path
 
 import numpy as np
-
-from cfmem.importers.onnx_import import ssa_name
 
 
 def onnxruntime_session(path: str | Path):
@@ -26,16 +24,16 @@ def onnxruntime_session(path: str | Path):
 
 
 def onnxruntime_outputs(path: str | Path, feeds: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:
-    """The model's outputs under onnxruntime (CPU), keyed by their cfmem names."""
+    """The model's outputs under onnxruntime (CPU), keyed by their names."""
     session = onnxruntime_session(path)
     names = [o.name for o in session.get_outputs()]
     results = session.run(names, dict(feeds))
-    return {ssa_name(name, "out"): np.asarray(value) for name, value in zip(names, results)}
+    return {name: np.asarray(value) for name, value in zip(names, results)}
 
 
 def cfmem_inputs(feeds: Mapping[str, np.ndarray], fixed: Mapping[str, float] = {}) -> dict[str, np.ndarray]:
-    """``feeds`` as inputs of the imported function: SSA names, fixed inputs left out."""
-    return {ssa_name(name, "in"): np.asarray(value) for name, value in feeds.items() if name not in fixed}
+    """``feeds`` as inputs of the imported function: fixed inputs left out."""
+    return {name: np.asarray(value) for name, value in feeds.items() if name not in fixed}
 
 
 def max_abs_error(reference: Mapping[str, np.ndarray], outputs: Mapping[str, np.ndarray]) -> float:

@@ -1,0 +1,92 @@
+"""The ONNX operator versions the importer translates into nn ops.
+
+A model imports one opset of the default domain; each op in it follows the
+schema version in force at that opset (the newest ``since_version`` not above
+it, as ``onnx.defs`` resolves it). The handlers implement the semantics of the
+versions listed in :data:`OPERATOR_VERSIONS`, each checked against onnxruntime
+(``tests/test_onnx_opsets.py``); any other version is refused. Ops folded on
+known inputs are evaluated by onnx's reference evaluator at the model's opset
+and are not limited by this table.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+import onnx
+
+from cfmem.importers.onnx_import import OnnxImportError
+
+_UNARY = (6, 13)
+_BINARY = (7, 13, 14)
+_SHAPE_ONLY = (1, 13, 21, 23, 24, 25)
+
+OPERATOR_VERSIONS: dict[str, tuple[int, ...]] = {
+    "Add": _BINARY,
+    "Sub": _BINARY,
+    "Mul": _BINARY,
+    "Div": _BINARY,
+    "Pow": (7, 12, 13, 15),
+    "Sqrt": _UNARY,
+    "Exp": _UNARY,
+    "Neg": _UNARY,
+    "Sigmoid": _UNARY,
+    "Tanh": _UNARY,
+    "Relu": (6, 13, 14),
+    "Clip": (6, 11, 12, 13),
+    "Equal": (7, 11, 13, 19),
+    "Greater": (7, 9, 13),
+    "Less": (7, 9, 13),
+    "GreaterOrEqual": (12, 16),
+    "LessOrEqual": (12, 16),
+    "Conv": (1, 11, 22),
+    "Gemm": (7, 9, 11, 13),
+    "MatMul": (1, 9, 13),
+    "MaxPool": (1, 8, 10, 11, 12, 22),
+    "AveragePool": (7, 10, 11, 19, 22),
+    "GlobalAveragePool": (1, 22),
+    "ReduceMean": (1, 11, 13, 18),
+    "ReduceSum": (1, 11, 13),
+    "Softmax": (1, 11, 13),
+    "Concat": (4, 11, 13),
+    "Transpose": _SHAPE_ONLY,
+    "Reshape": (5, 13, 14, 19, 21, 23, 24, 25),
+    "Flatten": (1, 9, 11, 13, 21, 23, 24, 25),
+    "Squeeze": (1, 11, 13, 21, 23, 24, 25),
+    "Unsqueeze": (1, 11, 13, 21, 23, 24, 25),
+    "Slice": (1, 10, 11, 13),
+    "Split": (2, 11, 13, 18),
+    "Gather": (1, 11, 13),
+    "Pad": (2, 11, 13, 18, 19, 21, 23, 24, 25),
+    "LSTM": (7, 14, 22),
+    "If": (1, 11, 13, 16, 19, 21, 23, 24, 25),
+    "Identity": (1, 13, 14, 16, 19, 21, 23, 24, 25),
+    "Dropout": (7, 10, 12, 13, 22),
+    "Cast": (6, 9, 13, 19, 21, 23, 24, 25),
+    "Shape": (1, 13, 15, 19, 21, 23, 24, 25),
+    "Size": (1, 13, 19, 21, 23, 24, 25),
+}
+"""Op type -> the schema versions (``since_version``) its handler implements."""
+
+
+@cache
+def operator_version(op_type: str, opset: int) -> int:
+    """The schema version of ``op_type`` in force at ``opset`` of the default domain."""
+    try:
+        return onnx.defs.get_schema(op_type, opset).since_version
+    except onnx.defs.SchemaError:
+        raise OnnxImportError(f"ONNX op {op_type} does not exist at opset {opset}") from None
+
+
+def check_operator_version(op_type: str, opset: int) -> int:
+    """The version of ``op_type`` at ``opset`` if the importer implements it; else a one-line error."""
+    supported = OPERATOR_VERSIONS.get(op_type)
+    if supported is None:
+        raise OnnxImportError(f"unsupported ONNX op {op_type}")
+    version = operator_version(op_type, opset)
+    if version not in supported:
+        raise OnnxImportError(
+            f"{op_type} version {version} (the model's opset {opset}) is not supported;"
+            f" supported versions: {', '.join(map(str, supported))}"
+        )
+    return version
