@@ -80,14 +80,29 @@ def check_fold_sizes(imp: Importer, node: onnx.NodeProto, feeds: dict[str, np.nd
             check_known_size(name, [d.dim_value for d in dims], helper.tensor_dtype_to_np_dtype(tensor.elem_type))
 
 
+COERCED_TO_2D_BEFORE_13 = ("Softmax", "LogSoftmax", "Hardmax")
+"""Ops that before version 13 work on their input coerced to 2-D at ``axis`` (default 1);
+onnx's reference evaluator implements only version 13."""
+
+
 def fold(imp: Importer, node: onnx.NodeProto, inputs: list) -> list[np.ndarray]:
     """Evaluate a node on known inputs with onnx's reference evaluator, once its results'
     sizes are known to fit."""
     feeds = {name: value for name, value in zip(node.input, inputs) if name}
     check_fold_sizes(imp, node, feeds)
+    if node.op_type in COERCED_TO_2D_BEFORE_13 and version(imp, node) < 13:
+        x = feeds[node.input[0]]
+        axis = normalize_axis(attr(node, "axis", 1), x.ndim)
+        rows = helper.make_node(node.op_type, ["x"], ["y"], axis=1)
+        (y,) = evaluate(rows, {"x": x.reshape(int(np.prod(x.shape[:axis])), -1)}, 13)
+        return [y.reshape(x.shape)]
+    return evaluate(node, feeds, imp.opset)
+
+
+def evaluate(node: onnx.NodeProto, feeds: dict[str, np.ndarray], opset: int) -> list[np.ndarray]:
+    """``node`` on ``feeds`` at ``opset`` with onnx's reference evaluator; one-line errors."""
     try:
-        evaluator = ReferenceEvaluator(node, opsets={"": imp.opset})
-        results = evaluator.run(None, feeds)
+        results = ReferenceEvaluator(node, opsets={"": opset}).run(None, feeds)
     except Exception as err:
         raise OnnxImportError(f"cannot evaluate on constant inputs: {str(err).splitlines()[0] if str(err) else type(err).__name__}") from None
     return [np.asarray(r) for r in results]
@@ -208,16 +223,21 @@ def identity(imp, node, inputs):
 @handles("Dropout")
 def dropout(imp, node, inputs):
     """Inference only: the identity, and a mask of ones. From version 12 on, ``training_mode``
-    is an input; it must be omitted or a known false."""
+    is an input; it must be omitted or a known false. Before 12 the mask outside training is
+    undefined (onnxruntime gives zeros, onnx's reference evaluator ones), so it is refused."""
     training = optional_input(inputs, 2)
     if training is not None:
         if not isinstance(training, np.ndarray):
             raise OnnxImportError("Dropout training_mode is computed at run time; only inference (a known false) is supported")
         if training.size != 1 or bool(training.reshape(-1)[0]):
             raise OnnxImportError("Dropout with training_mode true is not supported (only inference)")
+    wants_mask = len(node.output) > 1 and node.output[1]
+    if wants_mask and version(imp, node) < 12:
+        raise OnnxImportError(
+            f"the mask output of Dropout version {version(imp, node)} is undefined outside training; not supported"
+        )
     x = inputs[0]
-    mask_dtype = np.bool_ if version(imp, node) >= 10 else dtype_of(x)
-    return [x, np.ones(shape_of(imp, x), mask_dtype)]
+    return [x, np.ones(shape_of(imp, x), np.bool_)]
 
 
 @handles("Cast")

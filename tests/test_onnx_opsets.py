@@ -1,0 +1,243 @@
+"""Every operator version the importer accepts, on a tiny model, against onnxruntime;
+versions it does not implement are refused by op, node and version."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+import pytest
+
+onnx = pytest.importorskip("onnx")
+pytest.importorskip("onnxruntime")
+from onnx import TensorProto as T  # noqa: E402
+from onnx import helper as h  # noqa: E402
+from onnx import numpy_helper as nh  # noqa: E402
+
+from cfmem.importers import onnx_ops  # noqa: E402
+from cfmem.importers.onnx_import import Importer, OnnxImportError  # noqa: E402
+from cfmem.importers.onnx_opsets import OPERATOR_VERSIONS, operator_version  # noqa: E402
+from cfmem.importers.onnx_reference import max_abs_error, onnxruntime_outputs  # noqa: E402
+from cfmem.interp.golden import run_function  # noqa: E402
+
+RNG = np.random.default_rng(7)
+OLDEST_OPSET = 7
+"""The oldest opset onnxruntime runs."""
+
+
+def floats(*shape: int) -> np.ndarray:
+    return RNG.standard_normal(shape).astype(np.float32)
+
+
+def i64(*values: int) -> np.ndarray:
+    return np.array(values, np.int64)
+
+
+@dataclass
+class Case:
+    """One node ``op`` (plus helpers) reading run-time ``inputs`` and known ``inits``."""
+
+    nodes: list
+    inputs: dict[str, np.ndarray]
+    outputs: dict[str, int]
+    """Output name -> ONNX element type."""
+    inits: dict[str, np.ndarray] = field(default_factory=dict)
+
+
+def unary(op: str, x: np.ndarray, **attrs) -> Case:
+    return Case([h.make_node(op, ["x"], ["y"], **attrs)], {"x": x}, {"y": T.FLOAT})
+
+
+def with_known(op: str, x: np.ndarray, known: dict[str, np.ndarray], out: int = T.FLOAT, **attrs) -> Case:
+    """``op(x, *known)``; an empty name in ``known`` is an omitted input."""
+    names = ["x", *known]
+    node = h.make_node(op, [n if not n.startswith("_") else "" for n in names], ["y"], **attrs)
+    return Case([node], {"x": x}, {"y": out}, {n: v for n, v in known.items() if not n.startswith("_")})
+
+
+def binary(op: str, opset: int) -> Case:
+    a, b = floats(2, 3), floats(3)
+    if op == "Div":
+        b = np.sign(b) * (np.abs(b) + 0.5)
+    if op == "Pow":
+        a = np.abs(a) + 0.5
+    return Case([h.make_node(op, ["a", "b"], ["y"])], {"a": a, "b": b}, {"y": T.FLOAT})
+
+
+def compare(op: str, opset: int) -> Case:
+    if op == "Equal":  # floats only from version 11
+        a, b = RNG.integers(0, 3, (2, 3)), RNG.integers(0, 3, (3,))
+    else:
+        a, b = floats(2, 3), floats(3)
+    return Case([h.make_node(op, ["a", "b"], ["y"])], {"a": a, "b": b}, {"y": T.BOOL})
+
+
+def axes_case(op: str, opset: int, x: np.ndarray, axes: list[int], input_since: int, **attrs) -> Case:
+    """``axes`` as an attribute before version ``input_since`` of ``op``, as an input from it on."""
+    if operator_version(op, opset) >= input_since:
+        return with_known(op, x, {"axes": i64(*axes)}, **attrs)
+    return unary(op, x, axes=axes, **attrs)
+
+
+def clip(opset: int) -> Case:
+    if opset < 11:
+        return unary("Clip", floats(2, 3), min=-0.5, max=0.5)
+    return with_known("Clip", floats(2, 3), {"lo": np.array(-0.5, np.float32), "hi": np.array(0.5, np.float32)})
+
+
+def slice_case(opset: int) -> Case:
+    x = floats(4, 6)
+    if opset < 10:
+        return unary("Slice", x, starts=[1, 0], ends=[3, 5], axes=[0, 1])
+    return with_known("Slice", x, {"starts": i64(1, 0), "ends": i64(3, 5), "axes": i64(0, 1), "steps": i64(1, 2)})
+
+
+def split(opset: int) -> Case:
+    x = floats(2, 7)
+    version = operator_version("Split", opset)
+    if version >= 18:
+        node = h.make_node("Split", ["x"], ["y0", "y1", "y2"], axis=1, num_outputs=3)
+        return Case([node], {"x": x}, {"y0": T.FLOAT, "y1": T.FLOAT, "y2": T.FLOAT})
+    if version >= 13:
+        node = h.make_node("Split", ["x", "sizes"], ["y0", "y1"], axis=1)
+        return Case([node], {"x": x}, {"y0": T.FLOAT, "y1": T.FLOAT}, {"sizes": i64(2, 5)})
+    node = h.make_node("Split", ["x"], ["y0", "y1"], axis=1, split=[2, 5])
+    return Case([node], {"x": x}, {"y0": T.FLOAT, "y1": T.FLOAT})
+
+
+def pad(opset: int) -> Case:
+    x = floats(2, 3)
+    version = operator_version("Pad", opset)
+    if version < 11:
+        return unary("Pad", x, pads=[0, 1, 1, 0], value=1.5)
+    known = {"pads": i64(0, 1, 1, 0), "value": np.array(1.5, np.float32)}
+    if version >= 18:
+        known = {"pads": i64(1, 2), "value": np.array(1.5, np.float32), "axes": i64(1)}
+    return with_known("Pad", x, known)
+
+
+def lstm(opset: int) -> Case:
+    hidden = 4
+    inits = {"W": floats(1, 4 * hidden, 2), "R": floats(1, 4 * hidden, hidden), "B": floats(1, 8 * hidden)}
+    node = h.make_node("LSTM", ["x", "W", "R", "B"], ["y", "y_h"], hidden_size=hidden)
+    return Case([node], {"x": floats(3, 1, 2)}, {"y": T.FLOAT, "y_h": T.FLOAT}, inits)
+
+
+def if_case(opset: int) -> Case:
+    def branch(op: str) -> onnx.GraphProto:
+        return h.make_graph([h.make_node(op, ["x"], [op])], op, [], [h.make_tensor_value_info(op, T.FLOAT, [2, 3])])
+
+    node = h.make_node("If", ["c"], ["y"], then_branch=branch("Relu"), else_branch=branch("Neg"))
+    return Case([node], {"c": np.array([False]), "x": floats(2, 3)}, {"y": T.FLOAT})
+
+
+def dropout(opset: int) -> Case:
+    version = operator_version("Dropout", opset)
+    node_inputs = ["x", "ratio", "training"] if version >= 12 else ["x"]
+    attrs = {} if version >= 12 else {"ratio": 0.3}
+    outputs = {"y": T.FLOAT, "mask": T.BOOL} if version >= 12 else {"y": T.FLOAT}
+    node = h.make_node("Dropout", node_inputs, list(outputs), **attrs)
+    inits = {"ratio": np.array(0.3, np.float32), "training": np.array(False)} if version >= 12 else {}
+    return Case([node], {"x": floats(2, 3)}, outputs, inits)
+
+
+def shape(opset: int) -> Case:
+    attrs = {"start": 1} if operator_version("Shape", opset) >= 15 else {}
+    return Case([h.make_node("Shape", ["x"], ["y"], **attrs)], {"x": floats(2, 3, 4)}, {"y": T.INT64})
+
+
+CASES = {
+    **{op: (lambda op: lambda opset: binary(op, opset))(op) for op in ("Add", "Sub", "Mul", "Div", "Pow")},
+    **{op: (lambda op: lambda opset: unary(op, floats(2, 3)))(op) for op in ("Exp", "Neg", "Sigmoid", "Tanh", "Relu")},
+    "Sqrt": lambda opset: unary("Sqrt", np.abs(floats(2, 3)) + 0.1),
+    "Clip": clip,
+    **{op: (lambda op: lambda opset: compare(op, opset))(op) for op in ("Equal", "Greater", "Less", "GreaterOrEqual", "LessOrEqual")},
+    "Conv": lambda opset: with_known("Conv", floats(1, 2, 5, 5), {"w": floats(3, 2, 3, 3), "b": floats(3)}, pads=[1, 1, 1, 1]),
+    "Gemm": lambda opset: with_known("Gemm", floats(2, 4), {"B": floats(3, 4), "C": floats(3)}, transB=1),
+    "MatMul": lambda opset: with_known("MatMul", floats(2, 4), {"B": floats(4, 3)}),
+    "MaxPool": lambda opset: unary("MaxPool", floats(1, 2, 4, 4), kernel_shape=[2, 2], strides=[2, 2]),
+    "AveragePool": lambda opset: unary("AveragePool", floats(1, 2, 4, 4), kernel_shape=[2, 2], strides=[2, 2]),
+    "GlobalAveragePool": lambda opset: unary("GlobalAveragePool", floats(1, 2, 4, 4)),
+    "ReduceMean": lambda opset: axes_case("ReduceMean", opset, floats(2, 3, 4), [1], 18, keepdims=0),
+    "ReduceSum": lambda opset: axes_case("ReduceSum", opset, floats(2, 3, 4), [1], 13, keepdims=0),
+    "Softmax": lambda opset: unary("Softmax", floats(2, 3, 4), axis=1),
+    "Concat": lambda opset: with_known("Concat", floats(2, 3), {"b": floats(2, 2)}, axis=1),
+    "Transpose": lambda opset: unary("Transpose", floats(2, 3, 4), perm=[2, 0, 1]),
+    "Reshape": lambda opset: with_known("Reshape", floats(2, 3, 4), {"shape": i64(4, -1)}),
+    "Flatten": lambda opset: unary("Flatten", floats(2, 3, 4), axis=2),
+    "Squeeze": lambda opset: axes_case("Squeeze", opset, floats(2, 1, 4), [1], 13),
+    "Unsqueeze": lambda opset: axes_case("Unsqueeze", opset, floats(2, 4), [1], 13),
+    "Slice": slice_case,
+    "Split": split,
+    "Gather": lambda opset: with_known("Gather", floats(4, 3), {"idx": i64(2, 0)}, axis=0),
+    "Pad": pad,
+    "LSTM": lstm,
+    "If": if_case,
+    "Identity": lambda opset: unary("Identity", floats(2, 3)),
+    "Dropout": dropout,
+    "Cast": lambda opset: unary("Cast", floats(2, 3), to=T.FLOAT),
+    "Shape": shape,
+    "Size": lambda opset: Case([h.make_node("Size", ["x"], ["y"])], {"x": floats(2, 3)}, {"y": T.INT64}),
+}
+
+
+def model_of(case: Case, opset: int) -> onnx.ModelProto:
+    inputs = [h.make_tensor_value_info(n, h.np_dtype_to_tensor_dtype(v.dtype), v.shape) for n, v in case.inputs.items()]
+    outputs = [h.make_tensor_value_info(n, ty, None) for n, ty in case.outputs.items()]
+    inits = [nh.from_array(v, n) for n, v in case.inits.items()]
+    graph = h.make_graph(case.nodes, "g", inputs, outputs, inits)
+    ir_version = 8 if opset < 19 else 9 if opset < 21 else 10
+    model = h.make_model(graph, opset_imports=[h.make_opsetid("", opset)], ir_version=ir_version)
+    model = onnx.shape_inference.infer_shapes(model, strict_mode=True)  # output shapes, as exporters write them
+    onnx.checker.check_model(model)
+    return model
+
+
+def versions() -> list[tuple[str, int]]:
+    return [(op, v) for op, accepted in OPERATOR_VERSIONS.items() for v in accepted]
+
+
+def test_every_handled_op_has_a_version_table_entry_and_a_case():
+    assert set(onnx_ops.HANDLERS) | {"If"} == set(OPERATOR_VERSIONS) == set(CASES)
+
+
+@pytest.mark.parametrize("op, version", versions(), ids=[f"{op}-{v}" for op, v in versions()])
+def test_each_accepted_version_matches_onnxruntime(tmp_path, op, version):
+    opset = max(version, OLDEST_OPSET)
+    assert operator_version(op, opset) == version
+    case = CASES[op](opset)
+    path = tmp_path / "m.onnx"
+    onnx.save(model_of(case, opset), str(path))
+    imported = Importer(onnx.load(str(path)), "w.bin").import_graph({}, {})
+    (tmp_path / "w.bin").write_bytes(imported.blob)
+    got = run_function(imported.module, dict(case.inputs), base_dir=tmp_path).outputs
+    want = onnxruntime_outputs(path, case.inputs)
+    assert {k: v.dtype for k, v in got.items()} == {k: v.dtype for k, v in want.items()}
+    assert max_abs_error(want, got) <= 1e-5
+
+
+@pytest.mark.parametrize("op", ["Softmax", "LogSoftmax", "Hardmax"])
+@pytest.mark.parametrize("opset", [11, 13])
+def test_folding_on_known_inputs_follows_the_models_opset(tmp_path, op, opset):
+    """onnx's reference evaluator knows only version 13 of these (no coercion to 2-D)."""
+    x = np.arange(24, dtype=np.float32).reshape(2, 3, 4) / 7
+    case = Case([h.make_node(op, ["x"], ["y"], axis=1)], {}, {"y": T.FLOAT}, {"x": x})
+    path = tmp_path / "m.onnx"
+    onnx.save(model_of(case, opset), str(path))
+    imported = Importer(onnx.load(str(path)), "w.bin").import_graph({}, {})
+    (tmp_path / "w.bin").write_bytes(imported.blob)
+    got = run_function(imported.module, {}, base_dir=tmp_path).outputs
+    assert max_abs_error(onnxruntime_outputs(path, {}), got) <= 1e-6
+
+
+@pytest.mark.parametrize("op, opset, version", [("Add", 6, 6), ("Relu", 5, 1), ("Clip", 5, 1)])
+def test_an_unimplemented_version_is_refused_by_op_node_and_version(op, opset, version):
+    node = h.make_node(op, ["x", "x"] if op == "Add" else ["x"], ["y"], name="n1")
+    graph = h.make_graph([node], "g", [h.make_tensor_value_info("x", T.FLOAT, [2])], [h.make_tensor_value_info("y", T.FLOAT, [2])])
+    model = h.make_model(graph, opset_imports=[h.make_opsetid("", opset)], ir_version=8)
+    with pytest.raises(OnnxImportError) as err:
+        Importer(model, "w.bin").import_graph({}, {})
+    supported = ", ".join(map(str, OPERATOR_VERSIONS[op]))
+    assert str(err.value) == (
+        f"node n1 ({op}): {op} version {version} (the model's opset {opset}) is not supported; supported versions: {supported}"
+    )
