@@ -15,7 +15,8 @@ from onnx import TensorProto as T  # noqa: E402
 from onnx import helper as h  # noqa: E402
 from onnx import numpy_helper as nh  # noqa: E402
 
-from cfmem.importers.onnx_import import import_onnx  # noqa: E402
+from cfmem.importers import onnx_import  # noqa: E402
+from cfmem.importers.onnx_import import Importer, OnnxImportError, import_onnx  # noqa: E402
 from cfmem.importers.onnx_reference import cfmem_inputs, max_abs_error, onnxruntime_outputs  # noqa: E402
 from cfmem.interp.flat import run_flat  # noqa: E402
 from cfmem.interp.golden import run_function  # noqa: E402
@@ -196,3 +197,130 @@ def test_bad_models_and_options_give_one_line_and_write_nothing(tmp_path, case, 
     lines = done.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("cfmem: ") and message in lines[0], done.stderr
     assert set(tmp_path.iterdir()) == before
+
+
+# --- names, identity outputs, input shapes and values, sizes ------------------------------------
+
+
+def float_info(name: str, shape) -> onnx.ValueInfoProto:
+    return h.make_tensor_value_info(name, T.FLOAT, shape)
+
+
+def test_cfmem_run_reads_and_writes_the_models_own_names(tmp_path):
+    names = {"a": "input_1", "b": "a b", "c": "日本", "y": "53", "z": "出力/0"}
+    nodes = [h.make_node("Add", [names["a"], names["b"]], ["s"]), h.make_node("Mul", ["s", names["c"]], [names["y"]]),
+             h.make_node("Relu", [names["y"]], [names["z"]])]  # fmt: skip
+    path = save(tmp_path, nodes, [float_info(names[k], [2, 3]) for k in "abc"],
+                [float_info(names["y"], [2, 3]), float_info(names["z"], [2, 3])], [])  # fmt: skip
+    assert cfmem("import", str(path), "-o", "m.mlir", cwd=tmp_path).returncode == 0
+    feeds = {names[k]: RNG.standard_normal((2, 3)).astype(np.float32) for k in "abc"}
+    np.savez(tmp_path / "in.npz", **feeds)
+    done = cfmem("run", "m.mlir", "--inputs", "in.npz", "-o", "out.npz", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    got = dict(np.load(tmp_path / "out.npz"))
+    want = onnxruntime_outputs(path, feeds)
+    assert set(got) == {"53", "出力/0"} and max_abs_error(want, got) <= 1e-6
+
+
+@pytest.mark.parametrize(
+    "nodes, output",
+    [
+        ([h.make_node("Identity", ["x"], ["y"])], "y"),
+        ([], "x"),
+        ([h.make_node("ReduceSum", ["x"], ["y"], noop_with_empty_axes=1)], "y"),
+        ([h.make_node("ReduceSum", ["x", "no_axes"], ["y"], noop_with_empty_axes=1)], "y"),
+        ([h.make_node("Identity", ["x"], ["y"]), h.make_node("Relu", ["y"], ["r"])], "y"),
+    ],
+)
+def test_an_output_that_is_an_input_is_imported(tmp_path, nodes, output):
+    inits = [nh.from_array(np.zeros(0, np.int64), "no_axes")] if "no_axes" in str(nodes) else []
+    path = save(tmp_path, nodes, [float_info("x", [2, 3])], [float_info(output, [2, 3])], inits)
+    check_against_onnxruntime(path, [{"x": RNG.standard_normal((2, 3)).astype(np.float32)}])
+
+
+@pytest.mark.parametrize("dim", [0, -1])
+def test_a_non_positive_input_dimension_suggests_an_option_that_works(tmp_path, dim):
+    model = h.make_model(h.make_graph([h.make_node("Relu", ["x"], ["y"])], "g", [float_info("x", [dim, 4])],
+                                      [float_info("y", [dim, 4])]), opset_imports=[h.make_opsetid("", 17)], ir_version=8)  # fmt: skip
+    onnx.save(model, str(tmp_path / "m.onnx"))
+    done = cfmem("import", "m.onnx", "-o", "m.mlir", cwd=tmp_path)
+    assert done.returncode == 1
+    assert done.stderr.strip() == (
+        f"cfmem: m.onnx: error: input 'x' has a dimension of size {dim} at position 0:"
+        " fix it with --input-shape x=N,4 (N a positive size)"
+    )
+    done = cfmem("import", "m.onnx", "-o", "m.mlir", "--input-shape", "x=3,4", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+
+
+def test_input_value_fills_a_tensor_input_and_must_fit_its_type(tmp_path):
+    nodes = [h.make_node("Add", ["x", "state"], ["y"])]
+    inputs = [float_info("x", [2, 3]), float_info("state", [2, 3])]
+    path = save(tmp_path, nodes, inputs, [float_info("y", [2, 3])], [])
+    x = RNG.standard_normal((2, 3)).astype(np.float32)
+    check_against_onnxruntime(path, [{"x": x, "state": np.full((2, 3), 0.25, np.float32)}], fixed={"state": 0.25})
+    done = cfmem("import", str(path), "-o", "m.mlir", "--input-value", "state=1e50", cwd=tmp_path)
+    assert done.returncode == 1
+    assert done.stderr.strip().endswith("error: --input-value state: 1e+50 does not fit the input's type float32")
+
+
+def test_a_huge_known_tensor_is_refused_by_name_and_size_before_it_is_made(tmp_path):
+    one = nh.from_array(np.array([1.0], np.float32))
+    nodes = [h.make_node("ConstantOfShape", ["shape"], ["big"], value=one, name="fill"), h.make_node("Add", ["x", "big"], ["y"])]
+    path = save(tmp_path, nodes, [float_info("x", [1])], [float_info("y", [50000, 50000])],
+                [nh.from_array(np.array([50000, 50000], np.int64), "shape")])  # fmt: skip
+    done = cfmem("import", str(path), "-o", "m.mlir", cwd=tmp_path)
+    assert done.returncode == 1
+    assert done.stderr.strip() == (
+        f"cfmem: {path}: error: node fill (ConstantOfShape): tensor 'big' of shape [50000, 50000] (float32)"
+        " takes 9.3 GiB; cfmem import holds known tensors and weights of at most 2.0 GiB"
+    )
+
+
+def test_a_huge_initializer_is_refused_before_it_is_read():
+    big = onnx.TensorProto(name="w", data_type=T.FLOAT, dims=[50000, 50000], raw_data=b"\0" * 4)
+    graph = h.make_graph([h.make_node("Add", ["x", "w"], ["y"])], "g", [float_info("x", [1])], [float_info("y", None)], [big])
+    model = h.make_model(graph, opset_imports=[h.make_opsetid("", 17)], ir_version=8)
+    with pytest.raises(OnnxImportError, match=r"^initializer 'w' of shape \[50000, 50000\] \(float32\) takes 9.3 GiB"):
+        Importer(model, "w.bin").import_graph({}, {})
+
+
+def test_the_weight_blob_is_capped(tmp_path, monkeypatch):
+    monkeypatch.setattr(onnx_import, "MAX_WEIGHT_BYTES", 300)
+    nodes = [h.make_node("MatMul", ["x", "W"], ["h"]), h.make_node("MatMul", ["h", "V"], ["y"])]
+    path = save(tmp_path, nodes, [float_info("x", [1, 8])], [float_info("y", [1, 8])], [weight("W", 8, 8), weight("V", 8, 8)])
+    with pytest.raises(OnnxImportError, match=r"^node #1 \(MatMul\): weight 'V' \(256 bytes\) would grow the weight blob past 300 bytes"):
+        import_onnx(path, blob_file="w.bin")
+
+
+def dropout_model(tmp_path: Path, training, opset=17, outputs=("y",)) -> Path:
+    inits = [nh.from_array(np.array(0.5, np.float32), "ratio")]
+    inputs = [float_info("x", [2, 3])]
+    if isinstance(training, bool):
+        inits.append(nh.from_array(np.array(training), "training"))
+    else:
+        inputs.append(h.make_tensor_value_info("training", T.BOOL, []))
+    node_inputs = ["x", "ratio", "training"] if opset >= 12 else ["x"]
+    node = h.make_node("Dropout", node_inputs, list(outputs), name="drop")
+    out_infos = [float_info("y", [2, 3])] + [h.make_tensor_value_info("mask", T.BOOL, [2, 3])] * (len(outputs) > 1)
+    return save(tmp_path, [node], inputs, out_infos, inits if opset >= 12 else [], opset=opset)
+
+
+@pytest.mark.parametrize(
+    "training, opset, outputs, message",
+    [
+        (True, 17, ("y",), "node drop (Dropout): Dropout with training_mode true is not supported (only inference)"),
+        (None, 17, ("y",), "node drop (Dropout): Dropout training_mode is computed at run time; only inference (a known false) is supported"),
+        (False, 10, ("y", "mask"), "node drop (Dropout): the mask output of Dropout version 10 is undefined outside training; not supported"),
+    ],
+)
+def test_dropout_in_training_mode_is_refused(tmp_path, training, opset, outputs, message):
+    path = dropout_model(tmp_path, training, opset, outputs)
+    with pytest.raises(OnnxImportError) as err:
+        import_onnx(path, blob_file="w.bin")
+    assert str(err.value) == message
+
+
+def test_dropout_with_training_mode_false_is_the_identity(tmp_path):
+    path = dropout_model(tmp_path, False, outputs=("y", "mask"))
+    check_against_onnxruntime(path, [{"x": RNG.standard_normal((2, 3)).astype(np.float32)}])
