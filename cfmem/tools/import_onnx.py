@@ -30,7 +30,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     )  # fmt: skip
     p.add_argument(
         "--input-value", action="append", default=[], metavar="NAME=NUMBER",
-        help="fix input NAME to a value (it stops being an input, and Ifs that depend on it fold); repeatable",
+        help="fix input NAME to a value, every element of it (it stops being an input, and Ifs that depend on it fold); repeatable",
     )  # fmt: skip
     p.set_defaults(handler=main)
 
