@@ -116,6 +116,13 @@ CASES: dict[str, Callable[[Path], list[str]]] = {
     "report-scf-if": lambda d: ["report", write(d, "m.mlir", SCF_IF)],
     "bad-chip": lambda d: ["report", EXAMPLE, "--timing", "--chip", write(d, "chip.json", '{"x":\n')],
     "huge-splat": lambda d: ["run", write(d, "m.mlir", HUGE_AXIS.replace("nn.softmax %x {axis = 99999999999999999999 : i64} : (tensor<1x4xf32>) -> tensor<1x4xf32>", "nn.constant dense<1.0> : tensor<50000x50000xf32>").replace("%y : tensor<1x4xf32>", "%y : tensor<50000x50000xf32>").replace("-> tensor<1x4xf32> {", "-> tensor<50000x50000xf32> {"))],
+    "onnx-op-version": lambda d: ["import", onnx_case(d, "op-version"), "-o", "out.mlir"],
+    "onnx-dropout-training": lambda d: ["import", onnx_case(d, "dropout-training"), "-o", "out.mlir"],
+    "onnx-dropout-training-at-run-time": lambda d: ["import", onnx_case(d, "dropout-training-at-run-time"), "-o", "out.mlir"],
+    "onnx-dropout-mask": lambda d: ["import", onnx_case(d, "dropout-mask"), "-o", "out.mlir"],
+    "onnx-non-positive-dimension": lambda d: ["import", onnx_model(d, "m.onnx", batch=0), "-o", "out.mlir"],
+    "onnx-huge-known-tensor": lambda d: ["import", onnx_case(d, "huge-known-tensor"), "-o", "out.mlir"],
+    "onnx-input-value-out-of-range": lambda d: ["import", onnx_model(d, "m.onnx"), "-o", "out.mlir", "--input-value", "x=1e50"],
 }  # fmt: skip
 
 SCF_IF = """func.func @main(%x: tensor<4xf32>, %c: i1) -> tensor<4xf32> {
@@ -180,3 +187,33 @@ def snapshot(d: Path) -> dict[str, bytes | str | None]:
 
 def normalise(line: str, d: Path) -> str:
     return re.sub(re.escape(str(d)), "<dir>", line).replace(str(EXAMPLES), "<examples>")
+
+
+def onnx_case(d: Path, kind: str) -> str:
+    """m.onnx for one of the importer's refusals: an op version it does not implement,
+    Dropout in training, a Dropout mask before version 12, a huge known tensor."""
+    import onnx
+    from onnx import TensorProto as T
+    from onnx import helper as h
+    from onnx import numpy_helper as nh
+
+    x, y = h.make_tensor_value_info("x", T.FLOAT, [1, 4]), h.make_tensor_value_info("y", T.FLOAT, [1, 4])
+    inputs, inits, opset = [x], [], 17
+    if kind == "op-version":
+        nodes, opset = [h.make_node("Add", ["x", "x"], ["y"], name="the_add")], 6
+    elif kind.startswith("dropout-training"):
+        nodes = [h.make_node("Dropout", ["x", "", "training"], ["y"], name="the_dropout")]
+        if kind.endswith("at-run-time"):
+            inputs.append(h.make_tensor_value_info("training", T.BOOL, []))
+        else:
+            inits.append(nh.from_array(np.array(True), "training"))
+    elif kind == "dropout-mask":
+        nodes, opset = [h.make_node("Dropout", ["x"], ["y", "mask"], name="the_dropout")], 10
+    else:
+        shape = nh.from_array(np.array([50000, 50000], np.int64), "shape")
+        nodes = [h.make_node("ConstantOfShape", ["shape"], ["big"], name="the_fill"), h.make_node("Add", ["x", "big"], ["y"])]
+        inits.append(shape)
+    outputs = [y] + [h.make_tensor_value_info("mask", T.BOOL, [1, 4])] * (kind == "dropout-mask")
+    graph = h.make_graph(nodes, "g", inputs, outputs, inits)
+    onnx.save(h.make_model(graph, opset_imports=[h.make_opsetid("", opset)], ir_version=8), str(d / "m.onnx"))
+    return "m.onnx"
