@@ -144,3 +144,13 @@ def test_imported_models_verify_and_run_under_upstream_mlir_like_the_flat_interp
         rows = check(imported.module, flat, input_sets, base_dir=tmp_path, atol=1e-5)
         assert all(row.ok() for row in rows), [(row.trace, row.mlir_vs_flat) for row in rows]
         assert len({row.trace for row in rows}) == len(input_sets)
+
+
+def test_a_length_only_one_silero_branch_accepts_is_a_located_one_line_error(silero, tmp_path):
+    from conftest import run_cfmem
+
+    done = run_cfmem("import", str(silero["silero_vad.onnx"]), "-o", "vad.mlir", "--input-shape", "input=1,512",
+                     "--input-shape", "state=2,1,128", cwd=tmp_path)  # fmt: skip
+    assert done.returncode == 1 and len(done.stderr.strip().splitlines()) == 1, done.stderr
+    assert "(LSTM): LSTM input X has shape [1, 1, 1, 128, 2], expected [seq_length, batch_size, input_size]" in done.stderr
+    assert list(tmp_path.iterdir()) == []

@@ -582,6 +582,8 @@ def lstm(imp, node, inputs):
         raise OnnxImportError("LSTM peepholes are not supported")
     w, r = known(w, "LSTM W")[0], known(r, "LSTM R")[0]
     hidden = r.shape[1]
+    if len(imp.b.shape(x)) != 3:
+        raise OnnxImportError(f"LSTM input X has shape {list(imp.b.shape(x))}, expected [seq_length, batch_size, input_size]")
     seq, batch, _ = imp.b.shape(x)
     if seq_lens is not None and np.any(known(seq_lens, "LSTM sequence_lens") != seq):
         raise OnnxImportError("LSTM sequence_lens shorter than the sequence are not supported")
@@ -637,12 +639,7 @@ def translate_if(imp: Importer, node: onnx.NodeProto, inputs: list, scope: Scope
 
         return build
 
-    try:
-        return list(imp.b.if_(cond, branch(then_graph), branch(else_graph), names=names))
-    except OnnxImportError:
-        raise
-    except Exception as err:
-        raise OnnxImportError(str(err)) from None
+    return list(imp.b.if_(cond, branch(then_graph), branch(else_graph), names=names))
 
 
 def run_branch(imp: Importer, graph: onnx.GraphProto, scope: Scope) -> list[Value]:
