@@ -236,3 +236,16 @@ def test_running_out_of_memory_is_one_line_at_the_model(monkeypatch, capsys):
     monkeypatch.setattr(run, "main", hungry)
     assert cli.main(["run", str(MODEL)]) == 1
     assert capsys.readouterr().err == f"cfmem: {MODEL}: error: out of memory: the model or its inputs are too large for this machine\n"
+
+
+def test_outputs_named_like_numpy_parameters_are_saved(tmp_path):
+    import numpy as np
+
+    from cfmem.tools.files import atomic_save_npz
+
+    arrays = {"file": np.arange(3.0), "allow_pickle": np.ones((2, 2), np.float32), "出力/0": np.zeros(1, np.int64)}
+    atomic_save_npz(tmp_path / "out.npz", arrays)
+    with np.load(tmp_path / "out.npz") as saved:
+        assert sorted(saved.files) == sorted(arrays)
+        for name, value in arrays.items():
+            assert saved[name].dtype == value.dtype and (saved[name] == value).all()

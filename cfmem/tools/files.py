@@ -23,6 +23,7 @@ import os
 import stat
 import sys
 import tempfile
+import zipfile
 from collections.abc import Iterator
 from typing import BinaryIO
 from contextlib import contextmanager
@@ -223,7 +224,19 @@ def atomic_write_text(path: str | os.PathLike, text: str) -> None:
     atomic_write_bytes(path, text.encode())
 
 
-def atomic_save_npz(path: str | os.PathLike, arrays: dict[str, np.ndarray]) -> None:
+def npz_bytes(arrays: dict[str, np.ndarray]) -> bytes:
+    """An uncompressed .npz holding ``arrays`` under their names, as ``np.savez`` writes it.
+
+    Written member by member, since ``np.savez(f, **arrays)`` cannot take the names
+    ``file`` and ``allow_pickle``, which real models use for tensors.
+    """
     buffer = io.BytesIO()
-    np.savez(buffer, **arrays)
-    atomic_write_bytes(path, buffer.getvalue())
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_STORED, allowZip64=True) as archive:
+        for name, array in arrays.items():
+            with archive.open(f"{name}.npy", "w", force_zip64=True) as member:
+                np.lib.format.write_array(member, np.asanyarray(array), allow_pickle=False)
+    return buffer.getvalue()
+
+
+def atomic_save_npz(path: str | os.PathLike, arrays: dict[str, np.ndarray]) -> None:
+    atomic_write_bytes(path, npz_bytes(arrays))
