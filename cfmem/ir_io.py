@@ -79,13 +79,14 @@ def parse_module(text: str, path: str = "<stdin>", ctx: Context | None = None) -
     """Parse and verify ``text``; raise CfmemError pointing at the bad op."""
     source = SourceMap(path, text)
     _refuse_huge_splats(source)
-    parser = _LocatingParser(ctx or make_context(), text, path, source.starts)
+    parser = None
     try:
+        parser = _LocatingParser(ctx or make_context(), text, path, source.starts)  # lexes the first token
         module = parser.parse_module()
     except ParseError as err:
         raise CfmemError(_first_line(err.msg), source.position(err.span.start)) from None
     except (DiagnosticException, ValueError, OverflowError) as err:  # an attribute refused while parsing
-        raise CfmemError(_first_line(str(err)), source.position(parser.position)) from None
+        raise CfmemError(_first_line(str(err)), source.position(parser.position if parser else 0)) from None
     verify(module, source)
     return module, source
 

@@ -43,7 +43,10 @@ def apply_pipeline(module: ModuleOp, spec: str, where: str | None = None, base_d
         pipeline.apply(make_context(), module)
     except DiagnosticException as err:
         raise CfmemError(str(err).strip().splitlines()[0], where) from None
-    verify(module)
+    try:
+        verify(module)
+    except CfmemError as err:  # a pass produced IR that does not verify
+        raise CfmemError(f"{err.message} (after '{spec}')", where) from None
 
 
 def _spec_error_message(err: BaseException) -> str:

@@ -123,6 +123,8 @@ CASES: dict[str, Callable[[Path], list[str]]] = {
     "onnx-non-positive-dimension": lambda d: ["import", onnx_model(d, "m.onnx", batch=0), "-o", "out.mlir"],
     "onnx-huge-known-tensor": lambda d: ["import", onnx_case(d, "huge-known-tensor"), "-o", "out.mlir"],
     "onnx-input-value-out-of-range": lambda d: ["import", onnx_model(d, "m.onnx"), "-o", "out.mlir", "--input-value", "x=1e50"],
+    "nul-byte": lambda d: ["run", write(d, "m.mlir", b"\x00" + TINY.format(where="seed(1)").encode())],
+    "root-usage-error": lambda d: ["run", write(d, "m.mlir", TINY.format(where="seed(1)")), "--frobnicate"],
 }  # fmt: skip
 
 SCF_IF = """func.func @main(%x: tensor<4xf32>, %c: i1) -> tensor<4xf32> {

@@ -26,7 +26,11 @@ def with_dma(path, **options):
 
 
 @pytest.mark.parametrize("model", MODELS, ids=lambda p: p.stem)
-@pytest.mark.parametrize("options", [{}, {"mode": "sync"}, {"buffers": "fixed"}], ids=["pingpong", "sync", "fixed"])
+@pytest.mark.parametrize(
+    "options",
+    [{}, {"mode": "sync"}, {"buffers": "fixed"}, {"align": 3}],
+    ids=["pingpong", "sync", "fixed", "align-not-a-multiple-of-the-element-size"],
+)
 def test_insertion_keeps_outputs_and_passes_the_checker(model, options):
     original, _ = load_module(model)
     module = with_dma(model, **options)

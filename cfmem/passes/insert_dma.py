@@ -28,6 +28,7 @@ with a warning naming it.
 
 from __future__ import annotations
 
+import math
 import sys
 from dataclasses import dataclass, field
 
@@ -43,7 +44,7 @@ from xdsl.utils.exceptions import PassFailedException
 from cfmem.dialects.nn_control import IfOp
 from cfmem.dialects.nn_dma import DmaBufferOp, DmaStartOp, DmaWaitOp
 from cfmem.dialects.nn_weights import GetGlobalOp, ReshapeOp, ViewOp
-from cfmem.dialects.types import tensor_bytes
+from cfmem.dialects.types import element_bytes, tensor_bytes
 from cfmem.dma.hazards import HazardError
 from cfmem.passes.dma_events import check_function
 from cfmem.passes.liveness import functions, is_weight, refuse_foreign_region
@@ -67,11 +68,16 @@ def weight_operands(op: Operation) -> list[SSAValue]:
 
 
 def packed_offsets(values: list[SSAValue], align: int) -> tuple[list[int], int]:
-    """Byte offsets of ``values`` packed in one buffer, and the bytes needed."""
+    """Byte offsets of ``values`` packed in one buffer, and the bytes needed.
+
+    Each offset is a multiple of ``align`` and of the value's element size, so
+    an ``align`` such as 3 still gives every tensor an element-aligned place.
+    """
     offsets, top = [], 0
     for v in values:
-        offsets.append(top)
-        top = align_up(top + tensor_bytes(v.type), align)
+        start = align_up(top, math.lcm(align, element_bytes(v.type.get_element_type())))
+        offsets.append(start)
+        top = align_up(start + tensor_bytes(v.type), align)
     return offsets, top
 
 

@@ -40,7 +40,7 @@ class ArgumentParser(argparse.ArgumentParser):
         self._negative_number_matcher = re.compile(r"^-(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$")
 
     def error(self, message: str):
-        where = self.prog.removeprefix("cfmem").strip() or None
+        where = self.prog.removeprefix("cfmem").strip() or "command line"
         match = re.match(r"argument ([^:]+): (.*)", message)
         if match:
             where, message = match.group(1).split("/")[-1], match.group(2)
@@ -116,6 +116,8 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _error_line(text: str) -> None:
+    """Print ``cfmem: text`` as one line, control characters (a NUL from a bad file) escaped."""
+    text = "".join(c if c.isprintable() else repr(c)[1:-1] for c in " ".join(text.splitlines()))
     try:
         print(f"cfmem: {text}", file=sys.stderr, flush=True)
     except (BrokenPipeError, OSError):
