@@ -9,6 +9,7 @@ an omitted optional input) and returns one value per node output.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
 
 import numpy as np
 import onnx
@@ -303,6 +304,102 @@ def compare(imp, node, inputs):
     return [imp.b._emit(op, out_name(imp, node))]
 
 
+# --- sliding windows (Conv, pooling) -----------------------------------------------------------
+
+SPATIAL_DIMENSIONS = (1, 2)
+"""Spatial ranks of Conv and pooling; 1-D runs as 2-D over a height of 1."""
+
+SAME_PAD_SPLIT: dict[str, Callable[[int], tuple[int, int]]] = {
+    "SAME_UPPER": lambda total: (total // 2, total - total // 2),
+    "SAME_LOWER": lambda total: (total - total // 2, total // 2),
+}
+"""``auto_pad`` -> (begin, end) share of the padding an axis needs for ``ceil(size / stride)``
+outputs: an odd element goes at the end for SAME_UPPER, at the beginning for SAME_LOWER."""
+
+AUTO_PADS = ("NOTSET", "VALID", *SAME_PAD_SPLIT)
+
+
+@dataclass(frozen=True)
+class Window:
+    """A Conv or pooling window over the spatial axes of an (N, C, *spatial) tensor;
+    ``pads`` in ONNX order: every axis' begin, then every axis' end."""
+
+    kernel: list[int]
+    strides: list[int]
+    dilations: list[int]
+    pads: list[int]
+
+    def spans(self) -> list[int]:
+        """Extent of the dilated kernel along each axis."""
+        return [(k - 1) * d + 1 for k, d in zip(self.kernel, self.dilations)]
+
+    def ceil_mode_overhang(self, sizes: Sequence[int]) -> list[int]:
+        """Padding past each axis' end that ``ceil_mode`` adds: windows are kept up to the
+        last one starting inside the input or its begin padding (onnxruntime's rule)."""
+        spatial = len(sizes)
+        overhang = []
+        for size, span, stride, begin, end in zip(sizes, self.spans(), self.strides, self.pads[:spatial], self.pads[spatial:]):
+            padded = size + begin + end
+            outputs = -(-(padded - span) // stride) + 1
+            if (outputs - 1) * stride >= size + begin:
+                outputs -= 1
+            overhang.append(max(0, (outputs - 1) * stride + span - padded))
+        return overhang
+
+    def as_2d(self) -> Window:
+        """The window as nn's 2-D ops take it: a 1-D window runs over a height of 1. ONNX's
+        2-D pads (top, left, bottom, right) are nn's order already."""
+        if len(self.kernel) == 2:
+            return self
+        (begin, end) = self.pads
+        return Window([1, *self.kernel], [1, *self.strides], [1, *self.dilations], [0, begin, 0, end])
+
+
+def window(node: onnx.NodeProto, sizes: Sequence[int], kernel: Sequence[int]) -> Window:
+    """``node``'s window over spatial ``sizes``, its ``auto_pad`` resolved into explicit pads."""
+    spatial = len(kernel)
+    strides = list(attr(node, "strides", [1] * spatial))
+    dilations = list(attr(node, "dilations", [1] * spatial))
+    explicit = list(attr(node, "pads", [0] * 2 * spatial))
+    for what, values, count in (("strides", strides, spatial), ("dilations", dilations, spatial), ("pads", explicit, 2 * spatial)):
+        if len(values) != count:
+            raise OnnxImportError(f"{node.op_type} {what} {values} should have {count} values for {spatial} spatial dimensions")
+    auto_pad = attr(node, "auto_pad", b"NOTSET")
+    auto_pad = auto_pad.decode() if isinstance(auto_pad, bytes) else auto_pad
+    if auto_pad not in AUTO_PADS:
+        raise OnnxImportError(f"{node.op_type} auto_pad {auto_pad!r} is not one of {', '.join(AUTO_PADS)}")
+    win = Window(list(kernel), strides, dilations, explicit if auto_pad == "NOTSET" else [0] * 2 * spatial)
+    if auto_pad in SAME_PAD_SPLIT:
+        shares = []
+        for size, span, stride in zip(sizes, win.spans(), strides):
+            total = max(0, (-(-size // stride) - 1) * stride + span - size)
+            shares.append(SAME_PAD_SPLIT[auto_pad](total))
+        win = replace(win, pads=[begin for begin, _ in shares] + [end for _, end in shares])
+    return win
+
+
+def check_spatial(node: onnx.NodeProto, spatial: int, input_rank: int) -> None:
+    """A one-line error unless ``spatial`` is supported and the input is (N, C, *spatial)."""
+    if spatial not in SPATIAL_DIMENSIONS:
+        supported = " or ".join(map(str, SPATIAL_DIMENSIONS))
+        raise OnnxImportError(f"{node.op_type} with {spatial} spatial dimensions is not supported ({supported})")
+    if input_rank != spatial + 2:
+        raise OnnxImportError(f"{node.op_type} over {spatial} spatial dimensions needs an input of rank {spatial + 2}, not {input_rank}")
+
+
+def as_nchw(shape: Sequence[int]) -> tuple[int, ...]:
+    """An (N, C, W) shape as (N, C, 1, W); (N, C, H, W) as it is."""
+    return tuple(shape) if len(shape) == 4 else (shape[0], shape[1], 1, shape[2])
+
+
+def from_nchw(imp: Importer, y: SSAValue, spatial: int, name: str) -> SSAValue:
+    """A 2-D op's (N, C, 1, W) result back as (N, C, W) for a 1-D node."""
+    if spatial == 2:
+        return y
+    n, c, _, w = imp.b.shape(y)
+    return reshape(imp, y, (n, c, w), name)
+
+
 # --- linear algebra ----------------------------------------------------------------------------
 
 
@@ -310,35 +407,23 @@ def compare(imp, node, inputs):
 def conv(imp, node, inputs):
     x, w, bias = (inputs + [None])[:3]
     w = known(w, "Conv weights")
-    if attr(node, "auto_pad", b"NOTSET") not in (b"NOTSET", "NOTSET"):
-        raise OnnxImportError("Conv auto_pad is not supported: give explicit pads")
     spatial = w.ndim - 2
-    if spatial not in (1, 2):
-        raise OnnxImportError(f"Conv with {spatial} spatial dimensions is not supported (1 or 2)")
-    strides = list(attr(node, "strides", [1] * spatial))
-    dilations = list(attr(node, "dilations", [1] * spatial))
-    pads = list(attr(node, "pads", [0] * 2 * spatial))
     x = f32_operand(imp, x, node.input[0])
     xs = imp.b.shape(x)
-    if spatial == 1:  # as a 2-D convolution of height 1
-        x = reshape(imp, x, (xs[0], xs[1], 1, xs[2]))
-        w = w.reshape(w.shape[0], w.shape[1], 1, w.shape[2])
-        strides, dilations, pads = [1, *strides], [1, *dilations], [0, pads[0], 0, pads[1]]
+    check_spatial(node, spatial, len(xs))
+    win = window(node, xs[2:], list(w.shape[2:])).as_2d()
     props = {
-        "strides": nc.i64_array(strides),
-        "pads": nc.i64_array(pads),
-        "dilations": nc.i64_array(dilations),
+        "strides": nc.i64_array(win.strides),
+        "pads": nc.i64_array(win.pads),
+        "dilations": nc.i64_array(win.dilations),
         "groups": IntegerAttr(int(attr(node, "group", 1)), i64),
     }
-    operands = [x, imp.runtime(w.astype(np.float32), node.input[1])]
+    operands = [reshape(imp, x, as_nchw(xs)), imp.runtime(w.reshape(as_nchw(w.shape)).astype(np.float32), node.input[1])]
     if bias is not None:
         operands.append(f32_operand(imp, bias, node.input[2]))
     name = out_name(imp, node)
     y = make(imp, nc.Conv2dOp, operands, props, name + ("_2d" if spatial == 1 else ""))
-    if spatial == 1:
-        ys = imp.b.shape(y)
-        y = reshape(imp, y, (ys[0], ys[1], ys[3]), name)
-    return [y]
+    return [from_nchw(imp, y, spatial, name)]
 
 
 @handles("Gemm")
@@ -374,25 +459,41 @@ def matmul(imp, node, inputs):
 
 @handles("MaxPool", "AveragePool")
 def pool(imp, node, inputs):
+    """1-D and 2-D pooling. ``ceil_mode`` is extra end padding, which neither nn op counts;
+    AveragePool's ``count_include_pad`` is an explicit zero Pad of the input."""
     x = f32_operand(imp, inputs[0], node.input[0])
     kernel = list(attr(node, "kernel_shape"))
-    if len(kernel) != 2 or len(node.output) > 1 or attr(node, "ceil_mode", 0) or any(d != 1 for d in attr(node, "dilations", [1, 1])):
-        raise OnnxImportError(f"{node.op_type}: only 2-D pooling without ceil_mode, dilation or indices is supported")
-    if node.op_type == "AveragePool" and attr(node, "count_include_pad", 0) and any(attr(node, "pads", [0])):
-        raise OnnxImportError("AveragePool with count_include_pad and padding is not supported")
-    props = {
-        "kernel": nc.i64_array(kernel),
-        "strides": nc.i64_array(list(attr(node, "strides", [1, 1]))),
-        "pads": nc.i64_array(list(attr(node, "pads", [0, 0, 0, 0]))),
-    }
+    spatial = len(kernel)
+    xs = imp.b.shape(x)
+    check_spatial(node, spatial, len(xs))
+    if len(node.output) > 1 and node.output[1]:
+        raise OnnxImportError(f"the Indices output of {node.op_type} is not supported")
+    win = window(node, xs[2:], kernel)
+    if any(d != 1 for d in win.dilations):
+        raise OnnxImportError(f"{node.op_type} with dilations {win.dilations} is not supported (only 1)")
+    overhang = win.ceil_mode_overhang(xs[2:]) if attr(node, "ceil_mode", 0) else [0] * spatial
+    x = reshape(imp, x, as_nchw(xs))
+    if node.op_type == "AveragePool" and attr(node, "count_include_pad", 0) and any(win.pads):
+        top, left, bottom, right = win.as_2d().pads
+        x = imp.b.pad(x, [0, 0, top, left, 0, 0, bottom, right], name=imp.name(f"{node.output[0]}_padded", "pad"))
+        win = replace(win, pads=[0] * 2 * spatial)
+    begins, ends = win.pads[:spatial], win.pads[spatial:]
+    win = replace(win, pads=[*begins, *(e + o for e, o in zip(ends, overhang))]).as_2d()
+    props = {"kernel": nc.i64_array(win.kernel), "strides": nc.i64_array(win.strides), "pads": nc.i64_array(win.pads)}
     cls = nc.MaxPool2dOp if node.op_type == "MaxPool" else nc.AvgPool2dOp
-    return [make(imp, cls, [x], props, out_name(imp, node))]
+    name = out_name(imp, node)
+    y = make(imp, cls, [x], props, name + ("_2d" if spatial == 1 else ""))
+    return [from_nchw(imp, y, spatial, name)]
 
 
 @handles("GlobalAveragePool")
 def global_avg_pool(imp, node, inputs):
     x = f32_operand(imp, inputs[0], node.input[0])
-    return [make(imp, nc.GlobalAvgPoolOp, [x], {}, out_name(imp, node))]
+    xs = imp.b.shape(x)
+    check_spatial(node, len(xs) - 2, len(xs))
+    name = out_name(imp, node)
+    y = make(imp, nc.GlobalAvgPoolOp, [reshape(imp, x, as_nchw(xs))], {}, name + ("_2d" if len(xs) == 3 else ""))
+    return [from_nchw(imp, y, len(xs) - 2, name)]
 
 
 @handles("ReduceMean", "ReduceSum")

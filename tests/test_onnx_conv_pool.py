@@ -1,0 +1,314 @@
+"""Conv and pooling attributes on tiny models against onnxruntime: asymmetric pads, strides,
+dilations, groups, every ``auto_pad``, ``ceil_mode`` and ``count_include_pad``, 1-D and 2-D;
+what the importer refuses is refused by op and node in one line."""
+
+from __future__ import annotations
+
+import zlib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+onnx = pytest.importorskip("onnx")
+pytest.importorskip("onnxruntime")
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+from onnx import TensorProto as T  # noqa: E402
+from onnx import helper as h  # noqa: E402
+from onnx import numpy_helper as nh  # noqa: E402
+from onnx.reference import ReferenceEvaluator  # noqa: E402
+
+from cfmem.importers.onnx_import import Importer, OnnxImportError  # noqa: E402
+from cfmem.importers.onnx_reference import max_abs_error, onnxruntime_outputs  # noqa: E402
+from cfmem.interp.golden import run_function  # noqa: E402
+from cfmem.tools import cli  # noqa: E402
+
+TOLERANCE = 1e-5
+
+
+@dataclass(frozen=True)
+class Node:
+    """One node ``op`` named ``n`` on a run-time input ``x``; a Conv's ``weight`` (and bias) known."""
+
+    op: str
+    x: tuple[int, ...]
+    attrs: dict = field(default_factory=dict)
+    weight: tuple[int, ...] | None = None
+    bias: bool = True
+    opset: int = 17
+    outputs: tuple[str, ...] = ("y",)
+
+    def model(self) -> tuple[onnx.ModelProto, dict[str, np.ndarray]]:
+        """The model and its feeds, data drawn from a generator seeded by the node itself."""
+        rng = np.random.default_rng(zlib.crc32(repr(self).encode()))
+        inits, names = [], ["x"]
+        if self.weight is not None:
+            inits.append(nh.from_array(rng.standard_normal(self.weight).astype(np.float32), "w"))
+            names.append("w")
+            if self.bias:
+                inits.append(nh.from_array(rng.standard_normal(self.weight[0]).astype(np.float32), "b"))
+                names.append("b")
+        node = h.make_node(self.op, names, list(self.outputs), name="n", **self.attrs)
+        outputs = [h.make_tensor_value_info(name, T.FLOAT if k == 0 else T.INT64, None) for k, name in enumerate(self.outputs)]
+        graph = h.make_graph([node], "g", [h.make_tensor_value_info("x", T.FLOAT, self.x)], outputs, inits)
+        model = h.make_model(graph, opset_imports=[h.make_opsetid("", self.opset)], ir_version=8)
+        return onnx.shape_inference.infer_shapes(model), {"x": rng.standard_normal(self.x).astype(np.float32)}
+
+
+def onnxruntime_refuses(node: Node) -> bool:
+    """onnxruntime runs no Conv with SAME padding and a dilation; onnx's reference evaluator
+    follows the spec (the padding of the dilated kernel), as the importer does."""
+    same = str(node.attrs.get("auto_pad", "")).startswith("SAME")
+    return node.op == "Conv" and same and any(d != 1 for d in node.attrs.get("dilations", []))
+
+
+def imported_and_reference(tmp_path: Path, node: Node) -> tuple[dict, dict]:
+    """The node's outputs run by the reference interpreter on its import, and by onnxruntime
+    (or, where onnxruntime refuses the node, onnx's reference evaluator)."""
+    model, feeds = node.model()
+    onnx.checker.check_model(model)
+    path = tmp_path / "m.onnx"
+    onnx.save(model, str(path))
+    imported = Importer(onnx.load(str(path)), "w.bin").import_graph({}, {})
+    (tmp_path / "w.bin").write_bytes(imported.blob)
+    got = run_function(imported.module, feeds, base_dir=tmp_path).outputs
+    if onnxruntime_refuses(node):
+        (want,) = ReferenceEvaluator(model).run(None, feeds)
+        return got, {"y": want}
+    return got, onnxruntime_outputs(path, feeds)
+
+
+def conv(x, weight, bias=True, opset=17, **attrs) -> Node:
+    return Node("Conv", x, attrs, weight, bias, opset)
+
+
+def pool(op, x, opset=17, **attrs) -> Node:
+    return Node(op, x, attrs, opset=opset)
+
+
+AUTO_PADS = ("NOTSET", "SAME_UPPER", "SAME_LOWER", "VALID")
+
+SUPPORTED = {
+    # 2-D Conv: pads (top, left, bottom, right) all different, so any misreading changes the result
+    "conv2d-asymmetric-pads": conv((1, 2, 6, 7), (3, 2, 3, 3), pads=[0, 1, 2, 3]),
+    "conv2d-asymmetric-pads-other-way": conv((1, 2, 5, 6), (2, 2, 2, 3), pads=[2, 0, 1, 2]),
+    "conv2d-strides-pads": conv((1, 2, 7, 8), (3, 2, 3, 2), strides=[2, 3], pads=[1, 0, 0, 2]),
+    "conv2d-dilations": conv((1, 2, 7, 7), (2, 2, 3, 2), dilations=[2, 3]),
+    "conv2d-dilations-strides-pads": conv((1, 1, 8, 9), (2, 1, 2, 3), dilations=[3, 2], strides=[2, 1], pads=[1, 2, 0, 1]),
+    "conv2d-groups": conv((1, 4, 5, 5), (6, 2, 3, 3), group=2, pads=[1, 0, 0, 1]),
+    "conv2d-depthwise": conv((1, 3, 6, 5), (3, 1, 3, 3), group=3, pads=[0, 1, 1, 2], strides=[2, 1]),
+    "conv2d-depthwise-multiplier": conv((1, 2, 5, 5), (4, 1, 2, 2), group=2, dilations=[2, 1]),
+    "conv2d-no-bias": conv((2, 2, 4, 5), (3, 2, 2, 2), bias=False, pads=[1, 0, 0, 0]),
+    "conv2d-kernel-shape-given": conv((1, 2, 5, 5), (2, 2, 3, 2), kernel_shape=[3, 2], pads=[0, 0, 1, 1]),
+    **{
+        f"conv2d-{auto_pad}-{label}": conv(x, w, auto_pad=auto_pad, **extra)
+        for auto_pad in AUTO_PADS[1:]
+        for label, x, w, extra in (
+            ("even-kernel-stride-2", (1, 2, 7, 6), (2, 2, 2, 4), {"strides": [2, 2]}),
+            ("odd-kernel", (1, 2, 5, 6), (3, 2, 3, 3), {}),
+            ("dilated", (1, 1, 6, 7), (2, 1, 2, 3), {"dilations": [3, 2]}),
+            ("strides-2-3", (1, 2, 8, 7), (2, 2, 3, 2), {"strides": [2, 3]}),
+            ("depthwise", (1, 3, 6, 6), (3, 1, 4, 2), {"group": 3}),
+        )
+    },
+    "conv2d-opset-7": conv((1, 2, 5, 6), (2, 2, 3, 3), opset=7, pads=[1, 0, 2, 1], strides=[1, 2], dilations=[1, 2]),
+    "conv2d-opset-7-SAME_LOWER": conv((1, 2, 5, 6), (2, 2, 2, 2), opset=7, auto_pad="SAME_LOWER", strides=[2, 1]),
+    "conv2d-opset-11-SAME_UPPER": conv((1, 2, 5, 6), (2, 2, 2, 3), opset=11, auto_pad="SAME_UPPER", strides=[2, 1]),
+    "conv2d-opset-22": conv((1, 2, 5, 6), (2, 2, 3, 3), opset=22, pads=[0, 2, 1, 0], dilations=[2, 1]),
+    # 1-D Conv: begin and end pads differ
+    "conv1d-asymmetric-pads": conv((1, 2, 7), (3, 2, 3), pads=[1, 2]),
+    "conv1d-asymmetric-pads-end-first": conv((1, 2, 6), (2, 2, 2), pads=[0, 3]),
+    "conv1d-strides-pads": conv((1, 2, 9), (2, 2, 3), strides=[2], pads=[2, 0]),
+    "conv1d-dilations": conv((1, 2, 9), (2, 2, 3), dilations=[3]),
+    "conv1d-dilations-pads": conv((2, 1, 7), (2, 1, 2), dilations=[2], pads=[1, 3], strides=[2]),
+    "conv1d-groups": conv((1, 4, 6), (2, 2, 3), group=2, pads=[2, 1]),
+    "conv1d-depthwise": conv((1, 3, 8), (3, 1, 3), group=3, pads=[0, 1], dilations=[2]),
+    **{
+        f"conv1d-{auto_pad}-{label}": conv(x, w, auto_pad=auto_pad, **extra)
+        for auto_pad in AUTO_PADS[1:]
+        for label, x, w, extra in (
+            ("even-kernel-stride-2", (1, 2, 7), (2, 2, 4), {"strides": [2]}),
+            ("odd-kernel", (1, 2, 6), (3, 2, 3), {}),
+            ("dilated-stride-3", (1, 2, 10), (2, 2, 2), {"dilations": [3], "strides": [3]}),
+        )
+    },
+    "conv1d-opset-7": conv((1, 2, 7), (2, 2, 3), opset=7, pads=[2, 1], dilations=[2]),
+    # MaxPool
+    "maxpool2d-asymmetric-pads": pool("MaxPool", (1, 2, 6, 7), kernel_shape=[3, 4], pads=[0, 1, 2, 3]),
+    "maxpool2d-strides-pads": pool("MaxPool", (1, 2, 7, 8), kernel_shape=[3, 2], strides=[2, 3], pads=[1, 0, 2, 1]),
+    "maxpool2d-ceil-mode": pool("MaxPool", (1, 2, 6, 7), kernel_shape=[3, 2], strides=[2, 2], ceil_mode=1),
+    "maxpool2d-ceil-mode-pads": pool("MaxPool", (1, 1, 7, 6), kernel_shape=[3, 3], strides=[2, 3], pads=[1, 0, 0, 2], ceil_mode=1),
+    "maxpool2d-ceil-mode-last-window-dropped": pool("MaxPool", (1, 1, 4, 5), kernel_shape=[3, 3], strides=[2, 2], pads=[0, 0, 2, 2], ceil_mode=1),
+    "maxpool2d-ceil-mode-floor-exact": pool("MaxPool", (1, 1, 5, 5), kernel_shape=[3, 3], strides=[2, 2], ceil_mode=1),
+    "maxpool2d-dilations-1": pool("MaxPool", (1, 1, 5, 5), kernel_shape=[2, 2], dilations=[1, 1], pads=[1, 0, 0, 1]),
+    **{
+        f"maxpool2d-{auto_pad}-{label}": pool("MaxPool", x, auto_pad=auto_pad, **extra)
+        for auto_pad in AUTO_PADS[1:]
+        for label, x, extra in (
+            ("stride-2", (1, 2, 7, 6), {"kernel_shape": [2, 3], "strides": [2, 2]}),
+            ("stride-1", (1, 1, 5, 6), {"kernel_shape": [4, 3]}),
+            ("ceil-mode", (1, 1, 7, 6), {"kernel_shape": [2, 3], "strides": [3, 2], "ceil_mode": 1}),
+        )
+    },
+    "maxpool1d-asymmetric-pads": pool("MaxPool", (1, 2, 7), kernel_shape=[3], pads=[0, 2]),
+    "maxpool1d-strides-ceil-mode": pool("MaxPool", (1, 2, 8), kernel_shape=[3], strides=[2], pads=[1, 0], ceil_mode=1),
+    **{f"maxpool1d-{auto_pad}": pool("MaxPool", (1, 2, 7), kernel_shape=[4], strides=[2], auto_pad=auto_pad) for auto_pad in AUTO_PADS[1:]},
+    "maxpool2d-opset-7": pool("MaxPool", (1, 2, 5, 6), opset=7, kernel_shape=[2, 3], pads=[1, 0, 0, 2], strides=[2, 1]),
+    "maxpool2d-opset-8-SAME_LOWER": pool("MaxPool", (1, 2, 5, 6), opset=8, kernel_shape=[2, 2], auto_pad="SAME_LOWER", strides=[2, 2]),
+    "maxpool2d-opset-10-ceil-mode": pool("MaxPool", (1, 2, 6, 7), opset=10, kernel_shape=[3, 2], strides=[2, 2], ceil_mode=1),
+    "maxpool2d-opset-11": pool("MaxPool", (1, 2, 6, 7), opset=11, kernel_shape=[3, 2], pads=[2, 0, 0, 1]),
+    "maxpool2d-opset-12-ceil-mode": pool("MaxPool", (1, 1, 4, 5), opset=12, kernel_shape=[3, 3], strides=[2, 2], pads=[0, 0, 2, 2], ceil_mode=1),
+    "maxpool2d-opset-22": pool("MaxPool", (1, 2, 6, 7), opset=22, kernel_shape=[2, 3], pads=[0, 1, 1, 0], strides=[1, 2]),
+    # AveragePool
+    **{
+        f"avgpool2d-count-include-pad-{count}-{label}": pool("AveragePool", x, count_include_pad=count, **extra)
+        for count in (0, 1)
+        for label, x, extra in (
+            ("asymmetric-pads", (1, 2, 6, 7), {"kernel_shape": [3, 4], "pads": [0, 1, 2, 3]}),
+            ("strides-pads", (1, 2, 7, 8), {"kernel_shape": [3, 2], "strides": [2, 3], "pads": [1, 0, 2, 1]}),
+            ("no-pads", (1, 2, 6, 6), {"kernel_shape": [2, 3], "strides": [2, 1]}),
+            ("ceil-mode", (1, 2, 6, 7), {"kernel_shape": [3, 2], "strides": [2, 2], "ceil_mode": 1}),
+            ("ceil-mode-pads", (1, 1, 5, 7), {"kernel_shape": [3, 3], "strides": [2, 2], "pads": [0, 1, 1, 0], "ceil_mode": 1}),
+            ("ceil-mode-last-window-dropped", (1, 1, 4, 5), {"kernel_shape": [3, 3], "strides": [2, 2], "pads": [0, 0, 2, 2], "ceil_mode": 1}),
+            ("SAME_UPPER", (1, 2, 7, 6), {"kernel_shape": [2, 3], "strides": [2, 2], "auto_pad": "SAME_UPPER"}),
+            ("SAME_LOWER", (1, 2, 7, 6), {"kernel_shape": [2, 3], "strides": [2, 2], "auto_pad": "SAME_LOWER"}),
+            ("SAME_LOWER-stride-1", (1, 1, 5, 5), {"kernel_shape": [4, 3], "auto_pad": "SAME_LOWER"}),
+            ("VALID", (1, 2, 7, 6), {"kernel_shape": [2, 3], "strides": [2, 2], "auto_pad": "VALID"}),
+            ("VALID-ceil-mode", (1, 2, 7, 6), {"kernel_shape": [2, 3], "strides": [2, 2], "auto_pad": "VALID", "ceil_mode": 1}),
+            ("SAME_UPPER-ceil-mode", (1, 2, 7, 6), {"kernel_shape": [2, 3], "strides": [3, 2], "auto_pad": "SAME_UPPER", "ceil_mode": 1}),
+            ("1d-asymmetric-pads", (1, 2, 7), {"kernel_shape": [3], "pads": [2, 0]}),
+            ("1d-ceil-mode-pads", (1, 2, 8), {"kernel_shape": [3], "strides": [2], "pads": [0, 1], "ceil_mode": 1}),
+            ("1d-SAME_LOWER", (1, 2, 7), {"kernel_shape": [4], "strides": [2], "auto_pad": "SAME_LOWER"}),
+            ("1d-SAME_UPPER", (1, 2, 7), {"kernel_shape": [4], "strides": [2], "auto_pad": "SAME_UPPER"}),
+            ("1d-VALID", (1, 2, 7), {"kernel_shape": [4], "strides": [2], "auto_pad": "VALID"}),
+        )
+    },
+    "avgpool2d-opset-7-count-include-pad": pool("AveragePool", (1, 2, 5, 6), opset=7, kernel_shape=[2, 3], pads=[1, 0, 0, 2], count_include_pad=1),
+    "avgpool2d-opset-10-ceil-mode": pool("AveragePool", (1, 2, 6, 7), opset=10, kernel_shape=[3, 2], strides=[2, 2], pads=[1, 0, 0, 1], ceil_mode=1),
+    "avgpool2d-opset-11-SAME_LOWER": pool("AveragePool", (1, 2, 5, 6), opset=11, kernel_shape=[2, 2], auto_pad="SAME_LOWER", strides=[2, 2]),
+    "avgpool2d-opset-19-dilations-1": pool("AveragePool", (1, 2, 5, 6), opset=19, kernel_shape=[2, 3], dilations=[1, 1], pads=[0, 1, 1, 0]),
+    "avgpool2d-opset-22-ceil-mode": pool("AveragePool", (1, 1, 4, 5), opset=22, kernel_shape=[3, 3], strides=[2, 2], pads=[0, 0, 2, 2], ceil_mode=1, count_include_pad=1),
+    # GlobalAveragePool
+    "globalavgpool2d": pool("GlobalAveragePool", (2, 3, 4, 5)),
+    "globalavgpool1d": pool("GlobalAveragePool", (2, 3, 5)),
+    "globalavgpool2d-opset-22": pool("GlobalAveragePool", (1, 2, 3, 1), opset=22),
+}
+
+
+@pytest.mark.parametrize("node", list(SUPPORTED.values()), ids=list(SUPPORTED))
+def test_conv_and_pooling_attributes_match_onnxruntime(tmp_path, node):
+    got, want = imported_and_reference(tmp_path, node)
+    assert {k: v.shape for k, v in got.items()} == {k: v.shape for k, v in want.items()}
+    assert max_abs_error(want, got) <= TOLERANCE
+
+
+@st.composite
+def conv_nodes(draw) -> Node:
+    """A Conv of 1 or 2 spatial dimensions with any supported window and grouping."""
+    spatial = draw(st.sampled_from((1, 2)))
+    groups = draw(st.sampled_from((1, 2)))
+    per_group_in, per_group_out = draw(st.integers(1, 2)), draw(st.integers(1, 2))
+    kernel = draw(st.lists(st.integers(1, 3), min_size=spatial, max_size=spatial))
+    dilations = draw(st.lists(st.integers(1, 3), min_size=spatial, max_size=spatial))
+    strides = draw(st.lists(st.integers(1, 3), min_size=spatial, max_size=spatial))
+    spans = [(k - 1) * d + 1 for k, d in zip(kernel, dilations)]
+    sizes = [draw(st.integers(span, span + 4)) for span in spans]
+    auto_pad = draw(st.sampled_from(AUTO_PADS))
+    attrs = {"strides": strides, "dilations": dilations, "group": groups}
+    if auto_pad == "NOTSET":
+        attrs["pads"] = draw(st.lists(st.integers(0, 3), min_size=2 * spatial, max_size=2 * spatial))
+    else:
+        attrs["auto_pad"] = auto_pad
+    x = (1, groups * per_group_in, *sizes)
+    weight = (groups * per_group_out, per_group_in, *kernel)
+    return Node("Conv", x, attrs, weight, draw(st.booleans()))
+
+
+@st.composite
+def pool_nodes(draw) -> Node:
+    """A MaxPool or AveragePool of 1 or 2 spatial dimensions with any supported window."""
+    op = draw(st.sampled_from(("MaxPool", "AveragePool")))
+    spatial = draw(st.sampled_from((1, 2)))
+    kernel = draw(st.lists(st.integers(1, 3), min_size=spatial, max_size=spatial))
+    auto_pad = draw(st.sampled_from(AUTO_PADS))
+    # onnxruntime fails a SAME pooling whose stride passes the kernel (a negative padding)
+    stride_limits = kernel if auto_pad.startswith("SAME") else [3] * spatial
+    attrs = {"kernel_shape": kernel, "strides": [draw(st.integers(1, limit)) for limit in stride_limits]}
+    attrs["ceil_mode"] = draw(st.sampled_from((0, 1)))
+    if op == "AveragePool":
+        attrs["count_include_pad"] = draw(st.sampled_from((0, 1)))
+    if auto_pad == "NOTSET":
+        attrs["pads"] = [draw(st.integers(0, k - 1)) for k in kernel * 2]
+    else:
+        attrs["auto_pad"] = auto_pad
+    sizes = [draw(st.integers(k, k + 4)) for k in kernel]
+    return Node(op, (1, 2, *sizes), attrs)
+
+
+@settings(max_examples=80, derandomize=True, deadline=None, database=None)
+@given(node=st.one_of(conv_nodes(), pool_nodes()))
+def test_drawn_conv_and_pooling_attributes_match_onnxruntime(tmp_path_factory, node):
+    got, want = imported_and_reference(tmp_path_factory.mktemp("drawn"), node)
+    assert max_abs_error(want, got) <= TOLERANCE, node
+
+
+REFUSED = {
+    "convtranspose": (
+        Node("ConvTranspose", (1, 2, 4, 4), {"pads": [0, 1, 1, 0]}, (2, 3, 3, 3)),
+        "node n (ConvTranspose): unsupported ONNX op ConvTranspose",
+    ),
+    "convtranspose1d": (
+        Node("ConvTranspose", (1, 2, 4), {"strides": [2]}, (2, 3, 3), bias=False),
+        "node n (ConvTranspose): unsupported ONNX op ConvTranspose",
+    ),
+    "conv3d": (
+        conv((1, 2, 3, 3, 3), (2, 2, 2, 2, 2)),
+        "node n (Conv): Conv with 3 spatial dimensions is not supported (1 or 2)",
+    ),
+    "maxpool-dilations": (
+        pool("MaxPool", (1, 1, 6, 6), kernel_shape=[2, 2], dilations=[2, 1]),
+        "node n (MaxPool): MaxPool with dilations [2, 1] is not supported (only 1)",
+    ),
+    "maxpool1d-dilations-SAME_UPPER": (
+        pool("MaxPool", (1, 1, 6), kernel_shape=[2], dilations=[2], auto_pad="SAME_UPPER"),
+        "node n (MaxPool): MaxPool with dilations [2] is not supported (only 1)",
+    ),
+    "avgpool-dilations": (
+        pool("AveragePool", (1, 1, 6, 6), opset=19, kernel_shape=[2, 2], dilations=[1, 3]),
+        "node n (AveragePool): AveragePool with dilations [1, 3] is not supported (only 1)",
+    ),
+    "maxpool-indices": (
+        Node("MaxPool", (1, 1, 4, 4), {"kernel_shape": [2, 2]}, outputs=("y", "indices")),
+        "node n (MaxPool): the Indices output of MaxPool is not supported",
+    ),
+    "maxpool3d": (
+        pool("MaxPool", (1, 1, 3, 3, 3), kernel_shape=[2, 2, 2]),
+        "node n (MaxPool): MaxPool with 3 spatial dimensions is not supported (1 or 2)",
+    ),
+    "globalavgpool3d": (
+        pool("GlobalAveragePool", (1, 1, 2, 2, 2)),
+        "node n (GlobalAveragePool): GlobalAveragePool with 3 spatial dimensions is not supported (1 or 2)",
+    ),
+    "conv-rank-mismatch": (
+        conv((1, 2, 5), (2, 2, 3, 3)),
+        "node n (Conv): Conv over 2 spatial dimensions needs an input of rank 4, not 3",
+    ),
+}
+
+
+@pytest.mark.parametrize("node, message", list(REFUSED.values()), ids=list(REFUSED))
+def test_unsupported_conv_and_pooling_are_refused_by_op_and_node(node, message):
+    model, _ = node.model()
+    with pytest.raises(OnnxImportError) as err:
+        Importer(model, "w.bin").import_graph({}, {})
+    assert str(err.value) == message
+
+
+def test_cfmem_import_reports_a_refused_conv_in_one_located_line(tmp_path, capsys):
+    model, _ = REFUSED["convtranspose"][0].model()
+    path = tmp_path / "m.onnx"
+    onnx.save(model, str(path))
+    assert cli.main(["import", str(path), "-o", str(tmp_path / "m.mlir")]) == 1
+    assert capsys.readouterr().err.strip() == f"cfmem: {path}: error: node n (ConvTranspose): unsupported ONNX op ConvTranspose"
