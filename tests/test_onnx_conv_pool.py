@@ -1,6 +1,7 @@
 """Conv and pooling attributes on tiny models against onnxruntime: asymmetric pads, strides,
-dilations, groups, every ``auto_pad``, ``ceil_mode`` and ``count_include_pad``, 1-D and 2-D;
-what the importer refuses is refused by op and node in one line."""
+dilations, groups, every ``auto_pad``, ``ceil_mode`` and ``count_include_pad``, 1-D and 2-D,
+imported and also lowered and planned; what the importer refuses is refused by op and node
+in one line."""
 
 from __future__ import annotations
 
@@ -22,7 +23,9 @@ from onnx.reference import ReferenceEvaluator  # noqa: E402
 
 from cfmem.importers.onnx_import import Importer, OnnxImportError  # noqa: E402
 from cfmem.importers.onnx_reference import max_abs_error, onnxruntime_outputs  # noqa: E402
+from cfmem.interp.flat import run_flat  # noqa: E402
 from cfmem.interp.golden import run_function  # noqa: E402
+from cfmem.pipeline import lower_model  # noqa: E402
 from cfmem.tools import cli  # noqa: E402
 
 TOLERANCE = 1e-5
@@ -57,6 +60,13 @@ class Node:
         return onnx.shape_inference.infer_shapes(model), {"x": rng.standard_normal(self.x).astype(np.float32)}
 
 
+def save(tmp_path: Path, model: onnx.ModelProto) -> Path:
+    onnx.checker.check_model(model)
+    path = tmp_path / "m.onnx"
+    onnx.save(model, str(path))
+    return path
+
+
 def onnxruntime_refuses(node: Node) -> bool:
     """onnxruntime runs no Conv with SAME padding and a dilation; onnx's reference evaluator
     follows the spec (the padding of the dilated kernel), as the importer does."""
@@ -64,16 +74,18 @@ def onnxruntime_refuses(node: Node) -> bool:
     return node.op == "Conv" and same and any(d != 1 for d in node.attrs.get("dilations", []))
 
 
-def imported_and_reference(tmp_path: Path, node: Node) -> tuple[dict, dict]:
-    """The node's outputs run by the reference interpreter on its import, and by onnxruntime
-    (or, where onnxruntime refuses the node, onnx's reference evaluator)."""
+def imported_and_reference(tmp_path: Path, node: Node, lowered: bool = False) -> tuple[dict, dict]:
+    """The node's outputs run by the reference interpreter on its import (and, if ``lowered``,
+    checked equal to the planned flat form's), and by onnxruntime (or, where onnxruntime
+    refuses the node, onnx's reference evaluator)."""
     model, feeds = node.model()
-    onnx.checker.check_model(model)
-    path = tmp_path / "m.onnx"
-    onnx.save(model, str(path))
+    path = save(tmp_path, model)
     imported = Importer(onnx.load(str(path)), "w.bin").import_graph({}, {})
     (tmp_path / "w.bin").write_bytes(imported.blob)
     got = run_function(imported.module, feeds, base_dir=tmp_path).outputs
+    if lowered:
+        flat = lower_model(imported.module, "nn-insert-dma,nn-plan-memory", tmp_path)
+        assert max_abs_error(got, run_flat(flat, feeds, check=True).outputs) <= TOLERANCE
     if onnxruntime_refuses(node):
         (want,) = ReferenceEvaluator(model).run(None, feeds)
         return got, {"y": want}
@@ -111,6 +123,7 @@ SUPPORTED = {
             ("dilated", (1, 1, 6, 7), (2, 1, 2, 3), {"dilations": [3, 2]}),
             ("strides-2-3", (1, 2, 8, 7), (2, 2, 3, 2), {"strides": [2, 3]}),
             ("depthwise", (1, 3, 6, 6), (3, 1, 4, 2), {"group": 3}),
+            ("stride-past-kernel", (1, 2, 3, 6), (2, 2, 1, 1), {"strides": [2, 4]}),
         )
     },
     "conv2d-opset-7": conv((1, 2, 5, 6), (2, 2, 3, 3), opset=7, pads=[1, 0, 2, 1], strides=[1, 2], dilations=[1, 2]),
@@ -132,6 +145,7 @@ SUPPORTED = {
             ("even-kernel-stride-2", (1, 2, 7), (2, 2, 4), {"strides": [2]}),
             ("odd-kernel", (1, 2, 6), (3, 2, 3), {}),
             ("dilated-stride-3", (1, 2, 10), (2, 2, 2), {"dilations": [3], "strides": [3]}),
+            ("stride-past-kernel", (1, 2, 6), (2, 2, 1), {"strides": [4]}),
         )
     },
     "conv1d-opset-7": conv((1, 2, 7), (2, 2, 3), opset=7, pads=[2, 1], dilations=[2]),
@@ -199,7 +213,7 @@ SUPPORTED = {
 
 @pytest.mark.parametrize("node", list(SUPPORTED.values()), ids=list(SUPPORTED))
 def test_conv_and_pooling_attributes_match_onnxruntime(tmp_path, node):
-    got, want = imported_and_reference(tmp_path, node)
+    got, want = imported_and_reference(tmp_path, node, lowered=True)
     assert {k: v.shape for k, v in got.items()} == {k: v.shape for k, v in want.items()}
     assert max_abs_error(want, got) <= TOLERANCE
 
@@ -233,7 +247,7 @@ def pool_nodes(draw) -> Node:
     spatial = draw(st.sampled_from((1, 2)))
     kernel = draw(st.lists(st.integers(1, 3), min_size=spatial, max_size=spatial))
     auto_pad = draw(st.sampled_from(AUTO_PADS))
-    # onnxruntime fails a SAME pooling whose stride passes the kernel (a negative padding)
+    # a SAME pooling with a stride past the kernel may need a negative padding: refused
     stride_limits = kernel if auto_pad.startswith("SAME") else [3] * spatial
     attrs = {"kernel_shape": kernel, "strides": [draw(st.integers(1, limit)) for limit in stride_limits]}
     attrs["ceil_mode"] = draw(st.sampled_from((0, 1)))
@@ -291,6 +305,16 @@ REFUSED = {
         pool("GlobalAveragePool", (1, 1, 2, 2, 2)),
         "node n (GlobalAveragePool): GlobalAveragePool with 3 spatial dimensions is not supported (1 or 2)",
     ),
+    "maxpool-SAME_LOWER-negative-padding": (
+        pool("MaxPool", (1, 1, 4, 6), kernel_shape=[1, 1], strides=[3, 4], auto_pad="SAME_LOWER"),
+        "node n (MaxPool): MaxPool with auto_pad SAME_LOWER needs a negative padding [0, -1]"
+        " (a stride past the kernel); not supported, as onnxruntime does not run it",
+    ),
+    "avgpool1d-SAME_UPPER-negative-padding": (
+        pool("AveragePool", (1, 1, 9), kernel_shape=[2], strides=[5], auto_pad="SAME_UPPER"),
+        "node n (AveragePool): AveragePool with auto_pad SAME_UPPER needs a negative padding [-2]"
+        " (a stride past the kernel); not supported, as onnxruntime does not run it",
+    ),
     "conv-rank-mismatch": (
         conv((1, 2, 5), (2, 2, 3, 3)),
         "node n (Conv): Conv over 2 spatial dimensions needs an input of rank 4, not 3",
@@ -306,9 +330,24 @@ def test_unsupported_conv_and_pooling_are_refused_by_op_and_node(node, message):
     assert str(err.value) == message
 
 
+@pytest.mark.parametrize("refused", ["maxpool-SAME_LOWER-negative-padding", "avgpool1d-SAME_UPPER-negative-padding"])
+def test_onnxruntime_does_not_run_a_pooling_the_importer_refuses(tmp_path, refused):
+    model, feeds = REFUSED[refused][0].model()
+    with pytest.raises(Exception, match="padding values must be non-negative"):
+        onnxruntime_outputs(save(tmp_path, model), feeds)
+
+
+def test_onnxruntime_does_not_run_a_conv_with_same_padding_and_a_dilation(tmp_path):
+    """The rows checked against onnx's reference evaluator instead."""
+    node = SUPPORTED["conv2d-SAME_UPPER-dilated"]
+    assert onnxruntime_refuses(node)
+    model, feeds = node.model()
+    with pytest.raises(Exception, match="Dilation not supported for AutoPadType::SAME_UPPER"):
+        onnxruntime_outputs(save(tmp_path, model), feeds)
+
+
 def test_cfmem_import_reports_a_refused_conv_in_one_located_line(tmp_path, capsys):
     model, _ = REFUSED["convtranspose"][0].model()
-    path = tmp_path / "m.onnx"
-    onnx.save(model, str(path))
+    path = save(tmp_path, model)
     assert cli.main(["import", str(path), "-o", str(tmp_path / "m.mlir")]) == 1
     assert capsys.readouterr().err.strip() == f"cfmem: {path}: error: node n (ConvTranspose): unsupported ONNX op ConvTranspose"

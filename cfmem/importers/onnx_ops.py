@@ -364,18 +364,26 @@ def window(node: onnx.NodeProto, sizes: Sequence[int], kernel: Sequence[int]) ->
     for what, values, count in (("strides", strides, spatial), ("dilations", dilations, spatial), ("pads", explicit, 2 * spatial)):
         if len(values) != count:
             raise OnnxImportError(f"{node.op_type} {what} {values} should have {count} values for {spatial} spatial dimensions")
+    auto_pad = auto_pad_of(node)
+    win = Window(list(kernel), strides, dilations, explicit if auto_pad == "NOTSET" else [0] * 2 * spatial)
+    if auto_pad in SAME_PAD_SPLIT:
+        shares = [SAME_PAD_SPLIT[auto_pad](max(0, total)) for total in same_padding(win, sizes)]
+        win = replace(win, pads=[begin for begin, _ in shares] + [end for _, end in shares])
+    return win
+
+
+def auto_pad_of(node: onnx.NodeProto) -> str:
     auto_pad = attr(node, "auto_pad", b"NOTSET")
     auto_pad = auto_pad.decode() if isinstance(auto_pad, bytes) else auto_pad
     if auto_pad not in AUTO_PADS:
         raise OnnxImportError(f"{node.op_type} auto_pad {auto_pad!r} is not one of {', '.join(AUTO_PADS)}")
-    win = Window(list(kernel), strides, dilations, explicit if auto_pad == "NOTSET" else [0] * 2 * spatial)
-    if auto_pad in SAME_PAD_SPLIT:
-        shares = []
-        for size, span, stride in zip(sizes, win.spans(), strides):
-            total = max(0, (-(-size // stride) - 1) * stride + span - size)
-            shares.append(SAME_PAD_SPLIT[auto_pad](total))
-        win = replace(win, pads=[begin for begin, _ in shares] + [end for _, end in shares])
-    return win
+    return auto_pad
+
+
+def same_padding(win: Window, sizes: Sequence[int]) -> list[int]:
+    """The padding each axis needs for ``ceil(size / stride)`` outputs; negative where a
+    stride longer than the kernel leaves input over."""
+    return [(-(-size // stride) - 1) * stride + span - size for size, span, stride in zip(sizes, win.spans(), win.strides)]
 
 
 def check_spatial(node: onnx.NodeProto, spatial: int, input_rank: int) -> None:
@@ -471,6 +479,11 @@ def pool(imp, node, inputs):
     win = window(node, xs[2:], kernel)
     if any(d != 1 for d in win.dilations):
         raise OnnxImportError(f"{node.op_type} with dilations {win.dilations} is not supported (only 1)")
+    if auto_pad_of(node) in SAME_PAD_SPLIT and min(same_padding(win, xs[2:])) < 0:
+        raise OnnxImportError(
+            f"{node.op_type} with auto_pad {auto_pad_of(node)} needs a negative padding {same_padding(win, xs[2:])}"
+            " (a stride past the kernel); not supported, as onnxruntime does not run it"
+        )
     overhang = win.ceil_mode_overhang(xs[2:]) if attr(node, "ceil_mode", 0) else [0] * spatial
     x = reshape(imp, x, as_nchw(xs))
     if node.op_type == "AveragePool" and attr(node, "count_include_pad", 0) and any(win.pads):
