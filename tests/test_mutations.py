@@ -9,6 +9,8 @@ move one DMA wait after its consumer, drop one yield copy.
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from xdsl.dialects import memref, scf
 from xdsl.dialects.builtin import DenseArrayBase, ModuleOp, i64
@@ -18,7 +20,7 @@ from cfmem.dialects.nn_memref import ApplyOp
 from cfmem.interp.flat import ClobberError, run_flat
 from cfmem.interp.golden import find_function
 from cfmem.passes.liveness import analyze_function
-from cfmem.passes.lower_to_memref import lower_module
+from cfmem.passes.lower_to_memref import TENSOR_ATTR, lower_module
 from cfmem.passes.plan_memory import OFFSETS_ATTR
 from cfmem.pipeline import apply_pipeline
 from cfmem.testing.random_graphs import GraphShape, covering_input_sets, random_graph
@@ -70,45 +72,62 @@ def test_a_corrupted_offset_is_caught_naming_both_tensors(seed):
     lower_module(module, check_plan=False)
     message = caught(model, module, seed)
     assert message is not None, f"seed {seed}: %{b.name_hint} placed on %{a.name_hint} went unnoticed"
-    assert f"%{a.name_hint}" in message
+    assert f"reads %{a.name_hint} but %{b.name_hint} overwrote" in message, message
+
+
+def moved_wait_site(module: ModuleOp) -> tuple[memref.DmaWaitOp, ApplyOp, str] | None:
+    """The first DMA wait with a compute op after it in its block, that op, and the tensor the wait guards."""
+    started: dict[tuple, str] = {}
+    for op in find_function(module).walk():
+        if isinstance(op, memref.DmaStartOp):
+            started[(op.tag, *op.tag_indices)] = op.attributes[TENSOR_ATTR].data
+        elif isinstance(op, memref.DmaWaitOp):
+            consumer = next((later for later in _after(op) if isinstance(later, ApplyOp)), None)
+            if consumer is not None:
+                return op, consumer, started[(op.tag, *op.tag_indices)]
+    return None
 
 
 @pytest.mark.parametrize("seed", SEEDS)
 def test_a_dma_wait_moved_after_its_consumer_is_caught(seed):
     model, module = planned(seed, "nn-insert-dma,nn-plan-memory")
     lower_module(module)
-    fn = find_function(module)
-    for wait in [op for op in fn.walk() if isinstance(op, memref.DmaWaitOp)]:
-        # the first compute op after the wait in its block reads what the wait guards
-        consumer = next((op for op in _after(wait) if isinstance(op, ApplyOp)), None)
-        if consumer is not None:
-            break
-    else:
+    site = moved_wait_site(module)
+    if site is None:
         pytest.skip("no DMA wait with a consumer in its block")
+    wait, consumer, weight = site
     wait.detach()
     consumer.parent_block().insert_op_after(wait, consumer)
     message = caught(model, module, seed)
-    assert message is not None and "not been waited for" in message, message
+    assert message is not None, f"seed {seed}: the wait for %{weight} moved after its consumer went unnoticed"
+    assert f"reads %{weight} while the DMA of %{weight} into the same bytes has not been waited for" in message, message
 
 
-@pytest.mark.parametrize("seed", SEEDS)
-def test_a_dropped_yield_copy_is_caught(seed):
-    model, module = planned(seed, "nn-plan-memory")
-    lower_module(module)
-    candidates = [
-        (if_op, copy)
+def yield_copies_read_later(module: ModuleOp) -> list[memref.CopyOp]:
+    """Copies of a yielded value into an if result that a compute op after the if reads."""
+    return [
+        copy
         for if_op in module.walk()
         if isinstance(if_op, scf.IfOp)
         for region in (if_op.true_region, if_op.false_region)
         for copy in region.block.ops
         if isinstance(copy, memref.CopyOp) and _read_later(if_op, copy)
     ]
-    if not candidates:
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_a_dropped_yield_copy_is_caught(seed):
+    model, module = planned(seed, "nn-plan-memory")
+    lower_module(module)
+    copies = yield_copies_read_later(module)
+    if not copies:
         pytest.skip("no if result that is read after its if")
-    _, copy = candidates[0]
+    copy = copies[0]
+    result = copy.destination.owner.attributes[TENSOR_ATTR].data
     copy.detach()
     message = caught(model, module, seed)
-    assert message is not None, f"seed {seed}: a dropped yield copy went unnoticed"
+    assert message is not None, f"seed {seed}: the dropped copy into %{result} went unnoticed"
+    assert re.search(rf"reads %{re.escape(result)} but (nothing wrote|%\S+ overwrote)", message), message
 
 
 def _after(op):
@@ -127,10 +146,29 @@ def _read_later(if_op: scf.IfOp, copy: memref.CopyOp) -> bool:
     )
 
 
-def test_the_mutations_apply_to_most_generated_programs():
-    """Guard against the tests above skipping everything."""
-    applicable = 0
-    for seed in SEEDS:
-        _, module = planned(seed, "nn-plan-memory")
-        applicable += next(clobbering_pairs(module), None) is not None
-    assert applicable >= len(SEEDS) // 2
+def corruptible_offset(seed: int) -> bool:
+    _, module = planned(seed, "nn-plan-memory")
+    return next(clobbering_pairs(module), None) is not None
+
+
+def movable_wait(seed: int) -> bool:
+    _, module = planned(seed, "nn-insert-dma,nn-plan-memory")
+    lower_module(module)
+    return moved_wait_site(module) is not None
+
+
+def droppable_yield_copy(seed: int) -> bool:
+    _, module = planned(seed, "nn-plan-memory")
+    lower_module(module)
+    return bool(yield_copies_read_later(module))
+
+
+@pytest.mark.parametrize(
+    "applies, at_least",
+    [(corruptible_offset, len(SEEDS) // 2), (movable_wait, 3 * len(SEEDS) // 4), (droppable_yield_copy, len(SEEDS) // 2)],
+    ids=["corrupted offset", "moved DMA wait", "dropped yield copy"],
+)
+def test_each_mutation_applies_to_enough_generated_programs(applies, at_least):
+    """Guard against the tests above skipping (nearly) every seed."""
+    applicable = [seed for seed in SEEDS if applies(seed)]
+    assert len(applicable) >= at_least, f"applies to seeds {applicable} only"
