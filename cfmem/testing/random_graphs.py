@@ -7,21 +7,26 @@ values defined above are read deep inside branches, some results are never used,
 branches differ in size and weights range from a few bytes to tens of kilobytes.
 
 Every ``nn.if`` is controlled by its own function input ``c<k>`` (shape ``[1]``, taken
-when positive), so :func:`covering_input_sets` can reach every branch outcome directly.
+when positive), so every branch outcome is reachable and :func:`covering_input_sets`
+reaches each one directly. Ifs appear by chance; ``GraphShape.min_depth`` also places one
+chain of ifs nested that deep (so ``min_depth=1`` guarantees an if).
 """
 
 from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from itertools import product
 
 import numpy as np
 from xdsl.dialects.builtin import ModuleOp
-from xdsl.ir import OpResult, SSAValue
+from xdsl.ir import Block, OpResult, SSAValue
 
 from cfmem.builder import GraphBuilder
+from cfmem.dialects.nn_compute import CmpOp, ConstantOp
+from cfmem.dialects.nn_control import IfOp
 from cfmem.interp.golden import find_function, random_inputs
+from cfmem.interp.weights import dense_to_array
+from cfmem.signature import argument_names, input_args
 
 
 PICK_WINDOW = 128
@@ -41,6 +46,9 @@ class GraphShape:
     """Deepest nesting of ``nn.if``."""
     branch_ops: int = 6
     """Most compute ops in one branch before its yields are built."""
+    min_depth: int = 0
+    """Nest one chain of ``nn.if`` at least this deep, starting at the top level
+    (capped by ``ifs`` and ``depth``); 0 leaves every if to chance."""
 
 
 class _Generator:
@@ -49,6 +57,8 @@ class _Generator:
         self.limits = limits
         self.b = GraphBuilder(name, seed=rng.randrange(1 << 16), align=rng.choice((4, 16, 64)))
         self.ifs_left = limits.ifs
+        self.chain = max(0, min(limits.min_depth, limits.ifs, limits.depth))
+        """Ifs of the required chain not placed yet (kept out of the chance budget)."""
         self.scopes: list[list[SSAValue]] = []
 
     # --- the value pool ------------------------------------------------------------
@@ -70,9 +80,13 @@ class _Generator:
 
     # --- ops --------------------------------------------------------------------------
 
-    def random_op(self, depth: int) -> None:
+    def random_op(self, depth: int, chain: int = 0) -> None:
+        """A random op, or the next ``chain`` ifs of the required chain when ``chain > 0``."""
         rng, b = self.rng, self.b
-        if self.ifs_left > 0 and depth < self.limits.depth and rng.random() < 0.25:
+        if chain > 0:
+            self.random_if(depth, chain)
+            return
+        if self.ifs_left > self.chain and depth < self.limits.depth and rng.random() < 0.25:
             self.random_if(depth)
             return
         x = self.pick()
@@ -121,19 +135,33 @@ class _Generator:
         source = self.pick(lambda s: len(s) == 2) or self.add(b.flatten(b.global_avg_pool(self.pick())))
         return self.add(b.dense(source, shape[1]))
 
-    def random_if(self, depth: int) -> None:
+    def random_if(self, depth: int, chain: int = 0) -> None:
+        """An if at nesting ``depth``; with ``chain > 1`` one of its branches (either)
+        holds the rest of the required chain."""
         rng, b = self.rng, self.b
         self.ifs_left -= 1
+        if chain > 0:
+            self.chain -= 1
         k = self.limits.ifs - self.ifs_left - 1
         cond = b.cmp("gt", b.input(f"c{k}", (1,)), 0.0, name=f"take{k}")
         choices = self.visible()
         result_shapes = [b.shape(rng.choice(choices)) for _ in range(rng.choice((0, 1, 1, 2)))]
+        chain_branch = rng.randrange(2) if chain > 1 else None
+        branches_built = []
 
         def branch(_: GraphBuilder) -> list[SSAValue]:
+            holds_chain = len(branches_built) == chain_branch
+            branches_built.append(True)
             self.scopes.append([])
             try:
-                for _ in range(rng.randint(0, self.limits.branch_ops)):
-                    self.random_op(depth + 1)
+                if holds_chain:
+                    count = rng.randint(1, max(1, self.limits.branch_ops))
+                    chain_at = rng.randrange(count)
+                    for i in range(count):
+                        self.random_op(depth + 1, chain - 1 if i == chain_at else 0)
+                else:
+                    for _ in range(rng.randint(0, self.limits.branch_ops)):
+                        self.random_op(depth + 1)
                 return [self.make_like(s) for s in result_shapes]
             finally:
                 self.scopes.pop()
@@ -150,8 +178,10 @@ class _Generator:
             else:
                 shape = (1, rng.choice((4, 16, 32)))
             self.add(b.input(f"x{i}", shape))
-        for _ in range(self.limits.ops):
-            self.random_op(0)
+        top_ops = max(self.limits.ops, 1 if self.chain else 0)
+        chain_at = rng.randrange(top_ops) if self.chain else None
+        for i in range(top_ops):
+            self.random_op(0, self.chain if i == chain_at else 0)
         computed = [v for v in self.scopes[0] if isinstance(v, OpResult)] or [self.pick()]
         outputs = {computed[-1]: None}
         for v in rng.sample(computed, min(len(computed), rng.randint(0, 2))):
@@ -166,27 +196,107 @@ def random_graph(seed: int | random.Random, limits: GraphShape = GraphShape(), n
     return _Generator(rng, limits, name).build(inputs=rng.randint(1, 2))
 
 
-def covering_input_sets(module: ModuleOp, seed: int = 0, limit: int = 16) -> list[dict[str, np.ndarray]]:
-    """Input sets that between them take every branch of every if.
+@dataclass
+class _IfNode:
+    """One ``nn.if`` of a generated program: the input that controls it and the ifs
+    directly inside each of its branches (then, else)."""
 
-    All condition patterns when there are at most four ifs, else all-taken,
-    none-taken and random patterns until every outcome of every if has been
-    chosen (at most ``limit`` sets). The data inputs are standard normal.
+    condition: str
+    inside: tuple[list[_IfNode], list[_IfNode]]
+
+
+def _condition_input(if_op: IfOp, names: dict[SSAValue, str]) -> str:
+    """The ``c<k>`` input that decides ``if_op`` (``cmp gt c<k>, 0``, as generated)."""
+    cmp = if_op.cond.owner
+    if isinstance(cmp, CmpOp) and cmp.predicate.data == "gt" and names.get(cmp.lhs, "").startswith("c"):
+        threshold = cmp.rhs.owner
+        if isinstance(threshold, ConstantOp) and not dense_to_array(threshold.value).any():
+            return names[cmp.lhs]
+    raise ValueError(f"an nn.if whose condition is not 'cmp gt c<k>, 0' on an input: {if_op.cond}")
+
+
+def _if_tree(block: Block, names: dict[SSAValue, str]) -> list[_IfNode]:
+    """The outermost ifs of ``block`` (and of ops nested in it), in order."""
+    found = []
+    for op in block.ops:
+        if isinstance(op, IfOp):
+            inside = tuple(_if_tree(region.block, names) for region in op.branches)
+            found.append(_IfNode(_condition_input(op, names), inside))
+        else:
+            for region in op.regions:
+                for inner in region.blocks:
+                    found.extend(_if_tree(inner, names))
+    return found
+
+
+def _uncovered(node: _IfNode, taken: bool, covered: set[tuple[str, bool]]) -> int:
+    """Outcomes not yet covered that choosing ``taken`` at ``node`` can reach."""
+    own = (node.condition, taken) not in covered
+    return own + sum(_uncovered(inner, t, covered) for inner in node.inside[not taken] for t in (True, False))
+
+
+def _cover_pattern(ifs: list[_IfNode], covered: set[tuple[str, bool]], pattern: dict[str, bool]) -> None:
+    """Choose outcomes for ``ifs`` and the ifs they reach, each towards the most
+    uncovered outcomes (then on ties); mark them covered."""
+    for node in ifs:
+        taken = _uncovered(node, True, covered) >= _uncovered(node, False, covered)
+        pattern[node.condition] = taken
+        covered.add((node.condition, taken))
+        _cover_pattern(node.inside[not taken], covered, pattern)
+
+
+def _path(ifs: list[_IfNode], pattern: dict[str, bool]) -> tuple[tuple[str, bool], ...]:
+    """The outcomes ``pattern`` runs, in execution order."""
+    path: list[tuple[str, bool]] = []
+    for node in ifs:
+        taken = pattern[node.condition]
+        path += [(node.condition, taken), *_path(node.inside[not taken], pattern)]
+    return tuple(path)
+
+
+def _conditions_in(ifs: list[_IfNode]) -> list[str]:
+    """The condition inputs of ``ifs`` and of every if inside them."""
+    return [name for node in ifs for name in (node.condition, *_conditions_in([*node.inside[0], *node.inside[1]]))]
+
+
+def covering_input_sets(module: ModuleOp, seed: int = 0, limit: int | None = 16) -> list[dict[str, np.ndarray]]:
+    """Input sets that between them take every branch of every if (every outcome
+    of a generated program is reachable), then further ones down other paths.
+
+    The first sets are a greedy cover: each walks the ifs it reaches towards the
+    most outcomes not yet taken, so together they take both branches of every if
+    (usually in far fewer sets than there are paths). Random condition patterns
+    down paths not yet run follow, up to ``limit`` sets in all; ``limit=None`` stops
+    after the cover. A ``limit`` below the cover's size cuts the cover short (for
+    callers that want any input set, not coverage). The data inputs are standard
+    normal; a condition input not reached is 1. Raises ``ValueError`` for an if that
+    is not decided by its own ``c<k>`` input, as the generator makes them.
     """
     fn = find_function(module)
     data = random_inputs(fn, seed)
-    conds = sorted(name for name in data if name.startswith("c") and name[1:].isdigit())
-    if len(conds) <= 4:
-        patterns = list(product((True, False), repeat=len(conds)))
-    else:
-        rng = np.random.default_rng(seed)
-        patterns = [(True,) * len(conds), (False,) * len(conds)]
-        while len(patterns) < limit:
-            patterns.append(tuple(bool(t) for t in rng.integers(0, 2, len(conds))))
+    names = dict(zip(input_args(fn), argument_names(fn)))
+    ifs = _if_tree(fn.body.block, names)
+    conditions = [name for name in data if name.startswith("c") and name[1:].isdigit()]
+    all_outcomes = {(name, t) for name in _conditions_in(ifs) for t in (True, False)}
+    covered: set[tuple[str, bool]] = set()
+    patterns: list[dict[str, bool]] = []
+    while covered != all_outcomes or not patterns:
+        pattern = dict.fromkeys(conditions, True)
+        _cover_pattern(ifs, covered, pattern)
+        patterns.append(pattern)
+    paths = {_path(ifs, p) for p in patterns}
+    rng = random.Random(seed)
+    for _ in range(4 * (limit or 0)):
+        if len(patterns) >= (limit or 0):
+            break
+        pattern = {name: rng.random() < 0.5 for name in conditions}
+        if _path(ifs, pattern) not in paths:
+            paths.add(_path(ifs, pattern))
+            patterns.append(pattern)
     sets = []
-    for pattern in patterns[:limit] or [()]:
+    for pattern in patterns[:limit]:
         inputs = dict(data)
-        for name, taken in zip(conds, pattern):
+        for name, taken in pattern.items():
             inputs[name] = np.array([1.0 if taken else -1.0], dtype=np.float32)
         sets.append(inputs)
     return sets
