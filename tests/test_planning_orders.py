@@ -235,6 +235,24 @@ def test_exact_prefers_hoist_to_linearize_on_a_tie():
     assert plan.blocks == plan_tree(HOIST_AND_LINEARIZE_TIED, "hoist", "short-first").blocks != {}
 
 
+# with sequential, only the conservative candidate reaches the lower bound (12 bytes)
+CONSERVATIVE_SMALLEST = RegionTree(
+    4,
+    [Tensor("t1", 1, 2, 3), Tensor("t2", 2, 2, 2), Tensor("t3", 8, 0, 0), Tensor("t4", 2, 0, 3)],
+    [IfNode(1, 1, [RegionTree(4, [Tensor("t5", 8, 3, 3), Tensor("t6", 2, 2, 3)]), RegionTree(4)])],
+)
+
+
+def test_exact_keeps_the_conservative_plan_when_it_alone_is_smallest():
+    peaks = candidate_peaks(CONSERVATIVE_SMALLEST, "sequential")
+    assert peaks == {"exact": 18, "hoist": 20, "linearize": 18, "conservative": 12}
+    plan = plan_tree(CONSERVATIVE_SMALLEST, "exact", "sequential")
+    assert plan.chosen == "conservative"
+    assert plan.peak == plan.lower_bound == 12
+    assert plan.offsets == candidate_offsets(CONSERVATIVE_SMALLEST, "conservative", "sequential")
+    assert plan.blocks == {}
+
+
 def random_tree(rng: random.Random, depth: int, counts: dict[str, int]) -> RegionTree:
     """A small region tree; tensor ids and if ids are unique in the tree."""
     steps = rng.randint(1, 5)
