@@ -5,8 +5,9 @@ the unplanned reference down both branches of every if, with every checker on.
 Every drawn program has an if, and one chain of ifs nested ``min_depth`` (1 to 3)
 deep. Each program is planned under every strategy and mode, and lowered and run
 under the two strategies it drew (one with DMA, one without); ``FIXED_CASES`` are
-lowered and run under every strategy. The meta-tests at the end fail if the draw thins out (programs without
-ifs, too little nesting, a strategy never run).
+lowered and run under every strategy. The property test (on the cases it ran) and
+a meta-test (on the draw alone) fail if the draw thins out: programs without ifs,
+too little nesting, a strategy rarely lowered.
 
 The draw is derandomized and bounded for CI; set CFMEM_PROPERTY_EXAMPLES (e.g. 500)
 for a longer hunt. A failure shrinks (hypothesis) to a small case that is printed;
@@ -163,29 +164,10 @@ def check_program(case: Case, every_strategy: bool = False) -> None:
             lower_and_run(planned, f"mode {mode}, strategy {strategy}, no DMA")
 
 
-def test_every_generated_program_plans_lowers_and_runs_bit_identically():
-    over_the_draw(check_program)
-
-
-FIXED_CASES = [
-    Case(1, GraphShape(ops=4, ifs=4, depth=3, branch_ops=3, min_depth=3), "beam", "auto", "pingpong", 2, "region"),
-    Case(2, GraphShape(ops=5, ifs=3, depth=1, branch_ops=4, min_depth=1), "search", "sequential", "sync", 3, "fixed"),
-    Case(3, GraphShape(ops=3, ifs=5, depth=4, branch_ops=2, min_depth=2), "auto", "best-fit", "pingpong", 4, "fixed"),
-]
-"""Programs lowered and run under every strategy (and shrunk failures, kept)."""
-
-
-@pytest.mark.parametrize("case", FIXED_CASES, ids=lambda case: f"seed{case.seed}")
-def test_fixed_programs_lower_and_run_under_every_strategy(case):
-    check_program(case, every_strategy=True)
-
-
-def test_the_draw_has_ifs_nested_ifs_and_every_strategy():
-    """The CI draw (not the generator's promise): every program has an if, at least a
-    third nest ifs two deep, a tenth three deep and a tenth have four ifs or more, and
-    every strategy is drawn to be lowered and run (three times or more)."""
-    drawn: list[Case] = []
-    over_the_draw(drawn.append)
+def assert_the_draw_is_rich(drawn: list[Case]) -> None:
+    """Every program has an if, at least a third nest ifs two deep, a tenth three deep
+    and a tenth have four ifs or more, and every strategy is drawn to be lowered and
+    run (three times or more)."""
     assert len(drawn) >= min(EXAMPLES, 100)
     shapes = [shape_of(case) for case in drawn]
     assert all(ifs >= 1 for ifs, _ in shapes)
@@ -197,7 +179,40 @@ def test_the_draw_has_ifs_nested_ifs_and_every_strategy():
     assert set(Counter(case.dma for case in drawn)) == {"pingpong", "sync"}
 
 
+def test_every_generated_program_plans_lowers_and_runs_bit_identically():
+    checked: list[Case] = []
+
+    def check_and_keep(case: Case) -> None:
+        check_program(case)
+        checked.append(case)
+
+    over_the_draw(check_and_keep)
+    assert_the_draw_is_rich(checked)
+
+
+FIXED_CASES = [
+    Case(10, GraphShape(ops=3, ifs=4, depth=3, branch_ops=2, min_depth=3), "beam", "auto", "pingpong", 2, "region"),
+    Case(3, GraphShape(ops=5, ifs=3, depth=1, branch_ops=3, min_depth=1), "search", "sequential", "sync", 3, "fixed"),
+    Case(5, GraphShape(ops=4, ifs=4, depth=4, branch_ops=2, min_depth=2), "auto", "best-fit", "pingpong", 4, "fixed"),
+]
+"""Programs lowered and run under every strategy (and shrunk failures, kept)."""
+
+
+@pytest.mark.parametrize("case", FIXED_CASES, ids=lambda case: f"seed{case.seed}")
+def test_fixed_programs_lower_and_run_under_every_strategy(case):
+    check_program(case, every_strategy=True)
+
+
+def test_the_draw_has_ifs_nested_ifs_and_every_strategy():
+    """The CI draw, drawn without running it (the property test checks the draw it
+    ran the same way)."""
+    drawn: list[Case] = []
+    over_the_draw(drawn.append)
+    assert_the_draw_is_rich(drawn)
+
+
 def test_fixed_cases_include_deeply_nested_and_unnested_ifs():
     shapes = [shape_of(case) for case in FIXED_CASES]
-    assert max(deepest for _, deepest in shapes) >= 3
+    assert max(deepest for _, deepest in shapes) >= 4
     assert min(deepest for _, deepest in shapes) == 1
+    assert min(ifs for ifs, _ in shapes) >= 2
