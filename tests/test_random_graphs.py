@@ -117,6 +117,17 @@ def test_an_if_not_decided_by_its_own_condition_input_is_refused():
         covering_input_sets(b.build())
 
 
+def test_ifs_sharing_a_condition_input_are_refused():
+    b = GraphBuilder("main")
+    x = b.input("x", (1, 4))
+    take = b.cmp("gt", b.input("c0", (1,)), 0.0)
+    (y,) = b.if_(take, lambda b: [b.relu(x)], lambda b: [x])
+    (z,) = b.if_(take, lambda b: [b.sigmoid(y)], lambda b: [y])
+    b.output(z)
+    with pytest.raises(ValueError, match="same condition input"):
+        covering_input_sets(b.build())
+
+
 @pytest.mark.parametrize("seed", range(6))
 @pytest.mark.parametrize(
     "spec",

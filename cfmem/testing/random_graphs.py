@@ -147,11 +147,12 @@ class _Generator:
         choices = self.visible()
         result_shapes = [b.shape(rng.choice(choices)) for _ in range(rng.choice((0, 1, 1, 2)))]
         chain_branch = rng.randrange(2) if chain > 1 else None
-        branches_built = []
+        branches_built = 0
 
         def branch(_: GraphBuilder) -> list[SSAValue]:
-            holds_chain = len(branches_built) == chain_branch
-            branches_built.append(True)
+            nonlocal branches_built
+            holds_chain = branches_built == chain_branch
+            branches_built += 1
             self.scopes.append([])
             try:
                 if holds_chain:
@@ -205,10 +206,14 @@ class _IfNode:
     inside: tuple[list[_IfNode], list[_IfNode]]
 
 
+def _is_condition_name(name: str) -> bool:
+    return name.startswith("c") and name[1:].isdigit()
+
+
 def _condition_input(if_op: IfOp, names: dict[SSAValue, str]) -> str:
     """The ``c<k>`` input that decides ``if_op`` (``cmp gt c<k>, 0``, as generated)."""
     cmp = if_op.cond.owner
-    if isinstance(cmp, CmpOp) and cmp.predicate.data == "gt" and names.get(cmp.lhs, "").startswith("c"):
+    if isinstance(cmp, CmpOp) and cmp.predicate.data == "gt" and _is_condition_name(names.get(cmp.lhs, "")):
         threshold = cmp.rhs.owner
         if isinstance(threshold, ConstantOp) and not dense_to_array(threshold.value).any():
             return names[cmp.lhs]
@@ -276,8 +281,11 @@ def covering_input_sets(module: ModuleOp, seed: int = 0, limit: int | None = 16)
     data = random_inputs(fn, seed)
     names = dict(zip(input_args(fn), argument_names(fn)))
     ifs = _if_tree(fn.body.block, names)
-    conditions = [name for name in data if name.startswith("c") and name[1:].isdigit()]
-    all_outcomes = {(name, t) for name in _conditions_in(ifs) for t in (True, False)}
+    conditions = [name for name in data if _is_condition_name(name)]
+    deciding = _conditions_in(ifs)
+    if len(set(deciding)) < len(deciding):
+        raise ValueError("two nn.ifs are decided by the same condition input")
+    all_outcomes = {(name, t) for name in deciding for t in (True, False)}
     covered: set[tuple[str, bool]] = set()
     patterns: list[dict[str, bool]] = []
     while covered != all_outcomes or not patterns:
