@@ -8,7 +8,7 @@ STAMP  := $(VENV)/.installed-stamp
 DEMO_MODEL ?= examples/wakeword.mlir
 OUT    := out
 
-.PHONY: demo test bench clean
+.PHONY: demo test bench mutation clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -45,6 +45,16 @@ bench: $(STAMP)
 	$(BIN)/python bench/limits.py
 	$(BIN)/python bench/plan_benchmarks.py
 	$(BIN)/python bench/plan_scaling.py
+
+# Mutation testing of the checkers, then of the other modules under [tool.mutmut] in
+# pyproject.toml; results are kept in mutants/ and only changed functions rerun.
+MUTATION_JOBS ?= 2
+MUTATION_CHECKERS := 'cfmem.planning.verify.*' 'cfmem.dma.hazards.*' 'cfmem.dma.flat_hazards.*' 'cfmem.interp.flat.*'
+mutation: $(STAMP)
+	$(BIN)/python -m pip install -q -e '.[mutation]'
+	$(BIN)/mutmut run --max-children $(MUTATION_JOBS) $(MUTATION_CHECKERS)
+	$(BIN)/mutmut run --max-children $(MUTATION_JOBS) $(MUTANTS)
+	$(BIN)/python bench/mutation_report.py
 
 clean:
 	rm -rf $(OUT) lit_tests/**/Output

@@ -1,0 +1,199 @@
+"""Turn mutmut's results into bench/results/mutation.md.
+
+Reads mutmut's own result store (``mutants/<module>.py.meta``, the exit code of
+every mutant) and its diffs (``mutmut.mutation.diff_apply``), so it must run
+from the repository root after ``mutmut run``. Each surviving mutant gets a row
+with its line, the mutation and the explanation from
+``bench/mutation_survivors.toml`` (keyed by mutant name); a survivor without one
+is marked UNEXPLAINED.
+
+Kill rate = (killed + timeout) / checked, where checked excludes mutants not
+run yet; a timeout is a mutant that made its tests hang, so they caught it.
+
+    .venv/bin/python bench/mutation_report.py [--out bench/results/mutation.md]
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import sys
+import tomllib
+from collections import Counter
+from pathlib import Path
+
+from mutmut.configuration import config
+from mutmut.mutation.data import SourceFileMutationData
+from mutmut.mutation.diff_apply import get_diff_for_mutant
+from mutmut.stats import status_by_exit_code
+from mutmut.utils.format_utils import orig_function_and_class_names_from_key
+
+ROOT = Path(__file__).resolve().parent.parent
+NOTES = ROOT / "bench" / "mutation_survivors.toml"
+
+CHECKERS = [
+    "cfmem/planning/verify.py",
+    "cfmem/dma/hazards.py",
+    "cfmem/dma/flat_hazards.py",
+    "cfmem/interp/flat.py",
+]
+"""Modules held to no surviving mutant."""
+
+DETECTED = ("killed", "timeout")
+
+
+def module_paths() -> list[Path]:
+    """Every module mutmut is configured to mutate, checkers first."""
+    paths = sorted({p for p in _walk(config().source_paths) if config().should_mutate(p)}, key=str)
+    checkers = [Path(p) for p in CHECKERS if Path(p) in paths]
+    rest = [p for p in paths if p not in checkers and p.name != "__init__.py"]
+    return checkers + rest
+
+
+def _walk(roots: list[Path]) -> list[Path]:
+    return [p for root in roots for p in sorted(Path(root).rglob("*.py"))]
+
+
+def load_results(path: Path) -> dict[str, str]:
+    """Status of every mutant of ``path`` ('not checked' if never run)."""
+    data = SourceFileMutationData(path=path)
+    data.load()
+    return {name: status_by_exit_code[code] for name, code in data.exit_code_by_key.items()}
+
+
+def function_spans(path: Path) -> dict[tuple[str | None, str], tuple[int, int]]:
+    """(class, function) -> its first and last line in the original source."""
+    spans: dict[tuple[str | None, str], tuple[int, int]] = {}
+    tree = ast.parse(path.read_text())
+    for node in tree.body:
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            spans[(None, node.name)] = (node.lineno, node.end_lineno or node.lineno)
+        elif isinstance(node, ast.ClassDef):
+            for item in node.body:
+                if isinstance(item, ast.FunctionDef | ast.AsyncFunctionDef):
+                    spans[(node.name, item.name)] = (item.lineno, item.end_lineno or item.lineno)
+    return spans
+
+
+def mutation_of(name: str, path: Path, spans: dict, source_lines: list[str]) -> tuple[int | None, list[str]]:
+    """The source line a mutant changes and its diff lines (``-`` old, ``+`` new)."""
+    diff = get_diff_for_mutant(name, path=path).splitlines()
+    changed = [d for d in diff if d[:1] in "-+" and not d.startswith(("---", "+++"))]
+    function, cls = orig_function_and_class_names_from_key(name)
+    first, last = spans.get((cls, function), (1, len(source_lines)))
+    removed = next((d[1:] for d in changed if d.startswith("-")), None)
+    line = None
+    if removed is not None:
+        for number in range(first, last + 1):
+            if source_lines[number - 1].strip() == removed.strip():
+                line = number
+                break
+    return line, changed
+
+
+def cell(text: str) -> str:
+    return text.replace("|", "\\|").replace("\n", "<br>")
+
+
+def snippet(changed: list[str]) -> str:
+    lines = [line if len(line) <= 110 else line[:107] + "..." for line in changed]
+    return "<br>".join(f"`{cell(line.strip()[:1] + ' ' + line[1:].strip())}`" for line in lines)
+
+
+def build_report(notes: dict[str, str]) -> tuple[str, list[str]]:
+    summary_rows: list[str] = []
+    survivor_rows: list[str] = []
+    not_run: list[str] = []
+    unexplained: list[str] = []
+    totals: Counter = Counter()
+    for path in module_paths():
+        results = load_results(path)
+        counts = Counter(results.values())
+        total = len(results)
+        checked = total - counts["not checked"]
+        module = str(path)
+        if not checked:
+            not_run.append(module)
+            continue
+        detected = sum(counts[s] for s in DETECTED)
+        rate = f"{100 * detected / checked:.1f} %"
+        other_text = ", ".join(
+            f"{v} {k}" for k, v in sorted(counts.items()) if k not in (*DETECTED, "survived")
+        ) or "-"
+        role = "checker" if module in CHECKERS else ""
+        summary_rows.append(
+            f"| `{module}` | {role} | {total} | {counts['killed']} | {counts['survived']} | {counts['timeout']}"
+            f" | {other_text} | {rate} |"
+        )
+        totals.update(counts)
+        totals["total"] += total
+        spans = function_spans(path)
+        source_lines = path.read_text().splitlines()
+        for name in sorted(results, key=_mutant_order):
+            if results[name] != "survived":
+                continue
+            line, changed = mutation_of(name, path, spans, source_lines)
+            note = notes.get(name)
+            if note is None:
+                unexplained.append(name)
+                note = "UNEXPLAINED"
+            short = name.rpartition(".")[2]
+            survivor_rows.append(
+                f"| `{module}` | {line if line is not None else '?'} | `{short}` | {snippet(changed)} | {cell(note)} |"
+            )
+    checked_all = totals["total"] - totals["not checked"]
+    detected_all = sum(totals[s] for s in DETECTED)
+    lines = [
+        "# Mutation testing",
+        "",
+        "Made by `make mutation` (mutmut 3.8.1, configured under `[tool.mutmut]` in pyproject.toml) and",
+        "`bench/mutation_report.py`, which reads mutmut's own result files (`mutants/*.meta`).",
+        "Each mutant runs only the selected tests that call the mutated function (mutmut's per-function",
+        "test map); kill rate = (killed + timeout) / checked. Explanations of survivors live in",
+        "`bench/mutation_survivors.toml`.",
+        "",
+        "| module | | mutants | killed | survived | timeout | other | kill rate |",
+        "| --- | --- | ---: | ---: | ---: | ---: | --- | ---: |",
+        *summary_rows,
+    ]
+    if checked_all:
+        lines.append(
+            f"| all run | | {totals['total']} | {totals['killed']} | {totals['survived']} | {totals['timeout']}"
+            f" | | {100 * detected_all / checked_all:.1f} % |"
+        )
+    lines += ["", "Other: `no tests` means no selected test calls the function, `not checked` that the run"
+              " stopped before the mutant."]
+    if not_run:
+        lines += ["", "Not run: " + ", ".join(f"`{m}`" for m in not_run) + "."]
+    lines += ["", "## Surviving mutants", ""]
+    if survivor_rows:
+        lines += [
+            "| module | line | mutant | mutation | why it survives |",
+            "| --- | ---: | --- | --- | --- |",
+            *survivor_rows,
+        ]
+    else:
+        lines.append("None.")
+    return "\n".join(lines) + "\n", unexplained
+
+
+def _mutant_order(name: str) -> tuple[str, int]:
+    stem, _, number = name.rpartition("__mutmut_")
+    return stem, int(number) if number.isdigit() else 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--out", type=Path, default=ROOT / "bench" / "results" / "mutation.md")
+    args = parser.parse_args(argv)
+    notes = tomllib.loads(NOTES.read_text()) if NOTES.exists() else {}
+    text, unexplained = build_report(notes)
+    args.out.write_text(text)
+    print(f"wrote {args.out}")
+    if unexplained:
+        print(f"{len(unexplained)} surviving mutants have no explanation:", *unexplained, sep="\n  ")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,126 @@
+"""Broken and borderline cases for the checkers, found by mutation testing.
+
+Each test feeds the plan verifier, a DMA hazard checker or the flat interpreter
+a case one of its rules decides, so that a checker which lost or bent that rule
+fails here (``make mutation`` lists the mutants these tests kill).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from cfmem.dma.events import Block, Compute, Start, Wait
+from cfmem.dma.flat_hazards import Bytes, FlatStart, FlatWait, check_flat
+from cfmem.dma.hazards import HazardError, check
+from cfmem.interp.flat import ClobberError, FlatInterpreter
+from cfmem.interp.golden import InterpError, find_function
+from cfmem.ir_io import parse_module
+from cfmem.planning.problem import Buffer
+from cfmem.planning.verify import PlanError, verify_plan
+
+
+def test_two_live_buffers_on_the_same_bytes_are_refused():
+    buffers = [Buffer("a", 0, 2, 4), Buffer("b", 1, 3, 4)]
+    with pytest.raises(PlanError, match="'a' .* and 'b' .* overlap"):
+        verify_plan(buffers, {"a": 0, "b": 2})
+
+
+# --- DMA hazards on events -------------------------------------------------------
+
+
+def test_a_transfer_just_below_data_still_to_be_read_is_allowed():
+    """Ranges [0, 4) and [4, 8) share no byte, whichever transfer came first."""
+    check(Block("@f", [
+        Start("t1", "buf", ((4, 8),), 4),
+        Wait("t1"),
+        Start("t2", "buf", ((0, 4),), 4),
+        Wait("t2"),
+        Compute("op", reads=("t1", "t2")),
+    ]))  # fmt: skip
+
+
+# --- DMA hazards on the flat form -------------------------------------------------
+
+
+def test_a_tag_element_that_is_not_a_constant_is_shown_as_a_question_mark():
+    start = FlatStart(("tags", None), Bytes("arena", 0, 8, "w"))
+    with pytest.raises(HazardError, match=r"reuses tag tags\[\?\] before"):
+        check_flat(Block("@f", [start, FlatStart(("tags", None), Bytes("arena", 8, 16, "v"))]))
+    with pytest.raises(HazardError, match=r"wait on tag tags\[\?\] with no transfer"):
+        check_flat(Block("@f", [FlatWait(("tags", None))]))
+
+
+# --- the flat interpreter's DMA in-flight checks ----------------------------------
+
+FLAT_TEMPLATE = """
+"memref.global"() <{sym_name = "w", type = memref<32xi8>, initial_value = dense<7> : tensor<32xi8>, sym_visibility = "private", constant}> : () -> ()
+"memref.global"() <{sym_name = "arena", type = memref<32xi8, 1 : i64>, initial_value, sym_visibility = "private"}> : () -> ()
+func.func @main(%x: memref<4xf32>, %o: memref<4xf32>) attributes {cfmem.output_names = ["o"]} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  %c16 = arith.constant 16 : index
+  %w = memref.get_global @w : memref<32xi8>
+  %arena = memref.get_global @arena : memref<32xi8, 1 : i64>
+  %tag = memref.alloca() : memref<2xi32>
+  BODY
+  func.return
+}
+"""
+DMA = ('"memref.dma_start"(%w, %c0, %arena, %{at}, %{count}, %tag, %{element}) {{operandSegmentSizes = array<i32: 1, 1, 1,'
+       ' 1, 1, 1, 1>{attrs}}} : (memref<32xi8>, index, memref<32xi8, 1 : i64>, index, index, memref<2xi32>, index) -> ()')
+WAIT = '"memref.dma_wait"(%tag, %{element}, %{count}) : (memref<2xi32>, index, index) -> ()'
+VIEW = '%{name} = memref.view %arena[%{at}][] {{cfmem.tensor = "{name}"}} : memref<32xi8, 1 : i64> to memref<4xf32, 1 : i64>'
+COPY = '"memref.copy"(%{src}, %{dst}) : ({src_type}, {dst_type}) -> ()'
+ON_CHIP = "memref<4xf32, 1 : i64>"
+OFF_CHIP = "memref<4xf32>"
+
+
+def dma(at="c0", count="c16", element="c0", tensor="a"):
+    attrs = f', cfmem.tensor = "{tensor}"' if tensor else ""
+    return DMA.format(at=at, count=count, element=element, attrs=attrs)
+
+
+def run_body(*lines):
+    module, _ = parse_module(FLAT_TEMPLATE.replace("BODY", "\n  ".join(lines)))
+    ops = [op for op in find_function(module).body.block.ops]
+    x = np.arange(4, dtype=np.float32)
+    return ops, lambda: FlatInterpreter(module).run(find_function(module), {"x": x})
+
+
+def test_a_dma_over_bytes_another_dma_still_writes_is_a_clobber():
+    ops, run = run_body(dma(tensor="a"), dma(at="c8", element="c1", tensor="b"))
+    with pytest.raises(ClobberError) as err:
+        run()
+    assert str(err.value) == (
+        "'memref.dma_start' overwrites %b while the DMA of %a into the same bytes has not been waited for"
+    )
+    assert err.value.op is [op for op in ops if op.name == "memref.dma_start"][1]
+
+
+def test_reusing_a_busy_tag_element_is_refused_at_the_second_start():
+    ops, run = run_body(dma(count="c8", tensor="a"), dma(at="c16", count="c8", tensor="b"))
+    with pytest.raises(InterpError) as err:
+        run()
+    assert str(err.value) == "reuses a DMA tag whose transfer has not been waited for"
+    assert err.value.op is [op for op in ops if op.name == "memref.dma_start"][1]
+
+
+def test_a_copy_over_bytes_a_dma_still_writes_is_a_clobber():
+    ops, run = run_body(dma(tensor="a"), VIEW.format(name="y", at="c8"), COPY.format(src="x", dst="y", src_type=OFF_CHIP, dst_type=ON_CHIP))
+    with pytest.raises(ClobberError) as err:
+        run()
+    assert str(err.value) == (
+        "'memref.copy' overwrites %y while the DMA of %a into the same bytes has not been waited for"
+    )
+    assert err.value.op is next(op for op in ops if op.name == "memref.copy")
+
+
+def test_a_dma_without_a_tensor_name_runs_and_delivers_its_bytes():
+    """Unnamed DMAs and views (hand-written flat IR) carry no owner but still move data."""
+    ops, run = run_body(dma(tensor=None), WAIT.format(element="c0", count="c16"),
+                        '%y = memref.view %arena[%c0][] : memref<32xi8, 1 : i64> to memref<4xf32, 1 : i64>',
+                        COPY.format(src="y", dst="o", src_type=ON_CHIP, dst_type=OFF_CHIP))
+    got = run().outputs["o"]
+    assert got.tobytes() == bytes([7] * 16)
