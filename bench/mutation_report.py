@@ -95,15 +95,28 @@ def cell(text: str) -> str:
     return text.replace("|", "\\|").replace("\n", "<br>")
 
 
-def snippet(changed: list[str]) -> str:
-    lines = [line if len(line) <= 110 else line[:107] + "..." for line in changed]
-    return "<br>".join(f"`{cell(line.strip()[:1] + ' ' + line[1:].strip())}`" for line in lines)
+def snippet(changed: list[str], width: int = 100) -> str:
+    """The diff lines, each cut to a window around where the old and new lines first differ."""
+    texts = [line[1:].strip() for line in changed]
+    longest = max((len(t) for t in texts), default=0)
+    first_difference = 0
+    if len(texts) >= 2:
+        while first_difference < min(len(t) for t in texts) and len({t[first_difference] for t in texts}) == 1:
+            first_difference += 1
+    start = 0 if longest <= width else max(0, min(first_difference - width // 3, longest - width))
+    shown = []
+    for sign, text in zip((line[:1] for line in changed), texts):
+        piece = text[start : start + width]
+        piece = ("..." if start else "") + piece + ("..." if start + width < len(text) else "")
+        shown.append(f"`{cell(sign + ' ' + piece)}`")
+    return "<br>".join(shown)
 
 
 def build_report(notes: dict[str, str]) -> tuple[str, list[str]]:
     summary_rows: list[str] = []
     survivor_rows: list[str] = []
     not_run: list[str] = []
+    partly_run: list[str] = []
     unexplained: list[str] = []
     totals: Counter = Counter()
     for path in module_paths():
@@ -115,6 +128,8 @@ def build_report(notes: dict[str, str]) -> tuple[str, list[str]]:
         if not checked:
             not_run.append(module)
             continue
+        if counts["not checked"]:
+            partly_run.append(f"`{module}` ({checked} of {total} mutants checked)")
         detected = sum(counts[s] for s in DETECTED)
         rate = f"{100 * detected / checked:.1f} %"
         other_text = ", ".join(
@@ -163,6 +178,8 @@ def build_report(notes: dict[str, str]) -> tuple[str, list[str]]:
         )
     lines += ["", "Other: `no tests` means no selected test calls the function, `not checked` that the run"
               " stopped before the mutant."]
+    if partly_run:
+        lines += ["", "Partly run (the kill rate counts the checked mutants only): " + ", ".join(partly_run) + "."]
     if not_run:
         lines += ["", "Not run: " + ", ".join(f"`{m}`" for m in not_run) + "."]
     lines += ["", "## Surviving mutants", ""]

@@ -124,3 +124,89 @@ def test_a_dma_without_a_tensor_name_runs_and_delivers_its_bytes():
                         COPY.format(src="y", dst="o", src_type=ON_CHIP, dst_type=OFF_CHIP))
     got = run().outputs["o"]
     assert got.tobytes() == bytes([7] * 16)
+
+
+RELU = """nn.apply ins(%{src} : memref<4xf32, 1 : i64>) outs(%{dst} : memref<4xf32, 1 : i64>) {{
+  ^bb0(%t: tensor<4xf32>):
+    %r = nn.relu %t : (tensor<4xf32>) -> tensor<4xf32>
+    nn.yield %r : tensor<4xf32>
+  }}"""
+
+
+def test_an_op_writing_over_its_own_input_is_named_with_both_tensors():
+    ops, run = run_body(VIEW.format(name="y", at="c0"), COPY.format(src="x", dst="y", src_type=OFF_CHIP, dst_type=ON_CHIP),
+                        VIEW.format(name="z", at="c8"), RELU.format(src="y", dst="z"))
+    with pytest.raises(ClobberError) as err:
+        run()
+    assert str(err.value) == "'nn.relu' writes %z over its own input %y"
+    assert err.value.op is next(op for op in ops if op.name == "nn.apply")
+
+
+def test_an_op_writing_into_bytes_a_dma_still_writes_is_a_clobber():
+    ops, run = run_body(VIEW.format(name="y", at="c0"), COPY.format(src="x", dst="y", src_type=OFF_CHIP, dst_type=ON_CHIP),
+                        dma(at="c16", tensor="a"), VIEW.format(name="z", at="c16"), RELU.format(src="y", dst="z"))
+    with pytest.raises(ClobberError) as err:
+        run()
+    assert str(err.value) == (
+        "'nn.apply' overwrites %z while the DMA of %a into the same bytes has not been waited for"
+    )
+    assert err.value.op is next(op for op in ops if op.name == "nn.apply")
+
+
+def test_named_views_of_a_scratch_buffer_are_not_owned_but_still_hold_data():
+    """Only globals get an owner map; a named view of an alloca is written and read freely."""
+    ops, run = run_body(
+        "%scratch = memref.alloca() : memref<16xi8>",
+        '%s = memref.view %scratch[%c0][] {cfmem.tensor = "s"} : memref<16xi8> to memref<4xf32>',
+        COPY.format(src="x", dst="s", src_type=OFF_CHIP, dst_type=OFF_CHIP),
+        COPY.format(src="s", dst="o", src_type=OFF_CHIP, dst_type=OFF_CHIP),
+    )
+    np.testing.assert_array_equal(run().outputs["o"], np.arange(4, dtype=np.float32))
+
+
+# --- the plan verifier's messages and the DMA checker's resident data -------------
+
+
+def test_the_overlap_message_names_both_buffers_and_their_bytes():
+    with pytest.raises(PlanError) as err:
+        verify_plan([Buffer("a", 0, 2, 4), Buffer("b", 1, 3, 4)], {"a": 0, "b": 2})
+    assert str(err.value) == (
+        "buffers 'a' [0, 2) bytes [0, 4) and 'b' [1, 3) bytes [2, 6) are live together and overlap"
+    )
+
+
+def test_a_buffer_id_given_twice_is_refused():
+    with pytest.raises(PlanError) as err:
+        verify_plan([Buffer("a", 0, 1, 4), Buffer("a", 1, 2, 4)], {"a": 0})
+    assert str(err.value) == "buffer id 'a' appears twice"
+
+
+def test_a_non_integer_offset_is_refused():
+    with pytest.raises(PlanError) as err:
+        verify_plan([Buffer("a", 0, 1, 4)], {"a": 1.5})
+    assert str(err.value) == "buffer 'a' has a non-integer offset 1.5"
+
+
+def test_a_token_started_twice_is_named():
+    with pytest.raises(HazardError) as err:
+        check(Block("@f", [Start("t", "buf", ((0, 4),), 4), Start("t", "buf", ((4, 8),), 4)]))
+    assert str(err.value) == "token t is started twice in region @f"
+
+
+def test_overwriting_data_nobody_reads_is_allowed():
+    check(Block("@f", [
+        Start("t1", "buf", ((0, 4),), 4), Wait("t1"),
+        Start("t2", "buf", ((0, 4),), 4), Wait("t2"),
+        Compute("op", reads=("t2",)),
+    ]))  # fmt: skip
+
+
+def test_data_still_to_be_read_stays_guarded_after_a_transfer_beside_it():
+    """t2 lands next to t1's bytes; t3 then overwrites t1's bytes before their reader."""
+    with pytest.raises(HazardError, match="transfer t3 overwrites bytes of buf that are still to be read from transfer t1"):
+        check(Block("@f", [
+            Start("t1", "buf", ((0, 4),), 4), Wait("t1"),
+            Start("t2", "buf", ((4, 8),), 4), Wait("t2"),
+            Start("t3", "buf", ((0, 4),), 4), Wait("t3"),
+            Compute("op", reads=("t1", "t2", "t3")),
+        ]))  # fmt: skip
