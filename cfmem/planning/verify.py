@@ -19,6 +19,7 @@ O(n log n) comparisons.
 
 from __future__ import annotations
 
+import functools
 from bisect import bisect_left, insort
 from collections.abc import Mapping, Sequence
 from operator import index
@@ -68,7 +69,7 @@ def verify_plan(buffers: Sequence[Buffer], offsets: Mapping[str, int], arena_siz
 
     # branch path -> its live buffers as sorted (offset, index) pairs; disjoint if all is well
     groups: dict[Path, list[tuple[int, int]]] = {}
-    compatible: dict[tuple[Path, Path], bool] = {}
+    compatible = functools.cache(paths_compatible)
     e = 0
     for i in starts:
         b = buffers[i]
@@ -81,13 +82,8 @@ def verify_plan(buffers: Sequence[Buffer], offsets: Mapping[str, int], arena_siz
             e += 1
         lo, hi = resolved[i], resolved[i] + b.size
         for path, group in groups.items():
-            if path != b.path:
-                key = (path, b.path)
-                ok = compatible.get(key)
-                if ok is None:
-                    ok = compatible[key] = paths_compatible(path, b.path)
-                if not ok:
-                    continue
+            if path != b.path and not compatible(path, b.path):
+                continue
             k = bisect_left(group, (lo, i))
             # the live neighbour below may reach into [lo, hi); the one above may start inside it
             for pos in (k - 1, k):
