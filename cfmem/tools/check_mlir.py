@@ -106,7 +106,7 @@ def main(args: argparse.Namespace) -> int:
         rows = check(model, flat, sets, with_mlir=not args.no_mlir, rtol=args.rtol, atol=args.atol,
                      base_dir=base_dir, func_name=args.func)
     except InterpError as err:
-        raise CfmemError(str(err), source.locate(err.op) if err.op else args.model) from None
+        raise CfmemError(str(err), source.locate(err.op)) from None
     except FootprintError as err:
         raise CfmemError(str(err), args.model) from None
     except MlirCheckError as err:

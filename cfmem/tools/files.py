@@ -49,7 +49,6 @@ class OutputSession:
     """The files one command reads and the outputs it has staged so far."""
 
     inputs: dict[tuple[int, int], str] = field(default_factory=dict)
-    input_paths: dict[str, str] = field(default_factory=dict)
     staged: list[_Staged] = field(default_factory=list)
     stdout_chunks: list[bytes] = field(default_factory=list)
     stdout: BinaryIO = field(default_factory=lambda: sys.stdout.buffer)
@@ -58,7 +57,6 @@ class OutputSession:
         shown = os.fspath(path)
         if shown == STDOUT:
             return
-        self.input_paths[os.path.realpath(shown)] = shown
         try:
             st = os.stat(shown)
         except OSError:
@@ -67,8 +65,6 @@ class OutputSession:
 
     def input_at(self, target: Path) -> str | None:
         """The input that ``target`` (a resolved path) would overwrite, if any."""
-        if str(target) in self.input_paths:
-            return self.input_paths[str(target)]
         try:
             st = os.stat(target)
         except OSError:

@@ -208,7 +208,7 @@ def _branches(module, source: SourceMap, fn: func.FuncOp, path: str, inputs: str
         check_run_bytes(module, fn)
         return dict(interpreter.run(fn, given).branches)
     except InterpError as err:
-        raise CfmemError(f"cannot run on {inputs}: {err}", source.locate(err.op) if err.op else path) from None
+        raise CfmemError(f"cannot run on {inputs}: {err}", source.locate(err.op)) from None
 
 
 def _write(path: str, writer, *data) -> None:

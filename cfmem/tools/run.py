@@ -105,7 +105,7 @@ def main(args: argparse.Namespace) -> int:
         else:
             result = GoldenInterpreter(module, Path(args.model).parent).run(fn, inputs)
     except InterpError as err:
-        raise CfmemError(str(err), source.locate(err.op) if err.op else args.model) from None
+        raise CfmemError(str(err), source.locate(err.op)) from None
     except FootprintError as err:
         raise CfmemError(str(err), args.model) from None
     for label, taken in result.branches:
