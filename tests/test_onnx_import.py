@@ -25,6 +25,13 @@ from cfmem.pipeline import lower_model  # noqa: E402
 RNG = np.random.default_rng(0)
 
 
+@pytest.fixture(autouse=True)
+def fresh_rng():
+    """Each test draws the same numbers whichever tests ran before it."""
+    global RNG
+    RNG = np.random.default_rng(0)
+
+
 def weight(name: str, *shape: int) -> onnx.TensorProto:
     return nh.from_array(RNG.standard_normal(shape).astype(np.float32), name)
 

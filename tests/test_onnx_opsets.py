@@ -21,6 +21,13 @@ from cfmem.importers.onnx_reference import max_abs_error, onnxruntime_outputs  #
 from cfmem.interp.golden import run_function  # noqa: E402
 
 RNG = np.random.default_rng(7)
+
+
+@pytest.fixture(autouse=True)
+def fresh_rng():
+    """Each test draws the same numbers whichever tests ran before it."""
+    global RNG
+    RNG = np.random.default_rng(7)
 OLDEST_OPSET = 7
 """The oldest opset onnxruntime runs."""
 
