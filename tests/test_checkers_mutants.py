@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from cfmem.dma.events import Block, Compute, Start, Wait
+from cfmem.dma.events import Block, Compute, IfEvent, Start, Wait
 from cfmem.dma.flat_hazards import Bytes, FlatStart, FlatWait, check_flat
 from cfmem.dma.hazards import HazardError, check
 from cfmem.interp.flat import ClobberError, FlatInterpreter
@@ -210,3 +210,41 @@ def test_data_still_to_be_read_stays_guarded_after_a_transfer_beside_it():
             Start("t3", "buf", ((0, 4),), 4), Wait("t3"),
             Compute("op", reads=("t1", "t2", "t3")),
         ]))  # fmt: skip
+
+
+def test_a_transfer_waited_in_the_other_branch_is_outstanding_at_the_end_of_its_own():
+    with pytest.raises(HazardError) as err:
+        check(Block("@f", [IfEvent("if#0", [
+            Block("if#0.then", [Start("t", "buf", ((0, 4),), 4)]),
+            Block("if#0.else", [Wait("t")]),
+        ])]))  # fmt: skip
+    assert str(err.value) == "transfer t into buf is still outstanding at the end of region if#0.then"
+
+
+def overwrite_in_else(*reads_after: Compute) -> Block:
+    """t1 is read in the then branch; the else branch overwrites its bytes with t2."""
+    return Block("@f", [
+        Start("t1", "buf", ((0, 4),), 4), Wait("t1"),
+        IfEvent("if#0", [
+            Block("if#0.then", [Compute("a", reads=("t1",))]),
+            Block("if#0.else", [Start("t2", "buf", ((0, 4),), 4), Wait("t2"), Compute("b", reads=("t2",))]),
+        ]),
+        *reads_after,
+    ])  # fmt: skip
+
+
+def test_data_read_only_in_a_sibling_branch_may_be_overwritten():
+    check(overwrite_in_else())
+
+
+def test_data_read_after_the_if_stays_guarded_in_every_branch():
+    with pytest.raises(HazardError, match="transfer t2 overwrites bytes of buf that are still to be read from transfer t1"):
+        check(overwrite_in_else(Compute("c", reads=("t1",))))
+
+
+def test_data_read_twice_stays_guarded_until_its_second_reader():
+    first_read = [Start("t1", "buf", ((0, 4),), 4), Wait("t1"), Compute("a", reads=("t1",))]
+    overwrite = [Start("t2", "buf", ((0, 4),), 4), Wait("t2")]
+    check(Block("@f", first_read + [Compute("b", reads=("t1",))] + overwrite))
+    with pytest.raises(HazardError, match="still to be read from transfer t1"):
+        check(Block("@f", first_read + overwrite + [Compute("b", reads=("t1",))]))

@@ -12,6 +12,8 @@ Each violation is a ``HazardError`` naming the op, the token and the region.
 
 from __future__ import annotations
 
+from collections import Counter
+
 from cfmem.dma.events import Block, Compute, IfEvent, Start, Wait
 
 
@@ -23,27 +25,32 @@ def _overlaps(a: tuple[tuple[int, int], ...], b: tuple[tuple[int, int], ...]) ->
     return any(lo1 < hi2 and lo2 < hi1 for lo1, hi1 in a for lo2, hi2 in b)
 
 
-def _last_readers(block: Block, last: dict[str, int], counter: list[int]) -> None:
-    """Global event index of each token's last reader (nested blocks included)."""
+def _reads(block: Block) -> Counter[str]:
+    """How many times each token's data is read (nested blocks included)."""
+    reads: Counter[str] = Counter()
     for event in block.events:
-        counter[0] += 1
         if isinstance(event, Compute):
-            for token in event.reads:
-                last[token] = counter[0]
+            reads.update(event.reads)
         elif isinstance(event, IfEvent):
             for branch in event.branches:
-                _last_readers(branch, last, counter)
+                reads += _reads(branch)
+    return reads
 
 
 def check(program: Block) -> None:
-    """Raise ``HazardError`` at the first broken rule in ``program``."""
-    last_reader: dict[str, int] = {}
-    _last_readers(program, last_reader, [0])
+    """Raise ``HazardError`` at the first broken rule in ``program``.
+
+    Events are visited in program order, branches one after the other, so a
+    token's reads still to come are those not yet visited. A token started and
+    not yet waited is always in the current region's ``outstanding`` list: an
+    enclosing region's list is empty at its cut, and a region ending with one
+    is an error.
+    """
+    reads_left = _reads(program)
     started: dict[str, Start] = {}
     waited: set[str] = set()
     # per buffer: transfers whose data may still be read, by token
     resident: dict[str, list[Start]] = {}
-    counter = [0]
 
     def run(block: Block) -> None:
         outstanding: list[str] = []
@@ -56,12 +63,11 @@ def check(program: Block) -> None:
                 )
 
         for event in block.events:
-            counter[0] += 1
             if isinstance(event, Start):
                 if event.token in started:
                     raise HazardError(f"token {event.token} is started twice in region {block.label}")
                 for prior in resident.get(event.buffer, []):
-                    if _overlaps(prior.ranges, event.ranges) and last_reader.get(prior.token, 0) > counter[0]:
+                    if _overlaps(prior.ranges, event.ranges) and reads_left[prior.token]:
                         raise HazardError(
                             f"transfer {event.token} overwrites bytes of {event.buffer} that are"
                             f" still to be read from transfer {prior.token} (region {block.label})"
@@ -76,10 +82,6 @@ def check(program: Block) -> None:
                     raise HazardError(f"wait on token {event.token} before its start (region {block.label})")
                 if event.token in waited:
                     raise HazardError(f"token {event.token} is waited twice (region {block.label})")
-                if event.token not in outstanding:
-                    raise HazardError(
-                        f"wait on token {event.token} outside the region that started it ({block.label})"
-                    )
                 waited.add(event.token)
                 outstanding.remove(event.token)
             elif isinstance(event, Compute):
@@ -89,6 +91,7 @@ def check(program: Block) -> None:
                             f"op {event.name} reads the data of transfer {token} before its wait"
                             f" (region {block.label})"
                         )
+                    reads_left[token] -= 1
             else:
                 region_end(f"the {event.label}")
                 for branch in event.branches:

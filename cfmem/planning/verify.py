@@ -73,7 +73,8 @@ def verify_plan(buffers: Sequence[Buffer], offsets: Mapping[str, int], arena_siz
     e = 0
     for i in starts:
         b = buffers[i]
-        while e < len(ends) and buffers[ends[e]].end <= b.start:
+        # stops at the latest at b itself, which is in ``ends`` and ends after it starts
+        while buffers[ends[e]].end <= b.start:
             j = ends[e]
             group = groups[buffers[j].path]
             del group[bisect_left(group, (resolved[j], j))]
