@@ -5,7 +5,10 @@ calls the plan verifier too, so a verifier mutant would wait on hundreds of
 planner tests. ``[tool.cfmem.mutation_tests]`` in pyproject.toml maps a module
 (path glob) to the test files that target it; while mutmut tests a mutant
 (``MUTANT_UNDER_TEST`` names one), tests outside its module's files are
-deselected. Stats collection and clean runs are left alone.
+deselected. In every other run mutmut makes (stats collection, the clean run,
+listing tests) only tests in some module's files are kept, so the table is the
+one place that says which tests mutation testing uses; mutmut itself collects
+all of ``tests/``.
 
 Loaded by mutmut through ``pytest_add_cli_args = ["-p", "bench.mutation_selection"]``.
 """
@@ -45,11 +48,13 @@ def test_files_for(mutant_name: str, table: dict[str, list[str]]) -> list[str] |
 
 def pytest_collection_modifyitems(config, items):
     mutant = os.environ.get("MUTANT_UNDER_TEST", "")
-    if MUTANT_MARK not in mutant:
-        return
-    files = test_files_for(mutant, load_table(Path(config.rootpath) / "pyproject.toml"))
-    if files is None:
-        return
+    table = load_table(Path(config.rootpath) / "pyproject.toml")
+    if MUTANT_MARK in mutant:
+        files = test_files_for(mutant, table)
+        if files is None:
+            return
+    else:
+        files = sorted({f for entry in table.values() for f in entry})
     keep, drop = [], []
     for item in items:
         test_file = item.nodeid.split("::", 1)[0]
