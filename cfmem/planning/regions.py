@@ -75,15 +75,15 @@ def _bound_and_path(region: RegionTree) -> tuple[int, list[str]]:
         events[t.start] = events.get(t.start, 0) + t.size
         events[t.end + 1] = events.get(t.end + 1, 0) - t.size
     live = 0
-    for step in range(region.num_steps + 1):
+    for step in sorted(events.keys() | if_at.keys()):  # live changes only at these steps
         live += events.get(step, 0)
         inner, inner_where = 0, []
         if step in if_at:
             node = if_at[step]
-            for b, branch in enumerate(node.branches):
+            for label, branch in zip(("then", "else"), node.branches, strict=True):
                 sub, sub_where = _bound_and_path(branch)
                 if sub > inner:
-                    inner, inner_where = sub, [f"if#{node.id}.{('then', 'else')[b] if b < 2 else b}", *sub_where]
+                    inner, inner_where = sub, [f"if#{node.id}.{label}", *sub_where]
         if live + inner > best:
             best, where = live + inner, [f"step {step}", *inner_where]
     return best, where

@@ -1,0 +1,102 @@
+"""``solve`` and ``auto``: the strategy registry, what a Solution reports, and auto's choice."""
+
+from __future__ import annotations
+
+import time
+import types
+
+import pytest
+
+from cfmem.planning import strategies
+from cfmem.planning.problem import Buffer, Placement, PlanOptions, Problem, lower_bound, peak_of
+from cfmem.planning.strategies import AUTO_CANDIDATES, STRATEGY_NAMES, get_strategy, plan_auto, solve
+
+ONE = Problem([Buffer("a", 0, 1, 8)])
+ABOVE_THE_BOUND = Problem([Buffer("b0", 3, 6, 4), Buffer("b1", 2, 5, 3), Buffer("b2", 0, 3, 2), Buffer("b3", 0, 1, 4)])
+"""Every fast heuristic ends above the lower bound here (found by a seeded random search)."""
+
+
+def test_an_unknown_strategy_is_refused_with_the_known_ones():
+    with pytest.raises(ValueError) as err:
+        get_strategy("fastest")
+    assert str(err.value) == (
+        "unknown strategy 'fastest' (choose from sequential, large-first, short-first, best-fit, beam, search, auto)"
+    )
+
+
+@pytest.mark.parametrize("name", STRATEGY_NAMES)
+def test_every_named_strategy_is_found_and_plans(name):
+    placement = get_strategy(name)(ONE, PlanOptions(time_limit=1.0))
+    assert placement.offsets == {"a": 0}
+
+
+def test_solve_defaults_to_auto_and_reports_its_choice():
+    solution = solve(ONE)
+    assert solution.strategy == "auto"
+    assert solution.stats["auto_choice"] == 0  # all tie; the first listed is kept
+    assert (solution.offsets, solution.peak, solution.lower_bound) == ({"a": 0}, 8, 8)
+
+
+def test_solve_passes_default_options_to_a_strategy_that_reads_them():
+    solution = solve(ONE, "search")
+    assert solution.strategy == "search" and solution.proven_optimal
+
+
+def test_a_plan_at_the_lower_bound_is_called_optimal_even_from_a_heuristic():
+    solution = solve(ONE, "sequential")
+    assert solution.proven_optimal and solution.peak == solution.lower_bound == 8
+
+
+def test_a_heuristic_plan_above_the_bound_is_not_called_optimal():
+    solution = solve(ABOVE_THE_BOUND, "large-first")
+    assert solution.lower_bound == lower_bound(ABOVE_THE_BOUND.buffers) == 7
+    assert solution.peak == peak_of(ABOVE_THE_BOUND.buffers, solution.offsets) == 9
+    assert not solution.proven_optimal
+
+
+def test_solve_reports_the_strategy_run_and_how_long_it_took():
+    began = time.perf_counter()
+    solution = solve(ABOVE_THE_BOUND, "best-fit")
+    wall = time.perf_counter() - began
+    assert solution.strategy == "best-fit"
+    assert 0 < solution.seconds <= wall
+    assert solution.stats == get_strategy("best-fit")(ABOVE_THE_BOUND, PlanOptions()).stats
+
+
+def test_solve_refuses_a_strategy_whose_plan_overlaps(monkeypatch):
+    overlapping = types.SimpleNamespace(plan=lambda problem, options: Placement({"b0": 0, "b1": 0, "b2": 0, "b3": 0}))
+    monkeypatch.setitem(strategies._REGISTRY, "broken", ("broken_module", "plan"))
+    monkeypatch.setattr(strategies.importlib, "import_module", lambda name: overlapping)
+    with pytest.raises(ValueError, match="live together and overlap"):
+        solve(ABOVE_THE_BOUND, "broken")
+
+
+def fake_candidates(monkeypatch, peaks: dict[str, int]) -> list:
+    """Replace auto's candidates with plans of the given peaks; returns the options each saw."""
+    seen = []
+
+    def make(name):
+        def plan(problem, options):
+            seen.append(options)
+            return Placement({"a": peaks[name] - 8}, stats={"name": AUTO_CANDIDATES.index(name)})
+        return plan
+
+    module = types.SimpleNamespace(**{name.replace("-", "_"): make(name) for name in AUTO_CANDIDATES})
+    for name in AUTO_CANDIDATES:
+        monkeypatch.setitem(strategies._REGISTRY, name, ("fake", name.replace("-", "_")))
+    monkeypatch.setattr(strategies.importlib, "import_module", lambda name: module)
+    return seen
+
+
+def test_auto_keeps_the_smallest_peak_and_passes_its_options_on(monkeypatch):
+    seen = fake_candidates(monkeypatch, {"large-first": 30, "best-fit": 20, "short-first": 10, "sequential": 40})
+    options = PlanOptions(time_limit=3.0)
+    placement = plan_auto(ONE, options)
+    assert placement.offsets == {"a": 2}
+    assert placement.stats == {"name": 2, "auto_choice": 2}  # short-first
+    assert seen == [options] * len(AUTO_CANDIDATES)
+
+
+def test_auto_keeps_the_first_listed_of_equal_peaks(monkeypatch):
+    fake_candidates(monkeypatch, {"large-first": 30, "best-fit": 20, "short-first": 20, "sequential": 20})
+    assert plan_auto(ONE, PlanOptions()).stats["auto_choice"] == 1  # best-fit
