@@ -16,6 +16,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from itertools import groupby
+from operator import itemgetter
 
 Path = tuple[tuple[int, int], ...]
 
@@ -95,16 +97,16 @@ def _best_path_total(live: dict[Path, int]) -> int:
     """
     prefixes: set[Path] = {()}
     for path, size in live.items():
-        if size:
-            prefixes.update(path[:k] for k in range(1, len(path) + 1))
+        while size and path not in prefixes:
+            prefixes.add(path)
+            path = path[:-1]
     value: dict[Path, int] = {}
-    best_branch: dict[Path, dict[int, int]] = {}
-    for path in sorted(prefixes, key=len, reverse=True):
-        value[path] = live.get(path, 0) + sum(best_branch.get(path, {}).values())
+    branch_values: dict[Path, dict[int, list[int]]] = {}
+    for path in sorted(prefixes, reverse=True):  # a path sorts before its prefixes
+        value[path] = live.get(path, 0) + sum(max(v) for v in branch_values.get(path, {}).values())
         if path:
             parent, (if_id, _) = path[:-1], path[-1]
-            per_if = best_branch.setdefault(parent, {})
-            per_if[if_id] = max(per_if.get(if_id, 0), value[path])
+            branch_values.setdefault(parent, {}).setdefault(if_id, []).append(value[path])
     return value[()]
 
 
@@ -117,18 +119,20 @@ def lower_bound(buffers: Sequence[Buffer]) -> int:
     buffer has a path).
     """
     events = sorted(
-        [(b.start, 1, i) for i, b in enumerate(buffers)] + [(b.end, 0, i) for i, b in enumerate(buffers)]
-    )  # at equal steps, ends (0) come before starts (1)
+        [(b.start, True, i) for i, b in enumerate(buffers)] + [(b.end, False, i) for i, b in enumerate(buffers)]
+    )  # at equal steps, ends come before starts
     has_paths = any(b.path for b in buffers)
     live: dict[Path, int] = {}
     total = best = 0
-    for k, (step, is_start, i) in enumerate(events):
-        b = buffers[i]
-        delta = b.size if is_start else -b.size
-        total += delta
-        live[b.path] = live.get(b.path, 0) + delta
-        last_at_step = k + 1 == len(events) or events[k + 1][:2] != (step, 1)
-        if is_start and last_at_step:
+    for _, at_step in groupby(events, key=itemgetter(0)):
+        started = False
+        for _, is_start, i in at_step:
+            b = buffers[i]
+            delta = b.size if is_start else -b.size
+            total += delta
+            live[b.path] = live.get(b.path, 0) + delta
+            started = started or is_start
+        if started:  # the live total only grows at a step where something starts
             best = max(best, _best_path_total(live) if has_paths else total)
     return best
 
