@@ -11,8 +11,6 @@ from cfmem.planning.csvio import (
     parse_problem_csv,
     read_problem_csv,
     solution_csv,
-    write_gantt_csv,
-    write_solution_csv,
 )
 from cfmem.planning.problem import Buffer, Problem
 from conftest import ROOT
@@ -46,7 +44,7 @@ def test_solution_round_trip(tmp_path):
     buffers = [Buffer("a", 0, 3, 64), Buffer("b", 2, 5, 32), Buffer("t10", 1, 9, 0)]
     offsets = {"a": 0, "b": 64, "t10": 0}
     out = tmp_path / "solution.csv"
-    write_solution_csv(out, buffers, offsets)
+    out.write_text(solution_csv(buffers, offsets))
     lines = out.read_text().splitlines()
     assert lines[0] == "id,lower,upper,size,offset"
     assert lines[2] == "b,2,5,32,64"
@@ -61,11 +59,11 @@ def test_benchmark_round_trip(tmp_path):
     problem = read_problem_csv(BENCHMARKS / "idealloc" / "resnet50.csv")
     offsets = {b.id: i for i, b in enumerate(problem.buffers)}
     out = tmp_path / "r.csv"
-    write_solution_csv(out, problem.buffers, offsets)
+    out.write_text(solution_csv(problem.buffers, offsets))
     assert read_problem_csv(out).buffers == problem.buffers
 
 
-def test_gantt_csv(tmp_path):
+def test_gantt_csv():
     buffers = [Buffer("conv1", 0, 3, 64), Buffer("relu", 2, 5, 32)]
     text = gantt_csv(buffers, {"conv1": 0, "relu": 64})
     assert text.splitlines() == [
@@ -73,8 +71,6 @@ def test_gantt_csv(tmp_path):
         "conv1,64,0,0,3",
         "relu,32,64,2,5",
     ]
-    write_gantt_csv(tmp_path / "g.csv", buffers, {"conv1": 0, "relu": 64})
-    assert (tmp_path / "g.csv").read_text() == text
 
 
 def test_ids_with_commas_are_quoted():
@@ -89,25 +85,35 @@ def test_ids_with_commas_are_quoted():
         ("id,lower,upper,size\na,0,2,8\nb,1,x,8\n", "f.csv: row 3: upper 'x' is not an integer"),
         ("id,lower,upper,size\na,0,2,8\nb,1,2.5,8\n", "f.csv: row 3: upper '2.5' is not an integer"),
         ("id,lower,upper,size\na,0,2,-8\n", "f.csv: row 2: buffer 'a' has negative size -8"),
-        ("id,lower,upper,size\na,0,2,8\nb,4,4,8\n", "f.csv: row 3: buffer 'b' has upper 4 <= lower 4"),
-        ("id,lower,upper,size\na,5,2,8\n", "f.csv: row 2: buffer 'a' has upper 2 <= lower 5"),
+        ("id,lower,upper,size\na,0,2,8\nb,4,4,8\n", "f.csv: row 3: buffer 'b' has upper 4 <= lower 4 (lifetimes are half-open [lower, upper))"),
+        ("id,lower,upper,size\na,5,2,8\n", "f.csv: row 2: buffer 'a' has upper 2 <= lower 5 (lifetimes are half-open [lower, upper))"),
         ("id,lower,upper,size\na,0,2,8\nb,0,2,8\n\na,1,2,8\n", "f.csv: row 5: duplicate id 'a' (first on row 2)"),
         ("id,lower,upper,size\na,0,2\n", "f.csv: row 2: missing value for 'size'"),
         ("id,lower,upper,size\n,0,2,4\n", "f.csv: row 2: missing value for 'id'"),
         ("id,lower,upper,size\na,0,2,8\nb,0,2,8,9\n", "f.csv: row 3: 5 fields, but the header has 4"),
         ("id,lower,upper,size\na,0,2,8,\n", "f.csv: row 2: 5 fields, but the header has 4"),
-        ("id,lower,size\na,0,2\n", "f.csv: row 1: missing column 'upper' in header"),
-        ("name,start,end,bytes\n", "f.csv: row 1: missing columns 'id', 'lower', 'upper', 'size' in header"),
-        ("", "f.csv: empty file"),
-        ("\n\n", "f.csv: empty file"),
+        ("id,lower,size\na,0,2\n", "f.csv: row 1: missing column 'upper' in header (need id,lower,upper,size)"),
+        ("name,start,end,bytes\n", "f.csv: row 1: missing columns 'id', 'lower', 'upper', 'size' in header (need id,lower,upper,size)"),
+        ("id,lower\n", "f.csv: row 1: missing columns 'upper', 'size' in header (need id,lower,upper,size)"),
+        ("\n\nid,lower,size\n", "f.csv: row 3: missing column 'upper' in header (need id,lower,upper,size)"),
+        ("", "f.csv: empty file (expected a header id,lower,upper,size)"),
+        ("\n\n", "f.csv: empty file (expected a header id,lower,upper,size)"),
     ],
 )
 def test_bad_input_names_the_file_and_row(text, message):
     with pytest.raises(CsvError) as err:
         parse_problem_csv(text, "f.csv")
-    assert str(err.value).startswith(message)
+    assert str(err.value) == message
+    assert err.value.where == "f.csv" and f"f.csv: {err.value.rule}" == message
     assert "\n" not in str(err.value)
     assert isinstance(err.value, ValueError)
+
+
+def test_a_field_the_csv_module_refuses_names_its_row():
+    with pytest.raises(CsvError) as err:
+        parse_problem_csv("id,lower,upper,size\na,0,1," + "4" * 200_000 + "\n", "f.csv")
+    assert str(err.value) == "f.csv: row 2: field larger than field limit (131072)"
+    assert err.value.where == "f.csv"
 
 
 def test_bad_file_on_disk(tmp_path):
@@ -118,8 +124,29 @@ def test_bad_file_on_disk(tmp_path):
 
 
 def test_missing_file(tmp_path):
-    with pytest.raises(CsvError, match=r"nothing\.csv: cannot read"):
+    with pytest.raises(CsvError) as err:
         read_problem_csv(tmp_path / "nothing.csv")
+    assert str(err.value) == f"{tmp_path / 'nothing.csv'}: cannot read: No such file or directory"
+
+
+def test_a_binary_file_is_not_text(tmp_path):
+    path = tmp_path / "blob.csv"
+    path.write_bytes(b"id,lower,upper,size\n\xff\xfe,0,1,4\n")
+    with pytest.raises(CsvError) as err:
+        read_problem_csv(path)
+    assert (str(err.value), err.value.where, err.value.rule) == (f"{path}: not a text file", str(path), "not a text file")
+
+
+def test_a_byte_order_mark_is_not_part_of_the_first_column(tmp_path):
+    path = tmp_path / "excel.csv"
+    path.write_bytes("id,lower,upper,size\na,0,1,4\n".encode("utf-8-sig"))
+    assert read_problem_csv(path).buffers == [Buffer("a", 0, 1, 4)]
+
+
+def test_text_without_a_name_is_called_csv_in_errors():
+    with pytest.raises(CsvError) as err:
+        parse_problem_csv("")
+    assert str(err.value) == "<csv>: empty file (expected a header id,lower,upper,size)"
 
 
 def test_empty_file_on_disk(tmp_path):

@@ -39,15 +39,11 @@ def parse_problem_csv(text: str, name: str = "<csv>") -> Problem:
         rows = iter(list(reader))
     except csv.Error as err:
         raise CsvError(name, f"row {reader.line_num}: {err}") from None
-    header = None
-    row_number = 0
-    for row_number, row in enumerate(rows, start=1):
-        if any(cell.strip() for cell in row):
-            header = [cell.strip() for cell in row]
-            break
-    if header is None:
+    numbered = enumerate(rows, start=1)
+    header_row, header_cells = next(((n, row) for n, row in numbered if any(cell.strip() for cell in row)), (None, None))
+    if header_cells is None:
         raise CsvError(name, f"empty file (expected a header {','.join(REQUIRED)})")
-    header_row = row_number
+    header = [cell.strip() for cell in header_cells]
     missing = [column for column in REQUIRED if column not in header]
     if missing:
         plural = "s" if len(missing) > 1 else ""
@@ -58,7 +54,7 @@ def parse_problem_csv(text: str, name: str = "<csv>") -> Problem:
     where = {column: header.index(column) for column in REQUIRED}
     buffers: list[Buffer] = []
     first_row: dict[str, int] = {}
-    for row_number, row in enumerate(rows, start=header_row + 1):
+    for row_number, row in numbered:
         if not any(cell.strip() for cell in row):
             continue  # blank line
         if len(row) > len(header):
@@ -129,10 +125,3 @@ def gantt_csv(buffers: Sequence[Buffer], offsets: Mapping[str, int]) -> str:
         [(b.id, b.size, offsets[b.id], b.start, b.end) for b in buffers],
     )
 
-
-def write_solution_csv(path: str | Path, buffers: Sequence[Buffer], offsets: Mapping[str, int]) -> None:
-    Path(path).write_text(solution_csv(buffers, offsets), encoding="utf-8")
-
-
-def write_gantt_csv(path: str | Path, buffers: Sequence[Buffer], offsets: Mapping[str, int]) -> None:
-    Path(path).write_text(gantt_csv(buffers, offsets), encoding="utf-8")
