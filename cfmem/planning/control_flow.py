@@ -33,6 +33,8 @@ from cfmem.planning.strategies import solve
 from cfmem.planning.verify import verify_plan
 
 MODES = ("naive", "conservative", "linearize", "hoist", "exact")
+TIMELINES = ("exact", "linearize", "conservative")
+"""The modes planned as one flat problem on a global timeline."""
 
 
 @dataclass
@@ -64,6 +66,8 @@ def timeline(tree: RegionTree, mode: str = "exact", align: int = 1) -> list[Buff
     ``conservative``: as exact, but every tensor inside an if spans the whole
     outermost if and has no path.
     """
+    if mode not in TIMELINES:
+        raise ValueError(f"no timeline for mode '{mode}' (choose from {', '.join(TIMELINES)})")
     buffers: list[Buffer] = []
 
     def visit(region: RegionTree, t0: int, path: Path, outer: tuple[int, int] | None) -> int:
@@ -161,7 +165,7 @@ def plan_tree(
     began = time.perf_counter()
     exact_buffers = timeline(tree, "exact", align)
     blocks: dict[int, tuple[int, int]] = {}
-    proven = False
+    proven: dict[str, bool] = {}  # candidate -> the strategy proved its plan optimal
     chosen = mode
     if mode == "naive":
         offsets = _naive(tree, align)
@@ -171,8 +175,8 @@ def plan_tree(
         offsets, _ = _flat(tree, mode, strategy, options, align)
     else:
         candidates: dict[str, dict[str, int]] = {}
-        candidates["exact"], proven = _flat(tree, "exact", strategy, options, align)
-        if tree.ifs or any(r.ifs for r in tree.walk()):
+        candidates["exact"], proven["exact"] = _flat(tree, "exact", strategy, options, align)
+        if tree.ifs:  # nested ifs sit inside a top-level one
             candidates["hoist"], _, blocks = _hoist(tree, strategy, options, align)
             for other in ("linearize", "conservative"):
                 candidates[other], _ = _flat(tree, other, strategy, options, align)
@@ -182,7 +186,7 @@ def plan_tree(
         if chosen != "hoist":
             blocks = {}
     peak = peak_of(exact_buffers, offsets)
-    verify_plan(exact_buffers, offsets, arena_size=peak)
+    verify_plan(exact_buffers, offsets)
     bound = cf_lower_bound(tree)
     return TreePlan(
         offsets=offsets,
@@ -191,7 +195,7 @@ def plan_tree(
         mode=mode,
         strategy=strategy,
         seconds=time.perf_counter() - began,
-        proven_optimal=(proven and chosen == "exact") or peak == bound,
+        proven_optimal=proven.get(chosen, False) or peak == bound,
         blocks=blocks,
         chosen=chosen,
     )
