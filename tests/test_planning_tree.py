@@ -67,6 +67,16 @@ def test_an_if_with_empty_branches_still_takes_one_step():
     assert by_id(timeline(tree, "conservative")) == {"z": (0, 1, ()), "w": (0, 1, ())}
 
 
+def test_a_linearized_if_takes_its_branches_steps_and_at_least_one():
+    def with_branches(then_steps: int, else_steps: int) -> RegionTree:
+        branches = [RegionTree(then_steps), RegionTree(else_steps)]
+        return RegionTree(2, [Tensor("y", 2, 0, 1)], [IfNode(0, 0, branches)])
+
+    assert by_id(timeline(with_branches(0, 0), "linearize")) == {"y": (0, 2, ())}
+    assert by_id(timeline(with_branches(1, 0), "linearize")) == {"y": (0, 2, ())}
+    assert by_id(timeline(with_branches(2, 1), "linearize")) == {"y": (0, 4, ())}
+
+
 def test_the_alignment_is_given_to_every_buffer():
     assert {b.align for b in timeline(one_if(), "exact", 16)} == {16}
 

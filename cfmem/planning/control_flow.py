@@ -181,7 +181,7 @@ def plan_tree(
             for other in ("linearize", "conservative"):
                 candidates[other], _ = _flat(tree, other, strategy, options, align)
         peaks = {name: peak_of(exact_buffers, offs) for name, offs in candidates.items()}
-        chosen = min(peaks, key=lambda name: (peaks[name], name != "exact"))
+        chosen = min(peaks, key=peaks.__getitem__)  # the first smallest: exact wins its ties
         offsets = candidates[chosen]
         if chosen != "hoist":
             blocks = {}
