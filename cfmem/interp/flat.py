@@ -114,7 +114,6 @@ class FlatInterpreter:
     """Runs one function of a lowered module; ``check`` enables clobber detection."""
 
     def __init__(self, module: ModuleOp, check: bool = True):
-        self.module = module
         self.check = check
         self.global_ops = {op.sym_name.data: op for op in module.ops if isinstance(op, memref.GlobalOp)}
         self.if_labels = {op: f"if#{k}" for k, op in enumerate(o for o in module.walk() if isinstance(o, scf.IfOp))}
@@ -136,7 +135,7 @@ class FlatInterpreter:
         inputs_given = check_inputs(fn, inputs)
         n_in = len(input_args(fn))
         for arg, value in zip(args[:n_in], inputs_given):
-            frame.values[arg] = self.own_memory(arg.name_hint or "input", np.require(value, requirements="C"))
+            frame.values[arg] = self.own_memory(arg.name_hint or "input", value)
         outputs: list[Ref] = []
         for arg in args[n_in:]:
             shape, dtype = _shape_dtype(arg.type)
@@ -148,6 +147,7 @@ class FlatInterpreter:
         return RunResult(results, list(self.branches))
 
     def own_memory(self, name: str, array: np.ndarray) -> Ref:
+        """A buffer of its own for ``array`` (viewed in place when C-contiguous, else copied)."""
         memory = Memory(name, array.reshape(-1).view(np.uint8))
         return Ref(memory, 0, array.shape, array.dtype)
 
@@ -261,7 +261,9 @@ class FlatInterpreter:
             for ref in ins:
                 if ref.overlaps(out):
                     raise ClobberError(
-                        f"'{op.compute.name}' writes %{out.tensor} over its own input %{ref.tensor or ref.memory.name}", op
+                        f"'{op.compute.name}' writes %{out.tensor or out.memory.name} over its own input"
+                        f" %{ref.tensor or ref.memory.name}",
+                        op,
                     )
         args = [self.read(ref, op) for ref in ins]
         self.write(out, kernels.evaluate(op.compute, args), op)
