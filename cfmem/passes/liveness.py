@@ -79,10 +79,11 @@ class FunctionLiveness:
 
 class _Analysis:
     def __init__(self, fn: func.FuncOp, io_on_chip: bool):
-        self.result = FunctionLiveness(RegionTree(0))
+        self.tensor_of: dict[SSAValue, Tensor] = {}
+        self.region_of: dict[Block, RegionTree] = {}
+        self.if_node_of: dict[IfOp, IfNode] = {}
         self.io_on_chip = io_on_chip
-        ret = fn.body.block.last_op
-        self.outputs = set(ret.operands) if isinstance(ret, func.ReturnOp) else set()
+        self.outputs = set(fn.body.block.last_op.operands)  # func.return's
         self.step: dict[Operation, int] = {}
         self.unique_id = ValueNames()
         self.next_if = 0
@@ -102,7 +103,7 @@ class _Analysis:
             op: Operation | None = reader
             while op is not None and op.parent_block() is not block:
                 op = op.parent_op()
-            assert op is not None, "use outside the defining block's scope"
+            assert op is not None  # SSA dominance: every use is nested in the defining block
             end = max(end, self.step[op])
         return end
 
@@ -111,17 +112,17 @@ class _Analysis:
         for k, op in enumerate(ops):
             self.step[op] = k
         tree = RegionTree(len(ops))
-        self.result.region_of[block] = tree
-        if block.parent_op() is not None and isinstance(block.parent_op(), func.FuncOp):
+        self.region_of[block] = tree
+        if isinstance(block.parent_op(), func.FuncOp):
             self.add_tensors(tree, block, block.args, 0)
         for k, op in enumerate(ops):
             refuse_foreign_region(op)
             if isinstance(op, IfOp):
-                node = IfNode(self.next_if, k, [])
+                if_id = self.next_if  # numbered in walk order: an if before the ifs inside it
                 self.next_if += 1
-                self.result.if_node_of[op] = node
+                node = IfNode(if_id, k, [self.region(r.block) for r in op.branches])
+                self.if_node_of[op] = node
                 tree.ifs.append(node)
-                node.branches = [self.region(r.block) for r in op.branches]
             self.add_tensors(tree, block, op.results, k)
         return tree
 
@@ -130,7 +131,7 @@ class _Analysis:
             if self.planned(value):
                 t = Tensor(self.unique_id(value), tensor_bytes(value.type), start, self.last_use(value, block, start))
                 tree.tensors.append(t)
-                self.result.tensor_of[value] = t
+                self.tensor_of[value] = t
 
 
 def op_position(op: Operation) -> str:
@@ -154,8 +155,8 @@ def analyze_function(fn: func.FuncOp, io_on_chip: bool = False) -> FunctionLiven
     (e.g. an upstream ``scf.if``): the tensors inside it would go unplanned.
     """
     analysis = _Analysis(fn, io_on_chip)
-    analysis.result.tree = analysis.region(fn.body.block)
-    return analysis.result
+    tree = analysis.region(fn.body.block)
+    return FunctionLiveness(tree, analysis.tensor_of, analysis.region_of, analysis.if_node_of)
 
 
 def functions(module: ModuleOp) -> list[func.FuncOp]:
