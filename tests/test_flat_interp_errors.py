@@ -189,3 +189,29 @@ def test_a_splat_global_fills_every_element(count):
     splat = next(op for op in module.ops if isinstance(op, memref.GlobalOp))
     splat.properties["initial_value"] = DenseIntOrFPElementsAttr(TensorType(f32, [count]), BytesAttr(np.float32(1.5).tobytes()))
     np.testing.assert_array_equal(run_flat(module, {}).outputs["o"], np.full(count, 1.5, np.float32))
+
+
+BRANCH_ON_LOAD = """
+"memref.global"() <{sym_name = "one", type = memref<1xf32>, initial_value = dense<1.0> : tensor<1xf32>, sym_visibility = "private", constant}> : () -> ()
+"memref.global"() <{sym_name = "two", type = memref<1xf32>, initial_value = dense<2.0> : tensor<1xf32>, sym_visibility = "private", constant}> : () -> ()
+func.func @main(%c: memref<3xi1>, %o: memref<1xf32>) attributes {cfmem.output_names = ["o"]} {
+  %c1 = arith.constant 1 : index
+  %b = memref.load %c[%c1] : memref<3xi1>
+  scf.if %b {
+    %g = memref.get_global @one : memref<1xf32>
+    "memref.copy"(%g, %o) : (memref<1xf32>, memref<1xf32>) -> ()
+  } else {
+    %g = memref.get_global @two : memref<1xf32>
+    "memref.copy"(%g, %o) : (memref<1xf32>, memref<1xf32>) -> ()
+  }
+  func.return
+}
+"""
+
+
+@pytest.mark.parametrize(("flags", "taken", "value"), [([False, True, False], True, 1.0), ([True, False, True], False, 2.0)])
+def test_a_load_reads_the_element_at_its_index(flags, taken, value):
+    module, _ = parse_module(BRANCH_ON_LOAD)
+    result = run_flat(module, {"c": np.array(flags)})
+    assert result.outputs["o"].tolist() == [value]
+    assert result.branches == [("if#0", taken)]

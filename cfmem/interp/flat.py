@@ -148,7 +148,7 @@ class FlatInterpreter:
 
     def own_memory(self, name: str, array: np.ndarray) -> Ref:
         """A buffer of its own for ``array`` (viewed in place when C-contiguous, else copied)."""
-        memory = Memory(name, array.reshape(-1).view(np.uint8))
+        memory = Memory(name, array.ravel().view(np.uint8))
         return Ref(memory, 0, array.shape, array.dtype)
 
     def memory(self, name: str) -> Memory:
@@ -183,12 +183,15 @@ class FlatInterpreter:
                     )
         return ref.array()
 
-    def write(self, ref: Ref, value: np.ndarray, op: Operation, tensor: str | None = None) -> None:
+    def write(self, ref: Ref, value: np.ndarray, op: Operation) -> None:
         if self.check:
             self.check_not_in_flight(ref, op, "overwrites")
-            name = tensor or ref.tensor
-            if ref.memory.owner is not None and name is not None:
-                ref.memory.owner[ref.offset : ref.offset + ref.nbytes] = self.tensor_id(name)
+        self.store(ref, value)
+
+    def store(self, ref: Ref, value: np.ndarray) -> None:
+        """Put ``value`` in ``ref``'s bytes; in checking mode its tensor now owns them."""
+        if self.check and ref.memory.owner is not None and ref.tensor is not None:
+            ref.memory.owner[ref.offset : ref.offset + ref.nbytes] = self.tensor_id(ref.tensor)
         ref.array()[...] = value
 
     def check_not_in_flight(self, ref: Ref, op: Operation, verb: str) -> None:
@@ -250,7 +253,7 @@ class FlatInterpreter:
             transfer = self.in_flight.pop(key, None)
             if transfer is None:
                 raise InterpError("waits on a DMA tag no transfer is using", op)
-            self.write(transfer.dest, transfer.source, op)
+            self.store(transfer.dest, transfer.source)  # no transfer in flight overlaps it: refused at its start
         else:
             raise InterpError(f"the flat interpreter cannot run '{op.name}'", op)
 
