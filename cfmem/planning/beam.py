@@ -19,23 +19,14 @@ by first fit.
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
 
+from cfmem.planning.greedy import large_first_key
 from cfmem.planning.problem import Buffer, Placement, PlanOptions, Problem, paths_compatible
 
 CANDIDATES = 3
 """Offsets tried per state and buffer (the lowest canonical ones that fit)."""
 
 _MASK = (1 << 61) - 1
-
-
-def _order(buffers: Sequence[Buffer]) -> list[Buffer]:
-    """The large-first greedy's order (its key, when that module is present)."""
-    try:
-        from cfmem.planning.greedy import large_first_key
-    except ImportError:
-        return sorted(buffers, key=lambda b: (-b.size, b.start - b.end, b.start, b.id))
-    return sorted(buffers, key=large_first_key)
 
 
 def _earlier_conflicts(order: list[Buffer]) -> list[list[int]]:
@@ -89,7 +80,7 @@ def plan_beam(problem: Problem, options: PlanOptions) -> Placement:
     """Beam search of width ``options.beam_width`` over canonical placements."""
     began = time.perf_counter()
     offsets = {b.id: 0 for b in problem.buffers if b.size == 0}
-    order = _order([b for b in problem.buffers if b.size > 0])
+    order = sorted((b for b in problem.buffers if b.size > 0), key=large_first_key)
     n = len(order)
     if not n:
         return Placement(offsets, stats={"states": 0.0})

@@ -48,12 +48,12 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from cfmem.planning.greedy import plan_best_fit, plan_large_first, plan_sequential, plan_short_first
 from cfmem.planning.problem import (
     Buffer,
     Placement,
     PlanOptions,
     Problem,
-    align_up,
     lower_bound,
     paths_compatible,
     peak_of,
@@ -503,41 +503,16 @@ class _Decider:
         return True
 
 
-def _first_fit_large_first(buffers: Sequence[Buffer]) -> dict[str, int]:
-    """Fallback incumbent when the greedy module is unavailable (O(n^2))."""
-    order = sorted(buffers, key=lambda b: (-b.size, b.start - b.end, b.start, b.id))
-    placed: list[tuple[Buffer, int]] = []
-    offsets: dict[str, int] = {}
-    for b in order:
-        busy = sorted(
-            (o, o + p.size)
-            for p, o in placed
-            if b.start < p.end and p.start < b.end and paths_compatible(b.path, p.path)
-        )
-        offset = 0
-        for lo, hi in busy:
-            if offset + b.size <= lo:
-                break
-            offset = max(offset, align_up(hi, b.align))
-        offsets[b.id] = offset
-        placed.append((b, offset))
-    return offsets
+INCUMBENT_STRATEGIES = (plan_large_first, plan_best_fit, plan_short_first, plan_sequential)
+"""The greedy plans the search starts from, fastest first."""
 
 
 def _greedy_incumbent(problem: Problem, options: PlanOptions, deadline: float) -> dict[str, int]:
-    """The best plan among the cheap greedy strategies (those that fit in the time)."""
-    candidates: list[dict[str, int]] = []
-    try:
-        from cfmem.planning import greedy
-    except ImportError:
-        greedy = None
-    if greedy is not None:
-        for name in ("plan_large_first", "plan_best_fit", "plan_short_first", "plan_sequential"):
-            strategy = getattr(greedy, name, None)
-            if strategy is not None and (not candidates or time.perf_counter() < deadline):
-                candidates.append(strategy(problem, options).offsets)
-    if not candidates:
-        candidates.append(_first_fit_large_first(problem.buffers))
+    """The best plan among the greedy strategies that fit in the time (the first always runs)."""
+    candidates = [INCUMBENT_STRATEGIES[0](problem, options).offsets]
+    for strategy in INCUMBENT_STRATEGIES[1:]:
+        if time.perf_counter() < deadline:
+            candidates.append(strategy(problem, options).offsets)
     return min(candidates, key=lambda offsets: peak_of(problem.buffers, offsets))
 
 
