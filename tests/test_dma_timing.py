@@ -187,3 +187,38 @@ def test_regions_with_no_work_are_left_out():
 def test_a_region_holding_only_a_transfer_is_kept():
     timeline = simulate(Block("@f", [start("t", 5), Wait("t")]), UNIT)
     assert timeline.regions == [RegionTime("@f", 0, 15, 0, 15)]
+
+
+def test_a_branchs_work_sums_its_ops_and_the_slower_path_of_its_ifs():
+    """then: 6 + 4 = 10 cycles against else: 7; then: an if of 1 or 9 (9) against else: 9.5."""
+    sums = Block("@f", [IfEvent("if#0", [
+        Block("if#0.then", [Compute("p", macs=6), Compute("q", macs=4)]),
+        Block("if#0.else", [Compute("e", macs=7)]),
+    ])])  # fmt: skip
+    assert simulate(sums, UNIT).regions[0].label == "if#0.then"
+    inner = IfEvent("if#1", [Block("if#1.then", [Compute("x", macs=2)]), Block("if#1.else", [Compute("y", macs=18)])])
+    nested = Block("@f", [IfEvent("if#0", [
+        Block("if#0.then", [inner]),
+        Block("if#0.else", [Compute("e", macs=19)]),
+    ])])  # fmt: skip
+    assert simulate(nested, Chip(macs_per_cycle=2)).regions[0].label == "if#0.else"
+
+
+def test_the_parts_of_a_block_between_ifs_are_numbered():
+    program = Block("@f", [
+        Compute("a", macs=1),
+        IfEvent("if#0", [Block("if#0.then", [Compute("t", macs=1)]), Block("if#0.else")]),
+        Compute("b", macs=1),
+        IfEvent("if#1", [Block("if#1.then", [Compute("u", macs=1)]), Block("if#1.else")]),
+        Compute("c", macs=1),
+    ])  # fmt: skip
+    timeline = simulate(program, UNIT, {"if#0": True, "if#1": True})
+    assert [(r.label, r.start, r.end) for r in timeline.regions] == [
+        ("@f", 0, 1), ("if#0.then", 1, 2), ("@f[1]", 2, 3), ("if#1.then", 3, 4), ("@f[2]", 4, 5),
+    ]  # fmt: skip
+
+
+def test_a_chip_is_written_as_indented_json_one_key_a_line():
+    lines = UNIT.to_json().splitlines()
+    assert lines[0] == "{" and lines[1] == '  "name": "unit",' and lines[-1] == "}"
+    assert len(lines) == len(fields(Chip)) + 2

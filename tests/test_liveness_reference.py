@@ -221,3 +221,28 @@ def test_an_op_is_placed_by_its_own_name_or_the_last_named_op_before_it():
         "in @h", "defining %a in @h", "after %a in @h", "after %a in @h", "after %a in @h",
     ]  # fmt: skip
     assert op_position(fn) == "outside any function"
+
+
+TWO_RESULTS = """
+func.func @two(%x: tensor<4xf32>, %c: tensor<1xi1>) -> tensor<4xf32> {
+  %kept, %out = nn.if %c : tensor<1xi1> -> (tensor<4xf32>, tensor<4xf32>) {
+    %t = nn.relu %x : (tensor<4xf32>) -> tensor<4xf32>
+    nn.yield %t, %t : tensor<4xf32>, tensor<4xf32>
+  } else {
+    nn.yield %x, %x : tensor<4xf32>, tensor<4xf32>
+  }
+  %y = nn.add %kept, %out : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  %z = nn.add %y, %out : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  func.return %out : tensor<4xf32>
+}
+"""
+
+
+def test_an_unplanned_result_beside_a_planned_one_is_written_as_minus_one():
+    module, _ = parse_module(TWO_RESULTS)
+    apply_pipeline(module, "nn-liveness")
+    fn = next(iter(functions(module)))
+    if_op = next(op for op in fn.walk() if op.name == "nn.if")
+    assert list(if_op.attributes[LIVE_ATTR].get_values()) == [0, 1, -1, -1]  # %out is returned: off chip
+    inner = next(op for op in fn.walk() if op.name == "nn.relu")
+    assert op_position(inner) == "defining %t in @two"

@@ -51,6 +51,7 @@ def test_solution_round_trip(tmp_path):
     # a solution is also a problem (offset ignored) and keeps its offsets
     again = read_problem_csv(out)
     assert again.buffers == buffers
+    assert "\r" not in solution_csv(buffers, offsets)
     rows = list(csv.DictReader(io.StringIO(solution_csv(again.buffers, offsets))))
     assert {r["id"]: int(r["offset"]) for r in rows} == offsets
 

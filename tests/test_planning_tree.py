@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
 from cfmem.planning import strategies
@@ -59,6 +61,14 @@ def test_nested_ifs_take_the_time_of_their_longest_path():
     assert conservative["i"] == conservative["e"] == conservative["t"] == (0, 5, ())
 
 
+def test_an_empty_inner_if_still_takes_a_step_of_the_outer_ifs_time():
+    """then: an if of two empty branches, then one more step (2 steps); else: 1 step."""
+    then = RegionTree(2, [], [IfNode(1, 0, [RegionTree(0), RegionTree(0)])])
+    other = RegionTree(1, [Tensor("e", 4, 0, 0)])
+    tree = RegionTree(1, [], [IfNode(0, 0, [then, other])])
+    assert by_id(timeline(tree, "conservative")) == {"e": (0, 2, ())}
+
+
 def test_an_if_with_empty_branches_still_takes_one_step():
     empty = RegionTree(2, [Tensor("y", 2, 0, 1)], [IfNode(0, 0, [RegionTree(0), RegionTree(0)])])
     assert by_id(timeline(empty, "conservative")) == {"y": (0, 2, ())}
@@ -96,9 +106,16 @@ def test_an_unknown_mode_is_refused_by_plan_tree():
 
 
 def test_plan_tree_defaults_to_exact_mode_and_auto():
+    began = time.perf_counter()
     plan = plan_tree(one_if())
+    assert 0 < plan.seconds <= time.perf_counter() - began
     assert (plan.mode, plan.strategy) == ("exact", "auto")
     assert plan.peak == plan.lower_bound == 4 + 2 + 16
+
+
+def test_a_heuristic_plan_at_the_bound_is_called_optimal():
+    plan = plan_tree(one_if(), "hoist", "large-first")
+    assert plan.peak == plan.lower_bound and plan.proven_optimal is True
 
 
 @pytest.mark.parametrize("mode", [m for m in MODES if m != "exact"])
@@ -140,13 +157,26 @@ def test_hoisted_blocks_below_a_parent_tensor_are_offset_by_the_parents_base():
 def test_exact_is_proven_optimal_only_by_its_own_plan_or_by_reaching_the_bound():
     plan = plan_tree(one_if(), "exact", "search", PlanOptions(time_limit=2.0))
     assert plan.chosen == "exact" and plan.proven_optimal
-    assert not plan_tree(one_if(), "conservative", "large-first").proven_optimal  # 4+2+8+16 > 22
+    assert plan_tree(one_if(), "conservative", "large-first").proven_optimal is False  # 4+2+8+16 > 22
 
 
 def test_a_tree_without_ifs_plans_only_the_exact_candidate():
     plain = RegionTree(3, [Tensor("a", 4, 0, 1), Tensor("b", 4, 1, 2), Tensor("c", 4, 2, 2)])
     plan = plan_tree(plain)
     assert plan.chosen == "exact" and plan.blocks == {} and plan.peak == 8
+
+
+def test_a_strategy_breaking_the_alignment_is_caught(monkeypatch):
+    def misaligned(problem, options):
+        offsets, top = {}, 1
+        for b in problem.buffers:
+            offsets[b.id], top = top, top + b.size + 16
+        return Placement(offsets)
+
+    monkeypatch.setitem(strategies._REGISTRY, "misaligned", ("m", "misaligned"))
+    monkeypatch.setattr(strategies.importlib, "import_module", lambda name: type("M", (), {"misaligned": staticmethod(misaligned)}))
+    with pytest.raises(ValueError, match="is not aligned to 16 bytes"):
+        plan_tree(one_if(), "exact", "misaligned", align=16)
 
 
 def test_the_options_reach_the_strategy_in_every_mode(monkeypatch):

@@ -65,9 +65,9 @@ class Chip:
 class RegionTime:
     label: str
     start: float
-    end: float
-    compute: float
-    transfer: float
+    end: float = 0.0
+    compute: float = 0.0
+    transfer: float = 0.0
 
     @property
     def bound(self) -> float:
@@ -87,7 +87,7 @@ class Lane:
 
 @dataclass
 class Timeline:
-    cycles: float
+    cycles: float = 0.0
     regions: list[RegionTime] = field(default_factory=list)
     lanes: list[Lane] = field(default_factory=list)
 
@@ -110,11 +110,11 @@ def simulate(program: Block, chip: Chip, branches: dict[str, bool] | None = None
     now = 0.0
     dma_free = 0.0
     done: dict[str, float] = {}
-    timeline = Timeline(0.0)
+    timeline = Timeline()
 
     def run(block: Block) -> None:
         nonlocal now, dma_free
-        region = RegionTime(block.label, now, now, 0.0, 0.0)
+        region = RegionTime(block.label, now)
         part = 0
 
         def close() -> None:
@@ -143,7 +143,7 @@ def simulate(program: Block, chip: Chip, branches: dict[str, bool] | None = None
                     taken = _work(event.branches[0], chip) >= _work(event.branches[1], chip)
                 run(event.branches[0 if taken else 1])
                 part += 1
-                region = RegionTime(f"{block.label}[{part}]", now, now, 0.0, 0.0)
+                region = RegionTime(f"{block.label}[{part}]", now)
         close()
 
     run(program)

@@ -112,7 +112,7 @@ def _duration(node) -> int:
         inner = {n.step: max(1, *(length(b) for b in n.branches)) for n in region.ifs}
         return sum(inner.get(step, 1) for step in range(region.num_steps))
 
-    return max(1, *(length(b) for b in node.branches))
+    return max(length(b) for b in node.branches)
 
 
 def _naive(tree: RegionTree, align: int) -> dict[str, int]:

@@ -24,7 +24,7 @@ class OptionError(ValueError):
 def check_choice(what: str, value: str, choices: Sequence[str]) -> None:
     """``value`` must be one of ``choices``."""
     if value not in choices:
-        message = f"unknown {what.lstrip('-')} '{value}' (choose from {', '.join(choices)})"
+        message = f"unknown {what.removeprefix('--')} '{value}' (choose from {', '.join(choices)})"
         raise OptionError(what, message, message)
 
 
