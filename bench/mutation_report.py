@@ -202,7 +202,15 @@ def _mutant_order(name: str) -> tuple[str, int]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=ROOT / "bench" / "results" / "mutation.md")
+    parser.add_argument("--survivors", action="store_true",
+                        help="print the surviving mutants' names (to run them again after adding tests) and stop")
     args = parser.parse_args(argv)
+    if args.survivors:
+        for path in module_paths():
+            for name, status in sorted(load_results(path).items(), key=lambda item: _mutant_order(item[0])):
+                if status == "survived":
+                    print(name)
+        return 0
     notes = tomllib.loads(NOTES.read_text()) if NOTES.exists() else {}
     text, unexplained = build_report(notes)
     args.out.write_text(text)
