@@ -26,8 +26,6 @@ from cfmem.planning.problem import Buffer, Placement, PlanOptions, Problem, path
 CANDIDATES = 3
 """Offsets tried per state and buffer (the lowest canonical ones that fit)."""
 
-_MASK = (1 << 61) - 1
-
 
 def _earlier_conflicts(order: list[Buffer]) -> list[list[int]]:
     """For each position, the earlier positions whose buffers conflict with it."""
@@ -87,58 +85,30 @@ def plan_beam(problem: Problem, options: PlanOptions) -> Placement:
     width = max(1, options.beam_width)
     before = _earlier_conflicts(order)
 
-    # A state: (offsets of the placed prefix, peak, low-mass score, hash, on greedy branch)
-    states: list[tuple[list[int], int, int, int, bool]] = [([], 0, 0, 0, True)]
+    # A state: (offsets of the placed prefix, peak, low-mass score, on greedy branch).
+    # Children of one state differ in their last offset and states differ in
+    # their prefix, so no placement is ever reached twice.
+    states: list[tuple[list[int], int, int, bool]] = [([], 0, 0, True)]
     expanded = 0
     candidates = CANDIDATES
     for k, b in enumerate(order):
         if candidates > 1 and time.perf_counter() - began > options.time_limit:
             # Out of time: finish the leading state and the greedy's by first fit.
-            states = states[:1] + [s for s in states[1:] if s[4]]
+            states = states[:1] + [s for s in states[1:] if s[3]]
             width, candidates = len(states), 1
-        children: list[tuple[int, int, int, int, int, int, bool]] = []
-        for s_idx, (offs, peak, mass, digest, greedy) in enumerate(states):
+        children: list[tuple[int, int, int, int, int, bool]] = []
+        for s_idx, (offs, peak, mass, greedy) in enumerate(states):
             busy = sorted((offs[j], offs[j] + order[j].size) for j in before[k])
             choices = _fits(busy, b.size, b.align, candidates)
             for c_idx, x in enumerate(choices):
-                expanded += 1
-                children.append(
-                    (
-                        max(peak, x + b.size),
-                        mass + x * b.size,
-                        len(children),
-                        s_idx,
-                        x,
-                        (digest * 1_000_003 + x + 1) & _MASK,
-                        greedy and c_idx == 0,
-                    )
-                )
+                child = (max(peak, x + b.size), mass + x * b.size, len(children), s_idx, x, greedy and c_idx == 0)
+                children.append(child)
+        expanded += len(children)
         children.sort()
-        kept: list[tuple[int, int, int, int, int, int, bool]] = []
-        seen: dict[int, int] = {}
-        greedy_kept = False
-        for child in children:
-            if child[5] in seen:  # the same placement reached twice
-                if child[6] and not greedy_kept:
-                    k_idx = seen[child[5]]
-                    kept[k_idx] = (*kept[k_idx][:6], True)
-                    greedy_kept = True
-                continue
-            if len(kept) == width:
-                if greedy_kept:
-                    break
-                if not child[6]:
-                    continue
-                kept[-1] = child  # keep the greedy's branch alive
-                greedy_kept = True
-                break
-            seen[child[5]] = len(kept)
-            kept.append(child)
-            greedy_kept = greedy_kept or child[6]
-        states = [
-            ([*states[s_idx][0], x], peak, mass, digest, greedy)
-            for peak, mass, _, s_idx, x, digest, greedy in kept
-        ]
+        kept = children[:width]
+        if not any(child[5] for child in kept):
+            kept[-1] = next(child for child in children[width:] if child[5])  # keep the greedy's branch alive
+        states = [([*states[s_idx][0], x], peak, mass, greedy) for peak, mass, _, s_idx, x, greedy in kept]
     best = min(states, key=lambda s: (s[1], s[2]))
     offsets.update({b.id: best[0][k] for k, b in enumerate(order)})
     return Placement(
