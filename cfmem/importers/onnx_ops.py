@@ -68,7 +68,8 @@ SHAPE_DATA_MAX_ELEMENTS = 64
 def check_fold_sizes(imp: Importer, node: onnx.NodeProto, feeds: dict[str, np.ndarray]) -> None:
     """Refuse a fold whose results onnx's shape inference says are too large to hold."""
     types = {name: helper.make_tensor_type_proto(helper.np_dtype_to_tensor_dtype(v.dtype), v.shape) for name, v in feeds.items()}
-    data = {name: numpy_helper.from_array(v, name) for name, v in feeds.items() if v.size <= SHAPE_DATA_MAX_ELEMENTS}
+    # shape inference looks data up by input name (the key), not by the tensor's own name
+    data = {name: numpy_helper.from_array(v) for name, v in feeds.items() if v.size <= SHAPE_DATA_MAX_ELEMENTS}
     try:
         schema = onnx.defs.get_schema(node.op_type, imp.opset)
         outputs = onnx.shape_inference.infer_node_outputs(schema, node, types, data)
@@ -194,7 +195,7 @@ def function_input(imp: Importer, name: str, shape: Sequence[int], dtype: np.dty
 
 def make(imp: Importer, cls: type[nc.ComputeOp], operands: list[SSAValue], props: dict, name: str) -> SSAValue:
     """Emit a compute op, its result shape inferred by the op's own rule."""
-    probe = cls.create(operands=operands, result_types=[TensorType(f32, [1])], properties=props)
+    probe = cls.create(operands=operands, properties=props)  # infer_shape reads operands and properties only
     try:
         shape = probe.infer_shape()
     except ValueError as err:
