@@ -36,13 +36,18 @@ def reference_order(buffers: list[Buffer]) -> list[Buffer]:
     return sorted(buffers, key=lambda b: (-b.size, -(b.end - b.start), b.start, b.id))
 
 
-def reference_beam(problem: Problem, width: int, out_of_time_at: int | None = None):
-    """Offsets and number of expanded states of the documented beam search."""
+def reference_beam(problem: Problem, width: int, out_of_time_at: int | None = None, trace: list | None = None):
+    """Offsets and number of expanded states of the documented beam search.
+
+    ``trace`` receives the position of the greedy's state when the clock runs out.
+    """
     order = reference_order([b for b in problem.buffers if b.size > 0])
     states = [((), True)]  # (offsets of the placed prefix, on the greedy's branch)
     candidates, expanded = CANDIDATES, 0
     for k, b in enumerate(order):
         if k == out_of_time_at:
+            if trace is not None:
+                trace.append(next(i for i, s in enumerate(states) if s[1]))
             states = [states[0], *[s for s in states[1:] if s[1]]]
             width, candidates = len(states), 1
         children = []
@@ -139,6 +144,18 @@ def test_empty_and_zero_size_problems():
     placement = plan_beam(only_empty, PlanOptions())
     assert placement.offsets == {"a": 0, "b": 0}
     assert placement.stats["states"] == 0
+
+
+def test_running_out_of_time_keeps_the_greedy_state_behind_the_leader(monkeypatch):
+    # On this problem the greedy's state is second when the clock runs out before buffer 6.
+    rng = random.Random(190)
+    problem = random_problem(rng, rng.randrange(6, 14), span=rng.choice([4, 8, 16]))
+    trace: list[int] = []
+    offsets, expanded = reference_beam(problem, 2, out_of_time_at=6, trace=trace)
+    assert trace == [1]
+    monkeypatch.setattr(beam_module.time, "perf_counter", StepClock())
+    placement = plan_beam(problem, PlanOptions(beam_width=2, time_limit=6.0))
+    assert placement.offsets == offsets and placement.stats["states"] == expanded
 
 
 class StepClock:
