@@ -122,6 +122,17 @@ def test_reshape_to_a_shape_computed_at_run_time_is_refused_by_name():
     assert refusal(model) == "node n (Reshape): Reshape shape must be a constant (it is computed at run time)"
 
 
+def test_unsqueeze_takes_a_scalar_axes_input_as_onnxruntime_does(tmp_path, rng):
+    model = unchecked_model(
+        [h.make_node("Unsqueeze", ["x", "axes"], ["y"])],
+        [info("x", T.FLOAT, [2, 1, 3])],
+        [info("y", T.FLOAT, None)],
+        [nh.from_array(np.array(-2, np.int64), "axes")],
+        opset=13,
+    )
+    matches_onnxruntime(tmp_path, model, {"x": floats(rng, 2, 1, 3)})
+
+
 # --- optional inputs left out --------------------------------------------------------------------
 
 
@@ -374,6 +385,13 @@ AUTO_PAD_VALUES = "NOTSET, VALID, SAME_UPPER, SAME_LOWER"
 def test_a_bad_window_attribute_is_refused_by_op_attribute_and_value(node, message):
     model, _ = node.model()
     assert refusal(model) == message
+
+
+@pytest.mark.parametrize("op", ["MaxPool", "AveragePool"])
+def test_pooling_with_auto_pad_valid_ignores_stray_pads_as_onnxruntime_does(tmp_path, rng, op):
+    node = h.make_node(op, ["x"], ["y"], auto_pad="VALID", pads=[1, 0, 1, 2], kernel_shape=[2, 3])
+    model = unchecked_model([node], [info("x", T.FLOAT, [1, 2, 5, 6])], [info("y", T.FLOAT, None)])
+    matches_onnxruntime(tmp_path, model, {"x": floats(rng, 1, 2, 5, 6)})
 
 
 def test_a_float_op_on_an_integer_tensor_is_refused_with_its_type():
