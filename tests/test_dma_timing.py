@@ -222,3 +222,16 @@ def test_a_chip_is_written_as_indented_json_one_key_a_line():
     lines = UNIT.to_json().splitlines()
     assert lines[0] == "{" and lines[1] == '  "name": "unit",' and lines[-1] == "}"
     assert len(lines) == len(fields(Chip)) + 2
+
+
+def test_the_slower_path_counts_only_compute_however_deep_the_ifs():
+    # The then branch computes 6 cycles; the else branch 5, inside two nested ifs.
+    # Nesting adds no work of its own, so the then branch is the slower path.
+    def nest(depth: int, label: str) -> Block:
+        if depth == 0:
+            return Block(label, [Compute(f"{label}.op", macs=5)])
+        return Block(label, [IfEvent(f"{label}.if", [nest(depth - 1, f"{label}.t"), nest(depth - 1, f"{label}.e")])])
+
+    program = Block("main", [IfEvent("if0", [Block("then", [Compute("then.op", macs=6)]), nest(2, "else")])])
+    assert simulate(program, UNIT).cycles == 6
+    assert simulate(program, UNIT, {"if0": False}).cycles == 5
