@@ -198,3 +198,13 @@ def test_the_options_reach_the_strategy_in_every_mode(monkeypatch):
     # conservative 1, linearize 1, hoist 5 (two inner branches, the then and else branches, the top),
     # exact 8 (its own, hoist's 5, linearize, conservative); naive plans nothing
     assert len(seen) == 1 + 1 + 5 + 8
+
+
+def test_a_proof_of_optimality_above_the_bound_is_reported():
+    # Two 3-byte tensors aligned to 4 need 7 bytes, one more than the 6 live at once:
+    # only the exhaustive search can say that 7 is optimal.
+    tree = RegionTree(1, [Tensor("a", 3, 0, 0), Tensor("b", 3, 0, 0)])
+    proved = plan_tree(tree, "exact", "search", PlanOptions(time_limit=5.0), align=4)
+    assert (proved.lower_bound, proved.peak, proved.chosen) == (6, 7, "exact")
+    assert proved.proven_optimal
+    assert not plan_tree(tree, "exact", "best-fit", align=4).proven_optimal
