@@ -1,0 +1,448 @@
+"""Greedy placement against a slow reference written from the module docstring.
+
+The reference knows nothing of the time index: for each buffer it collects the
+byte ranges of the placed buffers it conflicts with (``conflicts``), then
+
+- first fit: the lowest offset among 0 and the aligned tops of those ranges
+  at which the buffer overlaps none of them (the lowest aligned free offset
+  is always one of these);
+- best fit: the free gaps of their union (below the first range, between
+  ranges), each from its aligned start; the smallest one that holds the
+  buffer, lowest on ties, else the aligned top of the union.
+
+Orders come from ``test_planning_orders.DOCUMENTED_ORDER`` (comparisons
+written from the docstring, natural id order included). Problems are shaped
+to reach every way the index reads placed bytes: many steps and long
+lifetimes (deep trees, cached unions), many ranges in one read (the numpy gap
+search), step numbers and sizes beyond what a float holds exactly, sizes
+beyond int64, ids with several runs of digits, branch paths.
+"""
+
+from __future__ import annotations
+
+import gc
+import random
+from dataclasses import replace
+
+import pytest
+
+from cfmem.planning import greedy
+from cfmem.planning.problem import Buffer, PlanOptions, Problem, conflicts
+from cfmem.planning.verify import verify_plan
+from test_planning_greedy import random_buffers
+from test_planning_orders import DOCUMENTED_ORDER, PLANNERS
+
+# --------------------------------------------------------------------------
+# The reference
+
+
+def align_up(value: int, align: int) -> int:
+    return (value + align - 1) // align * align
+
+
+def busy_ranges(placed: list[tuple[Buffer, int]], b: Buffer) -> list[tuple[int, int]]:
+    """Byte ranges of the placed buffers that ``b`` must not overlap."""
+    return [(x, x + p.size) for p, x in placed if p.size and conflicts(p, b)]
+
+
+def first_fit(busy: list[tuple[int, int]], size: int, align: int) -> int:
+    candidates = sorted({0} | {align_up(hi, align) for _, hi in busy})
+    return next(x for x in candidates if all(x + size <= lo or hi <= x for lo, hi in busy))
+
+
+def union(busy: list[tuple[int, int]]) -> list[list[int]]:
+    merged: list[list[int]] = []
+    for lo, hi in sorted(busy):
+        if merged and lo <= merged[-1][1]:
+            merged[-1][1] = max(merged[-1][1], hi)
+        else:
+            merged.append([lo, hi])
+    return merged
+
+
+def best_fit(busy: list[tuple[int, int]], size: int, align: int) -> int:
+    merged = union(busy)
+    gaps = []  # (room above the aligned start, aligned start)
+    below = 0
+    for lo, hi in merged:
+        x = align_up(below, align)
+        if x + size <= lo:
+            gaps.append((lo - x, x))
+        below = hi
+    if gaps:
+        return min(gaps)[1]
+    return align_up(below, align)
+
+
+def reference_place(order: list[Buffer], best: bool) -> dict[str, int]:
+    placed: list[tuple[Buffer, int]] = []
+    offsets = {}
+    for b in order:
+        if b.size == 0:
+            offsets[b.id] = 0
+            continue
+        busy = busy_ranges(placed, b)
+        offsets[b.id] = (best_fit if best else first_fit)(busy, b.size, b.align)
+        placed.append((b, offsets[b.id]))
+    return offsets
+
+
+def reference_plan(strategy: str, buffers: list[Buffer]) -> dict[str, int]:
+    return reference_place(sorted(buffers, key=DOCUMENTED_ORDER[strategy]), strategy == "best-fit")
+
+
+def planned(strategy: str, buffers: list[Buffer]) -> dict[str, int]:
+    return PLANNERS[strategy](Problem(buffers), PlanOptions()).offsets
+
+
+def test_reference_by_hand():
+    # busy [0,4) [6,9) [12,20): first fit of 2 bytes -> 4; of 3 -> 9; aligned to 8 -> 24
+    busy = [(12, 20), (0, 4), (6, 9)]
+    assert first_fit(busy, 2, 1) == 4
+    assert first_fit(busy, 3, 1) == 9
+    assert first_fit(busy, 3, 8) == 24
+    # gaps [4,6) (2 bytes) and [9,12) (3 bytes): best fit of 2 -> 4, of 3 -> 9, of 4 -> top 20
+    assert best_fit(busy, 2, 1) == 4
+    assert best_fit(busy, 3, 1) == 9
+    assert best_fit(busy, 4, 1) == 20
+    # aligned to 2: [4,6) holds 2 from 4; [9,12) only from 10 -> 2 bytes: the lower one wins
+    assert best_fit(busy, 2, 2) == 4
+    assert best_fit([(1, 3), (5, 9)], 1, 1) == 0  # [0,1) is a gap too
+    assert best_fit([], 5, 4) == 0
+
+
+# --------------------------------------------------------------------------
+# Problems
+
+# distinct ids whose natural order differs from their plain string order in
+# every way the key can get wrong: digits only, digits first, several runs
+ID_FORMS = ["{a}", "{a}A", "{a}a", "A{a}", "t{a}", "x{a}y{b}", "x{a}y{b}z", "a{a}b{b}c{c}", "Z{a}_{b}"]
+
+
+def id_pool(rng: random.Random, n: int) -> list[str]:
+    ids: set[str] = set()
+    while len(ids) < n:
+        form = rng.choice(ID_FORMS)
+        ids.add(form.format(a=rng.randint(1, 12), b=rng.randint(1, 12), c=rng.randint(1, 12)))
+    return sorted(ids)
+
+
+def renamed(rng: random.Random, buffers: list[Buffer]) -> list[Buffer]:
+    ids = id_pool(rng, len(buffers))
+    rng.shuffle(ids)
+    return [replace(b, id=name) for b, name in zip(buffers, ids)]
+
+
+def tied(rng: random.Random, n: int) -> list[Buffer]:
+    """Few distinct starts, ends and sizes: orders come down to ids."""
+    buffers = []
+    for name in id_pool(rng, n):
+        start = rng.choice([0, 2, 2, 5])
+        buffers.append(Buffer(name, start, start + rng.choice([1, 3, 3, 6]), rng.choice([1, 4, 4, 8])))
+    return buffers
+
+
+@pytest.mark.parametrize("strategy", list(PLANNERS))
+@pytest.mark.parametrize("seed", range(10))
+def test_ties_broken_by_natural_id_order(strategy, seed):
+    rng = random.Random(seed)
+    buffers = tied(rng, rng.randint(5, 40))
+    assert planned(strategy, buffers) == reference_plan(strategy, buffers)
+
+
+@pytest.mark.parametrize("strategy", list(PLANNERS))
+@pytest.mark.parametrize("seed", range(6))
+def test_random_problems_with_paths_alignment_and_many_steps(strategy, seed):
+    rng = random.Random(1000 + seed)
+    n = [40, 150, 300][seed % 3]
+    buffers = renamed(rng, random_buffers(rng, n, horizon=[8, 60, 250][seed % 3], paths=seed % 2 == 0, align=seed < 3))
+    offsets = planned(strategy, buffers)
+    verify_plan(buffers, offsets)
+    assert offsets == reference_plan(strategy, buffers)
+
+
+@pytest.mark.parametrize("best", [False, True])
+@pytest.mark.parametrize("seed", range(6))
+def test_place_in_any_order(best, seed):
+    """The engine under the strategies takes any order, not only theirs."""
+    rng = random.Random(2000 + seed)
+    n, horizon = rng.choice([30, 120, 250]), rng.choice([6, 40])
+    buffers = random_buffers(rng, n, horizon=horizon, paths=True, align=seed % 2 == 0)
+    rng.shuffle(buffers)
+    assert greedy.place_in_order(buffers, best) == reference_place(buffers, best)
+
+
+def test_place_in_order_is_first_fit_unless_asked():
+    gap_maker = [
+        Buffer("low", 0, 2, 4),
+        Buffer("mid", 0, 3, 1),
+        Buffer("high", 0, 2, 2),
+        Buffer("top", 0, 3, 1),
+        Buffer("b", 2, 3, 2),
+    ]
+    # stacked during [0,2); during [2,3) only mid [4,5) and top [7,8) remain:
+    # gaps [0,4) and [5,7); first fit takes the lowest, best fit the smaller
+    assert greedy.place_in_order(gap_maker) == {"low": 0, "mid": 4, "high": 5, "top": 7, "b": 0}
+    assert greedy.place_in_order(gap_maker, best_fit=True)["b"] == 5
+    for best in (False, True):
+        assert greedy.place_in_order(gap_maker, best) == reference_place(gap_maker, best)
+    many = random_buffers(random.Random(5), 200, horizon=30, paths=True, align=True)
+    assert greedy.place_in_order(many) == reference_place(many, False)
+
+
+# --------------------------------------------------------------------------
+# Large numbers
+
+
+@pytest.mark.parametrize("base", [1 << 60, (1 << 60) + 1, -(1 << 61) - 3])
+@pytest.mark.parametrize("strategy", list(PLANNERS))
+def test_step_numbers_far_from_zero(strategy, base):
+    """Steps a float cannot tell apart (2**60 + k) stay distinct."""
+    rng = random.Random(base % 1000)
+    buffers = random_buffers(rng, 120, horizon=25, paths=False, align=False)
+    buffers = [replace(b, start=b.start + base, end=b.end + base) for b in buffers]
+    offsets = planned(strategy, buffers)
+    verify_plan(buffers, offsets)
+    assert offsets == reference_plan(strategy, buffers)
+
+
+def comb(unit: int, teeth: int) -> list[Buffer]:
+    """Buffers live through step 1 stacked by size (largest first), every
+    other one also through step 2; at step 2 their bytes are ``teeth``
+    separate ranges with gaps of decreasing size between them."""
+    buffers = []
+    for k in range(2 * teeth):
+        buffers.append(Buffer(f"s{k}", 0, 3 if k % 2 else 2, unit + 3 * (2 * teeth - k) + 1))
+    return buffers
+
+
+@pytest.mark.parametrize("unit", [(1 << 54) + 1, 1 << 62, 1 << 70], ids=["2^54", "2^62", "2^70"])
+@pytest.mark.parametrize("strategy", list(PLANNERS))
+def test_huge_sizes_with_many_gaps(strategy, unit):
+    """Sizes that float or int64 arithmetic would get wrong, in gap searches
+    over more ranges than the numpy threshold."""
+    buffers = comb(unit, 60) + [Buffer("late", 2, 4, 5), Buffer("later", 2, 5, unit // 3)]
+    offsets = planned(strategy, buffers)
+    verify_plan(buffers, offsets)
+    assert offsets == reference_plan(strategy, buffers)
+
+
+def test_huge_buffer_over_many_small_ranges():
+    """A buffer too large for int64 gap arithmetic, placed over many ranges."""
+    # p0..p99 stacked one byte each during step 0; the even ones stay through
+    # step 1, where they are 50 separate one-byte ranges from 0 to 99
+    teeth = [Buffer(f"p{k}", 0, 1 if k % 2 else 2, 1) for k in range(100)]
+    for size, align in [((1 << 61) + 1, 1 << 40), ((1 << 62) + 7, 1), ((1 << 61) - 150, 1), (1 << 70, 8)]:
+        order = [*teeth, Buffer("huge", 1, 2, size, align=align)]
+        for best in (False, True):
+            offsets = greedy.place_in_order(order, best)
+            assert offsets == reference_place(order, best)
+            assert offsets["huge"] == align_up(99, align)
+
+
+# --------------------------------------------------------------------------
+# The garbage collector
+
+
+def test_planning_leaves_the_garbage_collector_as_it_was():
+    buffers = random_buffers(random.Random(4), 50, horizon=10, paths=False, align=False)
+    was = gc.isenabled()
+    try:
+        for state in (True, False, True):
+            (gc.enable if state else gc.disable)()
+            for strategy in PLANNERS:
+                planned(strategy, buffers)
+                assert gc.isenabled() is state
+    finally:
+        (gc.enable if was else gc.disable)()
+
+
+# --------------------------------------------------------------------------
+# What the time index reads, against a segment tree worked out node by node
+#
+# Offsets above show the reads are complete; here the read plan itself is
+# compared with the module's description: the canonical nodes of each
+# lifetime, low ones read through the covering sets of their subtrees,
+# higher ones through touching unions; the proper ancestors, low ones
+# through their covering sets, higher ones through cached unions above a
+# top node on each of the two root paths; each node read once, all of them
+# in the smallest tree that holds the steps; a touching union only takes the
+# ranges that a later buffer reads through it.
+
+
+class Tree:
+    def __init__(self, order: list[Buffer]):
+        self.times = sorted({b.start for b in order} | {b.end for b in order})
+        self.leaves = 1
+        while self.leaves < len(self.times) - 1:
+            self.leaves *= 2
+        self.height = self.leaves.bit_length() - 1
+
+    def level(self, node: int) -> int:
+        return self.height - (node.bit_length() - 1)
+
+    def span(self, node: int) -> tuple[int, int]:
+        """Leaves ``[lo, hi)`` under ``node``."""
+        lv = self.level(node)
+        return (node << lv) - self.leaves, ((node + 1) << lv) - self.leaves
+
+    def canonical(self, b: Buffer) -> tuple[list[int], list[int]]:
+        """The maximal nodes inside the lifetime, and the nodes that hold part of it."""
+        a, z = self.times.index(b.start), self.times.index(b.end)
+        inside, partly = [], []
+
+        def visit(node: int) -> None:
+            lo, hi = self.span(node)
+            if hi <= a or z <= lo:
+                return
+            if a <= lo and hi <= z:
+                inside.append(node)
+            else:
+                partly.append(node)
+                visit(2 * node)
+                visit(2 * node + 1)
+
+        visit(1)
+        return inside, partly
+
+    def subtree(self, node: int) -> list[int]:
+        nodes, level = [], [node]
+        while level and level[0] < 2 * self.leaves:
+            nodes += level
+            level = [c for n in level for c in (2 * n, 2 * n + 1)]
+        return nodes
+
+    def root_path(self, node: int) -> list[int]:
+        path = []
+        while node:
+            path.append(node)
+            node //= 2
+        return path
+
+
+def read_plan_problems() -> list[list[Buffer]]:
+    rng = random.Random(77)
+    problems = [
+        [Buffer("only", 3, 9, 4)],
+        [Buffer("a", 0, 1, 4), Buffer("b", 0, 1, 2)],  # one slot: a tree of one leaf
+        [Buffer("a", 0, 2, 4), Buffer("b", 1, 2, 2)],
+    ]
+    for n, horizon in [(3, 2), (6, 4), (12, 6), (25, 12), (60, 40), (150, 120), (200, 300)]:
+        for _ in range(3):
+            buffers = random_buffers(rng, n, horizon=horizon, paths=False, align=False)
+            rng.shuffle(buffers)
+            problems.append(buffers)
+    return problems
+
+
+@pytest.mark.parametrize("k", range(len(read_plan_problems())))
+def test_time_index_read_plan(k):
+    order = read_plan_problems()[k]
+    index = greedy._TimeIndex(order)
+    tree = Tree(order)
+    assert index._leaves == tree.leaves
+    plans = [tree.canonical(b) for b in order]
+    touched_later: list[set[int]] = [set() for _ in order]  # nodes read as touching unions by a later buffer
+    seen: set[int] = set()
+    for i in range(len(order) - 1, -1, -1):
+        touched_later[i] = set(seen)
+        seen |= {n for n in plans[i][0] if tree.level(n) >= greedy._DIRECT_LEVELS}
+    for i, b in enumerate(order):
+        inside, ancestors = plans[i]
+        assert sorted(index._canonical[i]) == sorted(inside)
+        assert sorted(index._touching[i]) == sorted(n for n in inside if tree.level(n) >= greedy._DIRECT_LEVELS)
+        covering = [m for n in inside if tree.level(n) < greedy._DIRECT_LEVELS for m in tree.subtree(n)]
+        covering += [n for n in ancestors if tree.level(n) < greedy._CACHED_LEVELS]
+        assert sorted(index._covering[i]) == sorted(covering)
+        tops = index._tops[i]
+        assert len(set(tops)) == len(tops)
+        assert all(n in ancestors and tree.level(n) >= greedy._CACHED_LEVELS for n in tops)
+        above = {m for t in tops for m in tree.root_path(t)}
+        assert above == {n for n in ancestors if tree.level(n) >= greedy._CACHED_LEVELS}
+        pending = index._pending[i]
+        assert len(set(pending)) == len(pending)
+        assert set(pending) == (set(inside) | set(ancestors)) & touched_later[i]
+
+
+def test_unions_above_are_cached_until_a_covering_set_changes():
+    rng = random.Random(8)
+    order = random_buffers(rng, 120, horizon=60, paths=True, align=False)
+    rng.shuffle(order)
+    index = greedy._TimeIndex(order)
+
+    def check_all() -> dict[tuple, tuple]:
+        unions = {}
+        for path, tree in index._trees.items():
+            for n in tree:
+                if n == 0:
+                    continue
+                got = greedy._union_above(tree.get, n)
+                coverings = [tree[m].covering for m in Tree(order).root_path(n) if m in tree and tree[m].covering]
+                expected = union([(lo, hi) for starts, ends in coverings for lo, hi in zip(starts, ends)])
+                assert [list(r) for r in zip(*got)] == expected
+                assert greedy._union_above(tree.get, n) is got  # read again: the cached union itself
+                unions[path, n] = got
+        return unions
+
+    for b in order[:60]:
+        index.place(b, False)
+    before = check_all()
+    assert any(u[0] for u in before.values())
+    for b in order[60:]:
+        index.place(b, False)
+    check_all()
+
+
+def test_trees_of_compatible_paths_are_looked_up_once_per_path():
+    order = random_buffers(random.Random(9), 80, horizon=20, paths=True, align=False)
+    index = greedy._TimeIndex(order)
+    for b in order:
+        index.place(b, False)
+    for path in {b.path for b in order}:
+        trees = index._trees_for(path)
+        expected = [t for p, t in index._trees.items() if greedy.paths_compatible(p, path)]
+        assert trees == expected and all(t is e for t, e in zip(trees, expected))
+        assert index._trees_for(path) is trees
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_unions_of_byte_ranges_merge_touching_ranges(seed):
+    """Ranges stay disjoint, sorted and merged where they touch, added one by
+    one or in batches of any size."""
+    rng = random.Random(seed)
+    ranges: greedy.Ranges = ([], [])
+    added: list[tuple[int, int]] = []
+    for _ in range(12):
+        batch = []
+        for _ in range(rng.choice([1, 3, 8, 9, 20])):
+            lo = rng.randrange(200)
+            batch.append((lo, lo + rng.randint(1, 12)))
+        if rng.random() < 0.3:
+            for lo, hi in batch:
+                greedy._add_range(ranges, lo, hi)
+        else:
+            greedy._merge_into(ranges, [lo for lo, _ in batch], [hi for _, hi in batch])
+        added += batch
+        assert [list(r) for r in zip(*ranges)] == union(added)
+
+
+def test_each_gap_search_gets_each_set_once(monkeypatch):
+    """The two cached unions of a buffer are often one and the same object
+    (nothing covers the nodes between the two tops); it is searched once."""
+    searched: list[list] = []
+    for name in ("_first_free", "_best_free"):
+        search = getattr(greedy, name)
+
+        def recording(sets, size, align, search=search):
+            searched.append(list(sets))
+            return search(sets, size, align)
+
+        monkeypatch.setattr(greedy, name, recording)
+    rng = random.Random(10)
+    for _ in range(4):
+        buffers = random_buffers(rng, 150, horizon=120, paths=True, align=False)
+        for best in (False, True):
+            assert greedy.place_in_order(buffers, best) == reference_place(buffers, best)
+    assert len(searched) > 500
+    for sets in searched:
+        assert len({id(s) for s in sets}) == len(sets)
