@@ -433,3 +433,24 @@ def if_model(cond: onnx.ValueInfoProto | None, cond_init: np.ndarray | None = No
 )
 def test_a_bad_if_is_refused_in_one_line(model, message):
     assert refusal(model) == message
+
+
+# --- folds of known tensors run the op version of the model's opset ------------------------------
+
+
+@pytest.mark.parametrize(
+    "opset, node, c_shape",
+    [
+        (11, h.make_node("Squeeze", ["c"], ["k"], axes=[2]), (1, 6, 1)),
+        (11, h.make_node("Unsqueeze", ["c"], ["k"], axes=[0]), (6,)),
+        (6, h.make_node("Clip", ["c"], ["k"], min=-0.5, max=0.5), (1, 6)),
+        (10, h.make_node("Pad", ["c"], ["k"], pads=[0, 1, 0, 1], mode="constant", value=2.0), (1, 4)),
+    ],
+    ids=["squeeze-11", "unsqueeze-11", "clip-6", "pad-10"],
+)
+def test_folds_of_known_tensors_use_the_models_opset(tmp_path, rng, opset, node, c_shape):
+    """The folded result is concatenated with a (2, 6) input, so a wrong shape fails the import."""
+    c = floats(rng, *c_shape)
+    concat = h.make_node("Concat", ["k", "x"], ["y"], axis=0)
+    case = Case([node, concat], {"x": floats(rng, 2, 6)}, {"y": T.FLOAT}, {"c": c})
+    case_matches_onnxruntime(tmp_path, case, opset)

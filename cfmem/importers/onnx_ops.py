@@ -102,9 +102,20 @@ def fold(imp: Importer, node: onnx.NodeProto, inputs: list) -> list[np.ndarray]:
 
 
 def evaluate(node: onnx.NodeProto, feeds: dict[str, np.ndarray], opset: int) -> list[np.ndarray]:
-    """``node`` on ``feeds`` at ``opset`` with onnx's reference evaluator; one-line errors."""
+    """``node`` on ``feeds`` at ``opset`` with onnx's reference evaluator; one-line errors.
+
+    The node is wrapped in a one-node model that imports ``opset``: given a bare
+    node, the evaluator would run the newest version of its op.
+    """
+    inputs = [
+        helper.make_tensor_value_info(name, helper.np_dtype_to_tensor_dtype(v.dtype), v.shape)
+        for name, v in feeds.items()
+    ]
+    outputs = [helper.make_empty_tensor_value_info(name) for name in node.output if name]
+    graph = helper.make_graph([node], "fold", inputs, outputs)
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", opset)])
     try:
-        results = ReferenceEvaluator(node, opsets={"": opset}).run(None, feeds)
+        results = ReferenceEvaluator(model).run(None, feeds)
     except Exception as err:
         raise OnnxImportError(f"cannot evaluate on constant inputs: {str(err).splitlines()[0] if str(err) else type(err).__name__}") from None
     return [np.asarray(r) for r in results]
