@@ -284,14 +284,32 @@ def test_unsettled_groups_complete_the_deepest_partial_plan(scripted):
         (2, "WAT"): ("stop", 2, {}),
         (2, "TAW"): ("stop", 2, {}),
     }
-    opt = scripted([0, 10, 0, 3], script)
+    opt = scripted([0, 10, 3, 0], script)
     assert opt.decide(5, 40) is None
     assert [c[:2] for c in ScriptedDecider.calls] == [
         (0, "TWA"), (0, "WAT"), (0, "TAW"), (2, "TWA"), (2, "WAT"), (2, "TAW")
     ]
     assert opt.offsets[:2] == [4, 0] and opt.group_peak == [8, 6]  # completed from {a1: 0}
-    assert opt.offsets[2:] == [0, 3]  # completing group b by first fit gives 6 again: kept
+    assert opt.offsets[2:] == [3, 0]  # completing group b by first fit gives 6 again: not adopted
     assert opt.order == list(HEURISTICS) and opt.nodes == 6 * 40
+
+
+def test_a_one_byte_deep_partial_plan_is_still_the_deepest(scripted):
+    # Depth is area placed; a first partial plan of area 1 beats having none.
+    tiny = [Buffer("u", 0, 1, 1), Buffer("v", 0, 1, 1)]
+    script = {(0, h): ("stop", 1, {1: 0}) if h == "TWA" else ("stop", -1, {}) for h in HEURISTICS}
+    ScriptedDecider.calls = []
+    opt = _Optimizer(_Model(tiny), [0, 1], INF)
+    ScriptedDecider.optimizer, ScriptedDecider.script = opt, script
+    opt.offsets = [0, 5]
+    opt.group_peak = [6]
+    assert opt.decide(1, 40) is None
+    assert opt.offsets == [1, 0]  # completed from {v: 0}, not from scratch (which gives u 0, v 1)
+
+
+def test_the_node_budget_of_experiments_reaches_the_driver(monkeypatch):
+    monkeypatch.setattr(search, "_NODE_BUDGET", 123)
+    assert _Optimizer(_Model(TWO_GROUPS), [0, 4, 0, 3], INF).node_budget == 123
 
 
 def test_a_node_budget_caps_each_decision(scripted):
@@ -300,6 +318,8 @@ def test_a_node_budget_caps_each_decision(scripted):
     assert opt.decide(7, 40) is True
     assert ScriptedDecider.calls == [(0, "TWA", 7, 6, True)]
     assert not opt.out_of_time()  # 47 nodes used
+    opt.nodes = 49  # one node left: still a decision, with a limit of one
+    assert opt.decide(7, 40) is True and ScriptedDecider.calls[-1][3] == 1
     opt.nodes = 50
     assert opt.out_of_time()
     calls = len(ScriptedDecider.calls)
@@ -368,6 +388,7 @@ def test_capacity_schedule(monkeypatch, scale, optimum_above, enough):
     greedy = int(placement.stats["greedy_peak"])
     expected, lo, hi = reference_schedule(bound, greedy, len(problem.buffers), bound + optimum_above, enough)
     assert greedy > bound and calls == expected
+    assert all(type(limit) is int for _, limit in calls)
     assert placement.stats["proven_lower_bound"] == lo and placement.stats["decisions"] == len(calls)
     assert placement.proven_optimal == (lo >= hi)
     assert placement.stats["lower_bound"] == bound and placement.stats["nodes"] == 0
