@@ -82,6 +82,9 @@ def test_one_buffer_takes_two_nodes():
     model = _Model([Buffer("a", 0, 1, 4)])
     dec, found = decide(model, 4, "TWA")
     assert found and dec.nodes == 2 and dec.sol == [0]
+    # the smallest capacity there is: one byte for a one-byte buffer
+    dec, found = decide(_Model([Buffer("b", 0, 1, 1)]), 1, "TWA")
+    assert found and dec.nodes == 2
 
 
 def test_a_buffer_spanning_two_sections_completes_through_decomposition():
