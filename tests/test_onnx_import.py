@@ -183,7 +183,10 @@ def unsupported_model(tmp_path: Path) -> Path:
     "case, args, message",
     [
         ("unsupported", [], "node the_hardmax (Hardmax): unsupported ONNX op Hardmax"),
-        ("symbolic", [], "input 'x' has a symbolic dimension 'N' at position 0: fix it with --input-shape x=N,4"),
+        ("symbolic", [], "input 'x' has a symbolic dimension 'N' at position 0: fix it with --dim N=1"),
+        ("symbolic", ["--dim", "M=2"], "--dim M: the model's inputs have no symbolic dimension 'M' (symbolic: N)"),
+        ("symbolic", ["--dim", "N=0"], "bad --dim 'N=0': expected name=size with a positive size"),
+        ("symbolic", ["--dim", "N=2", "--input-shape", "x=3,4"], "--input-shape x: dimension 0 is 'N', which --dim N=2 fixes, not 3"),
         ("corrupt", [], "not a readable ONNX model"),
         ("missing", [], "no such file"),
         ("symbolic", ["--input-shape", "x=1"], "--input-shape x: the model's input has rank 2, not 1"),
@@ -254,7 +257,7 @@ def test_a_non_positive_input_dimension_suggests_an_option_that_works(tmp_path, 
     assert done.returncode == 1
     assert done.stderr.strip() == (
         f"cfmem: m.onnx: error: input 'x' has a dimension of size {dim} at position 0:"
-        " fix it with --input-shape x=N,4 (N a positive size)"
+        " fix it with --input-shape x=1,4 (or any other positive size)"
     )
     done = cfmem("import", "m.onnx", "-o", "m.mlir", "--input-shape", "x=3,4", cwd=tmp_path)
     assert done.returncode == 0, done.stderr

@@ -14,8 +14,8 @@ The function keeps the model's own input and output names (``cfmem.input_names``
 ``cfmem.result_names``), so ``cfmem run`` reads and writes them; SSA names are
 ASCII renderings of the ONNX names.
 
-Assumptions: every graph input has a static shape once ``input_shapes`` are
-applied; runtime tensors are f32 except integer or bool values feeding
+Assumptions: every graph input has a static shape once ``input_shapes`` and
+``dims`` are applied; runtime tensors are f32 except integer or bool values feeding
 comparisons and reshapes; branches of a data-dependent ``If`` yield equal types;
 no known tensor, and not the weight blob, exceeds ``MAX_WEIGHT_BYTES``.
 """
@@ -119,6 +119,20 @@ def parse_shape_spec(spec: str) -> tuple[str, tuple[int, ...]]:
     return name, shape
 
 
+def parse_dim_spec(spec: str) -> tuple[str, int]:
+    """``batch=1`` to ``("batch", 1)``: a symbolic dimension and its size."""
+    name, sep, size = spec.partition("=")
+    try:
+        if not sep or not name:
+            raise ValueError
+        value = int(size)
+        if value <= 0:
+            raise ValueError
+    except ValueError:
+        raise OnnxImportError(f"bad --dim {spec!r}: expected name=size with a positive size") from None
+    return name, value
+
+
 def check_known_size(name: str, shape: Sequence[int], dtype: np.dtype, what: str = "tensor") -> None:
     """Refuse a known tensor of more than ``MAX_WEIGHT_BYTES``, before it is allocated."""
     size = math.prod(int(d) for d in shape) * np.dtype(dtype).itemsize
@@ -212,7 +226,10 @@ class Importer:
     # --- graphs -----------------------------------------------------------------------------
 
     def import_graph(
-        self, input_shapes: Mapping[str, Sequence[int]], input_values: Mapping[str, float]
+        self,
+        input_shapes: Mapping[str, Sequence[int]],
+        input_values: Mapping[str, float],
+        dims: Mapping[str, int] | None = None,
     ) -> ImportedModel:
         graph = self.model.graph
         scope = Scope()
@@ -225,15 +242,14 @@ class Importer:
                 raise OnnxImportError(
                     f"the model has no input {given!r} (inputs: {', '.join(sorted(names)) or 'none'})"
                 )
+        shapes = input_shapes_of(graph_inputs, input_shapes, dims or {}, scalar_ok=set(input_values))
         input_names = []
         for inp in graph_inputs:
             dtype = _tensor_dtype(inp.type.tensor_type.elem_type, f"input {inp.name!r}")
             if inp.name in input_values:
-                shape = self._input_shape(inp, input_shapes.get(inp.name), scalar_ok=True)
-                scope.values[inp.name] = _fixed_input(inp.name, input_values[inp.name], shape, dtype)
+                scope.values[inp.name] = _fixed_input(inp.name, input_values[inp.name], shapes[inp.name], dtype)
                 continue
-            shape = self._input_shape(inp, input_shapes.get(inp.name))
-            scope.values[inp.name] = self.ops.function_input(self, self.name(inp.name, "in"), shape, dtype)
+            scope.values[inp.name] = self.ops.function_input(self, self.name(inp.name, "in"), shapes[inp.name], dtype)
             input_names.append(inp.name)
         self.run_nodes(graph.node, scope)
         outputs = []
@@ -253,32 +269,6 @@ class Importer:
         blob = self._blob_bytes()
         self._point_blob_at_file(module)
         return ImportedModel(module, blob, self.blob_file, self.folded_ifs, self.kept_ifs)
-
-    def _input_shape(self, inp: onnx.ValueInfoProto, given: Sequence[int] | None, scalar_ok: bool = False):
-        dims = inp.type.tensor_type.shape.dim
-        if given is not None:
-            if len(given) != len(dims) and not (scalar_ok and np.prod(given) == 1):
-                raise OnnxImportError(
-                    f"--input-shape {inp.name}: the model's input has rank {len(dims)}, not {len(given)}"
-                )
-            for k, (d, g) in enumerate(zip(dims, given)):
-                if d.HasField("dim_value") and d.dim_value > 0 and d.dim_value != g:
-                    raise OnnxImportError(
-                        f"--input-shape {inp.name}: dimension {k} is fixed to {d.dim_value} in the model, not {g}"
-                    )
-            return tuple(given)
-        shape = [d.dim_value if d.HasField("dim_value") and d.dim_value > 0 else None for d in dims]
-        for k, (d, size) in enumerate(zip(dims, shape)):
-            if size is None:
-                what = f"symbolic dimension {d.dim_param!r}" if d.dim_param else (
-                    f"dimension of size {d.dim_value}" if d.HasField("dim_value") else "dimension of unknown size"
-                )
-                suggestion = ",".join("N" if x is None else str(x) for x in shape)
-                raise OnnxImportError(
-                    f"input {inp.name!r} has a {what} at position {k}:"
-                    f" fix it with --input-shape {inp.name}={suggestion} (N a positive size)"
-                )
-        return tuple(shape)
 
     def run_nodes(self, nodes: Sequence[onnx.NodeProto], scope: Scope) -> None:
         for index, node in enumerate(nodes):
@@ -317,6 +307,83 @@ class Importer:
                 op.properties["file"] = StringAttr(self.blob_file)
                 op.properties["file_offset"] = IntegerAttr(0, i64)
         module.verify()
+
+
+def input_shapes_of(
+    inputs: Sequence[onnx.ValueInfoProto],
+    given: Mapping[str, Sequence[int]],
+    dims: Mapping[str, int],
+    scalar_ok: set[str],
+) -> dict[str, tuple[int, ...]]:
+    """Every input's static shape: ``given`` (``--input-shape``) wins, then the model's
+    sizes, then ``dims`` (``--dim``) by symbolic name. Inputs in ``scalar_ok`` may be given
+    as one element whatever their rank. Every dimension left unfixed is listed in one error,
+    with options that fix them all."""
+    symbolic = {d.dim_param for inp in inputs for d in inp.type.tensor_type.shape.dim if d.dim_param and d.dim_value <= 0}
+    for name in dims:
+        if name not in symbolic:
+            known = ", ".join(sorted(symbolic)) or "none"
+            raise OnnxImportError(f"--dim {name}: the model's inputs have no symbolic dimension {name!r} (symbolic: {known})")
+    shapes: dict[str, tuple[int, ...]] = {}
+    partial: dict[str, list[int | None]] = {}
+    unfixed: list[tuple[str, int, onnx.TensorShapeProto.Dimension]] = []
+    for inp in inputs:
+        proto = inp.type.tensor_type.shape.dim
+        if inp.name in given:
+            shapes[inp.name] = _given_shape(inp.name, proto, tuple(given[inp.name]), dims, inp.name in scalar_ok)
+            continue
+        shape: list[int | None] = []
+        for k, d in enumerate(proto):
+            if d.HasField("dim_value") and d.dim_value > 0:
+                shape.append(d.dim_value)
+            elif d.dim_param in dims and d.dim_value <= 0:
+                shape.append(dims[d.dim_param])
+            else:
+                shape.append(None)
+                unfixed.append((inp.name, k, d))
+        partial[inp.name] = shape
+        if None not in shape:
+            shapes[inp.name] = tuple(shape)  # type: ignore[arg-type]
+    if unfixed:
+        raise OnnxImportError(_unfixed_message(unfixed, partial))
+    return shapes
+
+
+def _given_shape(name: str, proto, shape: tuple[int, ...], dims: Mapping[str, int], scalar_ok: bool) -> tuple[int, ...]:
+    """``--input-shape NAME=...`` checked against the model's fixed sizes and the ``--dim`` sizes."""
+    if len(shape) != len(proto) and not (scalar_ok and math.prod(shape) == 1):
+        raise OnnxImportError(f"--input-shape {name}: the model's input has rank {len(proto)}, not {len(shape)}")
+    for k, (d, g) in enumerate(zip(proto, shape)):
+        if d.HasField("dim_value") and d.dim_value > 0 and d.dim_value != g:
+            raise OnnxImportError(f"--input-shape {name}: dimension {k} is fixed to {d.dim_value} in the model, not {g}")
+        if d.dim_param in dims and d.dim_value <= 0 and dims[d.dim_param] != g:
+            raise OnnxImportError(
+                f"--input-shape {name}: dimension {k} is {d.dim_param!r}, which --dim {d.dim_param}={dims[d.dim_param]} fixes, not {g}"
+            )
+    return shape
+
+
+def _unfixed_message(unfixed, partial: dict[str, list[int | None]]) -> str:
+    """One line naming every unfixed input dimension and the options that fix them all
+    (each at size 1: ready to paste, to be changed where the model needs other sizes)."""
+    what = []
+    named: dict[str, None] = {}
+    by_shape: dict[str, None] = {}
+    for name, k, d in unfixed:
+        if d.dim_param:
+            what.append(f"input {name!r} has a symbolic dimension {d.dim_param!r} at position {k}")
+            named[d.dim_param] = None
+        else:
+            size = f"of size {d.dim_value}" if d.HasField("dim_value") else "of unknown size"
+            what.append(f"input {name!r} has a dimension {size} at position {k}")
+            by_shape[name] = None
+    fixes = [f"--dim {n}=1" for n in named]
+    for name in by_shape:
+        shape = ",".join("1" if x is None else str(x) for x in partial[name])
+        fixes.append(f"--input-shape {name}={shape}")
+    it = "it" if len(what) == 1 else "them"
+    sizes = "size" if len(what) == 1 else "sizes"
+    return f"{', '.join(what)}: fix {it} with {' '.join(fixes)} (or any other positive {sizes})"
 
 
 def add_initializers(scope: Scope, graph: onnx.GraphProto) -> None:
@@ -362,12 +429,13 @@ def import_onnx(
     blob_file: str,
     input_shapes: Mapping[str, Sequence[int]] | None = None,
     input_values: Mapping[str, float] | None = None,
+    dims: Mapping[str, int] | None = None,
 ) -> ImportedModel:
     """Import the model at ``path``; its weights are read from ``blob_file`` (a path
     relative to the module file) by the returned module."""
     model = load_onnx(path)
     importer = Importer(model, blob_file)
-    return importer.import_graph(input_shapes or {}, input_values or {})
+    return importer.import_graph(input_shapes or {}, input_values or {}, dims or {})
 
 
 __all__ = [
@@ -377,6 +445,7 @@ __all__ = [
     "Scope",
     "import_onnx",
     "load_onnx",
+    "parse_dim_spec",
     "parse_shape_spec",
     "parse_value_spec",
     "ssa_name",

@@ -19,7 +19,8 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
             " Constant nodes go, in execution order, into one weight blob written next to the"
             " module (OUT.weights.bin) and read through nn.view at their offsets. Shape-only"
             " computations are folded; an If whose condition folds is replaced by the branch it"
-            " takes; an If that depends on data becomes nn.if. Every input needs a static shape."
+            " takes; an If that depends on data becomes nn.if. Every input needs a static shape:"
+            " fix symbolic dimensions by name with --dim, or whole shapes with --input-shape."
         ),
     )
     p.add_argument("model", metavar="MODEL.onnx", help="the ONNX model")
@@ -29,6 +30,10 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         help="fix the shape of input NAME (for symbolic dimensions); repeatable",
     )  # fmt: skip
     p.add_argument(
+        "--dim", action="append", default=[], metavar="NAME=SIZE",
+        help="fix the symbolic dimension NAME (as the model names it) to SIZE in every input that has it; repeatable",
+    )  # fmt: skip
+    p.add_argument(
         "--input-value", action="append", default=[], metavar="NAME=NUMBER",
         help="fix input NAME to a value, every element of it (it stops being an input, and Ifs that depend on it fold); repeatable",
     )  # fmt: skip
@@ -36,7 +41,13 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 
 
 def main(args: argparse.Namespace) -> int:
-    from cfmem.importers.onnx_import import OnnxImportError, import_onnx, parse_shape_spec, parse_value_spec
+    from cfmem.importers.onnx_import import (
+        OnnxImportError,
+        import_onnx,
+        parse_dim_spec,
+        parse_shape_spec,
+        parse_value_spec,
+    )
 
     if args.output == STDOUT:
         raise CfmemError("the module needs a file name: its weights are written beside it", "-o")
@@ -48,11 +59,15 @@ def main(args: argparse.Namespace) -> int:
     except OnnxImportError as err:
         raise CfmemError(str(err), "--input-shape") from None
     try:
+        dims = dict(parse_dim_spec(s) for s in args.dim)
+    except OnnxImportError as err:
+        raise CfmemError(str(err), "--dim") from None
+    try:
         values = dict(parse_value_spec(s) for s in args.input_value)
     except OnnxImportError as err:
         raise CfmemError(str(err), "--input-value") from None
     try:
-        imported = import_onnx(args.model, blob_file=blob_path.name, input_shapes=shapes, input_values=values)
+        imported = import_onnx(args.model, blob_file=blob_path.name, input_shapes=shapes, input_values=values, dims=dims)
     except OnnxImportError as err:
         raise CfmemError(str(err), args.model) from None
     atomic_write_bytes(blob_path, imported.blob)
