@@ -511,6 +511,36 @@ class GraphBuilder:
     def neg(self, x: SSAValue, name: str | None = None) -> SSAValue:
         return self._unary(nc.NegOp, "neg", x, name)
 
+    def log(self, x: SSAValue, name: str | None = None) -> SSAValue:
+        return self._unary(nc.LogOp, "log", x, name)
+
+    def abs(self, x: SSAValue, name: str | None = None) -> SSAValue:
+        return self._unary(nc.AbsOp, "abs", x, name)
+
+    def floor(self, x: SSAValue, name: str | None = None) -> SSAValue:
+        return self._unary(nc.FloorOp, "floor", x, name)
+
+    def ceil(self, x: SSAValue, name: str | None = None) -> SSAValue:
+        return self._unary(nc.CeilOp, "ceil", x, name)
+
+    def round(self, x: SSAValue, name: str | None = None) -> SSAValue:
+        return self._unary(nc.RoundOp, "round", x, name)
+
+    def sign(self, x: SSAValue, name: str | None = None) -> SSAValue:
+        return self._unary(nc.SignOp, "sign", x, name)
+
+    def erf(self, x: SSAValue, name: str | None = None) -> SSAValue:
+        return self._unary(nc.ErfOp, "erf", x, name)
+
+    def sin(self, x: SSAValue, name: str | None = None) -> SSAValue:
+        return self._unary(nc.SinOp, "sin", x, name)
+
+    def cos(self, x: SSAValue, name: str | None = None) -> SSAValue:
+        return self._unary(nc.CosOp, "cos", x, name)
+
+    def reciprocal(self, x: SSAValue, name: str | None = None) -> SSAValue:
+        return self._unary(nc.ReciprocalOp, "reciprocal", x, name)
+
     def clamp(self, x: SSAValue, lo: float, hi: float, name: str | None = None) -> SSAValue:
         """``min(max(x, lo), hi)``; ``clamp(x, 0, 6)`` is relu6."""
         if lo > hi:

@@ -172,6 +172,12 @@ def _math(b: GraphBuilder, n: str) -> list[SSAValue]:
     return [b.pow(x, y), b.pow(x, 2.0), b.pow(b.sqrt(b.mul(x, x)), y), b.sqrt(x), b.exp(x), b.neg(x)]
 
 
+def _math_more(b: GraphBuilder, n: str) -> list[SSAValue]:
+    x = b.input(f"{n}_x", (2, 5))
+    ops = (b.abs, b.floor, b.ceil, b.round, b.sign, b.erf, b.sin, b.cos, b.reciprocal)
+    return [b.log(b.abs(x)), *(op(x) for op in ops)]
+
+
 def _integer_if(b: GraphBuilder, n: str) -> list[SSAValue]:
     x = b.input(f"{n}_x", (2, 3))
     count = b.input(f"{n}_count", (1,), dtype=np.int64)
@@ -193,7 +199,7 @@ GROUPS: dict[str, dict[str, Case]] = {
         "transpose": _transpose,
         "reshape": _reshape,
     },
-    "import": {"slice": _slice, "pad": _pad, "math": _math, "integer_if": _integer_if},
+    "import": {"slice": _slice, "pad": _pad, "math": _math, "math_more": _math_more, "integer_if": _integer_if},
 }
 CASES: dict[str, Case] = {name: case for group in GROUPS.values() for name, case in group.items()}
 MODELS = ["wakeword", "denoise", "facedetect", "fusiondetect"]
@@ -315,7 +321,7 @@ def test_upstream_jit_matches_the_flat_interpreter(group):
     flat = flat_form(build(GROUPS[group]))
     module = to_linalg(flat)
     inputs = random_inputs(find_function(flat), seed=5)
-    for name in ("cmp_x", "unary_x"):  # NaN: unordered compares, propagating max/min
+    for name in ("cmp_x", "unary_x", "math_more_x"):  # NaN: unordered compares, propagating max/min, sign
         if name in inputs:
             inputs[name].flat[1] = np.nan
     want = run_flat(flat, inputs).outputs

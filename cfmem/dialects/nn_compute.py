@@ -277,6 +277,76 @@ class NegOp(ElementwiseUnaryOp):
 
 
 @irdl_op_definition
+class LogOp(ElementwiseUnaryOp):
+    """``log(x)`` (-inf at 0, NaN below)."""
+
+    name = "nn.log"
+
+
+@irdl_op_definition
+class AbsOp(ElementwiseUnaryOp):
+    """``|x|``."""
+
+    name = "nn.abs"
+
+
+@irdl_op_definition
+class FloorOp(ElementwiseUnaryOp):
+    """``floor(x)``."""
+
+    name = "nn.floor"
+
+
+@irdl_op_definition
+class CeilOp(ElementwiseUnaryOp):
+    """``ceil(x)``."""
+
+    name = "nn.ceil"
+
+
+@irdl_op_definition
+class RoundOp(ElementwiseUnaryOp):
+    """``x`` rounded to the nearest integer, halves to even (ONNX Round)."""
+
+    name = "nn.round"
+
+
+@irdl_op_definition
+class SignOp(ElementwiseUnaryOp):
+    """``-1``, ``0`` or ``1`` by the sign of ``x`` (NaN stays NaN)."""
+
+    name = "nn.sign"
+
+
+@irdl_op_definition
+class ErfOp(ElementwiseUnaryOp):
+    """The error function of ``x``."""
+
+    name = "nn.erf"
+
+
+@irdl_op_definition
+class SinOp(ElementwiseUnaryOp):
+    """``sin(x)``."""
+
+    name = "nn.sin"
+
+
+@irdl_op_definition
+class CosOp(ElementwiseUnaryOp):
+    """``cos(x)``."""
+
+    name = "nn.cos"
+
+
+@irdl_op_definition
+class ReciprocalOp(ElementwiseUnaryOp):
+    """``1 / x``."""
+
+    name = "nn.reciprocal"
+
+
+@irdl_op_definition
 class ClampOp(ElementwiseUnaryOp):
     """``min(max(x, min), max)``; relu6 is ``{min = 0.0, max = 6.0}``."""
 
@@ -620,6 +690,16 @@ COMPUTE_OPS: tuple[type[IRDLOperation], ...] = (
     SqrtOp,
     ExpOp,
     NegOp,
+    LogOp,
+    AbsOp,
+    FloorOp,
+    CeilOp,
+    RoundOp,
+    SignOp,
+    ErfOp,
+    SinOp,
+    CosOp,
+    ReciprocalOp,
     ClampOp,
     Conv2dOp,
     MatmulOp,

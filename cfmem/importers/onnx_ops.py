@@ -288,7 +288,7 @@ def binary(imp, node, inputs):
     return [make(imp, cls, [a, b], {}, out_name(imp, node))]
 
 
-@handles(*UNARY, "Sqrt", "Exp", "Neg")
+@handles(*UNARY, "Sqrt", "Exp", "Neg", "Log", "Abs", "Floor", "Ceil", "Round", "Sign", "Erf", "Sin", "Cos", "Reciprocal")
 def unary(imp, node, inputs):
     x = f32_operand(imp, inputs[0], node.output[0])
     cls = UNARY.get(node.op_type) or getattr(nc, f"{node.op_type}Op")

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+import math
+
 import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 from xdsl.ir import Operation
@@ -103,6 +105,14 @@ def pad(op: nc.PadOp, x: np.ndarray) -> np.ndarray:
     return np.pad(x, widths, mode=mode)
 
 
+_ERF = np.frompyfunc(math.erf, 1, 1)
+
+
+def erf(op: Operation, x: np.ndarray) -> np.ndarray:
+    """The error function, computed in double precision and rounded to ``x``'s type."""
+    return np.asarray(_ERF(x.astype(np.float64)), np.float64).astype(x.dtype)
+
+
 _CMP = {"eq": np.equal, "ne": np.not_equal, "lt": np.less, "le": np.less_equal, "gt": np.greater, "ge": np.greater_equal}
 
 KERNELS: dict[type[Operation], Kernel] = {
@@ -118,6 +128,16 @@ KERNELS: dict[type[Operation], Kernel] = {
     nc.SqrtOp: lambda op, x: np.sqrt(x),
     nc.ExpOp: lambda op, x: np.exp(x),
     nc.NegOp: lambda op, x: np.negative(x),
+    nc.LogOp: lambda op, x: np.log(x),
+    nc.AbsOp: lambda op, x: np.abs(x),
+    nc.FloorOp: lambda op, x: np.floor(x),
+    nc.CeilOp: lambda op, x: np.ceil(x),
+    nc.RoundOp: lambda op, x: np.round(x),  # halves to even, as ONNX Round
+    nc.SignOp: lambda op, x: np.sign(x),
+    nc.ErfOp: erf,
+    nc.SinOp: lambda op, x: np.sin(x),
+    nc.CosOp: lambda op, x: np.cos(x),
+    nc.ReciprocalOp: lambda op, x: np.reciprocal(x),
     nc.ClampOp: lambda op, x: np.clip(x, np.float32(op.min.value.data), np.float32(op.max.value.data)),
     nc.Conv2dOp: conv2d,
     nc.MatmulOp: lambda op, a, b: np.matmul(a, b),

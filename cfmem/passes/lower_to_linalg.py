@@ -14,7 +14,9 @@ is plain upstream MLIR (linalg, memref, arith, math, scf, func). Per op:
   ``arith.cmpi`` (eq, ne, slt, sle, sgt, sge).
 - ``relu`` ``maximumf(x, 0)``, ``sigmoid`` ``1 / (1 + exp(-x))``, ``tanh``
   ``math.tanh``, ``sqrt`` ``math.sqrt``, ``exp`` ``math.exp``, ``neg``
-  ``arith.negf``, ``clamp`` ``minimumf(maximumf(x, min), max)``: one generic.
+  ``arith.negf``, ``log``/``abs``/``floor``/``ceil``/``erf``/``sin``/``cos`` their
+  ``math`` ops, ``round`` ``math.roundeven``, ``reciprocal`` ``1 / x``, ``sign``
+  two selects (NaN kept), ``clamp`` ``minimumf(maximumf(x, min), max)``: one generic.
 - ``conv2d``: the output filled with the bias (broadcast over N, H, W) or 0,
   then one generic over (n, o, y, x, c, ky, kx) accumulating input channel
   ``(o floordiv og) * cg + c`` (og, cg: output and input channels per group) at
@@ -121,7 +123,19 @@ FLOAT_BINARY = {
     nc.DivOp: arith.DivfOp,
     nc.PowOp: math.PowFOp,
 }
-FLOAT_UNARY = {nc.SqrtOp: math.SqrtOp, nc.ExpOp: math.ExpOp, nc.NegOp: arith.NegfOp}
+FLOAT_UNARY = {
+    nc.SqrtOp: math.SqrtOp,
+    nc.ExpOp: math.ExpOp,
+    nc.NegOp: arith.NegfOp,
+    nc.LogOp: math.LogOp,
+    nc.AbsOp: math.AbsFOp,
+    nc.FloorOp: math.FloorOp,
+    nc.CeilOp: math.CeilOp,
+    nc.RoundOp: math.RoundEvenOp,
+    nc.ErfOp: math.ErfOp,
+    nc.SinOp: math.SinOp,
+    nc.CosOp: math.CosOp,
+}
 CMP_PREDICATES = {"eq": "oeq", "ne": "une", "lt": "olt", "le": "ole", "gt": "ogt", "ge": "oge"}
 CMPI_PREDICATES = {"eq": "eq", "ne": "ne", "lt": "slt", "le": "sle", "gt": "sgt", "ge": "sge"}
 
@@ -398,6 +412,18 @@ class OpLowering:
     def tanh(self, op: nc.TanhOp, ins: list[SSAValue], out: SSAValue) -> None:
         elementwise(ins, out, lambda x, _: math.TanhOp(x).result)
 
+    def reciprocal(self, op: nc.ReciprocalOp, ins: list[SSAValue], out: SSAValue) -> None:
+        elementwise(ins, out, lambda x, _: arith.DivfOp(f32_const(1.0), x).result)
+
+    def sign(self, op: nc.SignOp, ins: list[SSAValue], out: SSAValue) -> None:
+        def body(x: SSAValue, _: SSAValue) -> SSAValue:
+            zero = f32_const(0.0)
+            positive = arith.SelectOp(arith.CmpfOp(x, zero, "ogt"), f32_const(1.0), zero)
+            negative = arith.SelectOp(arith.CmpfOp(x, zero, "olt"), f32_const(-1.0), positive)
+            return arith.SelectOp(arith.CmpfOp(x, x, "uno"), x, negative).result  # NaN stays NaN
+
+        elementwise(ins, out, body)
+
     def clamp(self, op: nc.ClampOp, ins: list[SSAValue], out: SSAValue) -> None:
         lo, hi = op.min.value.data, op.max.value.data
         elementwise(ins, out, lambda x, _: arith.MinimumfOp(arith.MaximumfOp(x, f32_const(lo)), f32_const(hi)).result)
@@ -558,6 +584,16 @@ class OpLowering:
         nc.SqrtOp: unary,
         nc.ExpOp: unary,
         nc.NegOp: unary,
+        nc.LogOp: unary,
+        nc.AbsOp: unary,
+        nc.FloorOp: unary,
+        nc.CeilOp: unary,
+        nc.RoundOp: unary,
+        nc.ErfOp: unary,
+        nc.SinOp: unary,
+        nc.CosOp: unary,
+        nc.ReciprocalOp: reciprocal,
+        nc.SignOp: sign,
         nc.ClampOp: clamp,
         nc.Conv2dOp: conv2d,
         nc.MatmulOp: matmul,
