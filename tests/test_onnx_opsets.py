@@ -159,6 +159,12 @@ CASES = {
     "Sqrt": lambda opset: unary("Sqrt", np.abs(floats(2, 3)) + 0.1),
     **{op: (lambda op: lambda opset: unary(op, floats(2, 3) * 3))(op) for op in ("Abs", "Floor", "Ceil", "Sign", "Erf", "Sin", "Cos")},
     "Log": lambda opset: unary("Log", np.abs(floats(2, 3)) + 0.1),
+    **{
+        op: (lambda op: lambda opset: unary(op, floats(2, 3) * 3))(op)
+        for op in ("LeakyRelu", "Elu", "Selu", "Celu", "HardSigmoid", "HardSwish", "Softplus", "Softsign", "Mish")
+    },
+    "Gelu": lambda opset: unary("Gelu", floats(2, 3) * 3, approximate="tanh"),
+    "PRelu": lambda opset: with_known("PRelu", floats(2, 3, 4) * 3, {"slope": floats(3, 1)}),
     "Reciprocal": lambda opset: unary("Reciprocal", np.sign(floats(2, 3)) * (np.abs(floats(2, 3)) + 0.5)),
     "Round": lambda opset: unary("Round", np.array([[-2.5, -1.5, -0.5], [0.5, 1.5, 2.4]], np.float32)),
     "Clip": clip,

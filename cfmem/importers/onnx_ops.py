@@ -11,6 +11,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
+import math
+
 import numpy as np
 import onnx
 from onnx import helper, numpy_helper
@@ -293,6 +295,68 @@ def unary(imp, node, inputs):
     x = f32_operand(imp, inputs[0], node.output[0])
     cls = UNARY.get(node.op_type) or getattr(nc, f"{node.op_type}Op")
     return [make(imp, cls, [x], {}, out_name(imp, node))]
+
+
+SELU_ALPHA, SELU_GAMMA = 1.67326319217681884765625, 1.05070102214813232421875
+"""The ONNX defaults of Selu's alpha and gamma (float32 values)."""
+
+
+@handles("LeakyRelu", "PRelu", "Elu", "Selu", "Celu", "HardSigmoid", "HardSwish", "Softplus", "Softsign", "Gelu", "Mish")
+def activation(imp, node, inputs):
+    """Activations as nn ops: ``min(x, 0)`` is ``-relu(-x)``, and a stable softplus is
+    ``relu(x) + log(1 + exp(-|x|))``. Each is the ONNX formula, rounded as float32 ops."""
+    b, op = imp.b, node.op_type
+    x = f32_operand(imp, inputs[0], node.output[0])
+    out = out_name(imp, node)
+
+    def part(kind: str) -> str:
+        return imp.name(f"{out}_{kind}")
+
+    def below_zero() -> SSAValue:  # min(x, 0)
+        return b.neg(b.relu(b.neg(x, part("neg")), part("relu_neg")), part("min0"))
+
+    def exp_linear(alpha: float, scale: float = 1.0) -> SSAValue:  # alpha * (exp(min(x, 0) / scale) - 1)
+        low = below_zero() if scale == 1.0 else b.div(below_zero(), scale, part("scaled"))
+        return b.mul(b.sub(b.exp(low, part("exp")), 1.0, part("expm1")), alpha, part("alpha"))
+
+    def softplus(name: str) -> SSAValue:
+        tail = b.log(b.add(b.exp(b.neg(b.abs(x, part("abs")), part("nabs")), part("exp")), 1.0, part("1p")), part("log"))
+        return b.add(b.relu(x, part("pos")), tail, name)
+
+    if op in ("LeakyRelu", "PRelu"):
+        slope = attr(node, "alpha", 0.01) if op == "LeakyRelu" else f32_operand(imp, inputs[1], node.input[1])
+        return [b.add(b.relu(x, part("pos")), b.mul(below_zero(), slope, part("slope")), out)]
+    if op == "Elu":
+        return [b.add(b.relu(x, part("pos")), exp_linear(attr(node, "alpha", 1.0)), out)]
+    if op == "Celu":
+        alpha = attr(node, "alpha", 1.0)
+        return [b.add(b.relu(x, part("pos")), exp_linear(alpha, alpha), out)]
+    if op == "Selu":
+        elu = b.add(b.relu(x, part("pos")), exp_linear(attr(node, "alpha", SELU_ALPHA)), part("elu"))
+        return [b.mul(elu, attr(node, "gamma", SELU_GAMMA), out)]
+    if op in ("HardSigmoid", "HardSwish"):
+        alpha, beta = (attr(node, "alpha", 0.2), attr(node, "beta", 0.5)) if op == "HardSigmoid" else (1 / 6, 0.5)
+        line = b.add(b.mul(x, alpha, part("ax")), beta, part("axb"))
+        if op == "HardSigmoid":
+            return [b.clamp(line, 0.0, 1.0, out)]
+        return [b.mul(x, b.clamp(line, 0.0, 1.0, part("gate")), out)]
+    if op == "Softplus":
+        return [softplus(out)]
+    if op == "Softsign":
+        return [b.div(x, b.add(b.abs(x, part("abs")), 1.0, part("1p")), out)]
+    if op == "Mish":
+        return [b.mul(x, b.tanh(softplus(part("softplus")), part("tanh")), out)]
+    approximate = attr(node, "approximate", b"none")
+    approximate = approximate.decode() if isinstance(approximate, bytes) else approximate
+    if approximate == "tanh":  # 0.5 x (1 + tanh(sqrt(2 / pi) (x + 0.044715 x^3)))
+        cube = b.mul(b.mul(x, x, part("x2")), x, part("x3"))
+        inner = b.mul(b.add(x, b.mul(cube, 0.044715, part("cx3")), part("poly")), math.sqrt(2 / math.pi), part("arg"))
+        gate = b.tanh(inner, part("tanh"))
+    elif approximate == "none":  # 0.5 x (1 + erf(x / sqrt(2)))
+        gate = b.erf(b.mul(x, 1 / math.sqrt(2), part("arg")), part("erf"))
+    else:
+        raise OnnxImportError(f"Gelu approximate {approximate!r} is not one of none, tanh")
+    return [b.mul(b.mul(x, 0.5, part("half")), b.add(gate, 1.0, part("1p")), out)]
 
 
 @handles("Clip")

@@ -1,0 +1,93 @@
+"""LeakyRelu, PRelu, Elu, Selu, Celu, HardSigmoid, HardSwish, Softplus, Softsign, Gelu and
+Mish, decomposed into nn ops, against onnxruntime on drawn shapes, values and attributes, at
+every version cfmem accepts: the reference interpreter and the planned flat form."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+onnx = pytest.importorskip("onnx")
+pytest.importorskip("onnxruntime")
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+from hypothesis.extra.numpy import arrays  # noqa: E402
+from onnx import TensorProto as T  # noqa: E402
+from onnx import helper as h  # noqa: E402
+from onnx import numpy_helper as nh  # noqa: E402
+
+from cfmem.importers.onnx_import import Importer, OnnxImportError  # noqa: E402
+from cfmem.importers.onnx_opsets import OPERATOR_VERSIONS  # noqa: E402
+from cfmem.importers.onnx_reference import onnxruntime_outputs  # noqa: E402
+from cfmem.interp.flat import run_flat  # noqa: E402
+from cfmem.interp.golden import run_function  # noqa: E402
+from cfmem.pipeline import lower_model  # noqa: E402
+
+OLDEST_OPSET = 7
+POSITIVE = st.floats(0.125, 4, width=32)
+ATTRIBUTES = {
+    "LeakyRelu": {"alpha": st.floats(0, 1, width=32)},
+    "Elu": {"alpha": POSITIVE},
+    "Selu": {"alpha": POSITIVE, "gamma": POSITIVE},
+    "Celu": {"alpha": POSITIVE},
+    "HardSigmoid": {"alpha": POSITIVE, "beta": st.floats(-1, 1, width=32)},
+    "HardSwish": {},
+    "Softplus": {},
+    "Softsign": {},
+    "Gelu": {"approximate": st.sampled_from(["none", "tanh"])},
+    "Mish": {},
+    "PRelu": {},
+}
+"""Each op's attributes and how they are drawn (an attribute may also be left out)."""
+
+
+def check(tmp_path, op: str, x: np.ndarray, attrs: dict, opset: int, slope: np.ndarray | None = None) -> None:
+    inits = [] if slope is None else [nh.from_array(slope, "slope")]
+    node = h.make_node(op, ["x"] + (["slope"] if slope is not None else []), ["y"], **attrs)
+    graph = h.make_graph([node], "g", [h.make_tensor_value_info("x", T.FLOAT, x.shape)],
+                         [h.make_tensor_value_info("y", T.FLOAT, x.shape)], inits)  # fmt: skip
+    ir_version = 8 if opset < 19 else 9 if opset < 21 else 10
+    model = h.make_model(graph, opset_imports=[h.make_opsetid("", opset)], ir_version=ir_version)
+    onnx.checker.check_model(model)
+    path = tmp_path / f"{op}.onnx"
+    onnx.save(model, str(path))
+    imported = Importer(onnx.load(str(path)), "w.bin").import_graph({}, {})
+    (tmp_path / "w.bin").write_bytes(imported.blob)
+    want = onnxruntime_outputs(path, {"x": x})["y"]
+    got = run_function(imported.module, {"x": x}, base_dir=tmp_path).outputs["y"]
+    flat = lower_model(imported.module, "nn-insert-dma,nn-plan-memory", tmp_path)
+    ran = run_flat(flat, {"x": x}, check=True).outputs["y"]
+    assert got.shape == want.shape and got.dtype == want.dtype
+    np.testing.assert_allclose(got, want, rtol=2e-6, atol=2e-6)
+    np.testing.assert_array_equal(got, ran)  # the plan changes no number
+
+
+@pytest.mark.parametrize("op", sorted(ATTRIBUTES))
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.data())
+def test_matches_onnxruntime_on_drawn_shapes_values_and_attributes(tmp_path, op, data):
+    shape = data.draw(st.lists(st.integers(1, 4), min_size=1, max_size=4).map(tuple), label="shape")
+    x = data.draw(arrays(np.float32, shape, elements=st.floats(-12, 12, width=32) | st.just(0.0)), label="x")
+    attrs = {k: data.draw(v, label=k) for k, v in ATTRIBUTES[op].items() if data.draw(st.booleans(), label=f"set {k}")}
+    opset = max(OLDEST_OPSET, data.draw(st.sampled_from(OPERATOR_VERSIONS[op]), label="version"))
+    slope = None
+    if op == "PRelu":  # broadcast to x from the right, any dimension may be 1
+        tail = data.draw(st.integers(0, len(shape)), label="slope rank")
+        slope_shape = tuple(d if data.draw(st.booleans()) else 1 for d in shape[len(shape) - tail :])
+        slope = data.draw(arrays(np.float32, slope_shape, elements=st.floats(-2, 2, width=32)), label="slope")
+    check(tmp_path, op, x, attrs, opset, slope)
+
+
+def test_large_inputs_stay_finite_where_the_formula_does(tmp_path):
+    x = np.array([-100.0, -30.0, 0.0, 30.0, 100.0], np.float32)
+    for op in ("Softplus", "Mish", "Elu", "Selu", "Celu"):
+        check(tmp_path, op, x, {}, 22 if op != "Celu" else 12)
+
+
+def test_an_unknown_gelu_approximation_is_refused(tmp_path):
+    node = h.make_node("Gelu", ["x"], ["y"], approximate="fast", name="g")
+    graph = h.make_graph([node], "g", [h.make_tensor_value_info("x", T.FLOAT, [2])], [h.make_tensor_value_info("y", T.FLOAT, [2])])
+    model = h.make_model(graph, opset_imports=[h.make_opsetid("", 20)], ir_version=9)
+    with pytest.raises(OnnxImportError) as err:
+        Importer(model, "w.bin").import_graph({}, {})
+    assert str(err.value) == "node g (Gelu): Gelu approximate 'fast' is not one of none, tanh"
