@@ -37,18 +37,8 @@ from cfmem.importers.onnx_import import Importer, OnnxImportError, Scope, Value,
 from cfmem.importers.onnx_opsets import check_operator_version, operator_version
 
 Handler = Callable[[Importer, onnx.NodeProto, list], list]
-HANDLERS: dict[str, Handler] = {}
 
 NOT_FOLDED = {"If", "Loop", "Scan", "RandomNormal", "RandomUniform", "RandomNormalLike", "RandomUniformLike", "Multinomial"}
-
-
-def handles(*op_types: str):
-    def register(fn: Handler) -> Handler:
-        for op_type in op_types:
-            HANDLERS[op_type] = fn
-        return fn
-
-    return register
 
 
 def translate(imp: Importer, node: onnx.NodeProto, inputs: list, scope: Scope) -> list[Value]:
@@ -230,12 +220,10 @@ def reshape(imp: Importer, x: SSAValue, shape: Sequence[int], name: str | None =
 # --- aliases ---------------------------------------------------------------------------------
 
 
-@handles("Identity")
 def identity(imp, node, inputs):
     return [inputs[0]]
 
 
-@handles("Dropout")
 def dropout(imp, node, inputs):
     """Inference only: the identity, and a mask of ones. From version 12 on, ``training_mode``
     is an input; it must be omitted or a known false. Before 12 the mask outside training is
@@ -255,7 +243,6 @@ def dropout(imp, node, inputs):
     return [x, np.ones(shape_of(imp, x), np.bool_)]
 
 
-@handles("Cast")
 def cast(imp, node, inputs):
     to = attr(node, "to")
     x = inputs[0]
@@ -264,14 +251,12 @@ def cast(imp, node, inputs):
     raise OnnxImportError(f"Cast of a run-time {dtype_of(x)} tensor to {onnx.TensorProto.DataType.Name(to)} is not supported")
 
 
-@handles("Shape")
 def shape_op(imp, node, inputs):
     dims = np.array(shape_of(imp, inputs[0]), dtype=np.int64)
     start, end = attr(node, "start", 0), attr(node, "end", None)
     return [dims[start:end]]
 
 
-@handles("Size")
 def size_op(imp, node, inputs):
     return [np.array(int(np.prod(shape_of(imp, inputs[0]))), dtype=np.int64)]
 
@@ -283,14 +268,12 @@ UNARY = {"Relu": nc.ReluOp, "Sigmoid": nc.SigmoidOp, "Tanh": nc.TanhOp}
 COMPARE = {"Equal": "eq", "Greater": "gt", "Less": "lt", "GreaterOrEqual": "ge", "LessOrEqual": "le"}
 
 
-@handles(*BINARY, "Pow")
 def binary(imp, node, inputs):
     a, b = (f32_operand(imp, v, node.input[k]) for k, v in enumerate(inputs[:2]))
     cls = getattr(nc, "PowOp") if node.op_type == "Pow" else BINARY[node.op_type]
     return [make(imp, cls, [a, b], {}, out_name(imp, node))]
 
 
-@handles(*UNARY, "Sqrt", "Exp", "Neg", "Log", "Abs", "Floor", "Ceil", "Round", "Sign", "Erf", "Sin", "Cos", "Reciprocal")
 def unary(imp, node, inputs):
     x = f32_operand(imp, inputs[0], node.output[0])
     cls = UNARY.get(node.op_type) or getattr(nc, f"{node.op_type}Op")
@@ -301,7 +284,6 @@ SELU_ALPHA, SELU_GAMMA = 1.67326319217681884765625, 1.05070102214813232421875
 """The ONNX defaults of Selu's alpha and gamma (float32 values)."""
 
 
-@handles("LeakyRelu", "PRelu", "Elu", "Selu", "Celu", "HardSigmoid", "HardSwish", "Softplus", "Softsign", "Gelu", "Mish")
 def activation(imp, node, inputs):
     """Activations as nn ops: ``min(x, 0)`` is ``-relu(-x)``, and a stable softplus is
     ``relu(x) + log(1 + exp(-|x|))``. Each is the ONNX formula, rounded as float32 ops."""
@@ -359,7 +341,6 @@ def activation(imp, node, inputs):
     return [b.mul(b.mul(x, 0.5, part("half")), b.add(gate, 1.0, part("1p")), out)]
 
 
-@handles("Clip")
 def clip(imp, node, inputs):
     x = f32_operand(imp, inputs[0], node.output[0])
     lo = float(known(inputs[1], "Clip min")) if len(inputs) > 1 and inputs[1] is not None else attr(node, "min", -np.inf)
@@ -367,7 +348,6 @@ def clip(imp, node, inputs):
     return [imp.b.clamp(x, float(lo), float(hi), out_name(imp, node))]
 
 
-@handles(*COMPARE)
 def compare(imp, node, inputs):
     a, b = inputs[:2]
     dtype = dtype_of(a if isinstance(a, SSAValue) else b)
@@ -487,7 +467,6 @@ def from_nchw(imp: Importer, y: SSAValue, spatial: int, name: str) -> SSAValue:
 # --- linear algebra ----------------------------------------------------------------------------
 
 
-@handles("Conv")
 def conv(imp, node, inputs):
     x, w, bias = (inputs + [None])[:3]
     w = known(w, "Conv weights")
@@ -510,7 +489,6 @@ def conv(imp, node, inputs):
     return [from_nchw(imp, y, spatial, name)]
 
 
-@handles("Gemm")
 def gemm(imp, node, inputs):
     a, b, c = (inputs + [None])[:3]
     alpha, beta = attr(node, "alpha", 1.0), attr(node, "beta", 1.0)
@@ -532,7 +510,6 @@ def gemm(imp, node, inputs):
     return [make(imp, nc.GemmOp, operands, props, out_name(imp, node))]
 
 
-@handles("MatMul")
 def matmul(imp, node, inputs):
     a, b = (f32_operand(imp, v, node.input[k]) for k, v in enumerate(inputs[:2]))
     return [make(imp, nc.MatmulOp, [a, b], {}, out_name(imp, node))]
@@ -541,7 +518,6 @@ def matmul(imp, node, inputs):
 # --- pooling, reductions ---------------------------------------------------------------------
 
 
-@handles("MaxPool", "AveragePool")
 def pool(imp, node, inputs):
     """1-D and 2-D pooling. ``ceil_mode`` is extra end padding, which neither nn op counts;
     AveragePool's ``count_include_pad`` is an explicit zero Pad of the input."""
@@ -575,7 +551,6 @@ def pool(imp, node, inputs):
     return [from_nchw(imp, y, spatial, name)]
 
 
-@handles("GlobalAveragePool")
 def global_avg_pool(imp, node, inputs):
     x = f32_operand(imp, inputs[0], node.input[0])
     xs = imp.b.shape(x)
@@ -585,7 +560,6 @@ def global_avg_pool(imp, node, inputs):
     return [from_nchw(imp, y, len(xs) - 2, name)]
 
 
-@handles("ReduceMean", "ReduceSum")
 def reduce_mean(imp, node, inputs):
     """ReduceMean; ReduceSum as the mean times the element count (rounds slightly differently)."""
     x = f32_operand(imp, inputs[0], node.input[0])
@@ -608,7 +582,6 @@ def reduce_mean(imp, node, inputs):
     return [make(imp, nc.MulOp, [mean, imp.runtime(count, f"{node.output[0]}_count")], {}, out_name(imp, node))]
 
 
-@handles("Softmax")
 def softmax(imp, node, inputs):
     """From version 13, along ``axis`` (default -1); before, over the input coerced to 2-D
     at ``axis`` (default 1): every dimension from ``axis`` on is one row."""
@@ -630,7 +603,6 @@ def softmax(imp, node, inputs):
 # --- data movement --------------------------------------------------------------------------
 
 
-@handles("Concat")
 def concat(imp, node, inputs):
     values = [v for v in inputs if isinstance(v, SSAValue) or (v is not None and v.size > 0)]
     operands = [f32_operand(imp, v, f"{node.output[0]}_part") for v in values]
@@ -641,7 +613,6 @@ def concat(imp, node, inputs):
     return [make(imp, nc.ConcatOp, operands, {"axis": IntegerAttr(axis, i64)}, out_name(imp, node))]
 
 
-@handles("Transpose")
 def transpose(imp, node, inputs):
     x = f32_operand(imp, inputs[0], node.input[0])
     rank = len(imp.b.shape(x))
@@ -651,7 +622,6 @@ def transpose(imp, node, inputs):
     return [make(imp, nc.TransposeOp, [x], {"perm": nc.i64_array(perm)}, out_name(imp, node))]
 
 
-@handles("Reshape")
 def reshape_op(imp, node, inputs):
     x = inputs[0]
     xs = imp.b.shape(x)
@@ -661,7 +631,6 @@ def reshape_op(imp, node, inputs):
     return [reshape(imp, x, dims, out_name(imp, node))]
 
 
-@handles("Flatten")
 def flatten(imp, node, inputs):
     xs = imp.b.shape(inputs[0])
     axis = normalize_axis(attr(node, "axis", 1), len(xs) + 1)
@@ -675,7 +644,6 @@ def _axes(node: onnx.NodeProto, inputs: list, rank: int) -> list[int] | None:
     return None if axes is None else sorted(normalize_axis(int(a), rank) for a in axes)
 
 
-@handles("Squeeze")
 def squeeze(imp, node, inputs):
     xs = imp.b.shape(inputs[0])
     axes = _axes(node, inputs, len(xs))
@@ -685,7 +653,6 @@ def squeeze(imp, node, inputs):
     return [reshape(imp, inputs[0], [d for k, d in enumerate(xs) if k not in axes], out_name(imp, node))]
 
 
-@handles("Unsqueeze")
 def unsqueeze(imp, node, inputs):
     xs = list(imp.b.shape(inputs[0]))
     raw = attr(node, "axes")
@@ -695,7 +662,6 @@ def unsqueeze(imp, node, inputs):
     return [reshape(imp, inputs[0], xs, out_name(imp, node))]
 
 
-@handles("Slice")
 def slice_op(imp, node, inputs):
     """Before version 10, starts, ends and axes are attributes; from 10 on, inputs (with steps)."""
     x = inputs[0]
@@ -711,7 +677,6 @@ def slice_op(imp, node, inputs):
     return [imp.b.slice(x, starts, ends, axes, steps, name=out_name(imp, node))]
 
 
-@handles("Split")
 def split(imp, node, inputs):
     x = inputs[0]
     xs = imp.b.shape(x)
@@ -728,7 +693,6 @@ def split(imp, node, inputs):
     return results
 
 
-@handles("Gather")
 def gather(imp, node, inputs):
     x, index = inputs[0], known(inputs[1], "Gather indices")
     xs = imp.b.shape(x)
@@ -740,7 +704,6 @@ def gather(imp, node, inputs):
     return [reshape(imp, joined, (*xs[:axis], *index.shape, *xs[axis + 1 :]), name)]
 
 
-@handles("Pad")
 def pad(imp, node, inputs):
     x = f32_operand(imp, inputs[0], node.input[0])
     rank = len(imp.b.shape(x))
@@ -760,7 +723,6 @@ def pad(imp, node, inputs):
 # --- recurrent ------------------------------------------------------------------------------
 
 
-@handles("LSTM")
 def lstm(imp, node, inputs):
     """Forward LSTM, default activations, no peepholes: unrolled over the sequence."""
     x, w, r, bias, seq_lens, h0, c0 = (inputs + [None] * 7)[:7]
@@ -843,3 +805,38 @@ def run_branch(imp: Importer, graph: onnx.GraphProto, scope: Scope) -> list[Valu
             raise OnnxImportError(f"branch {graph.name!r} output {out.name!r} is never computed")
         results.append(value)
     return results
+
+
+HANDLER_OPS: tuple[tuple[tuple[str, ...], Handler], ...] = (
+    (("Identity",), identity),
+    (("Dropout",), dropout),
+    (("Cast",), cast),
+    (("Shape",), shape_op),
+    (("Size",), size_op),
+    ((*BINARY, "Pow"), binary),
+    ((*UNARY, "Sqrt", "Exp", "Neg", "Log", "Abs", "Floor", "Ceil", "Round", "Sign", "Erf", "Sin", "Cos", "Reciprocal"), unary),
+    (("LeakyRelu", "PRelu", "Elu", "Selu", "Celu", "HardSigmoid", "HardSwish", "Softplus", "Softsign", "Gelu", "Mish"), activation),
+    (("Clip",), clip),
+    ((*COMPARE,), compare),
+    (("Conv",), conv),
+    (("Gemm",), gemm),
+    (("MatMul",), matmul),
+    (("MaxPool", "AveragePool"), pool),
+    (("GlobalAveragePool",), global_avg_pool),
+    (("ReduceMean", "ReduceSum"), reduce_mean),
+    (("Softmax",), softmax),
+    (("Concat",), concat),
+    (("Transpose",), transpose),
+    (("Reshape",), reshape_op),
+    (("Flatten",), flatten),
+    (("Squeeze",), squeeze),
+    (("Unsqueeze",), unsqueeze),
+    (("Slice",), slice_op),
+    (("Split",), split),
+    (("Gather",), gather),
+    (("Pad",), pad),
+    (("LSTM",), lstm),
+)
+"""Which ops each handler translates (a table, not decorators, so the handlers are
+plain functions that mutation testing reaches)."""
+HANDLERS: dict[str, Handler] = {op: fn for ops, fn in HANDLER_OPS for op in ops}
