@@ -462,6 +462,14 @@ class GraphBuilder:
         """Elementwise ``a ** b`` with broadcasting."""
         return self._binary(nc.PowOp, "pow", a, b, name)
 
+    def max(self, a: Operand, b: Operand, name: str | None = None) -> SSAValue:
+        """Elementwise ``max(a, b)`` with broadcasting (NaN wins)."""
+        return self._binary(nc.MaxOp, "max", a, b, name)
+
+    def min(self, a: Operand, b: Operand, name: str | None = None) -> SSAValue:
+        """Elementwise ``min(a, b)`` with broadcasting (NaN wins)."""
+        return self._binary(nc.MinOp, "min", a, b, name)
+
     def cmp(self, predicate: str, a: Operand, b: Operand, name: str | None = None) -> SSAValue:
         """Elementwise comparison (eq, ne, lt, le, gt, ge) giving an i1 tensor.
 

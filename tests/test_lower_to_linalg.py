@@ -174,8 +174,9 @@ def _math(b: GraphBuilder, n: str) -> list[SSAValue]:
 
 def _math_more(b: GraphBuilder, n: str) -> list[SSAValue]:
     x = b.input(f"{n}_x", (2, 5))
+    y = b.input(f"{n}_y", (5,))
     ops = (b.abs, b.floor, b.ceil, b.round, b.sign, b.erf, b.sin, b.cos, b.reciprocal)
-    return [b.log(b.abs(x)), *(op(x) for op in ops)]
+    return [b.log(b.abs(x)), *(op(x) for op in ops), b.max(x, y), b.min(x, y)]
 
 
 def _integer_if(b: GraphBuilder, n: str) -> list[SSAValue]:

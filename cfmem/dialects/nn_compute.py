@@ -172,6 +172,20 @@ class PowOp(ElementwiseBinaryOp):
     name = "nn.pow"
 
 
+@irdl_op_definition
+class MaxOp(ElementwiseBinaryOp):
+    """Elementwise ``max(lhs, rhs)`` (NaN if either is NaN)."""
+
+    name = "nn.max"
+
+
+@irdl_op_definition
+class MinOp(ElementwiseBinaryOp):
+    """Elementwise ``min(lhs, rhs)`` (NaN if either is NaN)."""
+
+    name = "nn.min"
+
+
 CMP_PREDICATES = ("eq", "ne", "lt", "le", "gt", "ge")
 
 
@@ -683,6 +697,8 @@ COMPUTE_OPS: tuple[type[IRDLOperation], ...] = (
     MulOp,
     DivOp,
     PowOp,
+    MaxOp,
+    MinOp,
     CmpOp,
     ReluOp,
     SigmoidOp,

@@ -121,6 +121,8 @@ KERNELS: dict[type[Operation], Kernel] = {
     nc.MulOp: lambda op, a, b: a * b,
     nc.DivOp: lambda op, a, b: a / b,
     nc.PowOp: lambda op, a, b: np.power(a, b),
+    nc.MaxOp: lambda op, a, b: np.maximum(a, b),
+    nc.MinOp: lambda op, a, b: np.minimum(a, b),
     nc.CmpOp: lambda op, a, b: _CMP[op.predicate.data](a, b),
     nc.ReluOp: lambda op, x: np.maximum(x, np.float32(0)),
     nc.SigmoidOp: sigmoid,

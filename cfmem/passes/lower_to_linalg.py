@@ -5,7 +5,8 @@ input buffers and write its output buffer with the numbers of the numpy
 kernels in :mod:`cfmem.interp.kernels`, so the module holds no ``nn`` op and
 is plain upstream MLIR (linalg, memref, arith, math, scf, func). Per op:
 
-- ``add``, ``sub``, ``mul``, ``div``, ``pow`` (``math.powf``): one
+- ``add``, ``sub``, ``mul``, ``div``, ``pow`` (``math.powf``), ``max``/``min``
+  (``arith.maximumf``/``minimumf``, NaN-propagating): one
   ``linalg.generic``; numpy broadcasting lives in the input maps (operands
   aligned to the last dimension, a size-1 dimension of a larger result read
   at index 0).
@@ -122,6 +123,8 @@ FLOAT_BINARY = {
     nc.MulOp: arith.MulfOp,
     nc.DivOp: arith.DivfOp,
     nc.PowOp: math.PowFOp,
+    nc.MaxOp: arith.MaximumfOp,
+    nc.MinOp: arith.MinimumfOp,
 }
 FLOAT_UNARY = {
     nc.SqrtOp: math.SqrtOp,
@@ -577,6 +580,8 @@ class OpLowering:
         nc.MulOp: binary,
         nc.DivOp: binary,
         nc.PowOp: binary,
+        nc.MaxOp: binary,
+        nc.MinOp: binary,
         nc.CmpOp: binary,
         nc.ReluOp: relu,
         nc.SigmoidOp: sigmoid,
