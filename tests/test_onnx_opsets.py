@@ -160,6 +160,11 @@ CASES = {
     **{op: (lambda op: lambda opset: unary(op, floats(2, 3) * 3))(op) for op in ("Abs", "Floor", "Ceil", "Sign", "Erf", "Sin", "Cos")},
     "Log": lambda opset: unary("Log", np.abs(floats(2, 3)) + 0.1),
     **{
+        op: (lambda op: lambda opset: Case([h.make_node(op, ["a", "b", "c"], ["y"])],
+                                           {"a": floats(2, 3), "b": floats(2, 3), "c": floats(2, 3)}, {"y": T.FLOAT}))(op)
+        for op in ("Max", "Min", "Sum", "Mean")
+    },  # fmt: skip
+    **{
         op: (lambda op: lambda opset: unary(op, floats(2, 3) * 3))(op)
         for op in ("LeakyRelu", "Elu", "Selu", "Celu", "HardSigmoid", "HardSwish", "Softplus", "Softsign", "Mish")
     },

@@ -280,6 +280,28 @@ def unary(imp, node, inputs):
     return [make(imp, cls, [x], {}, out_name(imp, node))]
 
 
+def number(imp, value: float, hint: str) -> SSAValue:
+    """``value`` as a rank-0 f32 constant, which broadcasts to any shape, rank 0 included."""
+    return imp.runtime(np.array(value, np.float32), hint)
+
+
+def variadic(imp, node, inputs):
+    """Max, Min, Sum and Mean of one or more inputs with broadcasting, combined left to right."""
+    b, op = imp.b, node.op_type
+    values = [f32_operand(imp, v, node.input[k]) for k, v in enumerate(inputs)]
+    if not values:
+        raise OnnxImportError(f"{op} needs at least one input")
+    out = out_name(imp, node)
+    combine = {"Max": b.max, "Min": b.min, "Sum": b.add, "Mean": b.add}[op]
+    result = values[0]
+    for k, value in enumerate(values[1:], start=2):
+        last = k == len(values) and op != "Mean"
+        result = combine(result, value, out if last else imp.name(f"{out}_{k}"))
+    if op == "Mean" and len(values) > 1:
+        result = b.div(result, number(imp, len(values), f"{out}_count"), out)
+    return [result]
+
+
 SELU_ALPHA, SELU_GAMMA = 1.67326319217681884765625, 1.05070102214813232421875
 """The ONNX defaults of Selu's alpha and gamma (float32 values)."""
 
@@ -294,19 +316,22 @@ def activation(imp, node, inputs):
     def part(kind: str) -> str:
         return imp.name(f"{out}_{kind}")
 
+    def k(value: float) -> SSAValue:
+        return number(imp, value, part("k"))
+
     def below_zero() -> SSAValue:  # min(x, 0)
         return b.neg(b.relu(b.neg(x, part("neg")), part("relu_neg")), part("min0"))
 
     def exp_linear(alpha: float, scale: float = 1.0) -> SSAValue:  # alpha * (exp(min(x, 0) / scale) - 1)
-        low = below_zero() if scale == 1.0 else b.div(below_zero(), scale, part("scaled"))
-        return b.mul(b.sub(b.exp(low, part("exp")), 1.0, part("expm1")), alpha, part("alpha"))
+        low = below_zero() if scale == 1.0 else b.div(below_zero(), k(scale), part("scaled"))
+        return b.mul(b.sub(b.exp(low, part("exp")), k(1.0), part("expm1")), k(alpha), part("alpha"))
 
     def softplus(name: str) -> SSAValue:
-        tail = b.log(b.add(b.exp(b.neg(b.abs(x, part("abs")), part("nabs")), part("exp")), 1.0, part("1p")), part("log"))
+        tail = b.log(b.add(b.exp(b.neg(b.abs(x, part("abs")), part("nabs")), part("exp")), k(1.0), part("1p")), part("log"))
         return b.add(b.relu(x, part("pos")), tail, name)
 
     if op in ("LeakyRelu", "PRelu"):
-        slope = attr(node, "alpha", 0.01) if op == "LeakyRelu" else f32_operand(imp, inputs[1], node.input[1])
+        slope = k(attr(node, "alpha", 0.01)) if op == "LeakyRelu" else f32_operand(imp, inputs[1], node.input[1])
         return [b.add(b.relu(x, part("pos")), b.mul(below_zero(), slope, part("slope")), out)]
     if op == "Elu":
         return [b.add(b.relu(x, part("pos")), exp_linear(attr(node, "alpha", 1.0)), out)]
@@ -315,30 +340,30 @@ def activation(imp, node, inputs):
         return [b.add(b.relu(x, part("pos")), exp_linear(alpha, alpha), out)]
     if op == "Selu":
         elu = b.add(b.relu(x, part("pos")), exp_linear(attr(node, "alpha", SELU_ALPHA)), part("elu"))
-        return [b.mul(elu, attr(node, "gamma", SELU_GAMMA), out)]
+        return [b.mul(elu, k(attr(node, "gamma", SELU_GAMMA)), out)]
     if op in ("HardSigmoid", "HardSwish"):
         alpha, beta = (attr(node, "alpha", 0.2), attr(node, "beta", 0.5)) if op == "HardSigmoid" else (1 / 6, 0.5)
-        line = b.add(b.mul(x, alpha, part("ax")), beta, part("axb"))
+        line = b.add(b.mul(x, k(alpha), part("ax")), k(beta), part("axb"))
         if op == "HardSigmoid":
             return [b.clamp(line, 0.0, 1.0, out)]
         return [b.mul(x, b.clamp(line, 0.0, 1.0, part("gate")), out)]
     if op == "Softplus":
         return [softplus(out)]
     if op == "Softsign":
-        return [b.div(x, b.add(b.abs(x, part("abs")), 1.0, part("1p")), out)]
+        return [b.div(x, b.add(b.abs(x, part("abs")), k(1.0), part("1p")), out)]
     if op == "Mish":
         return [b.mul(x, b.tanh(softplus(part("softplus")), part("tanh")), out)]
     approximate = attr(node, "approximate", b"none")
     approximate = approximate.decode() if isinstance(approximate, bytes) else approximate
     if approximate == "tanh":  # 0.5 x (1 + tanh(sqrt(2 / pi) (x + 0.044715 x^3)))
         cube = b.mul(b.mul(x, x, part("x2")), x, part("x3"))
-        inner = b.mul(b.add(x, b.mul(cube, 0.044715, part("cx3")), part("poly")), math.sqrt(2 / math.pi), part("arg"))
+        inner = b.mul(b.add(x, b.mul(cube, k(0.044715), part("cx3")), part("poly")), k(math.sqrt(2 / math.pi)), part("arg"))
         gate = b.tanh(inner, part("tanh"))
     elif approximate == "none":  # 0.5 x (1 + erf(x / sqrt(2)))
-        gate = b.erf(b.mul(x, 1 / math.sqrt(2), part("arg")), part("erf"))
+        gate = b.erf(b.mul(x, k(1 / math.sqrt(2)), part("arg")), part("erf"))
     else:
         raise OnnxImportError(f"Gelu approximate {approximate!r} is not one of none, tanh")
-    return [b.mul(b.mul(x, 0.5, part("half")), b.add(gate, 1.0, part("1p")), out)]
+    return [b.mul(b.mul(x, k(0.5), part("half")), b.add(gate, k(1.0), part("1p")), out)]
 
 
 def clip(imp, node, inputs):
@@ -816,6 +841,7 @@ HANDLER_OPS: tuple[tuple[tuple[str, ...], Handler], ...] = (
     ((*BINARY, "Pow"), binary),
     ((*UNARY, "Sqrt", "Exp", "Neg", "Log", "Abs", "Floor", "Ceil", "Round", "Sign", "Erf", "Sin", "Cos", "Reciprocal"), unary),
     (("LeakyRelu", "PRelu", "Elu", "Selu", "Celu", "HardSigmoid", "HardSwish", "Softplus", "Softsign", "Gelu", "Mish"), activation),
+    (("Max", "Min", "Sum", "Mean"), variadic),
     (("Clip",), clip),
     ((*COMPARE,), compare),
     (("Conv",), conv),
