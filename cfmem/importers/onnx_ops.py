@@ -296,7 +296,7 @@ def variadic(imp, node, inputs):
     result = values[0]
     for k, value in enumerate(values[1:], start=2):
         last = k == len(values) and op != "Mean"
-        result = combine(result, value, out if last else imp.name(f"{out}_{k}"))
+        result = combine(result, value, out if last else None)
     if op == "Mean" and len(values) > 1:
         result = b.div(result, number(imp, len(values), f"{out}_count"), out)
     return [result]
@@ -313,57 +313,54 @@ def activation(imp, node, inputs):
     x = f32_operand(imp, inputs[0], node.output[0])
     out = out_name(imp, node)
 
-    def part(kind: str) -> str:
-        return imp.name(f"{out}_{kind}")
-
     def k(value: float) -> SSAValue:
-        return number(imp, value, part("k"))
+        return number(imp, value, f"{out}_k")
 
     def below_zero() -> SSAValue:  # min(x, 0)
-        return b.neg(b.relu(b.neg(x, part("neg")), part("relu_neg")), part("min0"))
+        return b.neg(b.relu(b.neg(x)))
 
     def exp_linear(alpha: float, scale: float = 1.0) -> SSAValue:  # alpha * (exp(min(x, 0) / scale) - 1)
-        low = below_zero() if scale == 1.0 else b.div(below_zero(), k(scale), part("scaled"))
-        return b.mul(b.sub(b.exp(low, part("exp")), k(1.0), part("expm1")), k(alpha), part("alpha"))
+        low = below_zero() if scale == 1.0 else b.div(below_zero(), k(scale))
+        return b.mul(b.sub(b.exp(low), k(1.0)), k(alpha))
 
-    def softplus(name: str) -> SSAValue:
-        tail = b.log(b.add(b.exp(b.neg(b.abs(x, part("abs")), part("nabs")), part("exp")), k(1.0), part("1p")), part("log"))
-        return b.add(b.relu(x, part("pos")), tail, name)
+    def softplus(name: str | None = None) -> SSAValue:
+        tail = b.log(b.add(b.exp(b.neg(b.abs(x))), k(1.0)))
+        return b.add(b.relu(x), tail, name)
 
     if op in ("LeakyRelu", "PRelu"):
         slope = k(attr(node, "alpha", 0.01)) if op == "LeakyRelu" else f32_operand(imp, inputs[1], node.input[1])
-        return [b.add(b.relu(x, part("pos")), b.mul(below_zero(), slope, part("slope")), out)]
+        return [b.add(b.relu(x), b.mul(below_zero(), slope), out)]
     if op == "Elu":
-        return [b.add(b.relu(x, part("pos")), exp_linear(attr(node, "alpha", 1.0)), out)]
+        return [b.add(b.relu(x), exp_linear(attr(node, "alpha", 1.0)), out)]
     if op == "Celu":
         alpha = attr(node, "alpha", 1.0)
-        return [b.add(b.relu(x, part("pos")), exp_linear(alpha, alpha), out)]
+        return [b.add(b.relu(x), exp_linear(alpha, alpha), out)]
     if op == "Selu":
-        elu = b.add(b.relu(x, part("pos")), exp_linear(attr(node, "alpha", SELU_ALPHA)), part("elu"))
+        elu = b.add(b.relu(x), exp_linear(attr(node, "alpha", SELU_ALPHA)))
         return [b.mul(elu, k(attr(node, "gamma", SELU_GAMMA)), out)]
     if op in ("HardSigmoid", "HardSwish"):
         alpha, beta = (attr(node, "alpha", 0.2), attr(node, "beta", 0.5)) if op == "HardSigmoid" else (1 / 6, 0.5)
-        line = b.add(b.mul(x, k(alpha), part("ax")), k(beta), part("axb"))
+        line = b.add(b.mul(x, k(alpha)), k(beta))
         if op == "HardSigmoid":
             return [b.clamp(line, 0.0, 1.0, out)]
-        return [b.mul(x, b.clamp(line, 0.0, 1.0, part("gate")), out)]
+        return [b.mul(x, b.clamp(line, 0.0, 1.0), out)]
     if op == "Softplus":
         return [softplus(out)]
     if op == "Softsign":
-        return [b.div(x, b.add(b.abs(x, part("abs")), k(1.0), part("1p")), out)]
+        return [b.div(x, b.add(b.abs(x), k(1.0)), out)]
     if op == "Mish":
-        return [b.mul(x, b.tanh(softplus(part("softplus")), part("tanh")), out)]
+        return [b.mul(x, b.tanh(softplus()), out)]
     approximate = attr(node, "approximate", b"none")
     approximate = approximate.decode() if isinstance(approximate, bytes) else approximate
     if approximate == "tanh":  # 0.5 x (1 + tanh(sqrt(2 / pi) (x + 0.044715 x^3)))
-        cube = b.mul(b.mul(x, x, part("x2")), x, part("x3"))
-        inner = b.mul(b.add(x, b.mul(cube, k(0.044715), part("cx3")), part("poly")), k(math.sqrt(2 / math.pi)), part("arg"))
-        gate = b.tanh(inner, part("tanh"))
+        cube = b.mul(b.mul(x, x), x)
+        inner = b.mul(b.add(x, b.mul(cube, k(0.044715))), k(math.sqrt(2 / math.pi)))
+        gate = b.tanh(inner)
     elif approximate == "none":  # 0.5 x (1 + erf(x / sqrt(2)))
-        gate = b.erf(b.mul(x, k(1 / math.sqrt(2)), part("arg")), part("erf"))
+        gate = b.erf(b.mul(x, k(1 / math.sqrt(2))))
     else:
         raise OnnxImportError(f"Gelu approximate {approximate!r} is not one of none, tanh")
-    return [b.mul(b.mul(x, k(0.5), part("half")), b.add(gate, k(1.0), part("1p")), out)]
+    return [b.mul(b.mul(x, k(0.5)), b.add(gate, k(1.0)), out)]
 
 
 def clip(imp, node, inputs):
