@@ -126,16 +126,9 @@ def test_reshape_with_allowzero_keeps_a_zero_dim_which_a_nonempty_input_cannot_f
 # --- Flatten -------------------------------------------------------------------------------------
 
 
-FLATTEN_NEGATIVE_AXIS = pytest.mark.xfail(
-    strict=True,
-    reason="a negative Flatten axis counts from rank + 1, not from rank as ONNX says (axis -1 of a rank-3 input"
-    " gives (24, 1) instead of (6, 4))",
-)
-
-
 @pytest.mark.parametrize(
     "axis",
-    [None, 0, 2, 3, pytest.param(-1, marks=FLATTEN_NEGATIVE_AXIS), pytest.param(-3, marks=FLATTEN_NEGATIVE_AXIS)],
+    [None, 0, 2, 3, -1, -2, -3],
     ids=str,
 )
 def test_flatten_at_the_default_and_given_axis(tmp_path, rng, axis):

@@ -655,7 +655,8 @@ def reshape_op(imp, node, inputs):
 
 def flatten(imp, node, inputs):
     xs = imp.b.shape(inputs[0])
-    axis = normalize_axis(attr(node, "axis", 1), len(xs) + 1)
+    axis = attr(node, "axis", 1)  # in [-rank, rank]: a negative axis counts from the rank
+    axis = normalize_axis(axis, len(xs)) if axis < 0 else normalize_axis(axis, len(xs) + 1)
     return [reshape(imp, inputs[0], (int(np.prod(xs[:axis])), int(np.prod(xs[axis:]))), out_name(imp, node))]
 
 
