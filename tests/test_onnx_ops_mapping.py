@@ -454,3 +454,17 @@ def test_folds_of_known_tensors_use_the_models_opset(tmp_path, rng, opset, node,
     concat = h.make_node("Concat", ["k", "x"], ["y"], axis=0)
     case = Case([node, concat], {"x": floats(rng, 2, 6)}, {"y": T.FLOAT}, {"c": c})
     case_matches_onnxruntime(tmp_path, case, opset)
+
+
+# --- comparing with onnxruntime ------------------------------------------------------------------
+
+
+def test_max_abs_error_counts_a_nan_against_a_number_as_infinite():
+    nan, inf = np.float32(np.nan), np.float32(np.inf)
+    same = {"y": np.array([1, nan, inf, -inf], np.float32)}
+    assert max_abs_error(same, {"y": same["y"].copy()}) == 0.0
+    assert max_abs_error({"y": np.array([1, 2], np.float32)}, {"y": np.array([1, nan], np.float32)}) == np.inf
+    assert max_abs_error({"y": np.array([nan], np.float32)}, {"y": np.array([0], np.float32)}) == np.inf
+    assert max_abs_error({"y": np.array([inf], np.float32)}, {"y": np.array([-inf], np.float32)}) == np.inf
+    assert max_abs_error({"y": np.array([1, 2], np.float32)}, {"y": np.array([1.5, 2], np.float32)}) == 0.5
+    assert max_abs_error({"y": np.zeros(2, np.float32)}, {"y": np.zeros(3, np.float32)}) == np.inf

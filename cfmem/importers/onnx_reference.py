@@ -37,11 +37,16 @@ def cfmem_inputs(feeds: Mapping[str, np.ndarray], fixed: Mapping[str, float] = {
 
 
 def max_abs_error(reference: Mapping[str, np.ndarray], outputs: Mapping[str, np.ndarray]) -> float:
-    """Largest absolute difference over all outputs (inf on a shape mismatch)."""
+    """Largest absolute difference over all outputs: inf on a shape mismatch or where one
+    side is NaN and the other is not; equal infinities and NaN against NaN count as 0."""
     worst = 0.0
     for name, ref in reference.items():
         got = np.asarray(outputs[name])
         if got.shape != ref.shape:
             return float("inf")
-        worst = max(worst, float(np.max(np.abs(got.astype(np.float64) - ref.astype(np.float64)), initial=0.0)))
+        a, b = got.astype(np.float64), ref.astype(np.float64)
+        with np.errstate(invalid="ignore"):
+            diff = np.where(a == b, 0.0, np.abs(a - b))
+        diff = np.where(np.isnan(a) & np.isnan(b), 0.0, np.where(np.isnan(diff), np.inf, diff))
+        worst = max(worst, float(np.max(diff, initial=0.0)))
     return worst
