@@ -49,7 +49,7 @@ def lstm_model(seq: int, batch: int, *, bias=True, h0="input", c0="input", seq_l
     return h.make_model(graph, opset_imports=[h.make_opsetid("", opset)], ir_version=8), feeds
 
 
-@pytest.mark.parametrize("seq", [1, 3])
+@pytest.mark.parametrize("seq", [1, 2, 3])
 @pytest.mark.parametrize("h0, c0", [("input", "input"), ("known", None), (None, "known"), (None, None)])
 @pytest.mark.parametrize("bias", [True, False])
 def test_initial_states_bias_and_every_output_match_onnxruntime(tmp_path, seq, h0, c0, bias):

@@ -13,6 +13,7 @@ from hypothesis import strategies as st  # noqa: E402
 from hypothesis.extra.numpy import arrays  # noqa: E402
 from onnx import TensorProto as T  # noqa: E402
 from onnx import helper as h  # noqa: E402
+from onnx import numpy_helper as nh  # noqa: E402
 
 from cfmem.importers.onnx_import import Importer  # noqa: E402
 from cfmem.importers.onnx_opsets import OPERATOR_VERSIONS  # noqa: E402
@@ -72,3 +73,22 @@ def test_nan_wins_in_max_and_min(tmp_path):
     feeds = {"a": np.array([1.0, np.nan, 3.0], np.float32), "b": np.array([np.nan, 2.0, 1.0], np.float32)}
     check(tmp_path, "Max", feeds, 13)
     check(tmp_path, "Min", feeds, 13)
+
+
+def test_known_operands_join_run_time_ones(tmp_path):
+    """A known operand among run-time ones becomes a constant of the combined op."""
+    for op in ("Max", "Sum", "Mean"):
+        known = np.array([[0.5, -1.0, 2.0]], np.float32)
+        graph = h.make_graph(
+            [h.make_node(op, ["x", "c", "y"], ["out"])], "g",
+            [h.make_tensor_value_info("x", T.FLOAT, [2, 3]), h.make_tensor_value_info("y", T.FLOAT, [3])],
+            [h.make_tensor_value_info("out", T.FLOAT, [2, 3])], [nh.from_array(known, "c")],
+        )  # fmt: skip
+        path = tmp_path / f"{op}.onnx"
+        onnx.save(h.make_model(graph, opset_imports=[h.make_opsetid("", 13)], ir_version=8), str(path))
+        imported = Importer(onnx.load(str(path)), "w.bin").import_graph({}, {})
+        (tmp_path / "w.bin").write_bytes(imported.blob)
+        feeds = {"x": np.arange(6, dtype=np.float32).reshape(2, 3) - 2, "y": np.array([1, -3, 0.25], np.float32)}
+        got = run_function(imported.module, feeds, base_dir=tmp_path).outputs["out"]
+        np.testing.assert_allclose(got, onnxruntime_outputs(path, feeds)["out"], rtol=1e-6)
+
