@@ -14,31 +14,13 @@ pytest.importorskip("onnxruntime")
 from onnx import TensorProto as T  # noqa: E402
 from onnx import helper as h  # noqa: E402
 from onnx import numpy_helper as nh  # noqa: E402
-from test_onnx_ops_mapping import info, refusal, unchecked_model  # noqa: E402
-from test_onnx_opsets import Case, model_of, with_known  # noqa: E402
+from test_onnx_ops_mapping import case_matches_onnxruntime, info, refusal, unchecked_model  # noqa: E402
+from test_onnx_opsets import Case, with_known  # noqa: E402
 
-from cfmem.importers.onnx_import import Importer  # noqa: E402
-from cfmem.importers.onnx_reference import onnxruntime_outputs  # noqa: E402
-from cfmem.interp.golden import run_function  # noqa: E402
 
 
 def floats(seed: int, *shape: int) -> np.ndarray:
     return np.random.default_rng(seed).standard_normal(shape).astype(np.float32)
-
-
-def case_matches_onnxruntime(tmp_path, case: Case, opset: int) -> None:
-    """Import the case's model and run it with cfmem's reference interpreter and with
-    onnxruntime: the outputs agree in names, shapes, element types and values, a NaN
-    only where onnxruntime has one."""
-    path = tmp_path / "m.onnx"
-    onnx.save(model_of(case, opset), str(path))
-    imported = Importer(onnx.load(str(path)), "w.bin").import_graph({}, {})
-    (tmp_path / "w.bin").write_bytes(imported.blob)
-    got = run_function(imported.module, dict(case.inputs), base_dir=tmp_path).outputs
-    want = onnxruntime_outputs(path, case.inputs)
-    assert {k: (v.shape, v.dtype) for k, v in got.items()} == {k: (v.shape, v.dtype) for k, v in want.items()}
-    for name, expected in want.items():
-        np.testing.assert_allclose(np.asarray(got[name]), expected, rtol=0, atol=1e-5, err_msg=name)
 
 
 def f32(value: float) -> np.ndarray:
