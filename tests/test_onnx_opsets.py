@@ -185,6 +185,7 @@ CASES = {
     "Softmax": lambda opset: unary("Softmax", floats(2, 3, 4), axis=1),
     "Concat": lambda opset: with_known("Concat", floats(2, 3), {"b": floats(2, 2)}, axis=1),
     "Transpose": lambda opset: unary("Transpose", floats(2, 3, 4), perm=[2, 0, 1]),
+    "Tile": lambda opset: with_known("Tile", floats(2, 3), {"repeats": i64(2, 3)}),
     "Reshape": lambda opset: with_known("Reshape", floats(2, 3, 4), {"shape": i64(4, -1)}),
     "Flatten": lambda opset: unary("Flatten", floats(2, 3, 4), axis=2),
     "Squeeze": lambda opset: axes_case("Squeeze", opset, floats(2, 1, 4), [1], 13),

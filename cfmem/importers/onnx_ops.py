@@ -633,6 +633,20 @@ def concat(imp, node, inputs):
     return [make(imp, nc.ConcatOp, operands, {"axis": IntegerAttr(axis, i64)}, out_name(imp, node))]
 
 
+def tile(imp, node, inputs):
+    """Tile with known repeats: the input concatenated with itself along each repeated axis."""
+    x = f32_operand(imp, inputs[0], node.input[0])
+    repeats = ints(inputs[1], "Tile repeats")
+    rank = len(imp.b.shape(x))
+    if len(repeats) != rank or any(r < 1 for r in repeats):
+        raise OnnxImportError(f"Tile repeats {repeats} must be {rank} positive counts, one per axis of the input")
+    tiled = [axis for axis, r in enumerate(repeats) if r > 1]
+    for axis in tiled:
+        name = out_name(imp, node) if axis == tiled[-1] else None
+        x = make(imp, nc.ConcatOp, [x] * repeats[axis], {"axis": IntegerAttr(axis, i64)}, name)
+    return [x]
+
+
 def transpose(imp, node, inputs):
     x = f32_operand(imp, inputs[0], node.input[0])
     rank = len(imp.b.shape(x))
@@ -849,6 +863,7 @@ HANDLER_OPS: tuple[tuple[tuple[str, ...], Handler], ...] = (
     (("Softmax",), softmax),
     (("Concat",), concat),
     (("Transpose",), transpose),
+    (("Tile",), tile),
     (("Reshape",), reshape_op),
     (("Flatten",), flatten),
     (("Squeeze",), squeeze),

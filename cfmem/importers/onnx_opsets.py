@@ -74,6 +74,7 @@ OPERATOR_VERSIONS: dict[str, tuple[int, ...]] = {
     "ReduceSum": (1, 11, 13),
     "Softmax": (1, 11, 13),
     "Concat": (4, 11, 13),
+    "Tile": (6, 13),
     "Transpose": _SHAPE_ONLY,
     "Reshape": (5, 13, 14, 19, 21, 23, 24, 25),
     "Flatten": (1, 9, 11, 13, 21, 23, 24, 25),
