@@ -319,7 +319,8 @@ def input_shapes_of(
     sizes, then ``dims`` (``--dim``) by symbolic name. Inputs in ``scalar_ok`` may be given
     as one element whatever their rank. Every dimension left unfixed is listed in one error,
     with options that fix them all."""
-    symbolic = {d.dim_param for inp in inputs for d in inp.type.tensor_type.shape.dim if d.dim_param and d.dim_value <= 0}
+    # a dimension holds either a dim_value or a dim_param (a protobuf oneof)
+    symbolic = {d.dim_param for inp in inputs for d in inp.type.tensor_type.shape.dim if d.dim_param}
     for name in dims:
         if name not in symbolic:
             known = ", ".join(sorted(symbolic)) or "none"
@@ -336,7 +337,7 @@ def input_shapes_of(
         for k, d in enumerate(proto):
             if d.HasField("dim_value") and d.dim_value > 0:
                 shape.append(d.dim_value)
-            elif d.dim_param in dims and d.dim_value <= 0:
+            elif d.dim_param in dims:
                 shape.append(dims[d.dim_param])
             else:
                 shape.append(None)
@@ -356,7 +357,7 @@ def _given_shape(name: str, proto, shape: tuple[int, ...], dims: Mapping[str, in
     for k, (d, g) in enumerate(zip(proto, shape)):
         if d.HasField("dim_value") and d.dim_value > 0 and d.dim_value != g:
             raise OnnxImportError(f"--input-shape {name}: dimension {k} is fixed to {d.dim_value} in the model, not {g}")
-        if d.dim_param in dims and d.dim_value <= 0 and dims[d.dim_param] != g:
+        if d.dim_param in dims and dims[d.dim_param] != g:
             raise OnnxImportError(
                 f"--input-shape {name}: dimension {k} is {d.dim_param!r}, which --dim {d.dim_param}={dims[d.dim_param]} fixes, not {g}"
             )
