@@ -15,13 +15,10 @@ from hypothesis.extra.numpy import arrays  # noqa: E402
 from onnx import TensorProto as T  # noqa: E402
 from onnx import helper as h  # noqa: E402
 from onnx import numpy_helper as nh  # noqa: E402
+from test_onnx_ops_mapping import three_runs  # noqa: E402
 
 from cfmem.importers.onnx_import import Importer, OnnxImportError  # noqa: E402
 from cfmem.importers.onnx_opsets import OPERATOR_VERSIONS  # noqa: E402
-from cfmem.importers.onnx_reference import onnxruntime_outputs  # noqa: E402
-from cfmem.interp.flat import run_flat  # noqa: E402
-from cfmem.interp.golden import run_function  # noqa: E402
-from cfmem.pipeline import lower_model  # noqa: E402
 
 OLDEST_OPSET = 7
 POSITIVE = st.floats(0.125, 4, width=32)
@@ -48,15 +45,7 @@ def check(tmp_path, op: str, x: np.ndarray, attrs: dict, opset: int, slope: np.n
                          [h.make_tensor_value_info("y", T.FLOAT, x.shape)], inits)  # fmt: skip
     ir_version = 8 if opset < 19 else 9 if opset < 21 else 10
     model = h.make_model(graph, opset_imports=[h.make_opsetid("", opset)], ir_version=ir_version)
-    onnx.checker.check_model(model)
-    path = tmp_path / f"{op}.onnx"
-    onnx.save(model, str(path))
-    imported = Importer(onnx.load(str(path)), "w.bin").import_graph({}, {})
-    (tmp_path / "w.bin").write_bytes(imported.blob)
-    want = onnxruntime_outputs(path, {"x": x})["y"]
-    got = run_function(imported.module, {"x": x}, base_dir=tmp_path).outputs["y"]
-    flat = lower_model(imported.module, "nn-insert-dma,nn-plan-memory", tmp_path)
-    ran = run_flat(flat, {"x": x}, check=True).outputs["y"]
+    want, got, ran = (outputs["y"] for outputs in three_runs(tmp_path, model, {"x": x}))
     assert got.shape == want.shape and got.dtype == want.dtype
     np.testing.assert_allclose(got, want, rtol=2e-6, atol=2e-6)
     np.testing.assert_array_equal(got, ran)  # the plan changes no number

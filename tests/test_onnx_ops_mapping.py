@@ -22,7 +22,9 @@ from cfmem.importers import onnx_import, onnx_ops  # noqa: E402
 from cfmem.importers.onnx_import import Importer, OnnxImportError, ssa_name  # noqa: E402
 from cfmem.importers.onnx_reference import max_abs_error, onnxruntime_outputs  # noqa: E402
 from cfmem.interp.footprint import format_bytes  # noqa: E402
+from cfmem.interp.flat import run_flat  # noqa: E402
 from cfmem.interp.golden import run_function  # noqa: E402
+from cfmem.pipeline import lower_model  # noqa: E402
 
 
 @pytest.fixture
@@ -50,6 +52,20 @@ def matches_onnxruntime(tmp_path: Path, model: onnx.ModelProto, feeds: dict[str,
     assert {k: (v.shape, v.dtype) for k, v in got.items()} == {k: (v.shape, v.dtype) for k, v in want.items()}
     assert max_abs_error(want, got) <= 1e-5
     return imported
+
+
+def three_runs(tmp_path: Path, model: onnx.ModelProto, feeds: dict[str, np.ndarray]) -> tuple[dict, dict, dict]:
+    """``model`` checked, saved and imported; its outputs under onnxruntime, under the
+    reference interpreter on the import, and in the planned flat form (ownership checked)."""
+    onnx.checker.check_model(model)
+    path = tmp_path / "m.onnx"
+    onnx.save(model, str(path))
+    imported = Importer(onnx.load(str(path)), "w.bin").import_graph({}, {})
+    (tmp_path / "w.bin").write_bytes(imported.blob)
+    want = onnxruntime_outputs(path, feeds)
+    got = run_function(imported.module, dict(feeds), base_dir=tmp_path).outputs
+    flat = lower_model(imported.module, "nn-insert-dma,nn-plan-memory", tmp_path)
+    return want, got, run_flat(flat, dict(feeds), check=True).outputs
 
 
 def case_matches_onnxruntime(tmp_path: Path, case: Case, opset: int = 17):

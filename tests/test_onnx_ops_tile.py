@@ -14,12 +14,9 @@ from hypothesis.extra.numpy import arrays  # noqa: E402
 from onnx import TensorProto as T  # noqa: E402
 from onnx import helper as h  # noqa: E402
 from onnx import numpy_helper as nh  # noqa: E402
+from test_onnx_ops_mapping import three_runs  # noqa: E402
 
 from cfmem.importers.onnx_import import Importer, OnnxImportError  # noqa: E402
-from cfmem.importers.onnx_reference import onnxruntime_outputs  # noqa: E402
-from cfmem.interp.flat import run_flat  # noqa: E402
-from cfmem.interp.golden import run_function  # noqa: E402
-from cfmem.pipeline import lower_model  # noqa: E402
 
 
 def tile_model(shape, repeats, opset: int) -> onnx.ModelProto:
@@ -39,17 +36,9 @@ def test_matches_onnxruntime_on_drawn_shapes_and_repeats(tmp_path, data):
     repeats = data.draw(st.lists(st.integers(1, 3), min_size=len(shape), max_size=len(shape)), label="repeats")
     x = data.draw(arrays(np.float32, shape, elements=st.floats(-4, 4, width=32)), label="x")
     opset = data.draw(st.sampled_from([7, 13]), label="opset")
-    path = tmp_path / "tile.onnx"
-    model = tile_model(shape, repeats, opset)
-    onnx.checker.check_model(model)
-    onnx.save(model, str(path))
-    imported = Importer(onnx.load(str(path)), "w.bin").import_graph({}, {})
-    (tmp_path / "w.bin").write_bytes(imported.blob)
-    want = onnxruntime_outputs(path, {"x": x})["y"]
-    got = run_function(imported.module, {"x": x}, base_dir=tmp_path).outputs["y"]
-    flat = lower_model(imported.module, "nn-insert-dma,nn-plan-memory", tmp_path)
+    want, got, ran = (outputs["y"] for outputs in three_runs(tmp_path, tile_model(shape, repeats, opset), {"x": x}))
     np.testing.assert_array_equal(got, want)
-    np.testing.assert_array_equal(run_flat(flat, {"x": x}, check=True).outputs["y"], want)
+    np.testing.assert_array_equal(ran, want)
 
 
 @pytest.mark.parametrize("repeats", [[2], [2, 0, 1], [1, -1, 2]])

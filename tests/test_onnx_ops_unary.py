@@ -16,13 +16,10 @@ from hypothesis import strategies as st  # noqa: E402
 from hypothesis.extra.numpy import arrays  # noqa: E402
 from onnx import TensorProto as T  # noqa: E402
 from onnx import helper as h  # noqa: E402
+from test_onnx_ops_mapping import three_runs  # noqa: E402
 
-from cfmem.importers.onnx_import import Importer  # noqa: E402
 from cfmem.importers.onnx_opsets import OPERATOR_VERSIONS  # noqa: E402
-from cfmem.importers.onnx_reference import max_abs_error, onnxruntime_outputs  # noqa: E402
-from cfmem.interp.flat import run_flat  # noqa: E402
-from cfmem.interp.golden import run_function  # noqa: E402
-from cfmem.pipeline import lower_model  # noqa: E402
+from cfmem.importers.onnx_reference import max_abs_error  # noqa: E402
 
 OPS = ("Log", "Abs", "Floor", "Ceil", "Round", "Sign", "Erf", "Sin", "Cos", "Reciprocal")
 OLDEST_OPSET = 7  # the oldest onnxruntime runs
@@ -53,16 +50,7 @@ def model(op: str, x: np.ndarray, opset: int) -> onnx.ModelProto:
 
 
 def check(tmp_path: Path, op: str, x: np.ndarray, opset: int) -> None:
-    path = tmp_path / f"{op}.onnx"
-    m = model(op, x, opset)
-    onnx.checker.check_model(m)
-    onnx.save(m, str(path))
-    imported = Importer(onnx.load(str(path)), "w.bin").import_graph({}, {})
-    feeds = {"x": x}
-    want = onnxruntime_outputs(path, feeds)
-    got = run_function(imported.module, feeds, base_dir=tmp_path).outputs
-    flat = lower_model(imported.module, "nn-insert-dma,nn-plan-memory", tmp_path)
-    ran = run_flat(flat, feeds, check=True).outputs
+    want, got, ran = three_runs(tmp_path, model(op, x, opset), {"x": x})
     for outputs in (got, ran):
         assert {k: (v.shape, v.dtype) for k, v in outputs.items()} == {k: (v.shape, v.dtype) for k, v in want.items()}
         assert max_abs_error(want, outputs) <= 1e-6 * max(1.0, float(np.abs(want["y"]).max(initial=0)))

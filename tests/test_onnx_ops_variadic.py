@@ -14,13 +14,9 @@ from hypothesis.extra.numpy import arrays  # noqa: E402
 from onnx import TensorProto as T  # noqa: E402
 from onnx import helper as h  # noqa: E402
 from onnx import numpy_helper as nh  # noqa: E402
+from test_onnx_ops_mapping import three_runs  # noqa: E402
 
-from cfmem.importers.onnx_import import Importer  # noqa: E402
 from cfmem.importers.onnx_opsets import OPERATOR_VERSIONS  # noqa: E402
-from cfmem.importers.onnx_reference import onnxruntime_outputs  # noqa: E402
-from cfmem.interp.flat import run_flat  # noqa: E402
-from cfmem.interp.golden import run_function  # noqa: E402
-from cfmem.pipeline import lower_model  # noqa: E402
 
 BROADCASTING_SINCE = 8
 """Version 6 of these ops takes inputs of one shape only."""
@@ -35,14 +31,7 @@ def check(tmp_path, op: str, feeds: dict[str, np.ndarray], opset: int) -> None:
         [h.make_tensor_value_info("y", T.FLOAT, out_shape)],
     )  # fmt: skip
     model = h.make_model(graph, opset_imports=[h.make_opsetid("", opset)], ir_version=8)
-    onnx.checker.check_model(model)
-    path = tmp_path / f"{op}.onnx"
-    onnx.save(model, str(path))
-    imported = Importer(onnx.load(str(path)), "w.bin").import_graph({}, {})
-    want = onnxruntime_outputs(path, feeds)["y"]
-    got = run_function(imported.module, feeds, base_dir=tmp_path).outputs["y"]
-    flat = lower_model(imported.module, "nn-insert-dma,nn-plan-memory", tmp_path)
-    ran = run_flat(flat, feeds, check=True).outputs["y"]
+    want, got, ran = (outputs["y"] for outputs in three_runs(tmp_path, model, feeds))
     assert got.shape == want.shape and got.dtype == want.dtype
     np.testing.assert_allclose(got, want, rtol=1e-6, atol=1e-6)
     np.testing.assert_array_equal(got, ran)
@@ -84,11 +73,9 @@ def test_known_operands_join_run_time_ones(tmp_path):
             [h.make_tensor_value_info("x", T.FLOAT, [2, 3]), h.make_tensor_value_info("y", T.FLOAT, [3])],
             [h.make_tensor_value_info("out", T.FLOAT, [2, 3])], [nh.from_array(known, "c")],
         )  # fmt: skip
-        path = tmp_path / f"{op}.onnx"
-        onnx.save(h.make_model(graph, opset_imports=[h.make_opsetid("", 13)], ir_version=8), str(path))
-        imported = Importer(onnx.load(str(path)), "w.bin").import_graph({}, {})
-        (tmp_path / "w.bin").write_bytes(imported.blob)
+        model = h.make_model(graph, opset_imports=[h.make_opsetid("", 13)], ir_version=8)
         feeds = {"x": np.arange(6, dtype=np.float32).reshape(2, 3) - 2, "y": np.array([1, -3, 0.25], np.float32)}
-        got = run_function(imported.module, feeds, base_dir=tmp_path).outputs["out"]
-        np.testing.assert_allclose(got, onnxruntime_outputs(path, feeds)["out"], rtol=1e-6)
+        want, got, ran = (outputs["out"] for outputs in three_runs(tmp_path, model, feeds))
+        np.testing.assert_allclose(got, want, rtol=1e-6)
+        np.testing.assert_array_equal(got, ran)
 
