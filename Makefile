@@ -42,6 +42,7 @@ bench: $(STAMP)
 	$(BIN)/python bench/examples_report.py
 	$(BIN)/python bench/differential.py
 	$(BIN)/python bench/real_models.py
+	$(BIN)/python bench/zoo.py
 	$(BIN)/python bench/limits.py
 	$(BIN)/python bench/plan_benchmarks.py
 	$(BIN)/python bench/plan_scaling.py

@@ -352,11 +352,14 @@ def branch_path(name: str, x: np.ndarray) -> tuple[str, np.ndarray]:
 
 
 @cache
-def _source_key() -> str:
+def source_key(*files: str) -> str:
+    """A short hash of this file, the given source files and the torch and onnxscript versions."""
     import onnxscript
     import torch
 
     h = hashlib.sha256(Path(__file__).read_bytes())
+    for name in files:
+        h.update(Path(name).read_bytes())
     h.update(f"torch={torch.__version__} onnxscript={onnxscript.__version__}".encode())
     return h.hexdigest()[:16]
 
@@ -377,6 +380,40 @@ def _quiet_export():
             logger.setLevel(level)
 
 
+def cached_file(folder: str, name: str, key: str, make: Callable[[Path], None]) -> Path:
+    """``<cache>/<folder>/<name>-<key>.onnx``, made by ``make(path)`` on a miss.
+
+    ``make`` writes into a temporary file that is renamed into place, so a failed or
+    interrupted run leaves no partial model; files of ``name`` with another key are removed.
+    """
+    where = cache_dir() / folder
+    where.mkdir(parents=True, exist_ok=True)
+    target = where / f"{name}-{key}.onnx"
+    if target.exists():
+        return target
+    with tempfile.TemporaryDirectory(dir=where) as tmp:
+        out = Path(tmp) / target.name
+        make(out)
+        os.replace(out, target)
+    for stale in where.glob(f"{name}-{'?' * len(key)}.onnx"):
+        if stale != target:
+            stale.unlink(missing_ok=True)
+    return target
+
+
+def export_torch(module: Any, examples: tuple, path: Path, optimize: bool = True, **names: Any) -> None:
+    """Export eval-mode ``module`` on ``examples`` to ONNX at :data:`OPSET` (dynamo exporter).
+
+    ``optimize=False`` keeps ops the exporter's optimizer would fold (BatchNormalization
+    after Conv); ``names`` passes ``input_names``/``output_names``.
+    """
+    import torch
+
+    with _quiet_export():
+        torch.onnx.export(module, examples, path, dynamo=True, opset_version=OPSET, external_data=False,
+                          verbose=False, optimize=optimize, **names)
+
+
 def cond_model(name: str) -> Path:
     """Path of the cached ONNX export of torch.cond model ``name``; exported on a miss."""
     if not torch_available():
@@ -385,23 +422,9 @@ def cond_model(name: str) -> Path:
 
     if name not in COND_MODELS:
         raise ValueError(f"unknown torch.cond model {name!r}; known: {', '.join(COND_MODELS)}")
-    folder = cache_dir() / "torch_cond"
-    folder.mkdir(parents=True, exist_ok=True)
-    target = folder / f"{name}-{_source_key()}.onnx"
-    if target.exists():
-        return target
     example = torch.from_numpy(next(iter(cond_inputs(name).values()))["x"])
-    with tempfile.TemporaryDirectory(dir=folder) as tmp:
-        out = Path(tmp) / target.name
-        with _quiet_export():
-            torch.onnx.export(_module(name), (example,), out, dynamo=True, opset_version=OPSET,
-                              input_names=["x"], output_names=["y"], external_data=False,
-                              verbose=False)
-        os.replace(out, target)
-    for stale in folder.glob(f"{name}-*.onnx"):
-        if stale != target:
-            stale.unlink(missing_ok=True)
-    return target
+    return cached_file("torch_cond", name, source_key(), lambda out: export_torch(
+        _module(name), (example,), out, input_names=["x"], output_names=["y"]))
 
 
 def cond_mlp() -> Path:

@@ -1,0 +1,122 @@
+"""One zoo model through the whole of cfmem, compared with onnxruntime.
+
+:func:`run_zoo_model` imports the model, plans it under every control-flow mode with
+ping-pong DMA, lowers each plan to the flat form, and runs every input set through the
+reference interpreter and through each flat form with ownership checks, comparing each
+output with onnxruntime's. A model cfmem refuses comes back with the refusal as its
+status, so a table can show it; nothing is counted as checked that was not run.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from cfmem.dma.timing import Chip
+from cfmem.importers.onnx_import import OnnxImportError, import_onnx
+from cfmem.importers.onnx_reference import cfmem_inputs, max_abs_error, onnxruntime_outputs
+from cfmem.interp.flat import run_flat
+from cfmem.interp.golden import find_function, run_function
+from cfmem.ir_io import CfmemError
+from cfmem.passes.plan_memory import ARENA_ATTR, BOUND_ATTR, plan_function
+from cfmem.pipeline import lower_model
+from cfmem.planning.control_flow import MODES
+from cfmem.reports.timing import VARIANTS, timing_report
+from cfmem.testing.zoo import ZooModel
+
+BLOB = "weights.bin"
+
+
+@dataclass
+class ModeResult:
+    """The plans of one control-flow mode and the worst flat-form error under it.
+
+    ``activation_peak``/``activation_bound``: activations alone, weights read in place;
+    ``peak``/``lower_bound``: with ping-pong DMA buffers for the weights, as lowered.
+    """
+
+    activation_peak: int
+    activation_bound: int
+    peak: int
+    lower_bound: int
+    flat_error: float
+    flat_equals_reference: bool
+    """Every flat run took the reference's branches and computed bit-identical outputs."""
+
+
+@dataclass
+class ZooResult:
+    """What running one zoo model showed; ``status`` is ``ok`` or why it stopped."""
+
+    model: ZooModel
+    status: str = "ok"
+    ops: int = 0
+    kept_ifs: int = 0
+    folded_ifs: int = 0
+    weight_bytes: int = 0
+    paths: int = 0
+    input_sets: int = 0
+    reference_error: float = 0.0
+    modes: dict[str, ModeResult] = field(default_factory=dict)
+    sync_ms: float = 0.0
+    pingpong_ms: float = 0.0
+    import_s: float = 0.0
+    plan_lower_s: float = 0.0
+
+    @property
+    def flat_error(self) -> float:
+        return max((m.flat_error for m in self.modes.values()), default=0.0)
+
+
+def _nn_ops(module) -> int:
+    skip = ("nn.view", "nn.yield", "nn.get_global", "nn.global")
+    return sum(1 for op in module.walk() if op.name.startswith("nn.") and op.name not in skip)
+
+
+def run_zoo_model(model: ZooModel, work: Path, modes: tuple[str, ...] = MODES, chip: Chip | None = None) -> ZooResult:
+    """Run ``model`` as the module docstring says, in directory ``work`` (it must exist)."""
+    result = ZooResult(model)
+    path = model.path()
+    began = time.perf_counter()
+    try:
+        imported = import_onnx(path, blob_file=BLOB, input_shapes=model.shapes, input_values={})
+    except (OnnxImportError, CfmemError) as err:
+        result.status = f"import: {err}"
+        return result
+    result.import_s = time.perf_counter() - began
+    (work / BLOB).write_bytes(imported.blob)
+    result.ops, result.weight_bytes = _nn_ops(imported.module), len(imported.blob)
+    result.kept_ifs, result.folded_ifs = imported.kept_ifs, imported.folded_ifs
+    feeds = model.feeds()
+    expected, inputs, references, branches = [], [], [], []
+    for feed in feeds:
+        expected.append(onnxruntime_outputs(path, feed))
+        inputs.append(cfmem_inputs(feed, {}))
+        golden = run_function(imported.module, inputs[-1], base_dir=work)
+        references.append(golden.outputs)
+        branches.append(golden.branches)
+        result.reference_error = max(result.reference_error, max_abs_error(expected[-1], golden.outputs))
+    result.paths, result.input_sets = len({tuple(b) for b in branches}), len(feeds)
+    for mode in modes:
+        began = time.perf_counter()
+        try:
+            flat = lower_model(imported.module, f"nn-insert-dma,nn-plan-memory{{mode={mode}}}", work)
+        except CfmemError as err:
+            result.status = f"plan ({mode}): {err}"
+            return result
+        result.plan_lower_s += time.perf_counter() - began
+        fn = find_function(flat)
+        _, activations = plan_function(find_function(imported.module), mode)
+        worst, same = 0.0, True
+        for want, given, reference, taken in zip(expected, inputs, references, branches, strict=True):
+            run = run_flat(flat, given, check=True)
+            worst = max(worst, max_abs_error(want, run.outputs))
+            same = same and run.branches == taken and all(np.array_equal(run.outputs[k], reference[k]) for k in reference)
+        planned = (fn.attributes[ARENA_ATTR].value.data, fn.attributes[BOUND_ATTR].value.data)
+        result.modes[mode] = ModeResult(activations.peak, activations.lower_bound, *planned, worst, same)
+    timing = timing_report(find_function(imported.module), chip or Chip(), VARIANTS[:2])
+    result.sync_ms, result.pingpong_ms = (row["ms"] for row in timing["variants"])
+    return result
