@@ -45,6 +45,7 @@ from xdsl.dialects.builtin import (
     DenseIntOrFPElementsAttr,
     FloatAttr,
     IntegerType,
+    Signedness,
     IntegerAttr,
     ModuleOp,
     StringAttr,
@@ -115,7 +116,9 @@ def _element_type(dtype: np.dtype) -> Attribute:
         return i1
     if np.issubdtype(dtype, np.signedinteger):
         return IntegerType(dtype.itemsize * 8)
-    raise GraphBuildError(f"unsupported element type {dtype}: use float32, a signed integer or bool")
+    if dtype == np.uint8:
+        return IntegerType(8, Signedness.UNSIGNED)
+    raise GraphBuildError(f"unsupported element type {dtype}: use float32, a signed integer, uint8 or bool")
 
 
 def _f32(shape: Sequence[int]) -> TensorType:
@@ -288,10 +291,10 @@ class GraphBuilder:
         self._args.append(arg)
         return arg
 
-    def _tensor_type(self, shape: Sequence[int], what: str) -> TensorType:
+    def _tensor_type(self, shape: Sequence[int], what: str, element: Attribute = f32) -> TensorType:
         if not all(isinstance(d, int | np.integer) and d > 0 for d in shape):
             raise GraphBuildError(f"{what}: shape {list(shape)} must be positive integers")
-        return _f32([int(d) for d in shape])
+        return TensorType(element, [int(d) for d in shape])
 
     def _blob(self) -> SSAValue:
         if self._blob_op is None:
@@ -301,10 +304,10 @@ class GraphBuilder:
             self._builder.insert(self._blob_op, InsertPoint.at_start(self._body))
         return self._blob_op.result
 
-    def weight(self, name: str, shape: Sequence[int]) -> SSAValue:
-        """A new f32 weight tensor at the end of the blob, viewed here."""
+    def weight(self, name: str, shape: Sequence[int], element: Attribute = f32) -> SSAValue:
+        """A new weight tensor (f32 unless ``element`` says) at the end of the blob, viewed here."""
         self._check_open()
-        ty = self._tensor_type(shape, f"weight {name!r}")
+        ty = self._tensor_type(shape, f"weight {name!r}", element)
         name = self._unique(name)
         offset = _round_up(self._blob_end, self.align)
         nbytes = tensor_bytes(ty)

@@ -477,9 +477,20 @@ class Pool2dOp(ComputeOp, ABC):
 
 @irdl_op_definition
 class MaxPool2dOp(Pool2dOp):
-    """Max pooling over NCHW; padding never wins the max."""
+    """Max pooling over NCHW; padding never wins the max. Takes f32 or quantized (i8,
+    ui8) data and keeps its element type (the max commutes with dequantizing)."""
 
     name = "nn.max_pool2d"
+    input = operand_def(TensorType)
+
+    def result_element_type(self) -> Attribute:
+        return self.input.type.get_element_type()
+
+    def infer_shape(self) -> shapes.Shape:
+        element = self.input.type.get_element_type()
+        if element != f32 and not (isinstance(element, IntegerType) and element.width.data == 8):
+            raise ValueError(f"input must be f32, i8 or ui8, got {element}")
+        return super().infer_shape()
 
 
 @irdl_op_definition
@@ -565,12 +576,16 @@ class ConcatOp(ComputeOp):
 
 @irdl_op_definition
 class TransposeOp(ComputeOp):
-    """Axis permutation: result axis ``i`` is input axis ``perm[i]``."""
+    """Axis permutation: result axis ``i`` is input axis ``perm[i]``; keeps the input's
+    element type, whatever it is."""
 
     name = "nn.transpose"
-    input = operand_def(F32_TENSOR)
+    input = operand_def(TensorType)
     result = result_def(TensorType)
     perm = prop_def(DenseArrayBase[I64])
+
+    def result_element_type(self) -> Attribute:
+        return self.input.type.get_element_type()
 
     def infer_shape(self) -> shapes.Shape:
         return shapes.transpose(self.operand_shape(0), _ints(self.perm))

@@ -47,6 +47,10 @@ CONSTANT_MAX_ELEMENTS = 1
 """Known float tensors up to this many elements (scalars) stay ``nn.constant``; all
 others, initializers and ``Constant`` tensors among them, go to the blob."""
 
+BLOB_DTYPES = (np.dtype(np.float32), np.dtype(np.int8), np.dtype(np.uint8), np.dtype(np.int32))
+"""Element types of known tensors stored in the blob (quantized weights and their i32
+biases among them); other ones (bools, int64 indices) stay ``nn.constant``."""
+
 MAX_WEIGHT_BYTES = 2 * 2**30
 """The largest weight blob an import writes, and the largest known tensor it computes
 (checked from the shape before anything that large is allocated)."""
@@ -209,13 +213,13 @@ class Importer:
                 hit = self.materialized.get((id(value), id(block)))
                 if hit is not None:
                     return hit[1]
-        if array.dtype == np.float32 and array.size > CONSTANT_MAX_ELEMENTS:
+        if array.dtype in BLOB_DTYPES and array.size > CONSTANT_MAX_ELEMENTS:
             if self.b.blob_size + array.nbytes > MAX_WEIGHT_BYTES:
                 raise OnnxImportError(
                     f"weight {hint!r} ({format_bytes(array.nbytes)}) would grow the weight blob past"
                     f" {format_bytes(MAX_WEIGHT_BYTES)}, the most cfmem import writes"
                 )
-            result = self.b.weight(self.name(hint, "w"), array.shape)
+            result = self.b.weight(self.name(hint, "w"), array.shape, self.ops.element_type(array.dtype))
             self.blob_parts.append((self.b.weights[-1].offset, array))
         else:
             result = self.ops.constant(self, array, hint)
@@ -295,7 +299,7 @@ class Importer:
         size = self.b.blob_size
         data = bytearray(size)
         for offset, array in self.blob_parts:
-            raw = np.ascontiguousarray(array, dtype="<f4").tobytes()
+            raw = np.ascontiguousarray(array, dtype=array.dtype.newbyteorder("<")).tobytes()
             data[offset : offset + len(raw)] = raw
         return bytes(data)
 
@@ -413,6 +417,8 @@ _ELEMENT_DTYPES = {
     onnx.TensorProto.FLOAT: np.float32,
     onnx.TensorProto.INT64: np.int64,
     onnx.TensorProto.INT32: np.int32,
+    onnx.TensorProto.INT8: np.int8,
+    onnx.TensorProto.UINT8: np.uint8,
     onnx.TensorProto.BOOL: np.bool_,
 }
 
@@ -420,7 +426,7 @@ _ELEMENT_DTYPES = {
 def _tensor_dtype(elem_type: int, what: str) -> np.dtype:
     if elem_type not in _ELEMENT_DTYPES:
         name = onnx.TensorProto.DataType.Name(elem_type)
-        raise OnnxImportError(f"{what} has element type {name}; supported: float, int64, int32, bool")
+        raise OnnxImportError(f"{what} has element type {name}; supported: float, int64, int32, int8, uint8, bool")
     return np.dtype(_ELEMENT_DTYPES[elem_type])
 
 

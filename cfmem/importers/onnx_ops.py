@@ -21,31 +21,49 @@ from xdsl.dialects.builtin import (
     BoolAttr,
     BytesAttr,
     DenseIntOrFPElementsAttr,
+    FloatAttr,
     IntegerAttr,
     IntegerType,
     StringAttr,
     TensorType,
     f32,
     i1,
+    i8,
     i64,
 )
 from xdsl.ir import Attribute, Operation, SSAValue
 
 from cfmem.dialects import nn_compute as nc
+from cfmem.dialects import nn_quant as nq
+from cfmem.dialects.nn_quant import ui8
 from cfmem.dialects.shapes import normalize_axis
 from cfmem.importers.onnx_import import Importer, OnnxImportError, Scope, Value, add_initializers, check_known_size
 from cfmem.importers.onnx_opsets import check_operator_version, operator_version
+from cfmem.interp import kernels
+from cfmem.interp.weights import numpy_dtype
 
 Handler = Callable[[Importer, onnx.NodeProto, list], list]
 
 NOT_FOLDED = {"If", "Loop", "Scan", "RandomNormal", "RandomUniform", "RandomNormalLike", "RandomUniformLike", "Multinomial"}
 
 
+MICROSOFT = "com.microsoft"
+MICROSOFT_OPS = ("QGemm", "QLinearAdd", "QLinearMul", "QLinearConcat")
+"""onnxruntime's contrib ops that its quantizer writes (version 1 of their domain)."""
+
+FOLDED_BY_HANDLER = {"QuantizeLinear", "DequantizeLinear"}
+"""Ops whose handler computes known inputs itself (onnx's reference evaluator lacks
+their versions before 19)."""
+
+
 def translate(imp: Importer, node: onnx.NodeProto, inputs: list, scope: Scope) -> list[Value]:
+    if node.domain == MICROSOFT and node.op_type in MICROSOFT_OPS:
+        return HANDLERS[node.op_type](imp, node, inputs)
     if node.domain not in ("", "ai.onnx"):
         raise OnnxImportError(f"unsupported op domain {node.domain!r}")
     present = [v for v in inputs if v is not None]
-    if node.op_type not in NOT_FOLDED and all(isinstance(v, np.ndarray) for v in present):
+    folded = node.op_type in NOT_FOLDED or node.op_type in FOLDED_BY_HANDLER
+    if not folded and all(isinstance(v, np.ndarray) for v in present):
         return fold(imp, node, inputs)
     check_operator_version(node.op_type, imp.opset)
     if node.op_type == "If":
@@ -150,13 +168,7 @@ def shape_of(imp: Importer, value: Value) -> tuple[int, ...]:
 def dtype_of(value: Value) -> np.dtype:
     if isinstance(value, np.ndarray):
         return value.dtype
-    element = value.type.get_element_type()
-    if element == f32:
-        return np.dtype(np.float32)
-    if element == i1:
-        return np.dtype(np.bool_)
-    assert isinstance(element, IntegerType)
-    return np.dtype(f"int{element.width.data}")
+    return numpy_dtype(value.type.get_element_type()).newbyteorder("=")
 
 
 def out_name(imp: Importer, node: onnx.NodeProto, k: int = 0) -> str:
@@ -176,7 +188,9 @@ def element_type(dtype: np.dtype) -> Attribute:
         return i1
     if dtype == np.float32:
         return f32
-    if np.issubdtype(dtype, np.integer):
+    if dtype == np.uint8:
+        return ui8
+    if np.issubdtype(dtype, np.signedinteger):
         return IntegerType(dtype.itemsize * 8)
     raise OnnxImportError(f"unsupported element type {dtype}")
 
@@ -200,14 +214,12 @@ def make(imp: Importer, cls: type[nc.ComputeOp], operands: list[SSAValue], props
     """Emit a compute op, its result shape inferred by the op's own rule."""
     probe = cls.create(operands=operands, properties=props)  # infer_shape reads operands and properties only
     try:
-        shape = probe.infer_shape()
+        shape, element = probe.infer_shape(), probe.result_element_type()
     except ValueError as err:
         raise OnnxImportError(f"{cls.name}: {err}") from None
     finally:
         probe.drop_all_references()
-    op: Operation = cls.create(
-        operands=operands, result_types=[TensorType(cls.RESULT_ELEMENT_TYPE, list(shape))], properties=props
-    )
+    op: Operation = cls.create(operands=operands, result_types=[TensorType(element, list(shape))], properties=props)
     return imp.b._emit(op, name)
 
 
@@ -487,13 +499,10 @@ def from_nchw(imp: Importer, y: SSAValue, spatial: int, name: str) -> SSAValue:
 # --- linear algebra ----------------------------------------------------------------------------
 
 
-def conv(imp, node, inputs):
-    x, w, bias = (inputs + [None])[:3]
-    w = known(w, "Conv weights")
-    spatial = w.ndim - 2
-    x = f32_operand(imp, x, node.input[0])
+def conv_window(imp: Importer, node: onnx.NodeProto, x: SSAValue, w: np.ndarray) -> tuple[SSAValue, dict]:
+    """A Conv-like node's input as NCHW and the window properties of nn's 2-D convolutions."""
     xs = imp.b.shape(x)
-    check_spatial(node, spatial, len(xs))
+    check_spatial(node, w.ndim - 2, len(xs))
     win = window(node, xs[2:], list(w.shape[2:])).as_2d()
     props = {
         "strides": nc.i64_array(win.strides),
@@ -501,12 +510,19 @@ def conv(imp, node, inputs):
         "dilations": nc.i64_array(win.dilations),
         "groups": IntegerAttr(int(attr(node, "group", 1)), i64),
     }
-    operands = [reshape(imp, x, as_nchw(xs)), imp.runtime(w.reshape(as_nchw(w.shape)).astype(np.float32), node.input[1])]
+    return reshape(imp, x, as_nchw(xs)), props
+
+
+def conv(imp, node, inputs):
+    x, w, bias = (inputs + [None])[:3]
+    w = known(w, "Conv weights")
+    x, props = conv_window(imp, node, f32_operand(imp, x, node.input[0]), w)
+    operands = [x, imp.runtime(w.reshape(as_nchw(w.shape)).astype(np.float32), node.input[1])]
     if bias is not None:
         operands.append(f32_operand(imp, bias, node.input[2]))
     name = out_name(imp, node)
-    y = make(imp, nc.Conv2dOp, operands, props, name + ("_2d" if spatial == 1 else ""))
-    return [from_nchw(imp, y, spatial, name)]
+    y = make(imp, nc.Conv2dOp, operands, props, name + ("_2d" if w.ndim == 3 else ""))
+    return [from_nchw(imp, y, w.ndim - 2, name)]
 
 
 def gemm(imp, node, inputs):
@@ -540,8 +556,10 @@ def matmul(imp, node, inputs):
 
 def pool(imp, node, inputs):
     """1-D and 2-D pooling. ``ceil_mode`` is extra end padding, which neither nn op counts;
-    AveragePool's ``count_include_pad`` is an explicit zero Pad of the input."""
-    x = f32_operand(imp, inputs[0], node.input[0])
+    AveragePool's ``count_include_pad`` is an explicit zero Pad of the input. MaxPool also
+    takes quantized (int8, uint8) data."""
+    quantized = node.op_type == "MaxPool" and dtype_of(inputs[0]) in QUANT_ELEMENTS
+    x = inputs[0] if quantized else f32_operand(imp, inputs[0], node.input[0])
     kernel = list(attr(node, "kernel_shape"))
     spatial = len(kernel)
     xs = imp.b.shape(x)
@@ -648,7 +666,7 @@ def tile(imp, node, inputs):
 
 
 def transpose(imp, node, inputs):
-    x = f32_operand(imp, inputs[0], node.input[0])
+    x = inputs[0]
     rank = len(imp.b.shape(x))
     perm = list(attr(node, "perm", list(reversed(range(rank)))))
     if perm == list(range(rank)):
@@ -842,6 +860,159 @@ def run_branch(imp: Importer, graph: onnx.GraphProto, scope: Scope) -> list[Valu
     return results
 
 
+# --- quantized ops ----------------------------------------------------------------------------
+
+QUANT_ELEMENTS = {np.dtype(np.int8): i8, np.dtype(np.uint8): ui8}
+
+
+@dataclass(frozen=True)
+class QuantParams:
+    """A known scale and zero point: one element, or one per slice along an axis."""
+
+    scale: np.ndarray
+    zero_point: np.ndarray
+
+    def props(self, prefix: str) -> dict:
+        return {f"{prefix}_scale": nq.f32_array(self.scale), f"{prefix}_zero_point": nc.i64_array(self.zero_point)}
+
+    @property
+    def element(self) -> Attribute:
+        return QUANT_ELEMENTS[self.zero_point.dtype]
+
+
+def quant_params(node: onnx.NodeProto, inputs: list, k: int, what: str, default_type=np.uint8) -> QuantParams:
+    """The scale at input ``k`` and the zero point after it (zeros of ``default_type``
+    when omitted); both must be known; a zero point is int8 or uint8, except a bias's int32."""
+    scale = known(optional_input(inputs, k), f"{node.op_type} {what} scale").astype(np.float32).reshape(-1)
+    zero_point = optional_input(inputs, k + 1)
+    if zero_point is None:
+        zero_point = np.zeros(scale.shape, default_type)
+    zero_point = known(zero_point, f"{node.op_type} {what} zero point").reshape(-1)
+    if zero_point.dtype not in QUANT_ELEMENTS and zero_point.dtype != np.int32:
+        raise OnnxImportError(f"{node.op_type} {what} zero point of type {zero_point.dtype} is not supported (int8, uint8)")
+    return QuantParams(scale, zero_point)
+
+
+def check_no_blocks(node: onnx.NodeProto) -> None:
+    if attr(node, "block_size", 0):
+        raise OnnxImportError(f"{node.op_type} with block_size {attr(node, 'block_size')} is not supported")
+
+
+def quantized_operand(imp: Importer, value: Value, hint: str, params: QuantParams) -> SSAValue:
+    """A quantized tensor as an SSA value, known ones stored in their own type."""
+    if params.zero_point.dtype not in QUANT_ELEMENTS:
+        raise OnnxImportError(f"{hint} has a zero point of type {params.zero_point.dtype} (int8 or uint8 expected)")
+    if isinstance(value, np.ndarray):
+        if value.dtype not in QUANT_ELEMENTS:
+            raise OnnxImportError(f"expected an int8 or uint8 tensor for {hint}, got {value.dtype}")
+        return imp.runtime(value, hint, dtype=value.dtype)
+    if value.type.get_element_type() != params.element:
+        raise OnnxImportError(f"{hint} has type {value.type}, but its zero point is {params.zero_point.dtype}")
+    return value
+
+
+def quantize_linear(imp, node, inputs):
+    check_no_blocks(node)
+    output_dtype = attr(node, "output_dtype", 0)
+    default = helper.tensor_dtype_to_np_dtype(output_dtype) if output_dtype else np.uint8
+    params = quant_params(node, inputs, 1, "y", default)
+    if params.zero_point.dtype not in QUANT_ELEMENTS:
+        raise OnnxImportError(f"QuantizeLinear to {params.zero_point.dtype} is not supported (int8, uint8)")
+    props = {"element": params.element, "axis": IntegerAttr(int(attr(node, "axis", 1)), i64), **params.props("y")}
+    x = inputs[0]
+    if isinstance(x, np.ndarray):
+        return [run_quant_op(nq.QuantizeOp, x.astype(np.float32), props, params.element)]
+    return [make(imp, nq.QuantizeOp, [f32_operand(imp, x, node.input[0])], props, out_name(imp, node))]
+
+
+def dequantize_linear(imp, node, inputs):
+    check_no_blocks(node)
+    x = inputs[0]
+    params = quant_params(node, inputs, 1, "x", dtype_of(x))
+    props = {"axis": IntegerAttr(int(attr(node, "axis", 1)), i64), **params.props("x")}
+    if isinstance(x, np.ndarray):
+        return [run_quant_op(nq.DequantizeOp, x, props, f32)]
+    return [make(imp, nq.DequantizeOp, [x], props, out_name(imp, node))]
+
+
+def run_quant_op(cls: type[nc.ComputeOp], x: np.ndarray, props: dict, element: Attribute) -> np.ndarray:
+    """A (de)quantize of known ``x`` by its reference kernel, as the run time computes it."""
+    op = cls.create(result_types=[TensorType(element, list(x.shape))], properties=props)
+    return kernels.KERNELS[cls](op, x)
+
+
+def qlinear_conv(imp, node, inputs):
+    x_params = quant_params(node, inputs, 1, "x")
+    w = known(inputs[3], "QLinearConv weights")
+    w_params = quant_params(node, inputs, 4, "w")
+    y_params = quant_params(node, inputs, 6, "y")
+    x = quantized_operand(imp, inputs[0], node.input[0], x_params)
+    x, props = conv_window(imp, node, x, w)
+    operands = [x, quantized_operand(imp, w.reshape(as_nchw(w.shape)), node.input[3], w_params)]
+    bias = optional_input(inputs, 8)
+    if bias is not None:
+        operands.append(imp.runtime(known(bias, "QLinearConv bias").astype(np.int32), node.input[8], dtype=np.int32))
+    props |= {"element": y_params.element, **x_params.props("x"), **w_params.props("w"), **y_params.props("y")}
+    name = out_name(imp, node)
+    y = make(imp, nq.QConv2dOp, operands, props, name + ("_2d" if w.ndim == 3 else ""))
+    return [from_nchw(imp, y, w.ndim - 2, name)]
+
+
+def qgemm(imp, node, inputs):
+    """onnxruntime QGemm (A, a_scale, a_zp, B, b_scale, b_zp, C, y_scale, y_zp); ONNX
+    QLinearMatMul (a, a_scale, a_zp, b, b_scale, b_zp, y_scale, y_zp) on 2-D operands."""
+    matmul_form = node.op_type == "QLinearMatMul"
+    if attr(node, "transA", 0):
+        raise OnnxImportError(f"{node.op_type} with transA is not supported")
+    a_params, b_params = quant_params(node, inputs, 1, "a"), quant_params(node, inputs, 4, "b")
+    a = quantized_operand(imp, inputs[0], node.input[0], a_params)
+    b = quantized_operand(imp, inputs[3], node.input[3], b_params)
+    if len(shape_of(imp, inputs[0])) != 2 or len(shape_of(imp, inputs[3])) != 2:
+        raise OnnxImportError(f"{node.op_type} of operands of rank other than 2 is not supported")
+    props = {"trans_b": IntegerAttr(int(attr(node, "transB", 0)), i64), **a_params.props("a"), **b_params.props("b")}
+    if attr(node, "alpha", 1.0) != 1.0:
+        props["alpha"] = FloatAttr(float(attr(node, "alpha")), f32)
+    operands = [a, b]
+    c = None if matmul_form else optional_input(inputs, 6)
+    if c is not None:
+        operands.append(imp.runtime(known(c, "QGemm C").astype(np.int32), node.input[6], dtype=np.int32))
+    k_y = 6 if matmul_form else 7
+    if optional_input(inputs, k_y) is not None:
+        y_params = quant_params(node, inputs, k_y, "y")
+        props |= {"element": y_params.element, **y_params.props("y")}
+    return [make(imp, nq.QGemmOp, operands, props, out_name(imp, node))]
+
+
+def qlinear_binary(imp, node, inputs):
+    """onnxruntime QLinearAdd and QLinearMul (A, a_scale, a_zp, B, b_scale, b_zp, y_scale, y_zp)."""
+    a_params, b_params, y_params = (quant_params(node, inputs, k, p) for k, p in ((1, "a"), (4, "b"), (6, "y")))
+    for params, what in ((a_params, "A"), (b_params, "B"), (y_params, "Y")):
+        if params.scale.size != 1:
+            raise OnnxImportError(f"{node.op_type} with a per-axis {what} scale is not supported")
+    a = quantized_operand(imp, inputs[0], node.input[0], a_params)
+    b = quantized_operand(imp, inputs[3], node.input[3], b_params)
+    props = {"element": y_params.element, **a_params.props("a"), **b_params.props("b"), **y_params.props("y")}
+    cls = nq.QAddOp if node.op_type == "QLinearAdd" else nq.QMulOp
+    return [make(imp, cls, [a, b], props, out_name(imp, node))]
+
+
+def qlinear_concat(imp, node, inputs):
+    """onnxruntime QLinearConcat (y_scale, y_zp, then (X, x_scale, x_zp) per input)."""
+    y_params = quant_params(node, inputs, 0, "y")
+    if (len(inputs) - 2) % 3 or len(inputs) < 5:
+        raise OnnxImportError(f"QLinearConcat needs y_scale, y_zero_point and triples of X, scale, zero point; got {len(inputs)} inputs")
+    parts, scales, zero_points = [], [], []
+    for k in range(2, len(inputs), 3):
+        params = quant_params(node, inputs, k + 1, f"input {(k - 2) // 3}")
+        parts.append(quantized_operand(imp, inputs[k], node.input[k], params))
+        scales.append(params.scale.item())
+        zero_points.append(params.zero_point.item())
+    rank = len(imp.b.shape(parts[0]))
+    props = {"element": y_params.element, "axis": IntegerAttr(normalize_axis(int(attr(node, "axis")), rank), i64),
+             "x_scale": nq.f32_array(scales), "x_zero_point": nc.i64_array(zero_points), **y_params.props("y")}  # fmt: skip
+    return [make(imp, nq.QConcatOp, parts, props, out_name(imp, node))]
+
+
 HANDLER_OPS: tuple[tuple[tuple[str, ...], Handler], ...] = (
     (("Identity",), identity),
     (("Dropout",), dropout),
@@ -873,6 +1044,12 @@ HANDLER_OPS: tuple[tuple[tuple[str, ...], Handler], ...] = (
     (("Gather",), gather),
     (("Pad",), pad),
     (("LSTM",), lstm),
+    (("QuantizeLinear",), quantize_linear),
+    (("DequantizeLinear",), dequantize_linear),
+    (("QLinearConv",), qlinear_conv),
+    (("QGemm", "QLinearMatMul"), qgemm),
+    (("QLinearAdd", "QLinearMul"), qlinear_binary),
+    (("QLinearConcat",), qlinear_concat),
 )
 """Which ops each handler translates (a table, not decorators, so the handlers are
 plain functions that mutation testing reaches)."""

@@ -91,6 +91,10 @@ OPERATOR_VERSIONS: dict[str, tuple[int, ...]] = {
     "Cast": (6, 9, 13, 19, 21, 23, 24, 25),
     "Shape": (1, 13, 15, 19, 21, 23, 24, 25),
     "Size": (1, 13, 19, 21, 23, 24, 25),
+    "QuantizeLinear": (10, 13, 19, 21),
+    "DequantizeLinear": (10, 13, 19, 21),
+    "QLinearConv": (10,),
+    "QLinearMatMul": (10, 21),
 }
 """Op type -> the schema versions (``since_version``) its handler implements."""
 

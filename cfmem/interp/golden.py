@@ -60,8 +60,8 @@ def find_function(module: ModuleOp, func_name: str | None = None) -> func.FuncOp
 
 def random_inputs(fn: func.FuncOp, seed: int) -> dict[str, np.ndarray]:
     """Inputs from ``seed``, drawn in each argument's own dtype: standard-normal
-    floats, uniform bits for i1 and uniform integers in [-100, 100) for wider
-    integers. Inputs over the size cap are refused before anything is drawn."""
+    floats, uniform bits for i1 and uniform integers in [-100, 100) (uint8: [0, 200))
+    for wider integers. Inputs over the size cap are refused before anything is drawn."""
     check_input_bytes(fn)
     rng = np.random.default_rng(seed)
     inputs: dict[str, np.ndarray] = {}
@@ -72,8 +72,9 @@ def random_inputs(fn: func.FuncOp, seed: int) -> dict[str, np.ndarray]:
         shape = tuple(ty.get_shape())
         if dtype == np.bool_:
             inputs[name] = rng.integers(0, 2, shape, dtype=np.bool_)
-        elif dtype.kind == "i":
-            inputs[name] = rng.integers(-100, 100, shape, dtype=dtype)
+        elif dtype.kind in "iu":
+            low = -100 if dtype.kind == "i" else 0
+            inputs[name] = rng.integers(low, low + 200, shape, dtype=dtype)
         elif dtype in (np.float32, np.float64):
             inputs[name] = rng.standard_normal(shape, dtype=dtype)
         else:  # float16: numpy draws no narrower than float32

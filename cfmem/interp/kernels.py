@@ -1,7 +1,11 @@
 """numpy kernels for the nn compute ops, one function per op.
 
 Each kernel takes the op (for its attributes) and its operand arrays and
-returns a new array with the op's result shape and dtype. Both interpreters
+returns a new array with the op's result shape and dtype. Quantized kernels are
+exact in their integer parts (int64 accumulators, wide enough for any int8 model)
+and follow onnxruntime's float32 operations elsewhere: a quantize divides by the
+scale, a requantize multiplies the accumulator by the float32 ratio of scales,
+both round half to even before adding the zero point and saturating. Both interpreters
 (tensor-level and flat) call these, so a result differs between them only if
 the memory plan is wrong.
 """
@@ -17,7 +21,9 @@ from numpy.lib.stride_tricks import sliding_window_view
 from xdsl.ir import Operation
 
 from cfmem.dialects import nn_compute as nc
+from cfmem.dialects import nn_quant as nq
 from cfmem.dialects import nn_weights as nw
+from cfmem.dialects.shapes import normalize_axis
 from cfmem.interp.weights import numpy_dtype
 
 Kernel = Callable[..., np.ndarray]
@@ -39,7 +45,7 @@ def conv2d(op: nc.Conv2dOp, x: np.ndarray, w: np.ndarray, b: np.ndarray | None =
     win = sliding_window_view(xp, ((kh - 1) * dh + 1, (kw - 1) * dw + 1), axis=(2, 3))
     win = win[:, :, ::sh, ::sw, ::dh, ::dw]
     og = o // groups
-    out = np.empty((n, o, win.shape[2], win.shape[3]), dtype=np.float32)
+    out = np.empty((n, o, win.shape[2], win.shape[3]), dtype=np.result_type(x, w))
     for g in range(groups):
         xg = win[:, g * cg : (g + 1) * cg]
         wg = w[g * og : (g + 1) * og]
@@ -58,7 +64,8 @@ def _pool_windows(op: nc.Pool2dOp, x: np.ndarray, fill: float) -> np.ndarray:
 
 
 def max_pool2d(op: nc.MaxPool2dOp, x: np.ndarray) -> np.ndarray:
-    return _pool_windows(op, x, -np.inf).max(axis=(4, 5))
+    lowest = -np.inf if x.dtype.kind == "f" else np.iinfo(x.dtype).min
+    return _pool_windows(op, x, lowest).max(axis=(4, 5))
 
 
 def avg_pool2d(op: nc.AvgPool2dOp, x: np.ndarray) -> np.ndarray:
@@ -113,6 +120,110 @@ def erf(op: Operation, x: np.ndarray) -> np.ndarray:
     return np.asarray(_ERF(x.astype(np.float64)), np.float64).astype(x.dtype)
 
 
+# --- quantized ops -----------------------------------------------------------------------
+
+
+def _params(op: Operation, prefix: str) -> tuple[np.ndarray, np.ndarray]:
+    """``<prefix>_scale`` as float32 and ``<prefix>_zero_point`` as int64 arrays."""
+    scale = np.array(nq.floats(op.properties[f"{prefix}_scale"]), np.float32)
+    return scale, np.array(_ints(op.properties[f"{prefix}_zero_point"]), np.int64)
+
+
+def _along(values: np.ndarray, axis: int, rank: int) -> np.ndarray:
+    """A per-axis parameter shaped to broadcast along ``axis`` of a rank-``rank`` tensor
+    (a one-element parameter is a scalar)."""
+    if values.size == 1:
+        return values.reshape(())
+    shape = [1] * rank
+    shape[normalize_axis(axis, rank)] = values.size
+    return values.reshape(shape)
+
+
+def saturate(values: np.ndarray, zero_point: np.ndarray, dtype: np.dtype) -> np.ndarray:
+    """``round_half_even(values) + zero_point``, clamped to ``dtype``'s range."""
+    info = np.iinfo(dtype)
+    return np.clip(np.rint(values).astype(np.int64) + zero_point, info.min, info.max).astype(dtype)
+
+
+def _result_dtype(op: Operation) -> np.dtype:
+    return numpy_dtype(op.results[0].type.get_element_type())
+
+
+def quantize(op: nq.QuantizeOp, x: np.ndarray) -> np.ndarray:
+    scale, zero_point = (_along(p, op.axis.value.data, x.ndim) for p in _params(op, "y"))
+    return saturate(x / scale, zero_point, _result_dtype(op))
+
+
+def dequantize(op: nq.DequantizeOp, x: np.ndarray) -> np.ndarray:
+    scale, zero_point = (_along(p, op.axis.value.data, x.ndim) for p in _params(op, "x"))
+    return (x.astype(np.int64) - zero_point).astype(np.float32) * scale
+
+
+def _centered(op: Operation, prefix: str, x: np.ndarray, axis: int = 0) -> np.ndarray:
+    """``x - zero_point`` as int64 (a per-axis zero point runs along ``axis``)."""
+    return x.astype(np.int64) - _along(_params(op, prefix)[1], axis, x.ndim)
+
+
+def _ratio(op: Operation, *prefixes: str, alpha: float = 1.0) -> np.ndarray:
+    """The float32 product of the scales of ``prefixes`` (times ``alpha``) over ``y_scale``."""
+    product = np.float32(alpha)
+    for prefix in prefixes:
+        product = product * _params(op, prefix)[0]
+    return product / _params(op, "y")[0] if "y_scale" in op.properties else product
+
+
+def qconv2d(op: nq.QConv2dOp, x: np.ndarray, w: np.ndarray, bias: np.ndarray | None = None) -> np.ndarray:
+    acc = conv2d(op, _centered(op, "x", x), _centered(op, "w", w))
+    if bias is not None:
+        acc = acc + bias.astype(np.int64).reshape(1, -1, 1, 1)
+    ratio = _ratio(op, "x", "w")
+    ratio = ratio.reshape(1, -1, 1, 1) if ratio.size > 1 else ratio.reshape(())
+    return saturate(acc.astype(np.float32) * ratio, _params(op, "y")[1], _result_dtype(op))
+
+
+def qgemm(op: nq.QGemmOp, a: np.ndarray, b: np.ndarray, c: np.ndarray | None = None) -> np.ndarray:
+    trans = bool(op.trans_b.value.data)
+    acc = _centered(op, "a", a) @ (_centered(op, "b", b, 0).T if trans else _centered(op, "b", b, 1))
+    if c is not None:
+        acc = acc + c.astype(np.int64)
+    ratio = _ratio(op, "a", "b", alpha=op.alpha.value.data)
+    scaled = acc.astype(np.float32) * (ratio if ratio.size > 1 else ratio.reshape(()))
+    if op.element is None:
+        return scaled.astype(np.float32)
+    return saturate(scaled, _params(op, "y")[1], _result_dtype(op))
+
+
+def _fma32(a: np.ndarray, b: np.ndarray | np.float32, c: np.ndarray | np.float32) -> np.ndarray:
+    """float32 ``a * b + c`` rounded once, as a fused multiply-add (exact in float64 for
+    the 8-bit-times-float32 products it is used on)."""
+    return (np.asarray(a, np.float64) * np.float64(b) + np.asarray(c, np.float64)).astype(np.float32)
+
+
+def qadd(op: nq.QAddOp, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """onnxruntime's x86 QLinearAdd: ``a * (a_scale / y_scale) + b * (b_scale / y_scale)``
+    plus a fixed part holding the zero points, in fused float32 multiply-adds."""
+    ratio_a, ratio_b = _params(op, "a")[0][0] / _params(op, "y")[0][0], _params(op, "b")[0][0] / _params(op, "y")[0][0]
+    zp_a, zp_b, zp_y = (np.float32(_params(op, p)[1][0]) for p in "aby")
+    fixed = zp_y - _fma32(ratio_a, zp_a, ratio_b * zp_b)
+    value = _fma32(a.astype(np.float32), ratio_a, _fma32(b.astype(np.float32), ratio_b, fixed))
+    info = np.iinfo(_result_dtype(op))
+    return np.clip(np.rint(value), info.min, info.max).astype(_result_dtype(op))
+
+
+def qmul(op: nq.QMulOp, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    product = (_centered(op, "a", a) * _centered(op, "b", b)).astype(np.float32)
+    return saturate(product * _ratio(op, "a", "b").reshape(()), _params(op, "y")[1], _result_dtype(op))
+
+
+def qconcat(op: nq.QConcatOp, *xs: np.ndarray) -> np.ndarray:
+    scales, zero_points = _params(op, "x")
+    y_scale, y_zero_point = _params(op, "y")
+    dtype = _result_dtype(op)
+    parts = [saturate((x.astype(np.int64) - zp).astype(np.float32) * s / y_scale, y_zero_point, dtype)
+             for x, s, zp in zip(xs, scales, zero_points, strict=True)]  # fmt: skip
+    return np.concatenate(parts, axis=op.axis.value.data)
+
+
 _CMP = {"eq": np.equal, "ne": np.not_equal, "lt": np.less, "le": np.less_equal, "gt": np.greater, "ge": np.greater_equal}
 
 KERNELS: dict[type[Operation], Kernel] = {
@@ -154,6 +265,13 @@ KERNELS: dict[type[Operation], Kernel] = {
     nc.SliceOp: slice_,
     nc.PadOp: pad,
     nw.ReshapeOp: lambda op, x: x.reshape(tuple(op.result.type.get_shape())),
+    nq.QuantizeOp: quantize,
+    nq.DequantizeOp: dequantize,
+    nq.QConv2dOp: qconv2d,
+    nq.QGemmOp: qgemm,
+    nq.QAddOp: qadd,
+    nq.QMulOp: qmul,
+    nq.QConcatOp: qconcat,
 }
 
 

@@ -11,6 +11,7 @@ from xdsl.dialects.builtin import (
     Float32Type,
     Float64Type,
     IntegerType,
+    Signedness,
     TensorType,
 )
 from xdsl.ir import Attribute
@@ -25,7 +26,8 @@ class WeightError(CfmemError):
 
 
 def numpy_dtype(element_type: Attribute) -> np.dtype:
-    """Little-endian numpy dtype of an element type; i1 is stored as bool."""
+    """Little-endian numpy dtype of an element type; i1 is stored as bool; signless and
+    signed integers are signed, unsigned ones (ui8) unsigned."""
     if isinstance(element_type, Float32Type):
         return np.dtype("<f4")
     if isinstance(element_type, Float16Type):
@@ -36,7 +38,8 @@ def numpy_dtype(element_type: Attribute) -> np.dtype:
         width = element_type.width.data
         if width == 1:
             return np.dtype(np.bool_)
-        return np.dtype(f"<i{max(1, width // 8)}")
+        kind = "u" if element_type.signedness.data == Signedness.UNSIGNED else "i"
+        return np.dtype(f"<{kind}{max(1, width // 8)}")
     raise ValueError(f"unsupported element type {element_type}")
 
 

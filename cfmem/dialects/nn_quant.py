@@ -1,0 +1,297 @@
+"""Quantized ops of the nn dialect: ONNX QuantizeLinear, DequantizeLinear and the
+QLinear ops (QLinearConv, QLinearMatMul, and onnxruntime's QGemm, QLinearAdd,
+QLinearMul and QLinearConcat).
+
+A quantized tensor has element type i8 (int8) or ui8 (uint8); its element q stands
+for ``(q - zero_point) * scale``. Scales (f32) and zero points are properties, since
+they are known when a model is imported; a scale of more than one element runs along
+``axis`` (per-channel weights). Each quantized operand and the result have their own
+parameters, named by prefix (``x_scale``, ``w_zero_point``, ``y_scale`` ...).
+
+Arithmetic follows the ONNX specification and onnxruntime: integer products
+accumulate exactly in int32, with an i32 bias of scale ``x_scale * w_scale`` added;
+an accumulator is requantized by multiplying it with the float32 ratio of the scales,
+rounding half to even, adding the output zero point and saturating to the element
+type. ``kernels.py`` computes it; the byte sizes the planner uses are those of the
+real element types (one byte per i8 element).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from math import prod
+
+from xdsl.dialects.builtin import (
+    I64,
+    DenseArrayBase,
+    Float32Type,
+    FloatAttr,
+    IntegerAttr,
+    IntegerType,
+    Signedness,
+    TensorType,
+    f32,
+    i8,
+    i32,
+    i64,
+)
+from xdsl.ir import Attribute
+from xdsl.irdl import (
+    irdl_op_definition,
+    operand_def,
+    opt_operand_def,
+    opt_prop_def,
+    prop_def,
+    result_def,
+    var_operand_def,
+)
+from xdsl.utils.exceptions import VerifyException
+
+from cfmem.dialects import shapes
+from cfmem.dialects.nn_compute import F32_TENSOR, ComputeOp, _ints, i64_array
+from cfmem.dialects.types import static_shape
+
+ui8 = IntegerType(8, Signedness.UNSIGNED)
+QUANT_TYPES: tuple[Attribute, ...] = (i8, ui8)
+"""Element types of quantized tensors."""
+
+
+def f32_array(values: Sequence[float]) -> DenseArrayBase:
+    return DenseArrayBase.from_list(f32, [float(v) for v in values])
+
+
+def floats(attr: DenseArrayBase) -> tuple[float, ...]:
+    return tuple(float(v) for v in attr.get_values())
+
+
+def is_quantized(ty: Attribute) -> bool:
+    return isinstance(ty, TensorType) and ty.get_element_type() in QUANT_TYPES
+
+
+def check_params(op: ComputeOp, prefix: str, channels: int | None = None) -> None:
+    """``<prefix>_scale`` and ``<prefix>_zero_point`` agree in length: one element, or
+    ``channels`` elements when a per-axis scale is allowed; scales are positive."""
+    scale = floats(op.properties[f"{prefix}_scale"])
+    zero_point = _ints(op.properties[f"{prefix}_zero_point"])
+    lengths = (1,) if channels is None else (1, channels)
+    if len(scale) not in lengths or len(zero_point) != len(scale):
+        raise ValueError(
+            f"{prefix}_scale and {prefix}_zero_point must have {' or '.join(map(str, lengths))} element(s),"
+            f" got {len(scale)} and {len(zero_point)}"
+        )
+    if not all(s > 0 for s in scale):
+        raise ValueError(f"{prefix}_scale must be positive, got {list(scale)}")
+
+
+def check_quantized(op: ComputeOp, *indices: int) -> None:
+    for k in indices:
+        if not is_quantized(op.operands[k].type):
+            raise ValueError(f"operand #{k} must be an i8 or ui8 tensor, got {op.operands[k].type}")
+
+
+class QuantizedResultOp(ComputeOp):
+    """A compute op whose result is quantized with ``y_scale``/``y_zero_point`` into ``element``."""
+
+    element = prop_def(IntegerType)
+    y_scale = prop_def(DenseArrayBase)
+    y_zero_point = prop_def(DenseArrayBase[I64])
+
+    def result_element_type(self) -> Attribute:
+        return self.element
+
+    def verify_(self) -> None:
+        if self.element not in QUANT_TYPES:
+            raise VerifyException(f"element must be i8 or ui8, got {self.element}")
+        super().verify_()
+
+
+# --- conversions ------------------------------------------------------------------------
+
+
+@irdl_op_definition
+class QuantizeOp(ComputeOp):
+    """ONNX QuantizeLinear: ``saturate(round_half_even(x / scale) + zero_point)``."""
+
+    name = "nn.quantize"
+    input = operand_def(F32_TENSOR)
+    result = result_def(TensorType)
+    element = prop_def(IntegerType)
+    y_scale = prop_def(DenseArrayBase)
+    y_zero_point = prop_def(DenseArrayBase[I64])
+    axis = opt_prop_def(IntegerAttr[I64], default_value=IntegerAttr(1, i64))
+
+    def result_element_type(self) -> Attribute:
+        return self.element
+
+    def infer_shape(self) -> shapes.Shape:
+        x = self.operand_shape(0)
+        check_params(self, "y", x[self.axis.value.data] if x else None)
+        return x
+
+    def verify_(self) -> None:
+        if self.element not in QUANT_TYPES:
+            raise VerifyException(f"element must be i8 or ui8, got {self.element}")
+        super().verify_()
+
+
+@irdl_op_definition
+class DequantizeOp(ComputeOp):
+    """ONNX DequantizeLinear: ``(x - zero_point) * scale`` of an i8, ui8 or i32 tensor."""
+
+    name = "nn.dequantize"
+    input = operand_def(TensorType)
+    result = result_def(TensorType)
+    x_scale = prop_def(DenseArrayBase)
+    x_zero_point = prop_def(DenseArrayBase[I64])
+    axis = opt_prop_def(IntegerAttr[I64], default_value=IntegerAttr(1, i64))
+
+    def infer_shape(self) -> shapes.Shape:
+        if self.input.type.get_element_type() not in (*QUANT_TYPES, i32):
+            raise ValueError(f"input must be an i8, ui8 or i32 tensor, got {self.input.type}")
+        x = self.operand_shape(0)
+        check_params(self, "x", x[self.axis.value.data] if x else None)
+        return x
+
+
+# --- QLinear compute -------------------------------------------------------------------
+
+
+@irdl_op_definition
+class QConv2dOp(QuantizedResultOp):
+    """ONNX QLinearConv over NCHW/OIHW, with ``nn.conv2d``'s window properties; the
+    weight scale is per tensor or per output channel; ``bias`` is i32 of scale
+    ``x_scale * w_scale``."""
+
+    name = "nn.qconv2d"
+    input = operand_def(TensorType)
+    weight = operand_def(TensorType)
+    bias = opt_operand_def(TensorType)
+    result = result_def(TensorType)
+    x_scale = prop_def(DenseArrayBase)
+    x_zero_point = prop_def(DenseArrayBase[I64])
+    w_scale = prop_def(DenseArrayBase)
+    w_zero_point = prop_def(DenseArrayBase[I64])
+    strides = opt_prop_def(DenseArrayBase[I64], default_value=i64_array([1, 1]))
+    pads = opt_prop_def(DenseArrayBase[I64], default_value=i64_array([0, 0, 0, 0]))
+    dilations = opt_prop_def(DenseArrayBase[I64], default_value=i64_array([1, 1]))
+    groups = opt_prop_def(IntegerAttr[I64], default_value=IntegerAttr(1, i64))
+
+    def infer_shape(self) -> shapes.Shape:
+        check_quantized(self, 0, 1)
+        out = shapes.conv2d(self.operand_shape(0), self.operand_shape(1), _ints(self.strides), _ints(self.pads),
+                            _ints(self.dilations), self.groups.value.data)  # fmt: skip
+        if self.bias is not None and (self.bias.type.get_element_type() != i32 or static_shape(self.bias.type) != (out[1],)):
+            raise ValueError(f"bias must be an i32 tensor of shape [{out[1]}]")
+        check_params(self, "x")
+        check_params(self, "w", out[1])
+        check_params(self, "y")
+        return out
+
+    def macs(self) -> int:
+        _, i, kh, kw = self.operand_shape(1)
+        return prod(self.out_shape) * i * kh * kw
+
+
+@irdl_op_definition
+class QGemmOp(ComputeOp):
+    """onnxruntime QGemm (and ONNX QLinearMatMul on 2-D operands): ``alpha * a @ b + c``
+    on quantized ``a`` [M, K] and ``b`` [K, N] (``b.T`` with ``trans_b``), ``c`` an i32
+    bias [N] of scale ``a_scale * b_scale``; the result is quantized with
+    ``y_scale``/``y_zero_point`` into ``element``, or f32 when they are absent."""
+
+    name = "nn.qgemm"
+    a = operand_def(TensorType)
+    b = operand_def(TensorType)
+    c = opt_operand_def(TensorType)
+    result = result_def(TensorType)
+    a_scale = prop_def(DenseArrayBase)
+    a_zero_point = prop_def(DenseArrayBase[I64])
+    b_scale = prop_def(DenseArrayBase)
+    b_zero_point = prop_def(DenseArrayBase[I64])
+    alpha = opt_prop_def(FloatAttr, default_value=FloatAttr(1.0, f32))
+    trans_b = opt_prop_def(IntegerAttr[I64], default_value=IntegerAttr(0, i64))
+    element = opt_prop_def(IntegerType)
+    y_scale = opt_prop_def(DenseArrayBase)
+    y_zero_point = opt_prop_def(DenseArrayBase[I64])
+
+    def result_element_type(self) -> Attribute:
+        return f32 if self.element is None else self.element
+
+    def infer_shape(self) -> shapes.Shape:
+        check_quantized(self, 0, 1)
+        a, b = self.operand_shape(0), self.operand_shape(1)
+        trans = bool(self.trans_b.value.data)
+        n = b[0] if trans else b[-1]
+        out = shapes.gemm(a, b, (n,), trans)
+        if self.c is not None and (self.c.type.get_element_type() != i32 or static_shape(self.c.type) != (n,)):
+            raise ValueError(f"c must be an i32 tensor of shape [{n}]")
+        check_params(self, "a")
+        check_params(self, "b", n)
+        if (self.element is None) != (self.y_scale is None) or (self.y_scale is None) != (self.y_zero_point is None):
+            raise ValueError("element, y_scale and y_zero_point come together")
+        if self.element is not None:
+            if self.element not in QUANT_TYPES:
+                raise ValueError(f"element must be i8 or ui8, got {self.element}")
+            check_params(self, "y")
+        return out
+
+    def macs(self) -> int:
+        return prod(self.out_shape) * self.operand_shape(0)[1]
+
+
+class QBinaryOp(QuantizedResultOp):
+    """Elementwise with broadcasting on two quantized tensors of per-tensor parameters."""
+
+    lhs = operand_def(TensorType)
+    rhs = operand_def(TensorType)
+    result = result_def(TensorType)
+    a_scale = prop_def(DenseArrayBase)
+    a_zero_point = prop_def(DenseArrayBase[I64])
+    b_scale = prop_def(DenseArrayBase)
+    b_zero_point = prop_def(DenseArrayBase[I64])
+
+    def infer_shape(self) -> shapes.Shape:
+        check_quantized(self, 0, 1)
+        for prefix in "aby":
+            check_params(self, prefix)
+        return shapes.broadcast(self.operand_shape(0), self.operand_shape(1))
+
+
+@irdl_op_definition
+class QAddOp(QBinaryOp):
+    """onnxruntime QLinearAdd: ``a + b`` requantized to ``y``."""
+
+    name = "nn.qadd"
+
+
+@irdl_op_definition
+class QMulOp(QBinaryOp):
+    """onnxruntime QLinearMul: ``a * b`` requantized to ``y``."""
+
+    name = "nn.qmul"
+
+
+@irdl_op_definition
+class QConcatOp(QuantizedResultOp):
+    """onnxruntime QLinearConcat: each input requantized to ``y``, joined along ``axis``;
+    ``x_scale``/``x_zero_point`` hold one parameter per input."""
+
+    name = "nn.qconcat"
+    inputs = var_operand_def(TensorType)
+    result = result_def(TensorType)
+    x_scale = prop_def(DenseArrayBase)
+    x_zero_point = prop_def(DenseArrayBase[I64])
+    axis = prop_def(IntegerAttr[I64])
+
+    def infer_shape(self) -> shapes.Shape:
+        check_quantized(self, *range(len(self.inputs)))
+        check_params(self, "y")
+        if len(floats(self.x_scale)) != len(self.inputs) or len(_ints(self.x_zero_point)) != len(self.inputs):
+            raise ValueError(f"x_scale and x_zero_point must have one element per input ({len(self.inputs)})")
+        return shapes.concat([static_shape(v.type) for v in self.inputs], self.axis.value.data)
+
+    def macs(self) -> int:
+        return prod(self.out_shape)
+
+
+QUANT_OPS = (QuantizeOp, DequantizeOp, QConv2dOp, QGemmOp, QAddOp, QMulOp, QConcatOp)
