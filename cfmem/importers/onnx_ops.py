@@ -804,7 +804,7 @@ def check_recurrent_attributes(node: onnx.NodeProto, directions: int) -> None:
         raise OnnxImportError(f"{op} activations {', '.join(given)} are not supported (only {', '.join(defaults)} per direction)")
 
 
-def recurrence(imp, node, x: Value, weights: np.ndarray, seq_lens: Value | None) -> Recurrence:
+def recurrence(imp, node, x: Value, w: Value, seq_lens: Value | None) -> Recurrence:
     """The node's directions, layout and sizes; refuses what the unrolling cannot follow."""
     op = node.op_type
     directions = recurrent_directions(node)
@@ -816,21 +816,26 @@ def recurrence(imp, node, x: Value, weights: np.ndarray, seq_lens: Value | None)
     if len(xs) != 3:
         expected = "batch_size, seq_length" if layout else "seq_length, batch_size"
         raise OnnxImportError(f"{op} input X has shape {list(xs)}, expected [{expected}, input_size]")
-    if weights.shape[0] != len(directions):
-        raise OnnxImportError(f"{op} W holds {weights.shape[0]} direction(s), the node runs {len(directions)}")
     batch, seq = (xs[0], xs[1]) if layout else (xs[1], xs[0])
     if seq_lens is not None and np.any(known(seq_lens, f"{op} sequence_lens") != seq):
         raise OnnxImportError(f"{op} sequence_lens shorter than the sequence are not supported")
-    hidden = weights.shape[1] // GATES[op]
+    hidden = known(w, f"{op} W").shape[1] // GATES[op]
     return Recurrence(directions, bool(layout), seq, batch, hidden)
 
 
-def recurrent_weights(node, w: Value, r: Value, bias: Value | None, direction: int) -> tuple[np.ndarray, ...]:
-    """W, R and the input and recurrence biases of one direction, as float32 (no B: zeros)."""
-    op = node.op_type
-    w_d, r_d = (known(v, f"{op} {what}")[direction].astype(np.float32) for v, what in ((w, "W"), (r, "R")))
+def direction_weights(node, rec: Recurrence, value: Value, what: str, direction: int) -> np.ndarray:
+    """Known weights ``what`` (W, R or B) of one direction, as float32."""
+    weights = known(value, f"{node.op_type} {what}")
+    if weights.shape[0] != len(rec.directions):
+        raise OnnxImportError(f"{node.op_type} {what} holds {weights.shape[0]} direction(s), the node runs {len(rec.directions)}")
+    return weights[direction].astype(np.float32)
+
+
+def recurrent_weights(node, rec: Recurrence, w: Value, r: Value, bias: Value | None, direction: int) -> tuple[np.ndarray, ...]:
+    """W, R and the input and recurrence biases of one direction (no B: zeros)."""
+    w_d, r_d = direction_weights(node, rec, w, "W", direction), direction_weights(node, rec, r, "R", direction)
     rows = w_d.shape[0]
-    b_d = known(bias, f"{op} B")[direction].astype(np.float32) if bias is not None else np.zeros(2 * rows, np.float32)
+    b_d = direction_weights(node, rec, bias, "B", direction) if bias is not None else np.zeros(2 * rows, np.float32)
     return w_d, r_d, b_d[:rows], b_d[rows:]
 
 
@@ -957,12 +962,12 @@ def lstm(imp, node, inputs):
         raise OnnxImportError("LSTM input_forget is not supported")
     if peepholes is not None:
         raise OnnxImportError("LSTM peepholes are not supported")
-    rec = recurrence(imp, node, x, known(w, "LSTM W"), seq_lens)
+    rec = recurrence(imp, node, x, w, seq_lens)
     name = node.name or "lstm"  # a hint for the weights' names; the outputs take the ONNX ones
     zero = number(imp, 0.0, f"{name}_zero")
     cells = []
     for d in range(len(rec.directions)):
-        w_d, r_d, wb, rb = recurrent_weights(node, w, r, bias, d)
+        w_d, r_d, wb, rb = recurrent_weights(node, rec, w, r, bias, d)
         step = lstm_step(imp, rec.hidden, imp.runtime(w_d, f"{name}_W"), imp.runtime(r_d, f"{name}_R"),
                          imp.runtime(wb + rb, f"{name}_B"), zero)  # fmt: skip
         states = (initial_state(imp, rec, h0, d, f"{name}_h0"), initial_state(imp, rec, c0, d, f"{name}_c0"))
@@ -974,13 +979,13 @@ def gru(imp, node, inputs):
     """GRU with the default activations and no clip, either linear_before_reset: unrolled
     over the sequence, in each direction."""
     x, w, r, bias, seq_lens, h0 = (inputs + [None] * 6)[:6]
-    rec = recurrence(imp, node, x, known(w, "GRU W"), seq_lens)
+    rec = recurrence(imp, node, x, w, seq_lens)
     name = node.name or "gru"  # a hint for the weights' names; the outputs take the ONNX ones
     zero = number(imp, 0.0, f"{name}_zero")
     before_reset = bool(attr(node, "linear_before_reset", 0))
     hidden, cells = rec.hidden, []
     for d in range(len(rec.directions)):
-        w_d, r_d, wb, rb = recurrent_weights(node, w, r, bias, d)
+        w_d, r_d, wb, rb = recurrent_weights(node, rec, w, r, bias, d)
         x_bias = np.concatenate([wb[: 2 * hidden] + rb[: 2 * hidden], wb[2 * hidden :] + (0 if before_reset else rb[2 * hidden :])])
         step = gru_step(
             imp, hidden, imp.runtime(w_d, f"{name}_W"), imp.runtime(r_d[: 2 * hidden], f"{name}_Rzr"),
