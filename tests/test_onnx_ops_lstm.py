@@ -66,16 +66,14 @@ def test_only_the_outputs_asked_for_at_older_opsets(tmp_path):
 @pytest.mark.parametrize(
     "kwargs, message",
     [
-        ({"direction": "reverse"}, "only forward LSTMs with layout 0 are supported"),
-        ({"direction": "bidirectional"}, "only forward LSTMs with layout 0 are supported"),
-        ({"layout": 1}, "only forward LSTMs with layout 0 are supported"),
-        ({"activations": ["Sigmoid", "Tanh", "Tanh"]}, "LSTM activations, clip and input_forget are not supported"),
-        ({"clip": 3.0}, "LSTM activations, clip and input_forget are not supported"),
-        ({"input_forget": 1}, "LSTM activations, clip and input_forget are not supported"),
+        ({"activations": ["Sigmoid", "Relu", "Tanh"]},
+         "LSTM activations Sigmoid, Relu, Tanh are not supported (only Sigmoid, Tanh, Tanh per direction)"),
+        ({"clip": 3.0}, "LSTM clip is not supported"),
+        ({"input_forget": 1}, "LSTM input_forget is not supported"),
         ({"extra_inputs": ["P"]}, "LSTM peepholes are not supported"),
         ({"seq_lens": [3, 2]}, "LSTM sequence_lens shorter than the sequence are not supported"),
     ],
-)
+)  # fmt: skip
 def test_unsupported_forms_are_refused_by_name(kwargs, message):
     model, _ = lstm_model(3, 2, **kwargs)
     if "extra_inputs" in kwargs:

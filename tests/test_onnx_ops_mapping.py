@@ -54,18 +54,24 @@ def matches_onnxruntime(tmp_path: Path, model: onnx.ModelProto, feeds: dict[str,
     return imported
 
 
-def three_runs(tmp_path: Path, model: onnx.ModelProto, feeds: dict[str, np.ndarray]) -> tuple[dict, dict, dict]:
-    """``model`` checked, saved and imported; its outputs under onnxruntime, under the
-    reference interpreter on the import, and in the planned flat form (ownership checked)."""
+def cfmem_runs(tmp_path: Path, model: onnx.ModelProto, feeds: dict[str, np.ndarray]) -> tuple[Path, dict, dict]:
+    """``model`` checked, saved and imported; where it was saved, and its outputs under the
+    reference interpreter on the import and in the planned flat form (ownership checked)."""
     onnx.checker.check_model(model)
     path = tmp_path / "m.onnx"
     onnx.save(model, str(path))
     imported = Importer(onnx.load(str(path)), "w.bin").import_graph({}, {})
     (tmp_path / "w.bin").write_bytes(imported.blob)
-    want = onnxruntime_outputs(path, feeds)
     got = run_function(imported.module, dict(feeds), base_dir=tmp_path).outputs
     flat = lower_model(imported.module, "nn-insert-dma,nn-plan-memory", tmp_path)
-    return want, got, run_flat(flat, dict(feeds), check=True).outputs
+    return path, got, run_flat(flat, dict(feeds), check=True).outputs
+
+
+def three_runs(tmp_path: Path, model: onnx.ModelProto, feeds: dict[str, np.ndarray]) -> tuple[dict, dict, dict]:
+    """``model``'s outputs under onnxruntime, under the reference interpreter on the import,
+    and in the planned flat form (see ``cfmem_runs``)."""
+    path, got, flat = cfmem_runs(tmp_path, model, feeds)
+    return onnxruntime_outputs(path, feeds), got, flat
 
 
 def case_matches_onnxruntime(tmp_path: Path, case: Case, opset: int = 17):

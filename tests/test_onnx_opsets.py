@@ -130,6 +130,13 @@ def lstm(opset: int) -> Case:
     return Case([node], {"x": floats(3, 1, 2)}, {"y": T.FLOAT, "y_h": T.FLOAT}, inits)
 
 
+def gru(opset: int) -> Case:
+    hidden = 3
+    inits = {"W": floats(1, 3 * hidden, 2), "R": floats(1, 3 * hidden, hidden), "B": floats(1, 6 * hidden)}
+    node = h.make_node("GRU", ["x", "W", "R", "B"], ["y", "y_h"], hidden_size=hidden)
+    return Case([node], {"x": floats(3, 1, 2)}, {"y": T.FLOAT, "y_h": T.FLOAT}, inits)
+
+
 def if_case(opset: int) -> Case:
     def branch(op: str) -> onnx.GraphProto:
         return h.make_graph([h.make_node(op, ["x"], [op])], op, [], [h.make_tensor_value_info(op, T.FLOAT, [2, 3])])
@@ -214,6 +221,7 @@ CASES = {
     "Gather": lambda opset: with_known("Gather", floats(4, 3), {"idx": i64(2, 0)}, axis=0),
     "Pad": pad,
     "LSTM": lstm,
+    "GRU": gru,
     "If": if_case,
     "Identity": lambda opset: unary("Identity", floats(2, 3)),
     "Dropout": dropout,
