@@ -213,3 +213,24 @@ def test_interpreter_names_an_op_it_cannot_run():
     }""")
     with pytest.raises(InterpError, match="integer constants only"):
         FlatInterpreter(module).run(find_function(module), {"x": np.zeros(4, np.float32)})
+
+
+def test_reshaped_constants_lower_to_constants_of_their_own():
+    """A reshape (or a chain of them) of an nn.constant has no bytes in a blob to view."""
+    module = parse_module(
+        """builtin.module {
+  func.func @main(%x : tensor<1x2xf32>) -> tensor<1x2xf32> {
+    %c = nn.constant dense<[2.5, -1.0]> : tensor<2xf32>
+    %r = nn.reshape %c : tensor<2xf32> to tensor<2x1xf32>
+    %r2 = nn.reshape %r : tensor<2x1xf32> to tensor<1x2xf32>
+    %y = nn.add %x, %r2 : (tensor<1x2xf32>, tensor<1x2xf32>) -> tensor<1x2xf32>
+    func.return %y : tensor<1x2xf32>
+  }
+}""",
+        "reshaped.mlir",
+    )[0]
+    x = np.array([[1.0, 2.0]], np.float32)
+    flat = lowered(module, dma=None)
+    constants = [op for op in flat.ops if isinstance(op, memref.GlobalOp) and op.sym_name.data.startswith("cst_")]
+    assert sorted(tuple(op.type.get_shape()) for op in constants) == [(1, 2), (2,), (2, 1)]
+    np.testing.assert_array_equal(run_flat(flat, {"x": x}, check=True).outputs["y"], [[3.5, 1.0]])

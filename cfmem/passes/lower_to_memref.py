@@ -127,6 +127,7 @@ class _FunctionLowering:
         self.fn = fn
         self.blobs = blobs
         self.constants = constants
+        self.constant_values: dict[SSAValue, DenseIntOrFPElementsAttr] = {}
         self.names = ValueNames()
         self.mem: dict[SSAValue, SSAValue] = {}
         self.bytes_of: dict[SSAValue, _Bytes] = {}
@@ -221,13 +222,15 @@ class _FunctionLowering:
             self.mem[op.result] = self.view(b, src.base, offset, memref_of(op.result.type), None)
             self.mem[op.result].name_hint = op.result.name_hint
             self.bytes_of[op.result] = _Bytes(src.base, offset)
+        elif isinstance(op, ReshapeOp) and op.input in self.constant_values:  # a constant of its own
+            self.lower_constant(op.result, DenseIntOrFPElementsAttr(op.result.type, self.constant_values[op.input].data), b)
         elif isinstance(op, ReshapeOp) and is_read_only(op.result):
             src = self.bytes_of[op.input]
             self.mem[op.result] = self.view(b, src.base, src.offset, memref_of(op.result.type), None)
             self.mem[op.result].name_hint = op.result.name_hint
             self.bytes_of[op.result] = src
         elif isinstance(op, ConstantOp):
-            self.lower_constant(op, b)
+            self.lower_constant(op.result, op.value, b)
         elif isinstance(op, ComputeOp | ReshapeOp):
             ins = [self.mem[v] for v in op.operands]
             b.insert(ApplyOp.wrap(op, ins, self.destination(b, op.results[0])))
@@ -242,14 +245,16 @@ class _FunctionLowering:
         else:
             raise PassFailedException(f"nn-lower-to-memref cannot lower '{op.name}'")
 
-    def lower_constant(self, op: ConstantOp, b: Builder) -> None:
+    def lower_constant(self, result: SSAValue, value: DenseIntOrFPElementsAttr, b: Builder) -> None:
+        """``result`` (an ``nn.constant`` or a reshape of one) as a constant global of ``value``."""
         name = flat_symbol(f"cst_{self.fn.sym_name.data}_{len(self.constants)}")
-        ty = memref_of(op.result.type)
-        glob = memref.GlobalOp.get(StringAttr(name), ty, op.value, StringAttr("private"), constant=UnitAttr())
+        ty = memref_of(result.type)
+        glob = memref.GlobalOp.get(StringAttr(name), ty, value, StringAttr("private"), constant=UnitAttr())
         self.constants.append(glob)
         get = b.insert(memref.GetGlobalOp(name, ty))
-        get.memref.name_hint = op.result.name_hint
-        self.mem[op.result] = get.memref
+        get.memref.name_hint = result.name_hint
+        self.mem[result] = get.memref
+        self.constant_values[result] = value
 
     def lower_if(self, op: IfOp, b: Builder) -> None:
         dests = [self.destination(b, r) for r in op.results]
