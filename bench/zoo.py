@@ -41,7 +41,7 @@ def row(r: ZooResult) -> list[str]:
     """One table row; a model that stopped shows only why."""
     head = [r.model.name, r.model.family, r.model.precision]
     if r.status != "ok":
-        return head + [f"stopped at {r.status}"] + [""] * 14
+        return head + [f"stopped at {r.status}"] + [""] * 15
     exact = r.modes["exact"]
     checked = r.reference_error <= TOLERANCE and r.flat_error <= TOLERANCE and all(m.flat_equals_reference for m in r.modes.values())
     return head + [
@@ -53,12 +53,13 @@ def row(r: ZooResult) -> list[str]:
         f"{r.sync_ms:.2f} / {r.pingpong_ms:.2f}",
         f"{r.import_s:.1f} / {r.plan_lower_s:.1f}",
         f"{max(r.reference_error, r.flat_error):.0e}",
+        "" if r.qdq_error is None else f"{r.qdq_error:.0e}",
     ]  # fmt: skip
 
 
 HEADER = ["model", "family", "precision", "status", "nn ops", "ifs kept/folded", "paths/input sets", "weights KiB",
           *(f"{m} KiB" for m in SHOWN_MODES), "bound KiB", "exact gap %", "with ping-pong KiB (gap %)",
-          "sync / ping-pong ms", "import / plan+lower s", "max error"]  # fmt: skip
+          "sync / ping-pong ms", "import / plan+lower s", "max error", "vs QDQ run"]  # fmt: skip
 
 
 def main() -> int:
@@ -89,7 +90,11 @@ def main() -> int:
         " (weights read in place) per control-flow mode, with the path-exact lower bound and the gap of"
         " `exact` to it; `with ping-pong` adds the DMA buffers of the weights (exact mode, gap to its own bound)."
         " Times: modeled sync and ping-pong DMA on the default chip (slowest path); import and plan+lower"
-        " (all modes) in seconds on this machine.",
+        " (all modes) in seconds on this machine. A QDQ model is compared with onnxruntime running the"
+        " QOperator graph cfmem fuses it into (integer arithmetic as the QLinear ops define it);"
+        " `vs QDQ run` is the difference from onnxruntime's run of the QDQ file itself, which on x86"
+        " computes most quantized convolutions of these files in float between DequantizeLinear and"
+        " QuantizeLinear, so its roundings drift from the integer ones layer by layer.",
         md_table(HEADER, rows),
         "## Machine",
         "\n".join(f"- {k}: {v}" for k, v in environment().items()),

@@ -37,6 +37,7 @@ from xdsl.ir import SSAValue
 
 from cfmem.builder import GraphBuilder, GraphBuildError
 from cfmem.dialects.nn_weights import GlobalOp
+from cfmem.importers.onnx_qdq import fuse_qdq, has_qdq
 from cfmem.interp.footprint import format_bytes
 from cfmem.signature import INPUT_NAMES_ATTR, RESULT_NAMES_ATTR
 
@@ -175,7 +176,7 @@ class Importer:
         from cfmem.importers import onnx_ops  # the op table imports this module's names
 
         self.ops = onnx_ops
-        self.model = model
+        self.model = fuse_qdq(model) if has_qdq(model) else model
         self.opset = next((o.version for o in model.opset_import if o.domain in ("", "ai.onnx")), 18)
         self.blob_file = blob_file
         self.b = GraphBuilder(func_name, align=64)

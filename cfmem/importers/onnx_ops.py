@@ -48,7 +48,7 @@ NOT_FOLDED = {"If", "Loop", "Scan", "RandomNormal", "RandomUniform", "RandomNorm
 
 
 MICROSOFT = "com.microsoft"
-MICROSOFT_OPS = ("QGemm", "QLinearAdd", "QLinearMul", "QLinearConcat")
+MICROSOFT_OPS = ("QGemm", "QLinearAdd", "QLinearMul", "QLinearConcat", "QLinearSigmoid")
 """onnxruntime's contrib ops that its quantizer writes (version 1 of their domain)."""
 
 FOLDED_BY_HANDLER = {"QuantizeLinear", "DequantizeLinear"}
@@ -1191,6 +1191,18 @@ def qlinear_binary(imp, node, inputs):
     return [make(imp, cls, [a, b], props, out_name(imp, node))]
 
 
+def qlinear_sigmoid(imp, node, inputs):
+    """onnxruntime QLinearSigmoid (X, x_scale, x_zp, y_scale, y_zp): dequantized, the float
+    sigmoid, quantized again (onnxruntime tabulates the same per 8-bit value)."""
+    x_params, y_params = quant_params(node, inputs, 1, "x"), quant_params(node, inputs, 3, "y")
+    x = quantized_operand(imp, inputs[0], node.input[0], x_params)
+    name = out_name(imp, node)
+    real = make(imp, nq.DequantizeOp, [x], x_params.props("x"), f"{name}_real")
+    y = imp.b.sigmoid(real, name=f"{name}_sigmoid")
+    props = {"element": y_params.element, **y_params.props("y")}
+    return [make(imp, nq.QuantizeOp, [y], props, name)]
+
+
 def qlinear_concat(imp, node, inputs):
     """onnxruntime QLinearConcat (y_scale, y_zp, then (X, x_scale, x_zp) per input)."""
     y_params = quant_params(node, inputs, 0, "y")
@@ -1246,6 +1258,7 @@ HANDLER_OPS: tuple[tuple[tuple[str, ...], Handler], ...] = (
     (("QGemm", "QLinearMatMul"), qgemm),
     (("QLinearAdd", "QLinearMul"), qlinear_binary),
     (("QLinearConcat",), qlinear_concat),
+    (("QLinearSigmoid",), qlinear_sigmoid),
 )
 """Which ops each handler translates (a table, not decorators, so the handlers are
 plain functions that mutation testing reaches)."""
