@@ -193,6 +193,8 @@ CASES = {
     "Slice": slice_case,
     "Split": split,
     "Gather": lambda opset: with_known("Gather", floats(4, 3), {"idx": i64(2, 0)}, axis=0),
+    "GatherElements": lambda opset: Case([h.make_node("GatherElements", ["x", "idx"], ["y"], axis=1)],
+                                         {"x": floats(3, 4), "idx": i64(3, -1, 0, 2, 1, -4).reshape(3, 2)}, {"y": T.FLOAT}),
     "Pad": pad,
     "LSTM": lstm,
     "If": if_case,

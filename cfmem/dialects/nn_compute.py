@@ -2,9 +2,10 @@
 
 All ops take and return statically shaped ``tensor`` values of f32 data,
 except that ``nn.cmp`` compares f32 or signless integers into i1 and
-``nn.slice`` keeps any element type. Each op knows its output shape (checked
-by the verifier), its multiply-accumulate count and the bytes it reads and
-writes; the DMA cost model relies on these numbers.
+``nn.slice``, ``nn.gather`` and ``nn.gather_elements`` keep any element type
+(the gathers read positions from an integer index tensor). Each op knows its
+output shape (checked by the verifier), its multiply-accumulate count and the
+bytes it reads and writes; the DMA cost model relies on these numbers.
 """
 
 from __future__ import annotations
@@ -646,6 +647,69 @@ class PadOp(ComputeOp):
         return 0
 
 
+INDEX_WIDTHS = (32, 64)
+"""Bit widths of the signless integer index tensors ``nn.gather`` and ``nn.gather_elements`` read."""
+
+
+class IndexedReadOp(ComputeOp, ABC):
+    """Reads elements of ``data`` (any element type, which the result keeps) at positions
+    along ``axis`` given by the run-time integers in ``indices``.
+
+    An index ``i`` in ``[-n, n)`` (``n`` the size of ``axis``) counts from the end when
+    negative, as in ONNX; an index out of that range is an error when interpreted.
+    """
+
+    data = operand_def(TensorType)
+    indices = operand_def(TensorType)
+    result = result_def(TensorType)
+    axis = prop_def(IntegerAttr[I64])
+
+    def result_element_type(self) -> Attribute:
+        return self.data.type.get_element_type()
+
+    def normalized_axis(self) -> int:
+        return shapes.normalize_axis(self.axis.value.data, len(self.operand_shape(0)))
+
+    def verify_(self) -> None:
+        element = self.indices.type.get_element_type()
+        if not (
+            isinstance(element, IntegerType)
+            and element.signedness.data == Signedness.SIGNLESS
+            and element.width.data in INDEX_WIDTHS
+        ):
+            raise VerifyException(f"indices must be signless integers of 32 or 64 bits, got {element}")
+        super().verify_()
+
+    def macs(self) -> int:
+        return 0
+
+    def bytes_read(self) -> int:
+        """The indices, and one data element per result element (not the whole data)."""
+        return tensor_bytes(self.indices.type) + tensor_bytes(self.result.type)
+
+
+@irdl_op_definition
+class GatherOp(IndexedReadOp):
+    """ONNX Gather: ``result[a..., i..., b...] = data[a..., indices[i...], b...]`` with
+    ``a`` the axes before ``axis``."""
+
+    name = "nn.gather"
+
+    def infer_shape(self) -> shapes.Shape:
+        return shapes.gather(self.operand_shape(0), self.operand_shape(1), self.axis.value.data)
+
+
+@irdl_op_definition
+class GatherElementsOp(IndexedReadOp):
+    """ONNX GatherElements: ``result[p] = data[p with its axis coordinate replaced by
+    indices[p]]``; the result has the indices' shape."""
+
+    name = "nn.gather_elements"
+
+    def infer_shape(self) -> shapes.Shape:
+        return shapes.gather_elements(self.operand_shape(0), self.operand_shape(1), self.axis.value.data)
+
+
 @irdl_op_definition
 class ConstantOp(IRDLOperation):
     """A small constant tensor held in the IR (read-only, never planned)."""
@@ -729,5 +793,7 @@ COMPUTE_OPS: tuple[type[IRDLOperation], ...] = (
     TransposeOp,
     SliceOp,
     PadOp,
+    GatherOp,
+    GatherElementsOp,
     ConstantOp,
 )

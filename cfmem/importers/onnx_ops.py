@@ -196,8 +196,12 @@ def function_input(imp: Importer, name: str, shape: Sequence[int], dtype: np.dty
     return imp.b.input(name, shape, dtype=dtype)
 
 
-def make(imp: Importer, cls: type[nc.ComputeOp], operands: list[SSAValue], props: dict, name: str) -> SSAValue:
-    """Emit a compute op, its result shape inferred by the op's own rule."""
+def make(
+    imp: Importer, cls: type[nc.ComputeOp], operands: list[SSAValue], props: dict, name: str,
+    element_type: Attribute | None = None,
+) -> SSAValue:  # fmt: skip
+    """Emit a compute op, its result shape inferred by the op's own rule; its element type
+    is the op's ``RESULT_ELEMENT_TYPE`` unless ``element_type`` is given."""
     probe = cls.create(operands=operands, properties=props)  # infer_shape reads operands and properties only
     try:
         shape = probe.infer_shape()
@@ -206,7 +210,7 @@ def make(imp: Importer, cls: type[nc.ComputeOp], operands: list[SSAValue], props
     finally:
         probe.drop_all_references()
     op: Operation = cls.create(
-        operands=operands, result_types=[TensorType(cls.RESULT_ELEMENT_TYPE, list(shape))], properties=props
+        operands=operands, result_types=[TensorType(element_type or cls.RESULT_ELEMENT_TYPE, list(shape))], properties=props
     )
     return imp.b._emit(op, name)
 
@@ -729,7 +733,11 @@ def split(imp, node, inputs):
 
 
 def gather(imp, node, inputs):
-    x, index = inputs[0], known(inputs[1], "Gather indices")
+    """Gather along ``axis``: run-time indices as ``nn.gather``; known ones as slices of the
+    data joined along the axis."""
+    if isinstance(inputs[1], SSAValue):
+        return [indexed_read(imp, node, inputs, nc.GatherOp)]
+    x, index = inputs[0], inputs[1]
     xs = imp.b.shape(x)
     axis = normalize_axis(attr(node, "axis", 0), len(xs))
     flat = [int(i) + (xs[axis] if i < 0 else 0) for i in index.reshape(-1)]
@@ -737,6 +745,19 @@ def gather(imp, node, inputs):
     parts = [imp.b.slice(x, [i], [i + 1], [axis], [1], name=imp.name(f"{name}_{i}")) for i in flat]
     joined = parts[0] if len(parts) == 1 else make(imp, nc.ConcatOp, parts, {"axis": IntegerAttr(axis, i64)}, imp.name(f"{name}_all"))
     return [reshape(imp, joined, (*xs[:axis], *index.shape, *xs[axis + 1 :]), name)]
+
+
+def gather_elements(imp, node, inputs):
+    """GatherElements along ``axis`` (default 0), its indices run-time or known."""
+    return [indexed_read(imp, node, inputs, nc.GatherElementsOp)]
+
+
+def indexed_read(imp: Importer, node: onnx.NodeProto, inputs: list, cls: type[nc.IndexedReadOp]) -> SSAValue:
+    """``cls`` reading ``inputs[0]`` at ``inputs[1]`` along the node's ``axis`` (default 0);
+    known operands become constants or weights (float data as f32, as every float tensor)."""
+    data, indices = (imp.runtime(v, node.input[k]) for k, v in enumerate(inputs[:2]))
+    props = {"axis": IntegerAttr(attr(node, "axis", 0), i64)}
+    return make(imp, cls, [data, indices], props, out_name(imp, node), data.type.get_element_type())
 
 
 def pad(imp, node, inputs):
@@ -871,6 +892,7 @@ HANDLER_OPS: tuple[tuple[tuple[str, ...], Handler], ...] = (
     (("Slice",), slice_op),
     (("Split",), split),
     (("Gather",), gather),
+    (("GatherElements",), gather_elements),
     (("Pad",), pad),
     (("LSTM",), lstm),
 )

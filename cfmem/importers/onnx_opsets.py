@@ -83,6 +83,7 @@ OPERATOR_VERSIONS: dict[str, tuple[int, ...]] = {
     "Slice": (1, 10, 11, 13),
     "Split": (2, 11, 13, 18),
     "Gather": (1, 11, 13),
+    "GatherElements": (11, 13),
     "Pad": (2, 11, 13, 18, 19, 21, 23, 24, 25),
     "LSTM": (7, 14, 22),
     "If": (1, 11, 13, 16, 19, 21, 23, 24, 25),

@@ -50,6 +50,10 @@ is plain upstream MLIR (linalg, memref, arith, math, scf, func). Per op:
   output that computes each element's source index from ``linalg.index``
   (clamped for edge; ``(n-1) - |(n-1) - |i||`` for reflect, valid as each pad
   is smaller than its dimension) and loads it with ``memref.load``.
+- ``gather``, ``gather_elements``: one generic over the output reading the
+  indices (Gather's over the output axes they fill, GatherElements' at the same
+  position), each index cast to ``index``, a negative one counted from the end,
+  clamped into the axis, and the data loaded there with ``memref.load``.
 
 Scratch buffers (padded inputs, softmax max and sum, and the shape-only
 window operand of pooling) live outside the planned arena, on the stack: each
@@ -59,8 +63,8 @@ aligned) at the top of its body, and every op's scratch buffers are
 done, so N is the most any single op needs, and the stack it takes is the
 same wherever the op sits (no ``alloca`` runs inside control flow).
 
-Assumes static shapes, f32 data (``slice`` takes any element type, ``cmp``
-also signless integers) and an output buffer that overlaps none of
+Assumes static shapes, f32 data (``slice`` and the gathers take any element
+type, ``cmp`` also signless integers) and an output buffer that overlaps none of
 the inputs (the memory plan guarantees it; several lowerings write the output
 before they have read every input).
 """
@@ -284,6 +288,16 @@ def contract(a: SSAValue, b: SSAValue, out: SSAValue, trans_b: bool) -> None:
         affine_map(batch + 3, loops[: batch + 2]),
     ]
     generic([a, b], [out], maps, multiply_accumulate, reduced=(batch + 2,))
+
+
+def data_index(index: SSAValue, size: int) -> SSAValue:
+    """An integer gather index as a position along an axis of ``size``: a negative one
+    counts from the end, and the result is clamped into ``[0, size)`` so that an index
+    out of range (an error in the interpreters) never reads outside the data."""
+    i = arith.IndexCastOp(index, IndexType()).result
+    zero, n = index_const(0), index_const(size)
+    i = arith.SelectOp(arith.CmpiOp(i, zero, "slt"), arith.AddiOp(i, n), i).result
+    return arith.MinSIOp(arith.MaxSIOp(i, zero), index_const(size - 1)).result
 
 
 def ints(attr: DenseArrayBase) -> tuple[int, ...]:
@@ -574,6 +588,31 @@ class OpLowering:
 
         update(out, body)
 
+    def gather(self, op: nc.GatherOp, ins: list[SSAValue], out: SSAValue) -> None:
+        data, indices = ins
+        axis, count = op.normalized_axis(), len(shape_of(indices))
+        rank = len(shape_of(out))
+        index_map = affine_map(rank, dims(rank)[axis : axis + count])
+
+        def body(index: SSAValue, _: SSAValue) -> SSAValue:
+            position = [IndexOp(d).result for d in range(axis)]
+            position.append(data_index(index, shape_of(data)[axis]))
+            position += [IndexOp(d).result for d in range(axis + count, rank)]
+            return memref.LoadOp.get(data, position).res
+
+        generic([indices], [out], [index_map, identity(rank)], body)
+
+    def gather_elements(self, op: nc.GatherElementsOp, ins: list[SSAValue], out: SSAValue) -> None:
+        data, indices = ins
+        axis, rank = op.normalized_axis(), len(shape_of(out))
+
+        def body(index: SSAValue, _: SSAValue) -> SSAValue:
+            position = [IndexOp(d).result for d in range(rank)]
+            position[axis] = data_index(index, shape_of(data)[axis])
+            return memref.LoadOp.get(data, position).res
+
+        generic([indices], [out], [identity(rank), identity(rank)], body)
+
     METHODS: dict[type[Operation], Callable[..., None]] = {
         nc.AddOp: binary,
         nc.SubOp: binary,
@@ -612,6 +651,8 @@ class OpLowering:
         nc.TransposeOp: transpose,
         nc.SliceOp: slice,
         nc.PadOp: pad,
+        nc.GatherOp: gather,
+        nc.GatherElementsOp: gather_elements,
         ReshapeOp: reshape,
     }
 

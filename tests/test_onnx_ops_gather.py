@@ -1,0 +1,141 @@
+"""ONNX Gather with run-time indices and GatherElements with run-time or known indices, as
+``nn.gather`` and ``nn.gather_elements``, against onnxruntime on drawn shapes, axes, indices
+(negative ones too, of any rank for Gather, i32 or i64) and data known or computed at run
+time: the reference interpreter and the planned flat form. Invalid axes and index shapes are
+refused by their exact messages."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+onnx = pytest.importorskip("onnx")
+pytest.importorskip("onnxruntime")
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+from hypothesis.extra.numpy import arrays  # noqa: E402
+from onnx import TensorProto as T  # noqa: E402
+from onnx import helper as h  # noqa: E402
+from onnx import numpy_helper as nh  # noqa: E402
+from test_onnx_ops_mapping import refusal, three_runs, unchecked_model  # noqa: E402
+
+from cfmem.builder import GraphBuilder  # noqa: E402
+from cfmem.dialects import nn_compute as nc  # noqa: E402
+from cfmem.importers.onnx_import import Importer  # noqa: E402
+from cfmem.importers.onnx_opsets import OPERATOR_VERSIONS  # noqa: E402
+
+SETTINGS = settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+DATA = st.floats(-8, 8, width=32)
+
+
+def indexed_model(op: str, data: np.ndarray, indices: np.ndarray, known: set[str], opset: int, **attrs) -> onnx.ModelProto:
+    """``op(data, indices)``; the tensors named in ``known`` are initializers, the others inputs."""
+    tensors = {"data": data, "indices": indices}
+    axis = attrs.get("axis", 0)
+    out_shape = indices.shape if op == "GatherElements" else np.take(data, indices, axis=axis).shape
+    inputs = [h.make_tensor_value_info(n, h.np_dtype_to_tensor_dtype(v.dtype), v.shape) for n, v in tensors.items() if n not in known]
+    inits = [nh.from_array(v, n) for n, v in tensors.items() if n in known]
+    graph = h.make_graph([h.make_node(op, ["data", "indices"], ["y"], name="n", **attrs)], "g", inputs,
+                         [h.make_tensor_value_info("y", h.np_dtype_to_tensor_dtype(data.dtype), out_shape)], inits)  # fmt: skip
+    return h.make_model(graph, opset_imports=[h.make_opsetid("", opset)], ir_version=8)
+
+
+def check(tmp_path, model: onnx.ModelProto, feeds: dict[str, np.ndarray]) -> None:
+    """Gathers move elements: every run gives onnxruntime's exact numbers, shape and type."""
+    want, got, ran = (outputs["y"] for outputs in three_runs(tmp_path, model, feeds))
+    assert got.dtype == want.dtype and ran.dtype == want.dtype
+    np.testing.assert_array_equal(got, want)
+    np.testing.assert_array_equal(ran, want)
+
+
+def data_shapes(min_rank: int = 1) -> st.SearchStrategy[tuple[int, ...]]:
+    return st.lists(st.integers(1, 4), min_size=min_rank, max_size=3).map(tuple)
+
+
+def index_values(draw, shape: tuple[int, ...], size: int, label: str) -> np.ndarray:
+    """Indices into an axis of ``size``, negative ones counting from the end, as i32 or i64."""
+    dtype = draw(st.sampled_from([np.int32, np.int64]), label=f"{label} type")
+    return draw(arrays(dtype, shape, elements=st.integers(-size, size - 1)), label=label)
+
+
+def opset_of(draw, op: str) -> int:
+    return max(7, draw(st.sampled_from(OPERATOR_VERSIONS[op]), label="version"))
+
+
+@SETTINGS
+@given(data=st.data())
+def test_gather_at_run_time_indices_matches_onnxruntime(tmp_path, data):
+    shape = data.draw(data_shapes(), label="data shape")
+    axis = data.draw(st.integers(-len(shape), len(shape) - 1), label="axis")
+    index_shape = data.draw(st.lists(st.integers(1, 3), max_size=2).map(tuple), label="index shape")
+    indices = index_values(data.draw, index_shape, shape[axis], "indices")
+    x = data.draw(arrays(np.float32, shape, elements=DATA), label="data")
+    known = data.draw(st.sampled_from([set(), {"data"}]), label="known")
+    attrs = {"axis": axis} if axis or data.draw(st.booleans(), label="axis given") else {}
+    feeds = {"indices": indices} | ({} if known else {"data": x})
+    check(tmp_path, indexed_model("Gather", x, indices, known, opset_of(data.draw, "Gather"), **attrs), feeds)
+
+
+@SETTINGS
+@given(data=st.data())
+def test_gather_elements_matches_onnxruntime(tmp_path, data):
+    shape = data.draw(data_shapes(), label="data shape")
+    axis = data.draw(st.integers(-len(shape), len(shape) - 1), label="axis")
+    index_shape = tuple(
+        data.draw(st.integers(1, 4) if k == axis % len(shape) else st.integers(1, d), label=f"index dim {k}")
+        for k, d in enumerate(shape)
+    )  # off the axis no larger than the data, along it any length
+    indices = index_values(data.draw, index_shape, shape[axis], "indices")
+    x = data.draw(arrays(np.float32, shape, elements=DATA), label="data")
+    known = data.draw(st.sampled_from([set(), {"data"}, {"indices"}]), label="known")
+    attrs = {"axis": axis} if axis or data.draw(st.booleans(), label="axis given") else {}
+    feeds = {n: v for n, v in {"data": x, "indices": indices}.items() if n not in known}
+    check(tmp_path, indexed_model("GatherElements", x, indices, known, opset_of(data.draw, "GatherElements"), **attrs), feeds)
+
+
+@pytest.mark.parametrize("op", ["Gather", "GatherElements"])
+def test_integer_data_keeps_its_type(tmp_path, op):
+    x = np.arange(-6, 6, dtype=np.int64).reshape(3, 4)
+    indices = np.array([[2, -1, 0, 1]], np.int64) if op == "GatherElements" else np.array([-1, 0], np.int32)
+    check(tmp_path, indexed_model(op, x, indices, set(), 13, axis=0), {"data": x, "indices": indices})
+
+
+@pytest.mark.parametrize("op, cls", [("Gather", nc.GatherOp), ("GatherElements", nc.GatherElementsOp)])
+def test_run_time_indices_import_as_one_indexed_read(op, cls):
+    model = indexed_model(op, np.zeros((3, 4), np.float32), np.zeros((2, 4), np.int64), set(), 13, axis=-2)
+    imported = Importer(model, "w.bin").import_graph({}, {})
+    (read,) = [o for o in imported.module.walk() if isinstance(o, nc.IndexedReadOp)]
+    assert type(read) is cls and read.normalized_axis() == 0
+
+
+def invalid(op: str, data_shape: list[int], index_shape: list[int], **attrs) -> onnx.ModelProto:
+    return unchecked_model(
+        [h.make_node(op, ["data", "indices"], ["y"], name="n", **attrs)],
+        [h.make_tensor_value_info("data", T.FLOAT, data_shape), h.make_tensor_value_info("indices", T.INT64, index_shape)],
+        [h.make_tensor_value_info("y", T.FLOAT, None)],
+        opset=13,
+    )
+
+
+@pytest.mark.parametrize(
+    "op, data_shape, index_shape, axis, message",
+    [
+        ("Gather", [3, 4], [2], 2, "nn.gather: axis 2 is out of range for rank 2"),
+        ("GatherElements", [3, 4], [2, 4], -3, "nn.gather_elements: axis -3 is out of range for rank 2"),
+        ("GatherElements", [3, 4], [2], 0, "nn.gather_elements: indices of rank 1 must have the rank of the data, 2"),
+        ("GatherElements", [3, 4], [2, 5], 0, "nn.gather_elements: indices have 5 elements on axis 1, more than the data's 4"),
+    ],
+)
+def test_invalid_axes_and_index_shapes_are_refused(op, data_shape, index_shape, axis, message):
+    assert refusal(invalid(op, data_shape, index_shape, axis=axis)) == f"node n ({op}): {message}"
+
+
+def test_a_gather_reads_its_indices_and_one_data_element_per_result_element():
+    """Not the whole data: an embedding lookup reads the rows it picks."""
+    b = GraphBuilder("main")
+    table = b.input("table", (100, 8))
+    rows = b.gather(table, b.input("ids", (3,), dtype=np.int32))
+    picked = b.gather_elements(table, b.input("at", (2, 8), dtype=np.int64))
+    for value, index_bytes in ((rows, 3 * 4), (picked, 2 * 8 * 8)):
+        out_bytes = value.type.element_count() * 4
+        assert (value.owner.macs(), value.owner.bytes_read(), value.owner.bytes_written()) == (0, index_bytes + out_bytes, out_bytes)
