@@ -7,8 +7,8 @@ Runs after ``nn-plan-memory`` (and ``nn-insert-dma``). Each function becomes:
   ``memref.view`` of it at its planned byte offset, tagged
   ``{cfmem.tensor = "<name>"}`` so checkers can say whose bytes they are;
 - each weight blob a constant ``memref.global`` of its bytes in the default
-  memory space (off chip), weight tensors views of it; ``nn.constant`` a
-  constant global of its own;
+  memory space (off chip), weight tensors views of it; ``nn.constant`` (and a
+  reshape of one) a constant global of its own;
 - each compute op an ``nn.apply`` writing into its result's buffer
   (destination-passing); a reshape of a read-only tensor a new view of the
   same bytes;
@@ -130,6 +130,8 @@ class _FunctionLowering:
         self.names = ValueNames()
         self.mem: dict[SSAValue, SSAValue] = {}
         self.bytes_of: dict[SSAValue, _Bytes] = {}
+        self.constant_values: dict[SSAValue, DenseIntOrFPElementsAttr] = {}
+        """Each constant, and each reshape of one, by its value (lowered to a global of its own)."""
         self.tags: dict[SSAValue, tuple[SSAValue, SSAValue, DmaStartOp]] = {}
         self.index_consts: dict[int, SSAValue] = {}
         self.prologue: list[Operation] = []
@@ -221,13 +223,15 @@ class _FunctionLowering:
             self.mem[op.result] = self.view(b, src.base, offset, memref_of(op.result.type), None)
             self.mem[op.result].name_hint = op.result.name_hint
             self.bytes_of[op.result] = _Bytes(src.base, offset)
+        elif isinstance(op, ReshapeOp) and op.input in self.constant_values:
+            self.lower_constant(op.result, self.constant_values[op.input], b)  # a constant of its own
         elif isinstance(op, ReshapeOp) and is_read_only(op.result):
             src = self.bytes_of[op.input]
             self.mem[op.result] = self.view(b, src.base, src.offset, memref_of(op.result.type), None)
             self.mem[op.result].name_hint = op.result.name_hint
             self.bytes_of[op.result] = src
         elif isinstance(op, ConstantOp):
-            self.lower_constant(op, b)
+            self.lower_constant(op.result, op.value, b)
         elif isinstance(op, ComputeOp | ReshapeOp):
             ins = [self.mem[v] for v in op.operands]
             b.insert(ApplyOp.wrap(op, ins, self.destination(b, op.results[0])))
@@ -242,14 +246,17 @@ class _FunctionLowering:
         else:
             raise PassFailedException(f"nn-lower-to-memref cannot lower '{op.name}'")
 
-    def lower_constant(self, op: ConstantOp, b: Builder) -> None:
+    def lower_constant(self, result: SSAValue, value: DenseIntOrFPElementsAttr, b: Builder) -> None:
+        """``result`` as a constant global holding ``value``'s elements in ``result``'s shape."""
         name = flat_symbol(f"cst_{self.fn.sym_name.data}_{len(self.constants)}")
-        ty = memref_of(op.result.type)
-        glob = memref.GlobalOp.get(StringAttr(name), ty, op.value, StringAttr("private"), constant=UnitAttr())
+        ty = memref_of(result.type)
+        value = DenseIntOrFPElementsAttr(result.type, value.data)
+        glob = memref.GlobalOp.get(StringAttr(name), ty, value, StringAttr("private"), constant=UnitAttr())
         self.constants.append(glob)
         get = b.insert(memref.GetGlobalOp(name, ty))
-        get.memref.name_hint = op.result.name_hint
-        self.mem[op.result] = get.memref
+        get.memref.name_hint = result.name_hint
+        self.mem[result] = get.memref
+        self.constant_values[result] = value
 
     def lower_if(self, op: IfOp, b: Builder) -> None:
         dests = [self.destination(b, r) for r in op.results]
