@@ -1,8 +1,10 @@
 """ONNX Gather with run-time indices and GatherElements with run-time or known indices, as
 ``nn.gather`` and ``nn.gather_elements``, against onnxruntime on drawn shapes, axes, indices
 (negative ones too, of any rank for Gather, i32 or i64) and data known or computed at run
-time: the reference interpreter and the planned flat form. Invalid axes and index shapes are
-refused by their exact messages."""
+time; Einsum in matmul-like forms (batch, free and summed letters in any order, the output
+given or implicit) and transposes, as Transpose, Reshape and MatMul: the reference interpreter
+and the planned flat form. Invalid axes and index shapes, and every Einsum that is not
+matmul-like, are refused by their exact messages."""
 
 from __future__ import annotations
 
@@ -139,3 +141,80 @@ def test_a_gather_reads_its_indices_and_one_data_element_per_result_element():
     for value, index_bytes in ((rows, 3 * 4), (picked, 2 * 8 * 8)):
         out_bytes = value.type.element_count() * 4
         assert (value.owner.macs(), value.owner.bytes_read(), value.owner.bytes_written()) == (0, index_bytes + out_bytes, out_bytes)
+
+
+# --- Einsum ----------------------------------------------------------------------------------
+
+
+@st.composite
+def matmul_like_equations(draw) -> tuple[str, list[tuple[int, ...]]]:
+    """Two operands' batch, free and summed letters in drawn orders and sizes, the output
+    given or implicit (then the batch letters are summed too); or one operand transposed."""
+    letters = draw(st.permutations("abcdefghij"), label="letters")
+    sizes = {c: draw(st.integers(1, 3), label=f"size {c}") for c in letters}
+    if draw(st.booleans(), label="transpose"):
+        term = "".join(letters[: draw(st.integers(0, 4), label="rank")])
+        operands, output = [term], "".join(draw(st.permutations(term), label="output"))
+    else:
+        counts = [draw(st.integers(0, 2), label=group) for group in ("batch", "rows", "cols", "summed")]
+        batch, rows, cols, summed = ("".join(letters[sum(counts[:k]) : sum(counts[: k + 1])]) for k in range(4))
+        operands = ["".join(draw(st.permutations(t), label="term")) for t in (batch + rows + summed, batch + summed + cols)]
+        output = "".join(draw(st.permutations(batch + rows + cols), label="output"))
+    equation = ",".join(operands) + ("" if draw(st.booleans(), label="implicit") else f"->{output}")
+    return equation, [tuple(sizes[c] for c in term) for term in operands]
+
+
+@SETTINGS
+@given(data=st.data())
+def test_einsum_matches_onnxruntime_on_drawn_matmul_like_equations(tmp_path, data):
+    equation, shapes = data.draw(matmul_like_equations(), label="equation")
+    names = [f"x{k}" for k in range(len(shapes))]
+    tensors = {n: data.draw(arrays(np.float32, s, elements=st.floats(-4, 4, width=32)), label=n) for n, s in zip(names, shapes)}
+    known = data.draw(st.sampled_from(names[1:] + [None]), label="known")
+    want_shape = np.einsum(equation, *tensors.values()).shape
+    graph = h.make_graph([h.make_node("Einsum", names, ["y"], equation=equation)], "g",
+                         [h.make_tensor_value_info(n, T.FLOAT, v.shape) for n, v in tensors.items() if n != known],
+                         [h.make_tensor_value_info("y", T.FLOAT, want_shape)],
+                         [nh.from_array(tensors[known], known)] if known else [])  # fmt: skip
+    model = h.make_model(graph, opset_imports=[h.make_opsetid("", 12)], ir_version=8)
+    feeds = {n: v for n, v in tensors.items() if n != known}
+    want, got, ran = (outputs["y"] for outputs in three_runs(tmp_path, model, feeds))
+    assert got.shape == want.shape and got.dtype == want.dtype
+    np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-5 * max(1.0, float(np.abs(want).max(initial=0))))
+    np.testing.assert_array_equal(got, ran)
+
+
+@pytest.mark.parametrize(
+    "equation, shapes, reason",
+    [
+        ("ii->i", [[3, 3]], "index 'i' repeated in the term 'ii'"),
+        ("ij,jk->ikk", [[2, 3], [3, 4]], "index 'k' repeated in the term 'ikk'"),
+        ("ij->i", [[2, 3]], "index 'j' is summed over one operand only"),
+        ("ij,jk->k", [[2, 3], [3, 4]], "index 'i' is summed over one operand only"),
+        ("...ij,...jk->...ik", [[2, 3], [3, 4]], "an ellipsis"),
+        ("ij,jk,kl->il", [[2, 3], [3, 4], [4, 5]], "3 operands"),
+        ("ij,jk->ik", [[2, 3], [4, 5]], "index 'j' has sizes 3 and 4"),
+        ("ijk,kl->il", [[2, 3], [3, 4]], "operand 0 has rank 2, not the 3 of 'ijk'"),
+        ("ij,jk->iz", [[2, 3], [3, 4]], "output index 'z' is in no operand"),
+    ],
+)
+def test_einsum_that_is_not_matmul_like_is_refused_with_its_equation(equation, shapes, reason):
+    names = [f"x{k}" for k in range(len(shapes))]
+    model = unchecked_model(
+        [h.make_node("Einsum", names, ["y"], name="n", equation=equation)],
+        [h.make_tensor_value_info(n, T.FLOAT, s) for n, s in zip(names, shapes)],
+        [h.make_tensor_value_info("y", T.FLOAT, None)],
+        opset=12,
+    )
+    assert refusal(model) == (
+        f"node n (Einsum): Einsum {equation!r}: {reason}; only matmul-like products of two operands and transposes of one are supported"
+    )
+
+
+def test_einsum_of_a_batched_matmul_is_one_nn_matmul_and_no_transpose():
+    graph = h.make_graph([h.make_node("Einsum", ["a", "b"], ["y"], equation="bhid,bhdj->bhij")], "g",
+                         [h.make_tensor_value_info("a", T.FLOAT, [2, 3, 4, 5]), h.make_tensor_value_info("b", T.FLOAT, [2, 3, 5, 6])],
+                         [h.make_tensor_value_info("y", T.FLOAT, [2, 3, 4, 6])])  # fmt: skip
+    imported = Importer(h.make_model(graph, opset_imports=[h.make_opsetid("", 12)], ir_version=8), "w.bin").import_graph({}, {})
+    names = [op.name for op in imported.module.walk() if op.name.startswith("nn.")]
+    assert names.count("nn.matmul") == 1 and "nn.transpose" not in names

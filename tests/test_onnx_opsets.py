@@ -177,6 +177,7 @@ CASES = {
     "Conv": lambda opset: with_known("Conv", floats(1, 2, 5, 5), {"w": floats(3, 2, 3, 3), "b": floats(3)}, pads=[1, 1, 1, 1]),
     "Gemm": lambda opset: with_known("Gemm", floats(2, 4), {"B": floats(3, 4), "C": floats(3)}, transB=1),
     "MatMul": lambda opset: with_known("MatMul", floats(2, 4), {"B": floats(4, 3)}),
+    "Einsum": lambda opset: with_known("Einsum", floats(2, 3, 4), {"B": floats(2, 5, 4)}, equation="bij,bkj->bki"),
     "MaxPool": lambda opset: unary("MaxPool", floats(1, 2, 4, 4), kernel_shape=[2, 2], strides=[2, 2]),
     "AveragePool": lambda opset: unary("AveragePool", floats(1, 2, 4, 4), kernel_shape=[2, 2], strides=[2, 2]),
     "GlobalAveragePool": lambda opset: unary("GlobalAveragePool", floats(1, 2, 4, 4)),

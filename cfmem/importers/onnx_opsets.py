@@ -67,6 +67,7 @@ OPERATOR_VERSIONS: dict[str, tuple[int, ...]] = {
     "Conv": (1, 11, 22),
     "Gemm": (7, 9, 11, 13),
     "MatMul": (1, 9, 13),
+    "Einsum": (12,),
     "MaxPool": (1, 8, 10, 11, 12, 22),
     "AveragePool": (7, 10, 11, 19, 22),
     "GlobalAveragePool": (1, 22),
