@@ -721,6 +721,17 @@ class GraphBuilder:
         """ONNX GatherElements of ``data`` at the run-time integer ``indices`` along ``axis``."""
         return self._indexed_read(nc.GatherElementsOp, "gather_elements", shapes.gather_elements, data, indices, axis, name)
 
+    def top_k(self, x: SSAValue, k: int, axis: int = -1, largest: bool = True, name: str | None = None) -> SSAValue:
+        """The i64 positions of the ``k`` largest (smallest) elements of ``x`` along ``axis``,
+        best first, ties by position (ONNX TopK's Indices)."""
+        self._check_visible(x, "top_k input")
+        name = self._name(name, "top_k")
+        out = self._infer("nn.top_k", name, shapes.top_k, self.shape(x), int(k), int(axis))
+        props: dict[str, Attribute] = {"k": IntegerAttr(int(k), i64), "axis": IntegerAttr(int(axis), i64)}
+        if not largest:
+            props["largest"] = BoolAttr.from_bool(False)
+        return self._emit(nc.TopKOp(operands=[x], result_types=[TensorType(i64, list(out))], properties=props), name)
+
     def pad(
         self,
         x: SSAValue,

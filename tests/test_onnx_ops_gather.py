@@ -2,9 +2,10 @@
 ``nn.gather`` and ``nn.gather_elements``, against onnxruntime on drawn shapes, axes, indices
 (negative ones too, of any rank for Gather, i32 or i64) and data known or computed at run
 time; Einsum in matmul-like forms (batch, free and summed letters in any order, the output
-given or implicit) and transposes, as Transpose, Reshape and MatMul: the reference interpreter
-and the planned flat form. Invalid axes and index shapes, and every Einsum that is not
-matmul-like, are refused by their exact messages."""
+given or implicit) and transposes, as Transpose, Reshape and MatMul; TopK with a known k at
+every accepted version, its Indices as ``nn.top_k`` (ties by position) and Values gathered
+there: the reference interpreter and the planned flat form. Invalid axes, index shapes and
+k, run-time k, and every Einsum that is not matmul-like are refused by their exact messages."""
 
 from __future__ import annotations
 
@@ -218,3 +219,80 @@ def test_einsum_of_a_batched_matmul_is_one_nn_matmul_and_no_transpose():
     imported = Importer(h.make_model(graph, opset_imports=[h.make_opsetid("", 12)], ir_version=8), "w.bin").import_graph({}, {})
     names = [op.name for op in imported.module.walk() if op.name.startswith("nn.")]
     assert names.count("nn.matmul") == 1 and "nn.transpose" not in names
+
+
+# --- TopK ------------------------------------------------------------------------------------
+
+
+def top_k_model(shape, k: int, version: int, **attrs) -> onnx.ModelProto:
+    """TopK of a run-time ``x`` at the oldest opset with ``version`` of it; k an attribute
+    before version 10, a known input from it."""
+    opset = max(7, version)
+    ins, inits = (["x"], []) if version < 10 else (["x", "k"], [nh.from_array(np.array([k], np.int64), "k")])
+    attrs = attrs | ({"k": k} if version < 10 else {})
+    out_shape = list(shape)
+    out_shape[attrs.get("axis", -1)] = k
+    graph = h.make_graph([h.make_node("TopK", ins, ["values", "indices"], name="n", **attrs)], "g",
+                         [h.make_tensor_value_info("x", T.FLOAT, shape)],
+                         [h.make_tensor_value_info("values", T.FLOAT, out_shape), h.make_tensor_value_info("indices", T.INT64, out_shape)],
+                         inits)  # fmt: skip
+    ir_version = 8 if opset < 19 else 9 if opset < 21 else 10
+    return h.make_model(graph, opset_imports=[h.make_opsetid("", opset)], ir_version=ir_version)
+
+
+@SETTINGS
+@given(data=st.data())
+def test_top_k_matches_onnxruntime_with_ties_broken_by_position(tmp_path, data):
+    shape = data.draw(data_shapes(), label="shape")
+    axis = data.draw(st.integers(-len(shape), len(shape) - 1), label="axis")
+    k = data.draw(st.integers(1, shape[axis]), label="k")
+    version = data.draw(st.sampled_from(OPERATOR_VERSIONS["TopK"]), label="version")
+    attrs = {"axis": axis} if axis != -1 or data.draw(st.booleans(), label="axis given") else {}
+    if version >= 11:
+        attrs |= {a: data.draw(st.sampled_from([0, 1]), label=a) for a in ("largest", "sorted") if data.draw(st.booleans(), label=f"set {a}")}
+    x = data.draw(arrays(np.float32, shape, elements=st.sampled_from([-1.5, 0.0, 2.0]) | DATA), label="x")  # ties
+    runs = three_runs(tmp_path, top_k_model(shape, k, version, **attrs), {"x": x})
+    if not attrs.get("sorted", 1):  # ONNX leaves the order open: the same elements, in any order
+        runs = tuple({n: np.sort(v, axis=axis) for n, v in outputs.items()} for outputs in runs)
+    want, got, ran = runs
+    for name, dtype in (("values", np.float32), ("indices", np.int64)):
+        assert want[name].dtype == got[name].dtype == ran[name].dtype == dtype
+        np.testing.assert_array_equal(got[name], want[name])
+        np.testing.assert_array_equal(ran[name], want[name])
+
+
+@pytest.mark.parametrize(
+    "shape, k, attrs, message",
+    [
+        ([2, 4], [5], {}, "nn.top_k: k 5 must be in [1, 4], the size of axis 1"),
+        ([2, 4], [0], {"axis": 0}, "nn.top_k: k 0 must be in [1, 2], the size of axis 0"),
+        ([2, 4], [1, 2], {}, "TopK K [1, 2] must hold one value"),
+        ([2, 4], [1], {"axis": 2}, "nn.top_k: axis 2 is out of range for rank 2"),
+    ],
+)
+def test_top_k_that_does_not_fit_the_input_is_refused(shape, k, attrs, message):
+    model = unchecked_model(
+        [h.make_node("TopK", ["x", "k"], ["values", "indices"], name="n", **attrs)],
+        [h.make_tensor_value_info("x", T.FLOAT, shape)],
+        [h.make_tensor_value_info("values", T.FLOAT, None), h.make_tensor_value_info("indices", T.INT64, None)],
+        [nh.from_array(np.array(k, np.int64), "k")],
+        opset=11,
+    )
+    assert refusal(model) == f"node n (TopK): {message}"
+
+
+def test_top_k_at_run_time_k_is_refused_by_name():
+    model = unchecked_model(
+        [h.make_node("TopK", ["x", "k"], ["values", "indices"], name="n")],
+        [h.make_tensor_value_info("x", T.FLOAT, [2, 4]), h.make_tensor_value_info("k", T.INT64, [1])],
+        [h.make_tensor_value_info("values", T.FLOAT, None), h.make_tensor_value_info("indices", T.INT64, None)],
+        opset=11,
+    )
+    assert refusal(model) == "node n (TopK): TopK K must be a constant (it is computed at run time)"
+
+
+def test_top_k_counts_a_comparison_per_pair_along_the_axis_and_per_rank_and_slot():
+    b = GraphBuilder("main")
+    op = b.top_k(b.input("x", (3, 5, 4)), 2, axis=1).owner
+    assert op.macs() == 3 * 5 * 4 * (5 + 2)
+    assert (op.bytes_read(), op.bytes_written()) == (3 * 5 * 4 * 4, 3 * 2 * 4 * 8)

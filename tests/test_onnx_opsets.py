@@ -148,6 +148,15 @@ def dropout(opset: int) -> Case:
     return Case([node], {"x": floats(2, 3)}, outputs, inits)
 
 
+def top_k(opset: int) -> Case:
+    x = np.array([[1.0, 3.0, 3.0, -2.0], [0.5, 0.5, 2.0, 0.5]], np.float32)  # ties: the lower position first
+    outputs = {"values": T.FLOAT, "indices": T.INT64}
+    if operator_version("TopK", opset) < 10:
+        return Case([h.make_node("TopK", ["x"], list(outputs), k=3)], {"x": x}, outputs)
+    attrs = {"largest": 0} if operator_version("TopK", opset) >= 11 else {}
+    return Case([h.make_node("TopK", ["x", "k"], list(outputs), **attrs)], {"x": x}, outputs, {"k": i64(3)})
+
+
 def shape(opset: int) -> Case:
     attrs = {"start": 1} if operator_version("Shape", opset) >= 15 else {}
     return Case([h.make_node("Shape", ["x"], ["y"], **attrs)], {"x": floats(2, 3, 4)}, {"y": T.INT64})
@@ -203,6 +212,7 @@ CASES = {
     "Dropout": dropout,
     "Cast": lambda opset: unary("Cast", floats(2, 3), to=T.FLOAT),
     "Shape": shape,
+    "TopK": top_k,
     "Size": lambda opset: Case([h.make_node("Size", ["x"], ["y"])], {"x": floats(2, 3)}, {"y": T.INT64}),
 }
 

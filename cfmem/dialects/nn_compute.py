@@ -1,11 +1,12 @@
 """Tensor-level compute ops of the nn dialect.
 
 All ops take and return statically shaped ``tensor`` values of f32 data,
-except that ``nn.cmp`` compares f32 or signless integers into i1 and
-``nn.slice``, ``nn.gather`` and ``nn.gather_elements`` keep any element type
-(the gathers read positions from an integer index tensor). Each op knows its
-output shape (checked by the verifier), its multiply-accumulate count and the
-bytes it reads and writes; the DMA cost model relies on these numbers.
+except that ``nn.cmp`` compares f32 or signless integers into i1, ``nn.top_k``
+gives i64 positions, and ``nn.slice``, ``nn.gather`` and ``nn.gather_elements``
+keep any element type (the gathers read positions from an integer index
+tensor). Each op knows its output shape (checked by the verifier), its
+multiply-accumulate count and the bytes it reads and writes; the DMA cost
+model relies on these numbers.
 """
 
 from __future__ import annotations
@@ -711,6 +712,33 @@ class GatherElementsOp(IndexedReadOp):
 
 
 @irdl_op_definition
+class TopKOp(ComputeOp):
+    """The positions (i64) of the ``k`` largest elements along ``axis`` (the smallest unless
+    ``largest``), best first, equal elements in the order of their positions; ONNX TopK's
+    Indices (its Values are the input gathered there). Assumes no NaN in the input."""
+
+    name = "nn.top_k"
+    RESULT_ELEMENT_TYPE: ClassVar[Attribute] = i64
+    input = operand_def(F32_TENSOR)
+    result = result_def(TensorType)
+    k = prop_def(IntegerAttr[I64])
+    axis = opt_prop_def(IntegerAttr[I64], default_value=IntegerAttr(-1, i64))
+    largest = opt_prop_def(BoolAttr, default_value=BoolAttr.from_bool(True))
+
+    def normalized_axis(self) -> int:
+        return shapes.normalize_axis(self.axis.value.data, len(self.operand_shape(0)))
+
+    def infer_shape(self) -> shapes.Shape:
+        return shapes.top_k(self.operand_shape(0), self.k.value.data, self.axis.value.data)
+
+    def macs(self) -> int:
+        """Every element compared with every other along the axis (its rank), and each rank
+        compared with each of the ``k`` positions."""
+        x = self.operand_shape(0)
+        return prod(x) * (x[self.normalized_axis()] + self.k.value.data)
+
+
+@irdl_op_definition
 class ConstantOp(IRDLOperation):
     """A small constant tensor held in the IR (read-only, never planned)."""
 
@@ -795,5 +823,6 @@ COMPUTE_OPS: tuple[type[IRDLOperation], ...] = (
     PadOp,
     GatherOp,
     GatherElementsOp,
+    TopKOp,
     ConstantOp,
 )

@@ -229,6 +229,14 @@ def gather_elements(data: Sequence[int], indices: Sequence[int], axis: int) -> S
     return tuple(indices)
 
 
+def top_k(x: Sequence[int], k: int, axis: int) -> Shape:
+    """Output shape of an ONNX TopK: ``x`` with ``k`` elements along ``axis``, 1 <= k <= its size."""
+    axis = normalize_axis(axis, len(x))
+    if not 1 <= k <= x[axis]:
+        raise ValueError(f"k {k} must be in [1, {x[axis]}], the size of axis {axis}")
+    return (*x[:axis], k, *x[axis + 1 :])
+
+
 PAD_MODES = ("constant", "reflect", "edge")
 
 

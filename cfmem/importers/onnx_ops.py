@@ -859,6 +859,21 @@ def indexed_read(imp: Importer, node: onnx.NodeProto, inputs: list, cls: type[nc
     return make(imp, cls, [data, indices], props, out_name(imp, node), data.type.get_element_type())
 
 
+def top_k(imp, node, inputs):
+    """TopK with a known k (an attribute before version 10, an input of one value from it):
+    Indices as ``nn.top_k``, Values the input gathered there. ``largest`` and ``sorted`` exist
+    from 11; unsorted results, whose order ONNX leaves open, come sorted too."""
+    x = f32_operand(imp, inputs[0], node.input[0])
+    k = [attr(node, "k")] if version(imp, node) < 10 else ints(inputs[1], "TopK K")
+    if len(k) != 1:
+        raise OnnxImportError(f"TopK K {k} must hold one value")
+    axis = IntegerAttr(attr(node, "axis", -1), i64)
+    props = {"k": IntegerAttr(k[0], i64), "axis": axis, "largest": BoolAttr.from_bool(bool(attr(node, "largest", 1)))}
+    values_name, indices_name = out_name(imp, node, 0), out_name(imp, node, 1)
+    indices = make(imp, nc.TopKOp, [x], props, indices_name)
+    return [make(imp, nc.GatherElementsOp, [x, indices], {"axis": axis}, values_name), indices]
+
+
 def pad(imp, node, inputs):
     x = f32_operand(imp, inputs[0], node.input[0])
     rank = len(imp.b.shape(x))
@@ -993,6 +1008,7 @@ HANDLER_OPS: tuple[tuple[tuple[str, ...], Handler], ...] = (
     (("Split",), split),
     (("Gather",), gather),
     (("GatherElements",), gather_elements),
+    (("TopK",), top_k),
     (("Pad",), pad),
     (("LSTM",), lstm),
 )

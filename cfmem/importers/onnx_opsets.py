@@ -85,6 +85,7 @@ OPERATOR_VERSIONS: dict[str, tuple[int, ...]] = {
     "Split": (2, 11, 13, 18),
     "Gather": (1, 11, 13),
     "GatherElements": (11, 13),
+    "TopK": (1, 10, 11, 24),
     "Pad": (2, 11, 13, 18, 19, 21, 23, 24, 25),
     "LSTM": (7, 14, 22),
     "If": (1, 11, 13, 16, 19, 21, 23, 24, 25),

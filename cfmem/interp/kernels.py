@@ -117,6 +117,13 @@ def gather_elements(op: nc.GatherElementsOp, data: np.ndarray, indices: np.ndarr
     return np.take_along_axis(data[covered], indices, axis=axis)
 
 
+def top_k(op: nc.TopKOp, x: np.ndarray) -> np.ndarray:
+    """Stable argsort (of ``-x`` for the largest): equal elements keep their order."""
+    axis = op.normalized_axis()
+    order = np.argsort(-x if op.largest.value.data else x, axis=axis, kind="stable")
+    return np.take(order, np.arange(op.k.value.data), axis=axis).astype(np.int64)
+
+
 _ERF = np.frompyfunc(math.erf, 1, 1)
 
 
@@ -167,6 +174,7 @@ KERNELS: dict[type[Operation], Kernel] = {
     nc.PadOp: pad,
     nc.GatherOp: gather,
     nc.GatherElementsOp: gather_elements,
+    nc.TopKOp: top_k,
     nw.ReshapeOp: lambda op, x: x.reshape(tuple(op.result.type.get_shape())),
 }
 

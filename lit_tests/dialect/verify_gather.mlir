@@ -1,8 +1,9 @@
 // RUN: xdsl-opt %s --split-input-file --verify-diagnostics | filecheck %s
 
-// Verifier errors of nn.gather and nn.gather_elements: result shapes and element
-// types, axes out of range, indices that are not i32 or i64, and GatherElements
-// indices of another rank or larger than the data off the axis.
+// Verifier errors of nn.gather, nn.gather_elements and nn.top_k: result shapes
+// and element types, axes out of range, indices that are not i32 or i64,
+// GatherElements indices of another rank or larger than the data off the axis,
+// and a k the axis cannot give.
 
 func.func @gather_shape(%x: tensor<3x4xf32>, %i: tensor<2xi64>) {
   %r = nn.gather %x, %i {axis = 1 : i64} : (tensor<3x4xf32>, tensor<2xi64>) -> tensor<2x4xf32>
@@ -89,3 +90,27 @@ func.func @gather_elements_wider(%x: tensor<3x4xf32>, %i: tensor<5x5xi64>) {
 // CHECK:       %r = "nn.gather_elements"(%x, %i)
 // CHECK-NEXT:  ^^^
 // CHECK-NEXT:  | Operation does not verify: indices have 5 elements on axis 1, more than the data's 4
+
+// -----
+
+func.func @top_k_too_many(%x: tensor<3x4xf32>) {
+  %r = nn.top_k %x {k = 5 : i64} : (tensor<3x4xf32>) -> tensor<3x5xi64>
+  func.return
+}
+
+// CHECK-LABEL: "top_k_too_many"
+// CHECK:       %r = "nn.top_k"(%x)
+// CHECK-NEXT:  ^^^
+// CHECK-NEXT:  | Operation does not verify: k 5 must be in [1, 4], the size of axis 1
+
+// -----
+
+func.func @top_k_element_type(%x: tensor<3x4xf32>) {
+  %r = nn.top_k %x {k = 2 : i64} : (tensor<3x4xf32>) -> tensor<3x2xf32>
+  func.return
+}
+
+// CHECK-LABEL: "top_k_element_type"
+// CHECK:       %r = "nn.top_k"(%x)
+// CHECK-NEXT:  ^^^
+// CHECK-NEXT:  | Operation does not verify: result element type must be i64, got f32
