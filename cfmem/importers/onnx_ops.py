@@ -196,22 +196,16 @@ def function_input(imp: Importer, name: str, shape: Sequence[int], dtype: np.dty
     return imp.b.input(name, shape, dtype=dtype)
 
 
-def make(
-    imp: Importer, cls: type[nc.ComputeOp], operands: list[SSAValue], props: dict, name: str,
-    element_type: Attribute | None = None,
-) -> SSAValue:  # fmt: skip
-    """Emit a compute op, its result shape inferred by the op's own rule; its element type
-    is the op's ``RESULT_ELEMENT_TYPE`` unless ``element_type`` is given."""
+def make(imp: Importer, cls: type[nc.ComputeOp], operands: list[SSAValue], props: dict, name: str) -> SSAValue:
+    """Emit a compute op, its result shape inferred by the op's own rule."""
     probe = cls.create(operands=operands, properties=props)  # infer_shape reads operands and properties only
     try:
-        shape = probe.infer_shape()
+        shape, element = probe.infer_shape(), probe.result_element_type()
     except ValueError as err:
         raise OnnxImportError(f"{cls.name}: {err}") from None
     finally:
         probe.drop_all_references()
-    op: Operation = cls.create(
-        operands=operands, result_types=[TensorType(element_type or cls.RESULT_ELEMENT_TYPE, list(shape))], properties=props
-    )
+    op: Operation = cls.create(operands=operands, result_types=[TensorType(element, list(shape))], properties=props)
     return imp.b._emit(op, name)
 
 
@@ -634,8 +628,8 @@ def einsum(imp, node, inputs):
     lhs, rhs = grouped(a, a_term, (rows, summed), "a"), grouped(b, b_term, (summed, cols), "b")
     product = make(imp, nc.MatmulOp, [lhs, rhs], {}, imp.name(f"{node.output[0]}_matmul"))
     order = batch + rows + cols
-    unflat = reshape(imp, product, [sizes[c] for c in order], name if order == out else imp.name(f"{node.output[0]}_unflat"))
-    return [permuted(imp, unflat, order, out, name)]
+    unflat_name = name if order == out else imp.name(f"{node.output[0]}_unflat")
+    return [permuted(imp, reshape(imp, product, [sizes[c] for c in order], unflat_name), order, out, name)]
 
 
 # --- pooling, reductions ---------------------------------------------------------------------
@@ -856,7 +850,7 @@ def indexed_read(imp: Importer, node: onnx.NodeProto, inputs: list, cls: type[nc
     known operands become constants or weights (float data as f32, as every float tensor)."""
     data, indices = (imp.runtime(v, node.input[k]) for k, v in enumerate(inputs[:2]))
     props = {"axis": IntegerAttr(attr(node, "axis", 0), i64)}
-    return make(imp, cls, [data, indices], props, out_name(imp, node), data.type.get_element_type())
+    return make(imp, cls, [data, indices], props, out_name(imp, node))
 
 
 def top_k(imp, node, inputs):
