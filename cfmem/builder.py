@@ -704,6 +704,37 @@ class GraphBuilder:
         ty = TensorType(x.type.get_element_type(), list(out))
         return self._emit(nc.SliceOp(operands=[x], result_types=[ty], properties=props), name)
 
+    def _indexed_read(
+        self, cls: type[nc.IndexedReadOp], kind: str, shape_rule: Callable[..., Shape],
+        data: SSAValue, indices: SSAValue, axis: int, name: str | None,
+    ) -> SSAValue:  # fmt: skip
+        self._check_visible(data, f"{kind} data")
+        self._check_visible(indices, f"{kind} indices")
+        name = self._name(name, kind)
+        out = self._infer(cls.name, name, shape_rule, self.shape(data), self.shape(indices), int(axis))
+        ty = TensorType(data.type.get_element_type(), list(out))
+        props = {"axis": IntegerAttr(int(axis), i64)}
+        return self._emit(cls(operands=[data, indices], result_types=[ty], properties=props), name)
+
+    def gather(self, data: SSAValue, indices: SSAValue, axis: int = 0, name: str | None = None) -> SSAValue:
+        """ONNX Gather of ``data`` (any element type) at the run-time integer ``indices`` along ``axis``."""
+        return self._indexed_read(nc.GatherOp, "gather", shapes.gather, data, indices, axis, name)
+
+    def gather_elements(self, data: SSAValue, indices: SSAValue, axis: int = 0, name: str | None = None) -> SSAValue:
+        """ONNX GatherElements of ``data`` at the run-time integer ``indices`` along ``axis``."""
+        return self._indexed_read(nc.GatherElementsOp, "gather_elements", shapes.gather_elements, data, indices, axis, name)
+
+    def top_k(self, x: SSAValue, k: int, axis: int = -1, largest: bool = True, name: str | None = None) -> SSAValue:
+        """The i64 positions of the ``k`` largest (smallest) elements of ``x`` along ``axis``,
+        best first, ties by position (ONNX TopK's Indices)."""
+        self._check_visible(x, "top_k input")
+        name = self._name(name, "top_k")
+        out = self._infer("nn.top_k", name, shapes.top_k, self.shape(x), int(k), int(axis))
+        props: dict[str, Attribute] = {"k": IntegerAttr(int(k), i64), "axis": IntegerAttr(int(axis), i64)}
+        if not largest:
+            props["largest"] = BoolAttr.from_bool(False)
+        return self._emit(nc.TopKOp(operands=[x], result_types=[TensorType(i64, list(out))], properties=props), name)
+
     def pad(
         self,
         x: SSAValue,

@@ -2,7 +2,8 @@
 
 Small graphs cover each op kind and its variants (broadcasting, pads, strides,
 dilations, groups, bias, trans_b, keepdims, axes, reshapes, backwards and
-clamped slices, pad modes, integer compares deciding an if). Each is planned,
+clamped slices, pad modes, gathers at negative and 0-d indices, top-k with
+ties, integer compares deciding an if). Each is planned,
 lowered to the flat form and then to linalg; the result must hold no nn op,
 verify in xDSL and print and parse back unchanged. Where the upstream MLIR
 bindings are installed, upstream JIT-runs the lowered modules (the cases
@@ -187,6 +188,28 @@ def _integer_if(b: GraphBuilder, n: str) -> list[SSAValue]:
     return [chosen, b.cmp("le", row, b.constant([5, -5, 0], dtype=np.int32)), b.cmp("ne", count, count)]
 
 
+def _gather(b: GraphBuilder, n: str) -> list[SSAValue]:
+    x = b.input(f"{n}_x", (3, 4, 2))
+    ints = b.input(f"{n}_ints", (5,), dtype=np.int64)
+    rows = b.constant([[2, -1, 0], [-3, 1, 1]], dtype=np.int64)  # negative: from the end
+    row = b.constant(np.array(-2), dtype=np.int32)  # rank 0: the axis disappears
+    elements = b.constant([[[1, 0], [0, 1], [-1, 2]]], dtype=np.int64)  # 1x3x2 of 3x4x2 on axis 1
+    return [
+        b.gather(x, rows),
+        b.gather(x, rows, axis=1),
+        b.gather(x, row, axis=-1),
+        b.gather(ints, row),
+        b.gather_elements(x, elements, axis=1),
+        b.gather_elements(x, b.constant([[[0, 2]]], dtype=np.int32), axis=0),
+    ]
+
+
+def _top_k(b: GraphBuilder, n: str) -> list[SSAValue]:
+    x = b.input(f"{n}_x", (3, 5, 4))
+    ties = b.floor(b.mul(x, 2.0))  # few distinct values: ties, broken by position
+    return [b.top_k(x, 2), b.top_k(x, 5, axis=1, largest=False), b.top_k(ties, 3, axis=0), b.top_k(ties, 4, axis=-2, largest=False)]
+
+
 GROUPS: dict[str, dict[str, Case]] = {
     "elementwise": {"binary": _binary, "cmp": _cmp, "unary": _unary},
     "conv": {"conv_plain": _conv_plain, "conv_strided": _conv_strided, "conv_depthwise": _conv_depthwise},
@@ -200,7 +223,7 @@ GROUPS: dict[str, dict[str, Case]] = {
         "transpose": _transpose,
         "reshape": _reshape,
     },
-    "import": {"slice": _slice, "pad": _pad, "math": _math, "math_more": _math_more, "integer_if": _integer_if},
+    "import": {"slice": _slice, "gather": _gather, "top_k": _top_k, "pad": _pad, "math": _math, "math_more": _math_more, "integer_if": _integer_if},
 }
 CASES: dict[str, Case] = {name: case for group in GROUPS.values() for name, case in group.items()}
 MODELS = ["wakeword", "denoise", "facedetect", "fusiondetect"]

@@ -261,11 +261,6 @@ def test_gather_along_the_default_or_given_axis_with_negative_indices(tmp_path, 
     case_matches_onnxruntime(tmp_path, with_known("Gather", floats(rng, 4, 5, 3), {"idx": index}, **attrs), 13)
 
 
-def test_gather_indices_computed_at_run_time_are_refused_by_name():
-    message = runtime_input_refusal("Gather", ["x", "i"], {"x": (T.FLOAT, [4, 3]), "i": (T.INT64, [2])}, {}, 13)
-    assert message == f"node n (Gather): Gather indices {RUNTIME}"
-
-
 # --- Pad -----------------------------------------------------------------------------------------
 
 

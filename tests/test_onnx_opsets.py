@@ -155,6 +155,15 @@ def dropout(opset: int) -> Case:
     return Case([node], {"x": floats(2, 3)}, outputs, inits)
 
 
+def top_k(opset: int) -> Case:
+    x = np.array([[1.0, 3.0, 3.0, -2.0], [0.5, 0.5, 2.0, 0.5]], np.float32)  # ties: the lower position first
+    outputs = {"values": T.FLOAT, "indices": T.INT64}
+    if operator_version("TopK", opset) < 10:
+        return Case([h.make_node("TopK", ["x"], list(outputs), k=3)], {"x": x}, outputs)
+    attrs = {"largest": 0} if operator_version("TopK", opset) >= 11 else {}
+    return Case([h.make_node("TopK", ["x", "k"], list(outputs), **attrs)], {"x": x}, outputs, {"k": i64(3)})
+
+
 def shape(opset: int) -> Case:
     attrs = {"start": 1} if operator_version("Shape", opset) >= 15 else {}
     return Case([h.make_node("Shape", ["x"], ["y"], **attrs)], {"x": floats(2, 3, 4)}, {"y": T.INT64})
@@ -203,6 +212,7 @@ CASES = {
     "Conv": lambda opset: with_known("Conv", floats(1, 2, 5, 5), {"w": floats(3, 2, 3, 3), "b": floats(3)}, pads=[1, 1, 1, 1]),
     "Gemm": lambda opset: with_known("Gemm", floats(2, 4), {"B": floats(3, 4), "C": floats(3)}, transB=1),
     "MatMul": lambda opset: with_known("MatMul", floats(2, 4), {"B": floats(4, 3)}),
+    "Einsum": lambda opset: with_known("Einsum", floats(2, 3, 4), {"B": floats(2, 5, 4)}, equation="bij,bkj->bki"),
     "MaxPool": lambda opset: unary("MaxPool", floats(1, 2, 4, 4), kernel_shape=[2, 2], strides=[2, 2]),
     "AveragePool": lambda opset: unary("AveragePool", floats(1, 2, 4, 4), kernel_shape=[2, 2], strides=[2, 2]),
     "GlobalAveragePool": lambda opset: unary("GlobalAveragePool", floats(1, 2, 4, 4)),
@@ -219,6 +229,8 @@ CASES = {
     "Slice": slice_case,
     "Split": split,
     "Gather": lambda opset: with_known("Gather", floats(4, 3), {"idx": i64(2, 0)}, axis=0),
+    "GatherElements": lambda opset: Case([h.make_node("GatherElements", ["x", "idx"], ["y"], axis=1)],
+                                         {"x": floats(3, 4), "idx": i64(3, -1, 0, 2, 1, -4).reshape(3, 2)}, {"y": T.FLOAT}),
     "Pad": pad,
     "LSTM": lstm,
     "GRU": gru,
@@ -227,6 +239,7 @@ CASES = {
     "Dropout": dropout,
     "Cast": lambda opset: unary("Cast", floats(2, 3), to=T.FLOAT),
     "Shape": shape,
+    "TopK": top_k,
     "Size": lambda opset: Case([h.make_node("Size", ["x"], ["y"])], {"x": floats(2, 3)}, {"y": T.INT64}),
     "QuantizeLinear": lambda opset: with_known("QuantizeLinear", floats(2, 3), {"s": np.float32(0.05), "z": np.int8(3)}, T.INT8),
     "DequantizeLinear": lambda opset: with_known("DequantizeLinear", int8s(2, 3), {"s": np.float32(0.05), "z": np.int8(-2)}),

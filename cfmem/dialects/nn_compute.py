@@ -1,10 +1,12 @@
 """Tensor-level compute ops of the nn dialect.
 
 All ops take and return statically shaped ``tensor`` values of f32 data,
-except that ``nn.cmp`` compares f32 or signless integers into i1 and
-``nn.slice`` keeps any element type. Each op knows its output shape (checked
-by the verifier), its multiply-accumulate count and the bytes it reads and
-writes; the DMA cost model relies on these numbers.
+except that ``nn.cmp`` compares f32 or signless integers into i1, ``nn.top_k``
+gives i64 positions, and ``nn.slice``, ``nn.gather`` and ``nn.gather_elements``
+keep any element type (the gathers read positions from an integer index
+tensor). Each op knows its output shape (checked by the verifier), its
+multiply-accumulate count and the bytes it reads and writes; the DMA cost
+model relies on these numbers.
 """
 
 from __future__ import annotations
@@ -661,6 +663,96 @@ class PadOp(ComputeOp):
         return 0
 
 
+INDEX_WIDTHS = (32, 64)
+"""Bit widths of the signless integer index tensors ``nn.gather`` and ``nn.gather_elements`` read."""
+
+
+class IndexedReadOp(ComputeOp, ABC):
+    """Reads elements of ``data`` (any element type, which the result keeps) at positions
+    along ``axis`` given by the run-time integers in ``indices``.
+
+    An index ``i`` in ``[-n, n)`` (``n`` the size of ``axis``) counts from the end when
+    negative, as in ONNX; an index out of that range is an error when interpreted.
+    """
+
+    data = operand_def(TensorType)
+    indices = operand_def(TensorType)
+    result = result_def(TensorType)
+    axis = prop_def(IntegerAttr[I64])
+
+    def result_element_type(self) -> Attribute:
+        return self.data.type.get_element_type()
+
+    def normalized_axis(self) -> int:
+        return shapes.normalize_axis(self.axis.value.data, len(self.operand_shape(0)))
+
+    def verify_(self) -> None:
+        element = self.indices.type.get_element_type()
+        if not (
+            isinstance(element, IntegerType)
+            and element.signedness.data == Signedness.SIGNLESS
+            and element.width.data in INDEX_WIDTHS
+        ):
+            raise VerifyException(f"indices must be signless integers of 32 or 64 bits, got {element}")
+        super().verify_()
+
+    def macs(self) -> int:
+        return 0
+
+    def bytes_read(self) -> int:
+        """The indices, and one data element per result element (not the whole data)."""
+        return tensor_bytes(self.indices.type) + tensor_bytes(self.result.type)
+
+
+@irdl_op_definition
+class GatherOp(IndexedReadOp):
+    """ONNX Gather: ``result[a..., i..., b...] = data[a..., indices[i...], b...]`` with
+    ``a`` the axes before ``axis``."""
+
+    name = "nn.gather"
+
+    def infer_shape(self) -> shapes.Shape:
+        return shapes.gather(self.operand_shape(0), self.operand_shape(1), self.axis.value.data)
+
+
+@irdl_op_definition
+class GatherElementsOp(IndexedReadOp):
+    """ONNX GatherElements: ``result[p] = data[p with its axis coordinate replaced by
+    indices[p]]``; the result has the indices' shape."""
+
+    name = "nn.gather_elements"
+
+    def infer_shape(self) -> shapes.Shape:
+        return shapes.gather_elements(self.operand_shape(0), self.operand_shape(1), self.axis.value.data)
+
+
+@irdl_op_definition
+class TopKOp(ComputeOp):
+    """The positions (i64) of the ``k`` largest elements along ``axis`` (the smallest unless
+    ``largest``), best first, equal elements in the order of their positions; ONNX TopK's
+    Indices (its Values are the input gathered there). Assumes no NaN in the input."""
+
+    name = "nn.top_k"
+    RESULT_ELEMENT_TYPE: ClassVar[Attribute] = i64
+    input = operand_def(F32_TENSOR)
+    result = result_def(TensorType)
+    k = prop_def(IntegerAttr[I64])
+    axis = opt_prop_def(IntegerAttr[I64], default_value=IntegerAttr(-1, i64))
+    largest = opt_prop_def(BoolAttr, default_value=BoolAttr.from_bool(True))
+
+    def normalized_axis(self) -> int:
+        return shapes.normalize_axis(self.axis.value.data, len(self.operand_shape(0)))
+
+    def infer_shape(self) -> shapes.Shape:
+        return shapes.top_k(self.operand_shape(0), self.k.value.data, self.axis.value.data)
+
+    def macs(self) -> int:
+        """Every element compared with every other along the axis (its rank), and each rank
+        compared with each of the ``k`` positions."""
+        x = self.operand_shape(0)
+        return prod(x) * (x[self.normalized_axis()] + self.k.value.data)
+
+
 @irdl_op_definition
 class ConstantOp(IRDLOperation):
     """A small constant tensor held in the IR (read-only, never planned)."""
@@ -744,5 +836,8 @@ COMPUTE_OPS: tuple[type[IRDLOperation], ...] = (
     TransposeOp,
     SliceOp,
     PadOp,
+    GatherOp,
+    GatherElementsOp,
+    TopKOp,
     ConstantOp,
 )

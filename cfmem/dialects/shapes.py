@@ -211,6 +211,32 @@ def slice_(
     return tuple(count for _, _, count in slice_bounds(x, starts, ends, axes, steps))
 
 
+def gather(data: Sequence[int], indices: Sequence[int], axis: int) -> Shape:
+    """Output shape of an ONNX Gather: ``data``'s axis replaced by the indices' shape."""
+    axis = normalize_axis(axis, len(data))
+    return (*data[:axis], *indices, *data[axis + 1 :])
+
+
+def gather_elements(data: Sequence[int], indices: Sequence[int], axis: int) -> Shape:
+    """Output shape of an ONNX GatherElements: the indices' shape, which has ``data``'s
+    rank and on every other axis than ``axis`` no more elements than ``data``."""
+    axis = normalize_axis(axis, len(data))
+    if len(indices) != len(data):
+        raise ValueError(f"indices of rank {len(indices)} must have the rank of the data, {len(data)}")
+    for k, (d, i) in enumerate(zip(data, indices)):
+        if k != axis and i > d:
+            raise ValueError(f"indices have {i} elements on axis {k}, more than the data's {d}")
+    return tuple(indices)
+
+
+def top_k(x: Sequence[int], k: int, axis: int) -> Shape:
+    """Output shape of an ONNX TopK: ``x`` with ``k`` elements along ``axis``, 1 <= k <= its size."""
+    axis = normalize_axis(axis, len(x))
+    if not 1 <= k <= x[axis]:
+        raise ValueError(f"k {k} must be in [1, {x[axis]}], the size of axis {axis}")
+    return (*x[:axis], k, *x[axis + 1 :])
+
+
 PAD_MODES = ("constant", "reflect", "edge")
 
 

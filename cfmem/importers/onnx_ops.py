@@ -551,6 +551,105 @@ def matmul(imp, node, inputs):
     return [make(imp, nc.MatmulOp, [a, b], {}, out_name(imp, node))]
 
 
+EINSUM_FORMS = "only matmul-like products of two operands and transposes of one are supported"
+
+
+@dataclass(frozen=True)
+class EinsumTerms:
+    """An Einsum equation's index letters: one string per operand, and the output's."""
+
+    equation: str
+    operands: tuple[str, ...]
+    output: str
+
+    def refusal(self, reason: str) -> OnnxImportError:
+        return einsum_refusal(self.equation, reason)
+
+
+def einsum_refusal(equation: str, reason: str) -> OnnxImportError:
+    return OnnxImportError(f"Einsum {equation!r}: {reason}; {EINSUM_FORMS}")
+
+
+def einsum_terms(equation: str) -> EinsumTerms:
+    """The terms of ``equation`` (spaces ignored); without ``->`` the output is every letter
+    that occurs once, in alphabetical order. Refuses ellipses, other than one or two
+    operands, and letters repeated in one term (diagonals)."""
+    lhs, arrow, output = equation.replace(" ", "").partition("->")
+    operands = tuple(lhs.split(","))
+    if "." in lhs + output:
+        raise einsum_refusal(equation, "an ellipsis")
+    if len(operands) not in (1, 2):
+        raise einsum_refusal(equation, f"{len(operands)} operands")
+    letters = "".join(operands)
+    if not arrow:
+        output = "".join(sorted(c for c in set(letters) if letters.count(c) == 1))
+    for term in (*operands, output):
+        repeated = sorted({c for c in term if term.count(c) > 1})
+        if repeated:
+            raise einsum_refusal(equation, f"index {repeated[0]!r} repeated in the term {term!r}")
+    return EinsumTerms(equation, operands, output)
+
+
+def einsum_sizes(terms: EinsumTerms, shapes: Sequence[Sequence[int]]) -> dict[str, int]:
+    """The size of each index letter; refuses terms that do not match their operand's rank,
+    letters of unequal sizes, output letters no operand has, and letters summed over one
+    operand only (not a matmul)."""
+    sizes: dict[str, int] = {}
+    for k, (term, shape) in enumerate(zip(terms.operands, shapes)):
+        if len(term) != len(shape):
+            raise terms.refusal(f"operand {k} has rank {len(shape)}, not the {len(term)} of {term!r}")
+        for c, d in zip(term, shape):
+            if sizes.setdefault(c, d) != d:
+                raise terms.refusal(f"index {c!r} has sizes {sizes[c]} and {d}")
+    for c in terms.output:
+        if c not in sizes:
+            raise terms.refusal(f"output index {c!r} is in no operand")
+    for c in sizes:
+        if c not in terms.output and sum(c in term for term in terms.operands) == 1:
+            raise terms.refusal(f"index {c!r} is summed over one operand only")
+    return sizes
+
+
+def permuted(imp: Importer, x: SSAValue, have: str, want: str, name: str) -> SSAValue:
+    """``x``, whose axes are the letters of ``have``, with its axes in the order of ``want``."""
+    perm = [have.index(c) for c in want]
+    if perm == list(range(len(perm))):
+        return x
+    return make(imp, nc.TransposeOp, [x], {"perm": nc.i64_array(perm)}, name)
+
+
+def einsum(imp, node, inputs):
+    """Einsum as Transpose, Reshape and MatMul: one operand is transposed; of two, each is
+    transposed to (batch, free, summed) letters, resp. (batch, summed, free), and flattened to
+    one axis per group, the matmul's result unflattened and transposed to the output."""
+    equation = attr(node, "equation")
+    terms = einsum_terms(equation.decode() if isinstance(equation, bytes) else equation)
+    operands = [f32_operand(imp, v, node.input[k]) for k, v in enumerate(inputs)]
+    sizes = einsum_sizes(terms, [imp.b.shape(v) for v in operands])
+    name = out_name(imp, node)
+    if len(operands) == 1:
+        return [permuted(imp, operands[0], terms.operands[0], terms.output, name)]
+    (a, b), (a_term, b_term), out = operands, terms.operands, terms.output
+    batch = "".join(c for c in out if c in a_term and c in b_term)
+    rows = "".join(c for c in out if c not in b_term)
+    cols = "".join(c for c in out if c not in a_term)
+    summed = "".join(c for c in a_term if c not in out)
+
+    def grouped(x: SSAValue, term: str, matrix: tuple[str, str], hint: str) -> SSAValue:
+        """``x`` transposed to the batch letters, then ``matrix``'s two groups, and flattened
+        to one axis per group (no batch axis without batch letters)."""
+        groups = [batch, *matrix] if batch else list(matrix)
+        x = permuted(imp, x, term, "".join(groups), imp.name(f"{node.output[0]}_{hint}"))
+        dims = [math.prod(sizes[c] for c in group) for group in groups]
+        return reshape(imp, x, dims, imp.name(f"{node.output[0]}_{hint}_flat"))
+
+    lhs, rhs = grouped(a, a_term, (rows, summed), "a"), grouped(b, b_term, (summed, cols), "b")
+    product = make(imp, nc.MatmulOp, [lhs, rhs], {}, imp.name(f"{node.output[0]}_matmul"))
+    order = batch + rows + cols
+    unflat_name = name if order == out else imp.name(f"{node.output[0]}_unflat")
+    return [permuted(imp, reshape(imp, product, [sizes[c] for c in order], unflat_name), order, out, name)]
+
+
 # --- pooling, reductions ---------------------------------------------------------------------
 
 
@@ -747,7 +846,11 @@ def split(imp, node, inputs):
 
 
 def gather(imp, node, inputs):
-    x, index = inputs[0], known(inputs[1], "Gather indices")
+    """Gather along ``axis``: run-time indices as ``nn.gather``; known ones as slices of the
+    data joined along the axis."""
+    if isinstance(inputs[1], SSAValue):
+        return [indexed_read(imp, node, inputs, nc.GatherOp)]
+    x, index = inputs[0], inputs[1]
     xs = imp.b.shape(x)
     axis = normalize_axis(attr(node, "axis", 0), len(xs))
     flat = [int(i) + (xs[axis] if i < 0 else 0) for i in index.reshape(-1)]
@@ -755,6 +858,34 @@ def gather(imp, node, inputs):
     parts = [imp.b.slice(x, [i], [i + 1], [axis], [1], name=imp.name(f"{name}_{i}")) for i in flat]
     joined = parts[0] if len(parts) == 1 else make(imp, nc.ConcatOp, parts, {"axis": IntegerAttr(axis, i64)}, imp.name(f"{name}_all"))
     return [reshape(imp, joined, (*xs[:axis], *index.shape, *xs[axis + 1 :]), name)]
+
+
+def gather_elements(imp, node, inputs):
+    """GatherElements along ``axis`` (default 0), its indices run-time or known."""
+    return [indexed_read(imp, node, inputs, nc.GatherElementsOp)]
+
+
+def indexed_read(imp: Importer, node: onnx.NodeProto, inputs: list, cls: type[nc.IndexedReadOp]) -> SSAValue:
+    """``cls`` reading ``inputs[0]`` at ``inputs[1]`` along the node's ``axis`` (default 0);
+    known operands become constants or weights (float data as f32, as every float tensor)."""
+    data, indices = (imp.runtime(v, node.input[k]) for k, v in enumerate(inputs[:2]))
+    props = {"axis": IntegerAttr(attr(node, "axis", 0), i64)}
+    return make(imp, cls, [data, indices], props, out_name(imp, node))
+
+
+def top_k(imp, node, inputs):
+    """TopK with a known k (an attribute before version 10, an input of one value from it):
+    Indices as ``nn.top_k``, Values the input gathered there. ``largest`` and ``sorted`` exist
+    from 11; unsorted results, whose order ONNX leaves open, come sorted too."""
+    x = f32_operand(imp, inputs[0], node.input[0])
+    k = [attr(node, "k")] if version(imp, node) < 10 else ints(inputs[1], "TopK K")
+    if len(k) != 1:
+        raise OnnxImportError(f"TopK K {k} must hold one value")
+    axis = IntegerAttr(attr(node, "axis", -1), i64)
+    props = {"k": IntegerAttr(k[0], i64), "axis": axis, "largest": BoolAttr.from_bool(bool(attr(node, "largest", 1)))}
+    values_name, indices_name = out_name(imp, node, 0), out_name(imp, node, 1)
+    indices = make(imp, nc.TopKOp, [x], props, indices_name)
+    return [make(imp, nc.GatherElementsOp, [x, indices], {"axis": axis}, values_name), indices]
 
 
 def pad(imp, node, inputs):
@@ -1235,6 +1366,7 @@ HANDLER_OPS: tuple[tuple[tuple[str, ...], Handler], ...] = (
     (("Conv",), conv),
     (("Gemm",), gemm),
     (("MatMul",), matmul),
+    (("Einsum",), einsum),
     (("MaxPool", "AveragePool"), pool),
     (("GlobalAveragePool",), global_avg_pool),
     (("ReduceMean", "ReduceSum"), reduce_mean),
@@ -1249,6 +1381,8 @@ HANDLER_OPS: tuple[tuple[tuple[str, ...], Handler], ...] = (
     (("Slice",), slice_op),
     (("Split",), split),
     (("Gather",), gather),
+    (("GatherElements",), gather_elements),
+    (("TopK",), top_k),
     (("Pad",), pad),
     (("LSTM",), lstm),
     (("GRU",), gru),

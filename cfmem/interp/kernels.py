@@ -112,6 +112,25 @@ def pad(op: nc.PadOp, x: np.ndarray) -> np.ndarray:
     return np.pad(x, widths, mode=mode)
 
 
+def gather(op: nc.GatherOp, data: np.ndarray, indices: np.ndarray) -> np.ndarray:
+    """numpy ``take``: negative indices count from the end, others out of range raise IndexError."""
+    return np.take(data, indices, axis=op.normalized_axis())
+
+
+def gather_elements(op: nc.GatherElementsOp, data: np.ndarray, indices: np.ndarray) -> np.ndarray:
+    """``take_along_axis`` on the part of ``data`` the indices cover on the other axes."""
+    axis = op.normalized_axis()
+    covered = tuple(slice(None) if k == axis else slice(0, n) for k, n in enumerate(indices.shape))
+    return np.take_along_axis(data[covered], indices, axis=axis)
+
+
+def top_k(op: nc.TopKOp, x: np.ndarray) -> np.ndarray:
+    """Stable argsort (of ``-x`` for the largest): equal elements keep their order."""
+    axis = op.normalized_axis()
+    order = np.argsort(-x if op.largest.value.data else x, axis=axis, kind="stable")
+    return np.take(order, np.arange(op.k.value.data), axis=axis).astype(np.int64)
+
+
 _ERF = np.frompyfunc(math.erf, 1, 1)
 
 
@@ -264,6 +283,9 @@ KERNELS: dict[type[Operation], Kernel] = {
     nc.TransposeOp: lambda op, x: np.transpose(x, _ints(op.perm)),
     nc.SliceOp: slice_,
     nc.PadOp: pad,
+    nc.GatherOp: gather,
+    nc.GatherElementsOp: gather_elements,
+    nc.TopKOp: top_k,
     nw.ReshapeOp: lambda op, x: x.reshape(tuple(op.result.type.get_shape())),
     nq.QuantizeOp: quantize,
     nq.DequantizeOp: dequantize,

@@ -50,17 +50,25 @@ is plain upstream MLIR (linalg, memref, arith, math, scf, func). Per op:
   output that computes each element's source index from ``linalg.index``
   (clamped for edge; ``(n-1) - |(n-1) - |i||`` for reflect, valid as each pad
   is smaller than its dimension) and loads it with ``memref.load``.
+- ``gather``, ``gather_elements``: one generic over the output reading the
+  indices (Gather's over the output axes they fill, GatherElements' at the same
+  position), each index cast to ``index``, a negative one counted from the end,
+  clamped into the axis, and the data loaded there with ``memref.load``.
+- ``top_k``: each element's rank along the axis (the elements larger, or equal
+  at a lower position; smaller for ``largest = false``) counted by a generic
+  into an i64 scratch buffer, then a generic over (output, position) selecting
+  into output slot ``j`` the position whose rank is ``j``.
 
-Scratch buffers (padded inputs, softmax max and sum, and the shape-only
-window operand of pooling) live outside the planned arena, on the stack: each
+Scratch buffers (padded inputs, softmax max and sum, top_k ranks, and the
+shape-only window operand of pooling) live outside the planned arena, on the stack: each
 function that needs any gets one ``memref.alloca() : memref<Nxi8>`` (64-byte
 aligned) at the top of its body, and every op's scratch buffers are
 ``memref.view``s of it from byte 0. An op's scratch is dead once the op is
 done, so N is the most any single op needs, and the stack it takes is the
 same wherever the op sits (no ``alloca`` runs inside control flow).
 
-Assumes static shapes, f32 data (``slice`` takes any element type, ``cmp``
-also signless integers) and an output buffer that overlaps none of
+Assumes static shapes, f32 data (``slice`` and the gathers take any element
+type, ``cmp`` also signless integers) and an output buffer that overlaps none of
 the inputs (the memory plan guarantees it; several lowerings write the output
 before they have read every input).
 """
@@ -90,10 +98,11 @@ from xdsl.dialects.builtin import (
     UnitAttr,
     f32,
     i8,
+    i64,
 )
 from xdsl.dialects.linalg.attrs import IteratorTypeAttr
 from xdsl.dialects.linalg.ops import CopyOp, FillOp, GenericOp, IndexOp, MatmulOp, TransposeOp, YieldOp
-from xdsl.ir import Block, Operation, Region, SSAValue
+from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.ir.affine import AffineExpr, AffineMap
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
@@ -109,6 +118,7 @@ from xdsl.utils.exceptions import PassFailedException
 from cfmem.dialects import nn_compute as nc
 from cfmem.dialects.nn_memref import ApplyOp
 from cfmem.dialects.nn_weights import ReshapeOp
+from cfmem.dialects.types import element_bytes
 from cfmem.planning.problem import align_up
 
 Shape = tuple[int, ...]
@@ -248,7 +258,10 @@ def copy_into(src: SSAValue, dst: SSAValue, offsets: Sequence[int]) -> None:
 
 
 def fill(value: float, out: SSAValue) -> FillOp:
-    return FillOp([f32_const(value)], [out], res=())
+    """``out`` filled with ``value``, of its element type (f32 or an integer)."""
+    element = out.type.get_element_type()
+    constant = f32_const(value) if element == f32 else arith.ConstantOp(IntegerAttr(int(value), element)).result
+    return FillOp([constant], [out], res=())
 
 
 def reduce_into(
@@ -284,6 +297,16 @@ def contract(a: SSAValue, b: SSAValue, out: SSAValue, trans_b: bool) -> None:
         affine_map(batch + 3, loops[: batch + 2]),
     ]
     generic([a, b], [out], maps, multiply_accumulate, reduced=(batch + 2,))
+
+
+def data_index(index: SSAValue, size: int) -> SSAValue:
+    """An integer gather index as a position along an axis of ``size``: a negative one
+    counts from the end, and the result is clamped into ``[0, size)`` so that an index
+    out of range (an error in the interpreters) never reads outside the data."""
+    i = arith.IndexCastOp(index, IndexType()).result
+    zero, n = index_const(0), index_const(size)
+    i = arith.SelectOp(arith.CmpiOp(i, zero, "slt"), arith.AddiOp(i, n), i).result
+    return arith.MinSIOp(arith.MaxSIOp(i, zero), index_const(size - 1)).result
 
 
 def ints(attr: DenseArrayBase) -> tuple[int, ...]:
@@ -363,11 +386,12 @@ class OpLowering:
         self.scratch_base: SSAValue = Block(arg_types=[MemRefType(i8, [0])]).args[0]
         self.scratch_used = 0
 
-    def scratch(self, name: str, shape: Shape, value: float | None = None) -> SSAValue:
-        """An f32 scratch buffer of ``shape``, filled with ``value`` unless None."""
+    def scratch(self, name: str, shape: Shape, value: float | None = None, element: Attribute = f32) -> SSAValue:
+        """A scratch buffer of ``shape`` (f32 unless ``element`` says otherwise), filled with
+        ``value`` unless None."""
         offset = self.scratch_used
-        self.scratch_used += align_up(prod(shape) * 4, SCRATCH_ALIGN)
-        buffer = memref.ViewOp(self.scratch_base, index_const(offset), [], MemRefType(f32, shape)).result
+        self.scratch_used += align_up(prod(shape) * element_bytes(element), SCRATCH_ALIGN)
+        buffer = memref.ViewOp(self.scratch_base, index_const(offset), [], MemRefType(element, shape)).result
         buffer.name_hint = name
         if value is not None:
             fill(value, buffer)
@@ -574,6 +598,60 @@ class OpLowering:
 
         update(out, body)
 
+    def gather(self, op: nc.GatherOp, ins: list[SSAValue], out: SSAValue) -> None:
+        data, indices = ins
+        axis, count = op.normalized_axis(), len(shape_of(indices))
+        rank = len(shape_of(out))
+        index_map = affine_map(rank, dims(rank)[axis : axis + count])
+
+        def body(index: SSAValue, _: SSAValue) -> SSAValue:
+            position = [IndexOp(d).result for d in range(axis)]
+            position.append(data_index(index, shape_of(data)[axis]))
+            position += [IndexOp(d).result for d in range(axis + count, rank)]
+            return memref.LoadOp.get(data, position).res
+
+        generic([indices], [out], [index_map, identity(rank)], body)
+
+    def gather_elements(self, op: nc.GatherElementsOp, ins: list[SSAValue], out: SSAValue) -> None:
+        data, indices = ins
+        axis, rank = op.normalized_axis(), len(shape_of(out))
+
+        def body(index: SSAValue, _: SSAValue) -> SSAValue:
+            position = [IndexOp(d).result for d in range(rank)]
+            position[axis] = data_index(index, shape_of(data)[axis])
+            return memref.LoadOp.get(data, position).res
+
+        generic([indices], [out], [identity(rank), identity(rank)], body)
+
+    def top_k(self, op: nc.TopKOp, ins: list[SSAValue], out: SSAValue) -> None:
+        """Each element's rank along the axis (how many elements beat it: larger, or equal
+        at a lower position) into an i64 scratch; output position ``j`` then takes the
+        position whose rank is ``j``."""
+        (x,) = ins
+        shape, axis = shape_of(x), op.normalized_axis()
+        rank = len(shape)
+        ranks = self.scratch("ranks", shape, 0, element=i64)
+        beats = "ogt" if op.largest.value.data else "olt"
+        loops = dims(rank + 1)  # the input's axes, then the position compared with
+        other = [loops[rank] if d == axis else e for d, e in enumerate(loops[:rank])]
+
+        def count(v: SSAValue, w: SSAValue, acc: SSAValue) -> SSAValue:
+            earlier = arith.CmpiOp(IndexOp(rank).result, IndexOp(axis).result, "slt")
+            tie = arith.AndIOp(arith.CmpfOp(w, v, "oeq"), earlier)
+            wins = arith.OrIOp(arith.CmpfOp(w, v, beats), tie)
+            return arith.AddiOp(acc, arith.ExtUIOp(wins, i64)).result
+
+        generic([x, x], [ranks], [affine_map(rank + 1, loops[:rank]), affine_map(rank + 1, other),
+                                  affine_map(rank + 1, loops[:rank])], count, reduced=(rank,))  # fmt: skip
+        fill(0, out)
+
+        def select(r: SSAValue, acc: SSAValue) -> SSAValue:
+            position = arith.IndexCastOp(IndexOp(rank).result, i64)
+            wanted = arith.IndexCastOp(IndexOp(axis).result, i64)
+            return arith.SelectOp(arith.CmpiOp(r, wanted, "eq"), position, acc).result
+
+        generic([ranks], [out], [affine_map(rank + 1, other), affine_map(rank + 1, loops[:rank])], select, reduced=(rank,))
+
     METHODS: dict[type[Operation], Callable[..., None]] = {
         nc.AddOp: binary,
         nc.SubOp: binary,
@@ -612,6 +690,9 @@ class OpLowering:
         nc.TransposeOp: transpose,
         nc.SliceOp: slice,
         nc.PadOp: pad,
+        nc.GatherOp: gather,
+        nc.GatherElementsOp: gather_elements,
+        nc.TopKOp: top_k,
         ReshapeOp: reshape,
     }
 

@@ -7,8 +7,8 @@ Runs after ``nn-plan-memory`` (and ``nn-insert-dma``). Each function becomes:
   ``memref.view`` of it at its planned byte offset, tagged
   ``{cfmem.tensor = "<name>"}`` so checkers can say whose bytes they are;
 - each weight blob a constant ``memref.global`` of its bytes in the default
-  memory space (off chip), weight tensors views of it; ``nn.constant`` a
-  constant global of its own;
+  memory space (off chip), weight tensors views of it; ``nn.constant`` (and a
+  reshape of one) a constant global of its own;
 - each compute op an ``nn.apply`` writing into its result's buffer
   (destination-passing); a reshape of a read-only tensor a new view of the
   same bytes;
@@ -131,6 +131,8 @@ class _FunctionLowering:
         self.names = ValueNames()
         self.mem: dict[SSAValue, SSAValue] = {}
         self.bytes_of: dict[SSAValue, _Bytes] = {}
+        self.constant_values: dict[SSAValue, DenseIntOrFPElementsAttr] = {}
+        """Each constant, and each reshape of one, by its value (lowered to a global of its own)."""
         self.tags: dict[SSAValue, tuple[SSAValue, SSAValue, DmaStartOp]] = {}
         self.index_consts: dict[int, SSAValue] = {}
         self.prologue: list[Operation] = []
@@ -222,8 +224,8 @@ class _FunctionLowering:
             self.mem[op.result] = self.view(b, src.base, offset, memref_of(op.result.type), None)
             self.mem[op.result].name_hint = op.result.name_hint
             self.bytes_of[op.result] = _Bytes(src.base, offset)
-        elif isinstance(op, ReshapeOp) and op.input in self.constant_values:  # a constant of its own
-            self.lower_constant(op.result, DenseIntOrFPElementsAttr(op.result.type, self.constant_values[op.input].data), b)
+        elif isinstance(op, ReshapeOp) and op.input in self.constant_values:
+            self.lower_constant(op.result, self.constant_values[op.input], b)  # a constant of its own
         elif isinstance(op, ReshapeOp) and is_read_only(op.result):
             src = self.bytes_of[op.input]
             self.mem[op.result] = self.view(b, src.base, src.offset, memref_of(op.result.type), None)
@@ -246,9 +248,10 @@ class _FunctionLowering:
             raise PassFailedException(f"nn-lower-to-memref cannot lower '{op.name}'")
 
     def lower_constant(self, result: SSAValue, value: DenseIntOrFPElementsAttr, b: Builder) -> None:
-        """``result`` (an ``nn.constant`` or a reshape of one) as a constant global of ``value``."""
+        """``result`` as a constant global holding ``value``'s elements in ``result``'s shape."""
         name = flat_symbol(f"cst_{self.fn.sym_name.data}_{len(self.constants)}")
         ty = memref_of(result.type)
+        value = DenseIntOrFPElementsAttr(result.type, value.data)
         glob = memref.GlobalOp.get(StringAttr(name), ty, value, StringAttr("private"), constant=UnitAttr())
         self.constants.append(glob)
         get = b.insert(memref.GetGlobalOp(name, ty))
