@@ -113,6 +113,19 @@ def erf(op: Operation, x: np.ndarray) -> np.ndarray:
     return np.asarray(_ERF(x.astype(np.float64)), np.float64).astype(x.dtype)
 
 
+def cumsum(op: nc.CumsumOp, x: np.ndarray) -> np.ndarray:
+    """float32 running sums, added one element after the other from the start (or the
+    end, for ``reverse``); ``exclusive`` shifts them by one, 0 first."""
+    axis = op.axis.value.data
+    ordered = np.flip(x, axis) if op.reverse.value.data else x
+    sums = np.cumsum(ordered, axis=axis, dtype=np.float32)
+    if op.exclusive.value.data:
+        shifted = np.zeros_like(sums)
+        np.moveaxis(shifted, axis, 0)[1:] = np.moveaxis(sums, axis, 0)[:-1]
+        sums = shifted
+    return np.flip(sums, axis) if op.reverse.value.data else sums
+
+
 _CMP = {"eq": np.equal, "ne": np.not_equal, "lt": np.less, "le": np.less_equal, "gt": np.greater, "ge": np.greater_equal}
 
 KERNELS: dict[type[Operation], Kernel] = {
@@ -141,6 +154,12 @@ KERNELS: dict[type[Operation], Kernel] = {
     nc.CosOp: lambda op, x: np.cos(x),
     nc.ReciprocalOp: lambda op, x: np.reciprocal(x),
     nc.ClampOp: lambda op, x: np.clip(x, np.float32(op.min.value.data), np.float32(op.max.value.data)),
+    nc.AndOp: lambda op, a, b: np.logical_and(a, b),
+    nc.OrOp: lambda op, a, b: np.logical_or(a, b),
+    nc.XorOp: lambda op, a, b: np.logical_xor(a, b),
+    nc.NotOp: lambda op, x: np.logical_not(x),
+    nc.SelectOp: lambda op, c, a, b: np.where(c, a, b),
+    nc.CumsumOp: cumsum,
     nc.Conv2dOp: conv2d,
     nc.MatmulOp: lambda op, a, b: np.matmul(a, b),
     nc.GemmOp: gemm,

@@ -18,6 +18,12 @@ is plain upstream MLIR (linalg, memref, arith, math, scf, func). Per op:
   ``arith.negf``, ``log``/``abs``/``floor``/``ceil``/``erf``/``sin``/``cos`` their
   ``math`` ops, ``round`` ``math.roundeven``, ``reciprocal`` ``1 / x``, ``sign``
   two selects (NaN kept), ``clamp`` ``minimumf(maximumf(x, min), max)``: one generic.
+- ``and``/``or``/``xor`` ``arith.andi``/``ori``/``xori`` on i1, ``not`` ``xori`` with
+  true, ``select`` ``arith.select``: one generic, broadcasting as above.
+- ``cumsum``: the output filled with 0, then one generic over the output's loops
+  and a reduction loop ``k`` along the axis that adds input element ``k`` where
+  ``k`` is at or before the output index (before: exclusive; at or after, after:
+  reverse), by a select.
 - ``conv2d``: the output filled with the bias (broadcast over N, H, W) or 0,
   then one generic over (n, o, y, x, c, ky, kx) accumulating input channel
   ``(o floordiv og) * cg + c`` (og, cg: output and input channels per group) at
@@ -60,7 +66,7 @@ done, so N is the most any single op needs, and the stack it takes is the
 same wherever the op sits (no ``alloca`` runs inside control flow).
 
 Assumes static shapes, f32 data (``slice`` takes any element type, ``cmp``
-also signless integers) and an output buffer that overlaps none of
+also signless integers, the logical ops and ``select``'s condition i1) and an output buffer that overlaps none of
 the inputs (the memory plan guarantees it; several lowerings write the output
 before they have read every input).
 """
@@ -89,6 +95,7 @@ from xdsl.dialects.builtin import (
     TensorType,
     UnitAttr,
     f32,
+    i1,
     i8,
 )
 from xdsl.dialects.linalg.attrs import IteratorTypeAttr
@@ -139,6 +146,10 @@ FLOAT_UNARY = {
     nc.SinOp: math.SinOp,
     nc.CosOp: math.CosOp,
 }
+LOGICAL_BINARY = {nc.AndOp: arith.AndIOp, nc.OrOp: arith.OrIOp, nc.XorOp: arith.XOrIOp}
+CUMSUM_PREDICATES = {(False, False): "sle", (True, False): "slt", (False, True): "sge", (True, True): "sgt"}
+"""(exclusive, reverse) -> how an input index along the axis compares with each output
+index whose sum counts it."""
 CMP_PREDICATES = {"eq": "oeq", "ne": "une", "lt": "olt", "le": "ole", "gt": "ogt", "ge": "oge"}
 CMPI_PREDICATES = {"eq": "eq", "ne": "ne", "lt": "slt", "le": "sle", "gt": "sgt", "ge": "sge"}
 
@@ -286,6 +297,10 @@ def contract(a: SSAValue, b: SSAValue, out: SSAValue, trans_b: bool) -> None:
     generic([a, b], [out], maps, multiply_accumulate, reduced=(batch + 2,))
 
 
+def i1_const(value: bool) -> SSAValue:
+    return arith.ConstantOp(IntegerAttr(int(value), i1)).result
+
+
 def ints(attr: DenseArrayBase) -> tuple[int, ...]:
     return tuple(int(v) for v in attr.get_values())
 
@@ -430,6 +445,30 @@ class OpLowering:
     def clamp(self, op: nc.ClampOp, ins: list[SSAValue], out: SSAValue) -> None:
         lo, hi = op.min.value.data, op.max.value.data
         elementwise(ins, out, lambda x, _: arith.MinimumfOp(arith.MaximumfOp(x, f32_const(lo)), f32_const(hi)).result)
+
+    def logical(self, op: nc.LogicalBinaryOp, ins: list[SSAValue], out: SSAValue) -> None:
+        elementwise(ins, out, lambda a, b, _: LOGICAL_BINARY[type(op)](a, b).result)
+
+    def logical_not(self, op: nc.NotOp, ins: list[SSAValue], out: SSAValue) -> None:
+        elementwise(ins, out, lambda x, _: arith.XOrIOp(x, i1_const(True)).result)
+
+    def select(self, op: nc.SelectOp, ins: list[SSAValue], out: SSAValue) -> None:
+        elementwise(ins, out, lambda c, a, b, _: arith.SelectOp(c, a, b).result)
+
+    def cumsum(self, op: nc.CumsumOp, ins: list[SSAValue], out: SSAValue) -> None:
+        (x,) = ins
+        rank = len(shape_of(x))
+        axis = op.axis.value.data
+        loops = dims(rank + 1)  # the output's, then k along the axis
+        x_map = affine_map(rank + 1, [loops[rank] if i == axis else d for i, d in enumerate(loops[:rank])])
+        predicate = CUMSUM_PREDICATES[bool(op.exclusive.value.data), bool(op.reverse.value.data)]
+
+        def body(v: SSAValue, acc: SSAValue) -> SSAValue:
+            counted = arith.CmpiOp(IndexOp(rank).result, IndexOp(axis).result, predicate)
+            return arith.SelectOp(counted, arith.AddfOp(acc, v), acc).result
+
+        fill(0.0, out)
+        generic([x], [out], [x_map, affine_map(rank + 1, loops[:rank])], body, reduced=(rank,))
 
     def conv2d(self, op: nc.Conv2dOp, ins: list[SSAValue], out: SSAValue) -> None:
         x, w, *bias = ins
@@ -600,6 +639,12 @@ class OpLowering:
         nc.ReciprocalOp: reciprocal,
         nc.SignOp: sign,
         nc.ClampOp: clamp,
+        nc.AndOp: logical,
+        nc.OrOp: logical,
+        nc.XorOp: logical,
+        nc.NotOp: logical_not,
+        nc.SelectOp: select,
+        nc.CumsumOp: cumsum,
         nc.Conv2dOp: conv2d,
         nc.MatmulOp: matmul,
         nc.GemmOp: gemm,
