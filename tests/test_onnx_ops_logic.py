@@ -263,3 +263,77 @@ def test_cumsum_refuses_an_axis_computed_at_run_time_of_two_values_or_out_of_ran
 )
 def test_block_and_pool_ops_refuse_what_does_not_fit(op, shape, attrs, message):
     assert refused(op, [("x", T.FLOAT, shape)], **attrs) == f"node n ({op}): {message}"
+
+
+# --- Range and ConstantOfShape fold; Dropout at inference ------------------------------------------
+
+
+@DRAWN
+@given(data=st.data())
+def test_range_of_known_bounds_folds_and_feeds_a_run_time_op(tmp_path, data):
+    """A float Range added to an input, an int64 Range gathering from it."""
+    start, delta = data.draw(st.integers(-5, 5), label="start"), data.draw(st.integers(-3, 3).filter(bool), label="delta")
+    count = data.draw(st.integers(1, 5), label="count")
+    bounds = {"start": start, "limit": start + delta * count - np.sign(delta) * data.draw(st.integers(0, abs(delta) - 1), label="short"), "delta": delta}
+    inits = {f"f_{k}": np.array(v / 2, np.float32) for k, v in bounds.items()} | {f"i_{k}": np.array(v, np.int64) for k, v in bounds.items()}
+    x = values(data, (count,), "x")
+    table = values(data, (abs(start) + abs(delta) * count + 1,), "table")
+    nodes = [
+        h.make_node("Range", ["f_start", "f_limit", "f_delta"], ["fr"]),
+        h.make_node("Add", ["x", "fr"], ["y"]),
+        h.make_node("Range", ["i_start", "i_limit", "i_delta"], ["ir"]),
+        h.make_node("Gather", ["table", "ir"], ["z"]),
+    ]
+    case = Case(nodes, {"x": x, "table": table}, {"y": T.FLOAT, "z": T.FLOAT}, inits)
+    check(tmp_path, case, data.draw(st.sampled_from([11, 17, 22]), label="opset"))
+
+
+@DRAWN
+@given(data=st.data())
+def test_constant_of_shape_folds_and_feeds_a_run_time_op(tmp_path, data):
+    """Of a known shape or of the Shape of a run-time input, with or without a value."""
+    shape = data.draw(st.lists(st.integers(1, 3), max_size=3).map(tuple), label="shape")
+    value = data.draw(st.none() | FLOATS, label="value")
+    attrs = {} if value is None else {"value": nh.from_array(np.array([value], np.float32))}
+    x = values(data, shape, "x")
+    of_input = data.draw(st.booleans(), label="shape of the input") and len(shape) > 0
+    nodes = [h.make_node("Shape", ["x"], ["s"])] if of_input else []
+    inits = {} if of_input else {"s": np.array(shape, np.int64)}
+    nodes += [h.make_node("ConstantOfShape", ["s"], ["c"], **attrs), h.make_node("Mul", ["x", "c"], ["y"])]
+    check(tmp_path, Case(nodes, {"x": x}, {"y": T.FLOAT}, inits), data.draw(st.sampled_from([9, 17, 20, 21, 23]), label="opset"))
+
+
+DROPOUT_FORMS = [(opset, "x", False) for opset in (7, 10)] + [
+    (opset, given_inputs, mask)
+    for opset in (12, 13, 22)
+    for given_inputs in ("x", "x ratio", "x ratio training", "x - training", "x run-time-ratio")
+    for mask in (False, True)
+]
+"""(opset, the node's inputs, whether it has a mask output): before version 12, ``ratio`` is an
+attribute and there is no defined mask outside training; from 12 on, ``ratio`` and
+``training_mode`` are optional inputs and the mask an optional output."""
+
+
+@pytest.mark.parametrize("opset, given_inputs, mask", DROPOUT_FORMS)
+def test_dropout_at_inference_is_the_identity_and_its_mask_all_true(tmp_path, opset, given_inputs, mask):
+    """A known false training_mode, a ratio known or computed at run time (and ignored)."""
+    x = np.arange(-3, 3, dtype=np.float32).reshape(2, 3) / 2
+    known = {"ratio": np.array(0.25, np.float32), "training": np.array(False)}
+    names = {"x": "x", "ratio": "ratio", "training": "training", "-": "", "run-time-ratio": "r"}
+    node_inputs = [names[k] for k in given_inputs.split()]
+    attrs = {"ratio": 0.25} if opset < 12 else {}
+    outputs = {"y": T.FLOAT, "mask": T.BOOL} if mask else {"y": T.FLOAT}
+    inputs = {"x": x, "r": np.array(0.5, np.float32)} if "r" in node_inputs else {"x": x}
+    inits = {k: v for k, v in known.items() if k in node_inputs}
+    check(tmp_path, Case([h.make_node("Dropout", node_inputs, list(outputs), **attrs)], inputs, outputs, inits), opset)
+
+
+def test_dropout_refuses_training_a_run_time_training_mode_and_an_undefined_mask():
+    message = refused("Dropout", [("x", T.FLOAT, [2])], {"ratio": np.array(0.5, np.float32), "training": np.array(True)})
+    assert message == "node n (Dropout): Dropout with training_mode true is not supported (only inference)"
+    message = refused("Dropout", [("x", T.FLOAT, [2]), ("ratio", T.FLOAT, []), ("training", T.BOOL, [])])
+    assert message == "node n (Dropout): Dropout training_mode is computed at run time; only inference (a known false) is supported"
+    model = unchecked_model(
+        [h.make_node("Dropout", ["x"], ["y", "mask"], name="n")], [info("x", T.FLOAT, [2])], [info("y", T.FLOAT, None)], opset=10
+    )
+    assert refusal(model) == "node n (Dropout): the mask output of Dropout version 10 is undefined outside training; not supported"
