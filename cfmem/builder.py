@@ -523,6 +523,21 @@ class GraphBuilder:
         a, b = self._materialize(a, f"{name}_t"), self._materialize(b, f"{name}_f")
         return self._emit(nc.SelectOp(cond, a, b, _f32(out)), name)
 
+    def fmod(self, a: Operand, b: Operand, name: str | None = None) -> SSAValue:
+        """Elementwise C ``fmod(a, b)`` (the sign of ``a``) with broadcasting."""
+        return self._binary(nc.FmodOp, "fmod", a, b, name)
+
+    def mod(self, a: SSAValue, b: Operand, name: str | None = None) -> SSAValue:
+        """Elementwise ``a mod b`` of integer tensors (the sign of ``b``) with broadcasting;
+        a number or array becomes a constant of ``a``'s type."""
+        name = self._name(name, "mod")
+        self._check_visible(a, "mod lhs")
+        dtype = self._dtype(a)
+        b = self._operand(b, "mod rhs", dtype)
+        out = self._infer("nn.mod", name, shapes.broadcast, self.shape(a), self._operand_shape(b))
+        b = self._materialize(b, f"{name}_b")
+        return self._emit(nc.ModOp(a, b, TensorType(a.type.get_element_type(), list(out))), name)
+
     def cumsum(
         self, x: SSAValue, axis: int, exclusive: bool = False, reverse: bool = False, name: str | None = None
     ) -> SSAValue:

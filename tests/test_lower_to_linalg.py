@@ -188,6 +188,14 @@ def _logic(b: GraphBuilder, n: str) -> list[SSAValue]:
     return [*logic, b.select(p, x, y), b.select(q, 1.5, x), *cumsums]
 
 
+def _remainders(b: GraphBuilder, n: str) -> list[SSAValue]:
+    x, y = b.input(f"{n}_x", (2, 5)), b.input(f"{n}_y", (5,))
+    ints = b.input(f"{n}_ints", (2, 5), dtype=np.int64)
+    small = b.input(f"{n}_small", (2, 1), dtype=np.int32)
+    odd = b.constant(np.array([3, -3, 7, -7, 1]), dtype=np.int64)  # random inputs may hold 0, not divisors
+    return [b.fmod(b.mul(x, 10.0), y), b.fmod(x, 0.0), b.fmod(x, b.div(y, 0.0)), b.mod(ints, odd), b.mod(small, -4)]
+
+
 def _integer_if(b: GraphBuilder, n: str) -> list[SSAValue]:
     x = b.input(f"{n}_x", (2, 3))
     count = b.input(f"{n}_count", (1,), dtype=np.int64)
@@ -209,7 +217,8 @@ GROUPS: dict[str, dict[str, Case]] = {
         "transpose": _transpose,
         "reshape": _reshape,
     },
-    "import": {"slice": _slice, "pad": _pad, "math": _math, "math_more": _math_more, "logic": _logic, "integer_if": _integer_if},
+    "import": {"slice": _slice, "pad": _pad, "math": _math, "math_more": _math_more, "logic": _logic,
+               "remainders": _remainders, "integer_if": _integer_if},
 }
 CASES: dict[str, Case] = {name: case for group in GROUPS.values() for name, case in group.items()}
 MODELS = ["wakeword", "denoise", "facedetect", "fusiondetect"]
@@ -331,7 +340,7 @@ def test_upstream_jit_matches_the_flat_interpreter(group):
     flat = flat_form(build(GROUPS[group]))
     module = to_linalg(flat)
     inputs = random_inputs(find_function(flat), seed=5)
-    for name in ("cmp_x", "unary_x", "math_more_x", "logic_x"):  # NaN: unordered compares, max/min, sign, sums
+    for name in ("cmp_x", "unary_x", "math_more_x", "logic_x", "remainders_x"):  # NaN: unordered compares, max/min, sign, sums
         if name in inputs:
             inputs[name].flat[1] = np.nan
     want = run_flat(flat, inputs).outputs

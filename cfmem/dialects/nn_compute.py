@@ -3,7 +3,8 @@
 All ops take and return statically shaped ``tensor`` values of f32 data,
 except that ``nn.cmp`` compares f32 or signless integers into i1, the logical
 ops (``nn.and``, ``nn.or``, ``nn.xor``, ``nn.not``) work on i1, ``nn.select``
-takes an i1 condition and ``nn.slice`` keeps any element type. Each op knows its output shape (checked
+takes an i1 condition, ``nn.mod`` works on signless integers and ``nn.slice``
+keeps any element type. Each op knows its output shape (checked
 by the verifier), its multiply-accumulate count and the bytes it reads and
 writes; the DMA cost model relies on these numbers.
 """
@@ -378,7 +379,7 @@ class ClampOp(ElementwiseUnaryOp):
         super().verify_()
 
 
-# --- logic, selection, scans ------------------------------------------
+# --- logic, selection, remainders, scans ------------------------------------------
 
 
 class LogicalOp(ComputeOp, ABC):
@@ -464,6 +465,48 @@ class SelectOp(ComputeOp):
 
     def infer_shape(self) -> shapes.Shape:
         return shapes.broadcast(*(self.operand_shape(k) for k in range(3)))
+
+
+@irdl_op_definition
+class FmodOp(ElementwiseBinaryOp):
+    """Elementwise C ``fmod(lhs, rhs)``: the remainder of the quotient truncated toward
+    zero, with the sign of ``lhs`` (NaN for ``rhs = 0`` or an infinite ``lhs``)."""
+
+    name = "nn.fmod"
+
+
+def is_integer_element_type(element_type: Attribute) -> bool:
+    """A signless integer of 8, 16, 32 or 64 bits."""
+    return element_type != f32 and is_cmp_element_type(element_type)
+
+
+@irdl_op_definition
+class ModOp(ComputeOp):
+    """Elementwise ``lhs mod rhs`` of signless integers (as signed) with broadcasting: the
+    remainder of floor division, with the sign of ``rhs`` (ONNX Mod with fmod=0). Both
+    operands and the result have one element type; ``rhs`` holds no 0 (undefined)."""
+
+    name = "nn.mod"
+    lhs = operand_def(TensorType)
+    rhs = operand_def(TensorType)
+    result = result_def(TensorType)
+
+    def __init__(self, lhs: SSAValue, rhs: SSAValue, result_type: Attribute):
+        super().__init__(operands=[lhs, rhs], result_types=[result_type])
+
+    def result_element_type(self) -> Attribute:
+        return self.lhs.type.get_element_type()
+
+    def infer_shape(self) -> shapes.Shape:
+        return shapes.broadcast(self.operand_shape(0), self.operand_shape(1))
+
+    def verify_(self) -> None:
+        types = [v.type.get_element_type() for v in self.operands]
+        if types[0] != types[1]:
+            raise VerifyException(f"operands must have one element type, got {types[0]} and {types[1]}")
+        if not is_integer_element_type(types[0]):
+            raise VerifyException(f"operands must be signless integers of 8, 16, 32 or 64 bits, got {types[0]}")
+        super().verify_()
 
 
 @irdl_op_definition
@@ -829,6 +872,8 @@ COMPUTE_OPS: tuple[type[IRDLOperation], ...] = (
     XorOp,
     NotOp,
     SelectOp,
+    FmodOp,
+    ModOp,
     CumsumOp,
     Conv2dOp,
     MatmulOp,

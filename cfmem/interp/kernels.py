@@ -159,6 +159,8 @@ KERNELS: dict[type[Operation], Kernel] = {
     nc.XorOp: lambda op, a, b: np.logical_xor(a, b),
     nc.NotOp: lambda op, x: np.logical_not(x),
     nc.SelectOp: lambda op, c, a, b: np.where(c, a, b),
+    nc.FmodOp: lambda op, a, b: np.fmod(a, b),
+    nc.ModOp: lambda op, a, b: np.mod(a, b),
     nc.CumsumOp: cumsum,
     nc.Conv2dOp: conv2d,
     nc.MatmulOp: lambda op, a, b: np.matmul(a, b),

@@ -20,6 +20,12 @@ is plain upstream MLIR (linalg, memref, arith, math, scf, func). Per op:
   two selects (NaN kept), ``clamp`` ``minimumf(maximumf(x, min), max)``: one generic.
 - ``and``/``or``/``xor`` ``arith.andi``/``ori``/``xori`` on i1, ``not`` ``xori`` with
   true, ``select`` ``arith.select``: one generic, broadcasting as above.
+- ``fmod``: in f64, ``a - trunc(a / b) * b`` (the product taken as 0 where the
+  quotient truncates to 0, so a finite ``a`` over an infinite ``b`` is ``a``),
+  rounded to f32 and given ``a``'s sign; exact while ``|a / b| < 2**28`` (the f64
+  quotient then truncates to the true integer, and the product and difference
+  are exact). ``mod`` of integers: ``arith.remsi``, plus ``b`` where the
+  remainder is not 0 and its sign differs from ``b``'s. One generic each.
 - ``cumsum``: the output filled with 0, then one generic over the output's loops
   and a reduction loop ``k`` along the axis that adds input element ``k`` where
   ``k`` is at or before the output index (before: exclusive; at or after, after:
@@ -66,7 +72,8 @@ done, so N is the most any single op needs, and the stack it takes is the
 same wherever the op sits (no ``alloca`` runs inside control flow).
 
 Assumes static shapes, f32 data (``slice`` takes any element type, ``cmp``
-also signless integers, the logical ops and ``select``'s condition i1) and an output buffer that overlaps none of
+also signless integers, ``mod`` only them, the logical ops and ``select``'s
+condition i1) and an output buffer that overlaps none of
 the inputs (the memory plan guarantees it; several lowerings write the output
 before they have read every input).
 """
@@ -95,6 +102,7 @@ from xdsl.dialects.builtin import (
     TensorType,
     UnitAttr,
     f32,
+    f64,
     i1,
     i8,
 )
@@ -455,6 +463,27 @@ class OpLowering:
     def select(self, op: nc.SelectOp, ins: list[SSAValue], out: SSAValue) -> None:
         elementwise(ins, out, lambda c, a, b, _: arith.SelectOp(c, a, b).result)
 
+    def fmod(self, op: nc.FmodOp, ins: list[SSAValue], out: SSAValue) -> None:
+        def body(a: SSAValue, b: SSAValue, _: SSAValue) -> SSAValue:
+            wide_a, wide_b = arith.ExtFOp(a, f64).result, arith.ExtFOp(b, f64).result
+            quotient = math.TruncOp(arith.DivfOp(wide_a, wide_b)).result
+            zero = arith.ConstantOp(FloatAttr(0.0, f64)).result
+            product = arith.SelectOp(arith.CmpfOp(quotient, zero, "oeq"), zero, arith.MulfOp(quotient, wide_b))
+            remainder = arith.TruncFOp(arith.SubfOp(wide_a, product), f32)
+            return math.CopySignOp(remainder, a).result
+
+        elementwise(ins, out, body)
+
+    def mod(self, op: nc.ModOp, ins: list[SSAValue], out: SSAValue) -> None:
+        def body(a: SSAValue, b: SSAValue, _: SSAValue) -> SSAValue:
+            zero = arith.ConstantOp(IntegerAttr(0, a.type)).result
+            remainder = arith.RemSIOp(a, b).result
+            signs_differ = arith.XOrIOp(arith.CmpiOp(remainder, zero, "slt"), arith.CmpiOp(b, zero, "slt"))
+            adjust = arith.AndIOp(arith.CmpiOp(remainder, zero, "ne"), signs_differ)
+            return arith.SelectOp(adjust, arith.AddiOp(remainder, b), remainder).result
+
+        elementwise(ins, out, body)
+
     def cumsum(self, op: nc.CumsumOp, ins: list[SSAValue], out: SSAValue) -> None:
         (x,) = ins
         rank = len(shape_of(x))
@@ -644,6 +673,8 @@ class OpLowering:
         nc.XorOp: logical,
         nc.NotOp: logical_not,
         nc.SelectOp: select,
+        nc.FmodOp: fmod,
+        nc.ModOp: mod,
         nc.CumsumOp: cumsum,
         nc.Conv2dOp: conv2d,
         nc.MatmulOp: matmul,

@@ -1,7 +1,8 @@
 // RUN: xdsl-opt %s --split-input-file --verify-diagnostics | filecheck %s
 
 // Verifier errors of nn.and/or/xor/not (i1 operands and result, the broadcast
-// shape), nn.select (an i1 condition, f32 values, the three-way broadcast) and
+// shape), nn.select (an i1 condition, f32 values, the three-way broadcast),
+// nn.fmod (f32), nn.mod (integers of one type, the result of that type) and
 // nn.cumsum (an axis within the rank).
 
 func.func @and_f32(%a: tensor<3xf32>, %b: tensor<3xi1>) {
@@ -85,3 +86,51 @@ func.func @cumsum_axis(%x: tensor<2x3xf32>) {
 // CHECK:       %r = "nn.cumsum"(%x)
 // CHECK-NEXT:  ^^^
 // CHECK-NEXT:  | Operation does not verify: axis 2 is out of range for rank 2
+
+// -----
+
+// nn.fmod takes f32 operands only (an IRDL constraint; xDSL reports it without an
+// annotated dump).
+
+func.func @fmod_i64(%a: tensor<3xi64>) {
+  %r = nn.fmod %a, %a : (tensor<3xi64>, tensor<3xi64>) -> tensor<3xf32>
+  func.return
+}
+
+// CHECK: i64 should be of base attribute f32
+
+// -----
+
+func.func @mod_f32(%a: tensor<3xf32>) {
+  %r = nn.mod %a, %a : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
+  func.return
+}
+
+// CHECK-LABEL: "mod_f32"
+// CHECK:       %r = "nn.mod"(%a, %a)
+// CHECK-NEXT:  ^^^
+// CHECK-NEXT:  | Operation does not verify: operands must be signless integers of 8, 16, 32 or 64 bits, got f32
+
+// -----
+
+func.func @mod_mixed(%a: tensor<3xi64>, %b: tensor<3xi32>) {
+  %r = nn.mod %a, %b : (tensor<3xi64>, tensor<3xi32>) -> tensor<3xi64>
+  func.return
+}
+
+// CHECK-LABEL: "mod_mixed"
+// CHECK:       %r = "nn.mod"(%a, %b)
+// CHECK-NEXT:  ^^^
+// CHECK-NEXT:  | Operation does not verify: operands must have one element type, got i64 and i32
+
+// -----
+
+func.func @mod_result_type(%a: tensor<3xi64>) {
+  %r = nn.mod %a, %a : (tensor<3xi64>, tensor<3xi64>) -> tensor<3xi32>
+  func.return
+}
+
+// CHECK-LABEL: "mod_result_type"
+// CHECK:       %r = "nn.mod"(%a, %a)
+// CHECK-NEXT:  ^^^
+// CHECK-NEXT:  | Operation does not verify: result element type must be i64, got i32
