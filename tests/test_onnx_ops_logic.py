@@ -1,4 +1,4 @@
-"""Where, Not, And, Or, Xor, ThresholdedRelu, Expand, CumSum, DepthToSpace, SpaceToDepth and
+"""Where, Not, And, Or, Xor, ThresholdedRelu, Mod, Expand, CumSum, DepthToSpace, SpaceToDepth and
 GlobalMaxPool against onnxruntime on drawn shapes, values and attributes, at every version
 cfmem accepts: the reference interpreter on the import and the planned flat form, which must
 compute the same numbers. Bool operands come from graph inputs, from comparisons computed at
@@ -139,6 +139,46 @@ def test_thresholded_relu_matches_onnxruntime(tmp_path, data):
           opset_of(data, "ThresholdedRelu"))  # fmt: skip
 
 
+# --- Mod ----------------------------------------------------------------------------------------------
+
+
+@DRAWN
+@given(data=st.data())
+def test_mod_matches_onnxruntime(tmp_path, data):
+    """fmod=1 on floats (the sign of the dividend, NaN for a 0 divisor); fmod=0 on int64 or
+    int32 (the sign of the divisor; no 0 divisor, which ONNX leaves undefined). Either operand
+    may be known, and they broadcast."""
+    shapes = data.draw(mutually_broadcastable_shapes(num_shapes=2, max_dims=3, max_side=3), label="shapes").input_shapes
+    dtype = data.draw(st.sampled_from([np.float32, np.int64, np.int32]), label="dtype")
+    if dtype == np.float32:
+        elements = [st.floats(-1e4, 1e4, width=32), st.floats(-20, 20, width=32) | st.just(0.0)]
+    else:
+        elements = [st.integers(-1000, 1000), st.integers(-9, 9).filter(bool)]
+    a, b = (data.draw(arrays(dtype, shape, elements=e), label=n) for shape, e, n in zip(shapes, elements, "ab"))
+    known = data.draw(st.sampled_from([None, "a", "b"]), label="known operand")
+    inputs, inits = {"a": a, "b": b}, {}
+    if known:
+        inits[known] = inputs.pop(known)
+    attrs = {"fmod": 1} if dtype == np.float32 else data.draw(st.sampled_from([{}, {"fmod": 0}]), label="fmod")
+    out = T.FLOAT if dtype == np.float32 else h.np_dtype_to_tensor_dtype(np.dtype(dtype))
+    check(tmp_path, Case([h.make_node("Mod", ["a", "b"], ["y"], **attrs)], inputs, {"y": out}, inits), opset_of(data, "Mod"))
+
+
+def test_mod_keeps_the_sign_of_the_divisor_on_integers_and_of_the_dividend_on_floats(tmp_path):
+    a, b = np.array([7, -7, 7, -7, 6, -6]), np.array([3, 3, -3, -3, 3, -3])
+    ints = Case([h.make_node("Mod", ["a", "b"], ["y"])], {"a": a, "b": b}, {"y": T.INT64})
+    want, got, ran = three_runs(tmp_path, model_of(ints, 13), ints.inputs)
+    np.testing.assert_array_equal(want["y"], [1, 2, -2, -1, 0, 0])
+    np.testing.assert_array_equal(got["y"], want["y"])
+    np.testing.assert_array_equal(ran["y"], want["y"])
+    floats = Case([h.make_node("Mod", ["a", "b"], ["y"], fmod=1)], {"a": a.astype(np.float32), "b": b.astype(np.float32)}, {"y": T.FLOAT})
+    want, got, ran = three_runs(tmp_path, model_of(floats, 13), floats.inputs)
+    np.testing.assert_array_equal(want["y"], [1, -1, 1, -1, 0, -0.0])
+    np.testing.assert_array_equal(np.signbit(got["y"]), np.signbit(want["y"]))  # -6 fmod -3 is -0
+    np.testing.assert_array_equal(got["y"], want["y"])
+    np.testing.assert_array_equal(ran["y"], want["y"])
+
+
 # --- Expand, CumSum ------------------------------------------------------------------------------------
 
 
@@ -229,6 +269,16 @@ def test_where_refuses_a_condition_that_is_not_bool_and_values_that_are_not_floa
     assert message == "node n (Where): Where choosing between int64 tensors is not supported (only float32)"
     message = refused("Where", [("c", T.BOOL, [2]), ("a", T.FLOAT, [2])], {"b": np.array([1.0, 2.0])})
     assert message == "node n (Where): Where choosing between float64 tensors is not supported (only float32)"
+
+
+def test_mod_refuses_fmod_0_on_floats_fmod_1_on_integers_and_other_types():
+    assert refused("Mod", [("a", T.FLOAT, [2]), ("b", T.FLOAT, [2])]) == (
+        "node n (Mod): Mod of float tensors needs fmod=1 (fmod=0 is defined for integers only)"
+    )
+    message = refused("Mod", [("a", T.INT64, [2]), ("b", T.INT64, [2])], fmod=1)
+    assert message == "node n (Mod): Mod with fmod=1 of int64 tensors is not supported (only fmod=0)"
+    message = refused("Mod", [("a", T.BOOL, [2])], {"b": np.array([True, False])})
+    assert message == "node n (Mod): Mod of bool tensors is not supported (float32 or signed integers)"
 
 
 def test_expand_refuses_a_shape_computed_at_run_time_and_one_that_does_not_broadcast():

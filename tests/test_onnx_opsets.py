@@ -189,6 +189,7 @@ CASES = {
     "Round": lambda opset: unary("Round", np.array([[-2.5, -1.5, -0.5], [0.5, 1.5, 2.4]], np.float32)),
     "Clip": clip,
     **{op: (lambda op: lambda opset: compare(op, opset))(op) for op in ("Equal", "Greater", "Less", "GreaterOrEqual", "LessOrEqual")},
+    "Mod": lambda opset: Case([h.make_node("Mod", ["a", "b"], ["y"], fmod=1)], {"a": floats(2, 3) * 8, "b": floats(3)}, {"y": T.FLOAT}),
     **{op: (lambda op: lambda opset: logical(op))(op) for op in ("Not", "And", "Or", "Xor")},
     "Where": lambda opset: Case([h.make_node("Where", ["c", "a", "b"], ["y"])],
                                 {"c": bools(2, 3), "a": floats(2, 3), "b": floats(3)}, {"y": T.FLOAT}),

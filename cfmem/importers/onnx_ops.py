@@ -385,16 +385,38 @@ def clip(imp, node, inputs):
     return [imp.b.clamp(x, float(lo), float(hi), out_name(imp, node))]
 
 
-def compare(imp, node, inputs):
+def same_type_operands(imp, node, inputs) -> list[SSAValue]:
+    """The first two inputs as SSA values, a known one in the type of the run-time one."""
     a, b = inputs[:2]
     dtype = dtype_of(a if isinstance(a, SSAValue) else b)
-    operands = [v if isinstance(v, SSAValue) else imp.runtime(v, node.input[k], dtype=dtype) for k, v in enumerate((a, b))]
+    return [v if isinstance(v, SSAValue) else imp.runtime(v, node.input[k], dtype=dtype) for k, v in enumerate((a, b))]
+
+
+def compare(imp, node, inputs):
+    operands = same_type_operands(imp, node, inputs)
     op = nc.CmpOp.create(
         operands=operands,
         result_types=[TensorType(i1, list(np.broadcast_shapes(imp.b.shape(operands[0]), imp.b.shape(operands[1]))))],
         properties={"predicate": StringAttr(COMPARE[node.op_type])},
     )
     return [imp.b._emit(op, out_name(imp, node))]
+
+
+def mod(imp, node, inputs):
+    """Mod with broadcasting: C fmod (the sign of the dividend) of float32 tensors with
+    fmod=1; the remainder of floor division (the sign of the divisor) of integer tensors with
+    fmod=0, the default. ONNX defines fmod=0 for integers only."""
+    operands = same_type_operands(imp, node, inputs)
+    dtype, fmod = dtype_of(operands[0]), attr(node, "fmod", 0)
+    if dtype == np.float32 and fmod:
+        return [imp.b.fmod(*operands, out_name(imp, node))]
+    if dtype == np.float32:
+        raise OnnxImportError("Mod of float tensors needs fmod=1 (fmod=0 is defined for integers only)")
+    if fmod:
+        raise OnnxImportError(f"Mod with fmod=1 of {dtype} tensors is not supported (only fmod=0)")
+    if not np.issubdtype(dtype, np.signedinteger):
+        raise OnnxImportError(f"Mod of {dtype} tensors is not supported (float32 or signed integers)")
+    return [imp.b.mod(*operands, out_name(imp, node))]
 
 
 # --- logic and selection --------------------------------------------------------------------
@@ -987,6 +1009,7 @@ HANDLER_OPS: tuple[tuple[tuple[str, ...], Handler], ...] = (
     (("Max", "Min", "Sum", "Mean"), variadic),
     (("Clip",), clip),
     ((*COMPARE,), compare),
+    (("Mod",), mod),
     (("Not", *LOGICAL), logical),
     (("Where",), where),
     (("Conv",), conv),

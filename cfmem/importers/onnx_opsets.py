@@ -31,6 +31,7 @@ OPERATOR_VERSIONS: dict[str, tuple[int, ...]] = {
     "Min": (6, 8, 12, 13),
     "Sum": (6, 8, 13),
     "Mean": (6, 8, 13),
+    "Mod": (10, 13),
     "Sqrt": _UNARY,
     "Exp": _UNARY,
     "Neg": _UNARY,
