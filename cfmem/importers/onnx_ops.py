@@ -321,7 +321,8 @@ SELU_ALPHA, SELU_GAMMA = 1.67326319217681884765625, 1.05070102214813232421875
 
 def activation(imp, node, inputs):
     """Activations as nn ops: ``min(x, 0)`` is ``-relu(-x)``, a stable softplus is
-    ``relu(x) + log(1 + exp(-|x|))`` and ThresholdedRelu selects ``x`` where ``x > alpha``. Each is the ONNX formula, rounded as float32 ops."""
+    ``relu(x) + log(1 + exp(-|x|))`` and ThresholdedRelu selects ``x`` where ``x > alpha``.
+    Each is the ONNX formula, rounded as float32 ops."""
     b, op = imp.b, node.op_type
     x = f32_operand(imp, inputs[0], node.output[0])
     out = out_name(imp, node)
@@ -653,7 +654,8 @@ def global_max_pool(imp, node, inputs):
     n, c, size = xs[0], xs[1], math.prod(xs[2:])
     name = out_name(imp, node)
     pooled_shape = (n, c, *[1] * (len(xs) - 2))
-    pooled = imp.b.max_pool2d(reshape(imp, x, (n, c, 1, size)), (1, size), name=name if len(xs) == 4 else imp.name(f"{name}_2d"))
+    window = reshape(imp, x, (n, c, 1, size))
+    pooled = imp.b.max_pool2d(window, (1, size), name=name if len(xs) == 4 else imp.name(f"{name}_2d"))
     return [reshape(imp, pooled, pooled_shape, name)]
 
 
