@@ -493,6 +493,71 @@ class GraphBuilder:
         a, b = self._materialize(a, f"{name}_a"), self._materialize(b, f"{name}_b")
         return self._emit(nc.CmpOp(predicate, a, b, TensorType(i1, list(out))), name)
 
+    def _logical(self, cls: type[nc.LogicalBinaryOp], kind: str, a: SSAValue, b: SSAValue, name: str | None) -> SSAValue:
+        name = self._name(name, kind)
+        self._check_visible(a, f"{kind} lhs")
+        self._check_visible(b, f"{kind} rhs")
+        out = self._infer(cls.name, name, shapes.broadcast, self.shape(a), self.shape(b))
+        return self._emit(cls(a, b, TensorType(i1, list(out))), name)
+
+    def logical_and(self, a: SSAValue, b: SSAValue, name: str | None = None) -> SSAValue:
+        """Elementwise ``a and b`` of i1 tensors, with broadcasting."""
+        return self._logical(nc.AndOp, "and", a, b, name)
+
+    def logical_or(self, a: SSAValue, b: SSAValue, name: str | None = None) -> SSAValue:
+        return self._logical(nc.OrOp, "or", a, b, name)
+
+    def logical_xor(self, a: SSAValue, b: SSAValue, name: str | None = None) -> SSAValue:
+        return self._logical(nc.XorOp, "xor", a, b, name)
+
+    def logical_not(self, x: SSAValue, name: str | None = None) -> SSAValue:
+        self._check_visible(x, "not input")
+        return self._emit(nc.NotOp(x), self._name(name, "not"))
+
+    def select(self, cond: SSAValue, on_true: Operand, on_false: Operand, name: str | None = None) -> SSAValue:
+        """``on_true`` where the i1 ``cond`` holds, else ``on_false``; all three broadcast
+        together, and a number becomes an f32 constant."""
+        name = self._name(name, "select")
+        self._check_visible(cond, "select condition")
+        a, b = self._operand(on_true, "select on_true"), self._operand(on_false, "select on_false")
+        out = self._infer(
+            "nn.select", name, shapes.broadcast, self.shape(cond), self._operand_shape(a), self._operand_shape(b)
+        )
+        a, b = self._materialize(a, f"{name}_t"), self._materialize(b, f"{name}_f")
+        return self._emit(nc.SelectOp(cond, a, b, _f32(out)), name)
+
+    def fmod(self, a: Operand, b: Operand, name: str | None = None) -> SSAValue:
+        """Elementwise C ``fmod(a, b)`` (the sign of ``a``) with broadcasting."""
+        return self._binary(nc.FmodOp, "fmod", a, b, name)
+
+    def mod(self, a: SSAValue, b: Operand, name: str | None = None) -> SSAValue:
+        """Elementwise ``a mod b`` of integer tensors (the sign of ``b``) with broadcasting;
+        a number or array becomes a constant of ``a``'s type."""
+        name = self._name(name, "mod")
+        self._check_visible(a, "mod lhs")
+        dtype = self._dtype(a)
+        b = self._operand(b, "mod rhs", dtype)
+        out = self._infer("nn.mod", name, shapes.broadcast, self.shape(a), self._operand_shape(b))
+        b = self._materialize(b, f"{name}_b")
+        return self._emit(nc.ModOp(a, b, TensorType(a.type.get_element_type(), list(out))), name)
+
+    def cumsum(
+        self, x: SSAValue, axis: int, exclusive: bool = False, reverse: bool = False, name: str | None = None
+    ) -> SSAValue:
+        """Running sums of ``x`` along ``axis`` (ONNX CumSum)."""
+        self._check_visible(x, "cumsum input")
+        name = self._name(name, "cumsum")
+        try:
+            axis = shapes.normalize_axis(axis, len(self.shape(x)))
+        except ValueError as err:
+            raise GraphBuildError(f"nn.cumsum %{name}: {err}") from None
+        props = {"axis": IntegerAttr(axis, i64)}
+        if exclusive:
+            props["exclusive"] = BoolAttr.from_bool(True)
+        if reverse:
+            props["reverse"] = BoolAttr.from_bool(True)
+        return self._emit(nc.CumsumOp(operands=[x], result_types=[x.type], properties=props), name)
+
     def _unary(
         self,
         cls: type[nc.ElementwiseUnaryOp],

@@ -24,5 +24,12 @@ config.environment["PATH"] = os.pathsep.join(
     [bin_dir, config.environment.get("PATH", os.environ.get("PATH", ""))]
 )
 
+# The tools import cfmem from the checkout these tests belong to, not from wherever the
+# venv's editable install points (another worktree would test another cfmem).
+repo_root = os.path.abspath(os.path.join(config.test_source_root, ".."))
+config.environment["PYTHONPATH"] = os.pathsep.join(
+    [repo_root, *filter(None, [os.environ.get("PYTHONPATH")])]
+)
+
 examples_dir = os.path.abspath(os.path.join(config.test_source_root, "..", "examples"))
 config.substitutions.append(("%examples", examples_dir))

@@ -237,3 +237,18 @@ def test_interpreter_names_an_op_it_cannot_run():
     with pytest.raises(InterpError, match="integer constants only"):
         FlatInterpreter(module).run(find_function(module), {"x": np.zeros(4, np.float32)})
 
+
+@pytest.mark.parametrize("shape", [(), (3,)])
+def test_bool_constants_hold_true_as_numpy_does(shape):
+    """xDSL stores a true i1 as the byte 0xff; the flat form must read it as numpy's true
+    (1), or ops that compare the bytes (xor of two trues) answer wrongly."""
+    from cfmem.builder import GraphBuilder
+
+    b = GraphBuilder("main")
+    x = b.input("x", (3,), dtype=np.bool_)
+    b.output(b.logical_xor(x, b.constant(np.ones(shape, np.bool_))), names=["y"])
+    module = b.build()
+    inputs = {"x": np.array([True, False, True])}
+    want = run_function(module, inputs).outputs["y"]
+    np.testing.assert_array_equal(want, [False, True, False])
+    np.testing.assert_array_equal(run_flat(lowered(module), inputs).outputs["y"], want)

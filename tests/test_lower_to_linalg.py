@@ -180,6 +180,23 @@ def _math_more(b: GraphBuilder, n: str) -> list[SSAValue]:
     return [b.log(b.abs(x)), *(op(x) for op in ops), b.max(x, y), b.min(x, y)]
 
 
+def _logic(b: GraphBuilder, n: str) -> list[SSAValue]:
+    x, y = b.input(f"{n}_x", (2, 3, 4)), b.input(f"{n}_y", (3, 1))
+    p, q = b.cmp("gt", x, 0.0), b.cmp("lt", y, 0.5)
+    logic = [b.logical_and(p, q), b.logical_or(q, p), b.logical_xor(p, q), b.logical_not(p)]
+    cumsums = [b.cumsum(x, 1), b.cumsum(x, 2, exclusive=True), b.cumsum(x, 0, reverse=True),
+               b.cumsum(x, -1, exclusive=True, reverse=True)]  # fmt: skip
+    return [*logic, b.select(p, x, y), b.select(q, 1.5, x), *cumsums]
+
+
+def _remainders(b: GraphBuilder, n: str) -> list[SSAValue]:
+    x, y = b.input(f"{n}_x", (2, 5)), b.input(f"{n}_y", (5,))
+    ints = b.input(f"{n}_ints", (2, 5), dtype=np.int64)
+    small = b.input(f"{n}_small", (2, 1), dtype=np.int32)
+    odd = b.constant(np.array([3, -3, 7, -7, 1]), dtype=np.int64)  # random inputs may hold 0, not divisors
+    return [b.fmod(b.mul(x, 10.0), y), b.fmod(x, 0.0), b.fmod(x, b.div(y, 0.0)), b.mod(ints, odd), b.mod(small, -4)]
+
+
 def _integer_if(b: GraphBuilder, n: str) -> list[SSAValue]:
     x = b.input(f"{n}_x", (2, 3))
     count = b.input(f"{n}_count", (1,), dtype=np.int64)
@@ -223,7 +240,8 @@ GROUPS: dict[str, dict[str, Case]] = {
         "transpose": _transpose,
         "reshape": _reshape,
     },
-    "import": {"slice": _slice, "gather": _gather, "top_k": _top_k, "pad": _pad, "math": _math, "math_more": _math_more, "integer_if": _integer_if},
+    "import": {"slice": _slice, "gather": _gather, "top_k": _top_k, "pad": _pad, "math": _math, "math_more": _math_more,
+               "logic": _logic, "remainders": _remainders, "integer_if": _integer_if},
 }
 CASES: dict[str, Case] = {name: case for group in GROUPS.values() for name, case in group.items()}
 MODELS = ["wakeword", "denoise", "facedetect", "fusiondetect"]
@@ -345,7 +363,7 @@ def test_upstream_jit_matches_the_flat_interpreter(group):
     flat = flat_form(build(GROUPS[group]))
     module = to_linalg(flat)
     inputs = random_inputs(find_function(flat), seed=5)
-    for name in ("cmp_x", "unary_x", "math_more_x"):  # NaN: unordered compares, propagating max/min, sign
+    for name in ("cmp_x", "unary_x", "math_more_x", "logic_x", "remainders_x"):  # NaN: unordered compares, max/min, sign, sums
         if name in inputs:
             inputs[name].flat[1] = np.nan
     want = run_flat(flat, inputs).outputs

@@ -164,6 +164,20 @@ def top_k(opset: int) -> Case:
     return Case([h.make_node("TopK", ["x", "k"], list(outputs), **attrs)], {"x": x}, outputs, {"k": i64(3)})
 
 
+def bools(*shape: int) -> np.ndarray:
+    return RNG.random(shape) < 0.5
+
+
+def logical(op: str) -> Case:
+    inputs = {"a": bools(2, 3)} if op == "Not" else {"a": bools(2, 3), "b": bools(3)}
+    return Case([h.make_node(op, list(inputs), ["y"])], inputs, {"y": T.BOOL})
+
+
+def depth_to_space(opset: int) -> Case:
+    mode = {"mode": "CRD"} if operator_version("DepthToSpace", opset) >= 11 else {}
+    return unary("DepthToSpace", floats(1, 8, 2, 3), blocksize=2, **mode)
+
+
 def shape(opset: int) -> Case:
     attrs = {"start": 1} if operator_version("Shape", opset) >= 15 else {}
     return Case([h.make_node("Shape", ["x"], ["y"], **attrs)], {"x": floats(2, 3, 4)}, {"y": T.INT64})
@@ -204,11 +218,16 @@ CASES = {
         for op in ("LeakyRelu", "Elu", "Selu", "Celu", "HardSigmoid", "HardSwish", "Softplus", "Softsign", "Mish")
     },
     "Gelu": lambda opset: unary("Gelu", floats(2, 3) * 3, approximate="tanh"),
+    "ThresholdedRelu": lambda opset: unary("ThresholdedRelu", floats(2, 3) * 3, alpha=0.5),
     "PRelu": lambda opset: with_known("PRelu", floats(2, 3, 4) * 3, {"slope": floats(3, 1)}),
     "Reciprocal": lambda opset: unary("Reciprocal", np.sign(floats(2, 3)) * (np.abs(floats(2, 3)) + 0.5)),
     "Round": lambda opset: unary("Round", np.array([[-2.5, -1.5, -0.5], [0.5, 1.5, 2.4]], np.float32)),
     "Clip": clip,
     **{op: (lambda op: lambda opset: compare(op, opset))(op) for op in ("Equal", "Greater", "Less", "GreaterOrEqual", "LessOrEqual")},
+    "Mod": lambda opset: Case([h.make_node("Mod", ["a", "b"], ["y"], fmod=1)], {"a": floats(2, 3) * 8, "b": floats(3)}, {"y": T.FLOAT}),
+    **{op: (lambda op: lambda opset: logical(op))(op) for op in ("Not", "And", "Or", "Xor")},
+    "Where": lambda opset: Case([h.make_node("Where", ["c", "a", "b"], ["y"])],
+                                {"c": bools(2, 3), "a": floats(2, 3), "b": floats(3)}, {"y": T.FLOAT}),
     "Conv": lambda opset: with_known("Conv", floats(1, 2, 5, 5), {"w": floats(3, 2, 3, 3), "b": floats(3)}, pads=[1, 1, 1, 1]),
     "Gemm": lambda opset: with_known("Gemm", floats(2, 4), {"B": floats(3, 4), "C": floats(3)}, transB=1),
     "MatMul": lambda opset: with_known("MatMul", floats(2, 4), {"B": floats(4, 3)}),
@@ -216,12 +235,17 @@ CASES = {
     "MaxPool": lambda opset: unary("MaxPool", floats(1, 2, 4, 4), kernel_shape=[2, 2], strides=[2, 2]),
     "AveragePool": lambda opset: unary("AveragePool", floats(1, 2, 4, 4), kernel_shape=[2, 2], strides=[2, 2]),
     "GlobalAveragePool": lambda opset: unary("GlobalAveragePool", floats(1, 2, 4, 4)),
+    "GlobalMaxPool": lambda opset: unary("GlobalMaxPool", floats(1, 2, 4, 4)),
+    "CumSum": lambda opset: with_known("CumSum", floats(2, 3, 4), {"axis": np.array(1, np.int64)}, exclusive=1),
     "ReduceMean": lambda opset: axes_case("ReduceMean", opset, floats(2, 3, 4), [1], 18, keepdims=0),
     "ReduceSum": lambda opset: axes_case("ReduceSum", opset, floats(2, 3, 4), [1], 13, keepdims=0),
     "Softmax": lambda opset: unary("Softmax", floats(2, 3, 4), axis=1),
     "Concat": lambda opset: with_known("Concat", floats(2, 3), {"b": floats(2, 2)}, axis=1),
     "Transpose": lambda opset: unary("Transpose", floats(2, 3, 4), perm=[2, 0, 1]),
     "Tile": lambda opset: with_known("Tile", floats(2, 3), {"repeats": i64(2, 3)}),
+    "Expand": lambda opset: with_known("Expand", floats(3, 1), {"shape": i64(2, 1, 4)}),
+    "DepthToSpace": depth_to_space,
+    "SpaceToDepth": lambda opset: unary("SpaceToDepth", floats(1, 2, 4, 6), blocksize=2),
     "Reshape": lambda opset: with_known("Reshape", floats(2, 3, 4), {"shape": i64(4, -1)}),
     "Flatten": lambda opset: unary("Flatten", floats(2, 3, 4), axis=2),
     "Squeeze": lambda opset: axes_case("Squeeze", opset, floats(2, 1, 4), [1], 13),

@@ -1,12 +1,14 @@
 """Tensor-level compute ops of the nn dialect.
 
 All ops take and return statically shaped ``tensor`` values of f32 data,
-except that ``nn.cmp`` compares f32 or signless integers into i1, ``nn.top_k``
-gives i64 positions, and ``nn.slice``, ``nn.gather`` and ``nn.gather_elements``
-keep any element type (the gathers read positions from an integer index
-tensor). Each op knows its output shape (checked by the verifier), its
-multiply-accumulate count and the bytes it reads and writes; the DMA cost
-model relies on these numbers.
+except that ``nn.cmp`` compares f32 or signless integers into i1, the logical
+ops (``nn.and``, ``nn.or``, ``nn.xor``, ``nn.not``) work on i1, ``nn.select``
+takes an i1 condition, ``nn.mod`` works on signless integers, ``nn.top_k`` gives
+i64 positions, and ``nn.slice``, ``nn.transpose``, ``nn.max_pool2d`` (f32 or
+quantized), ``nn.gather`` and ``nn.gather_elements`` keep their data's element
+type (the gathers read positions from an integer index tensor). Each op knows
+its output shape (checked by the verifier), its multiply-accumulate count and
+the bytes it reads and writes; the DMA cost model relies on these numbers.
 """
 
 from __future__ import annotations
@@ -377,6 +379,154 @@ class ClampOp(ElementwiseUnaryOp):
         if not self.min.value.data <= self.max.value.data:
             raise VerifyException("clamp min must not exceed max (and neither may be NaN)")
         super().verify_()
+
+
+# --- logic, selection, remainders, scans ------------------------------------------
+
+
+class LogicalOp(ComputeOp, ABC):
+    """An op on i1 tensors giving i1 (the booleans ``nn.cmp`` produces)."""
+
+    RESULT_ELEMENT_TYPE: ClassVar[Attribute] = i1
+
+    def verify_(self) -> None:
+        for value in self.operands:
+            if isinstance(value.type, TensorType) and value.type.get_element_type() != i1:
+                raise VerifyException(f"operands must be i1 tensors, got {value.type}")
+        super().verify_()
+
+
+class LogicalBinaryOp(LogicalOp, ABC):
+    """``lhs <op> rhs`` on i1 tensors with numpy broadcasting."""
+
+    lhs = operand_def(TensorType)
+    rhs = operand_def(TensorType)
+    result = result_def(TensorType)
+
+    def __init__(self, lhs: SSAValue, rhs: SSAValue, result_type: Attribute):
+        super().__init__(operands=[lhs, rhs], result_types=[result_type])
+
+    def infer_shape(self) -> shapes.Shape:
+        return shapes.broadcast(self.operand_shape(0), self.operand_shape(1))
+
+
+@irdl_op_definition
+class AndOp(LogicalBinaryOp):
+    """Elementwise ``lhs and rhs``."""
+
+    name = "nn.and"
+
+
+@irdl_op_definition
+class OrOp(LogicalBinaryOp):
+    """Elementwise ``lhs or rhs``."""
+
+    name = "nn.or"
+
+
+@irdl_op_definition
+class XorOp(LogicalBinaryOp):
+    """Elementwise ``lhs xor rhs``."""
+
+    name = "nn.xor"
+
+
+@irdl_op_definition
+class NotOp(LogicalOp):
+    """Elementwise ``not x``."""
+
+    name = "nn.not"
+    input = operand_def(TensorType)
+    result = result_def(TensorType)
+
+    def __init__(self, input: SSAValue):
+        super().__init__(operands=[input], result_types=[input.type])
+
+    def infer_shape(self) -> shapes.Shape:
+        return self.operand_shape(0)
+
+
+@irdl_op_definition
+class SelectOp(ComputeOp):
+    """``on_true`` where ``cond`` holds, else ``on_false`` (ONNX Where): an i1
+    condition and two f32 tensors, all three broadcast together."""
+
+    name = "nn.select"
+    cond = operand_def(TensorType)
+    on_true = operand_def(F32_TENSOR)
+    on_false = operand_def(F32_TENSOR)
+    result = result_def(TensorType)
+
+    def __init__(self, cond: SSAValue, on_true: SSAValue, on_false: SSAValue, result_type: Attribute):
+        super().__init__(operands=[cond, on_true, on_false], result_types=[result_type])
+
+    def verify_(self) -> None:
+        if isinstance(self.cond.type, TensorType) and self.cond.type.get_element_type() != i1:
+            raise VerifyException(f"the condition must be an i1 tensor, got {self.cond.type}")
+        super().verify_()
+
+    def infer_shape(self) -> shapes.Shape:
+        return shapes.broadcast(*(self.operand_shape(k) for k in range(3)))
+
+
+@irdl_op_definition
+class FmodOp(ElementwiseBinaryOp):
+    """Elementwise C ``fmod(lhs, rhs)``: the remainder of the quotient truncated toward
+    zero, with the sign of ``lhs`` (NaN for ``rhs = 0`` or an infinite ``lhs``)."""
+
+    name = "nn.fmod"
+
+
+def is_integer_element_type(element_type: Attribute) -> bool:
+    """A signless integer of 8, 16, 32 or 64 bits."""
+    return element_type != f32 and is_cmp_element_type(element_type)
+
+
+@irdl_op_definition
+class ModOp(ComputeOp):
+    """Elementwise ``lhs mod rhs`` of signless integers (as signed) with broadcasting: the
+    remainder of floor division, with the sign of ``rhs`` (ONNX Mod with fmod=0). Both
+    operands and the result have one element type; ``rhs`` holds no 0 (undefined)."""
+
+    name = "nn.mod"
+    lhs = operand_def(TensorType)
+    rhs = operand_def(TensorType)
+    result = result_def(TensorType)
+
+    def __init__(self, lhs: SSAValue, rhs: SSAValue, result_type: Attribute):
+        super().__init__(operands=[lhs, rhs], result_types=[result_type])
+
+    def result_element_type(self) -> Attribute:
+        return self.lhs.type.get_element_type()
+
+    def infer_shape(self) -> shapes.Shape:
+        return shapes.broadcast(self.operand_shape(0), self.operand_shape(1))
+
+    def verify_(self) -> None:
+        types = [v.type.get_element_type() for v in self.operands]
+        if types[0] != types[1]:
+            raise VerifyException(f"operands must have one element type, got {types[0]} and {types[1]}")
+        if not is_integer_element_type(types[0]):
+            raise VerifyException(f"operands must be signless integers of 8, 16, 32 or 64 bits, got {types[0]}")
+        super().verify_()
+
+
+@irdl_op_definition
+class CumsumOp(ComputeOp):
+    """Running sums along ``axis``; ``exclusive`` leaves each element out of its own
+    sum (the first is 0), ``reverse`` sums from the end (ONNX CumSum)."""
+
+    name = "nn.cumsum"
+    input = operand_def(F32_TENSOR)
+    result = result_def(TensorType)
+    axis = prop_def(IntegerAttr[I64])
+    exclusive = opt_prop_def(BoolAttr, default_value=BoolAttr.from_bool(False))
+    reverse = opt_prop_def(BoolAttr, default_value=BoolAttr.from_bool(False))
+
+    def infer_shape(self) -> shapes.Shape:
+        x = self.operand_shape(0)
+        shapes.normalize_axis(self.axis.value.data, len(x))
+        return x
 
 
 # --- linear algebra -----------------------------------------------------------
@@ -824,6 +974,14 @@ COMPUTE_OPS: tuple[type[IRDLOperation], ...] = (
     CosOp,
     ReciprocalOp,
     ClampOp,
+    AndOp,
+    OrOp,
+    XorOp,
+    NotOp,
+    SelectOp,
+    FmodOp,
+    ModOp,
+    CumsumOp,
     Conv2dOp,
     MatmulOp,
     GemmOp,

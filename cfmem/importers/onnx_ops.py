@@ -36,7 +36,7 @@ from xdsl.ir import Attribute, Operation, SSAValue
 from cfmem.dialects import nn_compute as nc
 from cfmem.dialects import nn_quant as nq
 from cfmem.dialects.nn_quant import ui8
-from cfmem.dialects.shapes import normalize_axis
+from cfmem.dialects.shapes import broadcast, normalize_axis
 from cfmem.importers.onnx_import import Importer, OnnxImportError, Scope, Value, add_initializers, check_known_size
 from cfmem.importers.onnx_opsets import check_operator_version, operator_version
 from cfmem.interp import kernels
@@ -183,6 +183,21 @@ def f32_operand(imp: Importer, value: Value, hint: str) -> SSAValue:
     return value
 
 
+def bool_operand(imp: Importer, value: Value, hint: str) -> SSAValue:
+    """A run-time bool (i1) tensor, such as a comparison's result, or a known bool tensor."""
+    if isinstance(value, np.ndarray):
+        return imp.runtime(value.astype(np.bool_), hint)
+    if dtype_of(value) != np.bool_:
+        raise OnnxImportError(f"expected a bool tensor, got {value.type}")
+    return value
+
+
+def text_attr(node: onnx.NodeProto, name: str, default: str) -> str:
+    """A string attribute, decoded."""
+    value = attr(node, name, default)
+    return value.decode() if isinstance(value, bytes) else value
+
+
 def element_type(dtype: np.dtype) -> Attribute:
     if dtype == np.bool_:
         return i1
@@ -317,8 +332,9 @@ SELU_ALPHA, SELU_GAMMA = 1.67326319217681884765625, 1.05070102214813232421875
 
 
 def activation(imp, node, inputs):
-    """Activations as nn ops: ``min(x, 0)`` is ``-relu(-x)``, and a stable softplus is
-    ``relu(x) + log(1 + exp(-|x|))``. Each is the ONNX formula, rounded as float32 ops."""
+    """Activations as nn ops: ``min(x, 0)`` is ``-relu(-x)``, a stable softplus is
+    ``relu(x) + log(1 + exp(-|x|))`` and ThresholdedRelu selects ``x`` where ``x > alpha``.
+    Each is the ONNX formula, rounded as float32 ops."""
     b, op = imp.b, node.op_type
     x = f32_operand(imp, inputs[0], node.output[0])
     out = out_name(imp, node)
@@ -354,6 +370,8 @@ def activation(imp, node, inputs):
         if op == "HardSigmoid":
             return [b.clamp(line, 0.0, 1.0, out)]
         return [b.mul(x, b.clamp(line, 0.0, 1.0), out)]
+    if op == "ThresholdedRelu":
+        return [b.select(b.cmp("gt", x, k(attr(node, "alpha", 1.0))), x, k(0.0), out)]
     if op == "Softplus":
         return [softplus(out)]
     if op == "Softsign":
@@ -380,16 +398,62 @@ def clip(imp, node, inputs):
     return [imp.b.clamp(x, float(lo), float(hi), out_name(imp, node))]
 
 
-def compare(imp, node, inputs):
+def same_type_operands(imp, node, inputs) -> list[SSAValue]:
+    """The first two inputs as SSA values, a known one in the type of the run-time one."""
     a, b = inputs[:2]
     dtype = dtype_of(a if isinstance(a, SSAValue) else b)
-    operands = [v if isinstance(v, SSAValue) else imp.runtime(v, node.input[k], dtype=dtype) for k, v in enumerate((a, b))]
+    return [v if isinstance(v, SSAValue) else imp.runtime(v, node.input[k], dtype=dtype) for k, v in enumerate((a, b))]
+
+
+def compare(imp, node, inputs):
+    operands = same_type_operands(imp, node, inputs)
     op = nc.CmpOp.create(
         operands=operands,
         result_types=[TensorType(i1, list(np.broadcast_shapes(imp.b.shape(operands[0]), imp.b.shape(operands[1]))))],
         properties={"predicate": StringAttr(COMPARE[node.op_type])},
     )
     return [imp.b._emit(op, out_name(imp, node))]
+
+
+def mod(imp, node, inputs):
+    """Mod with broadcasting: C fmod (the sign of the dividend) of float32 tensors with
+    fmod=1; the remainder of floor division (the sign of the divisor) of integer tensors with
+    fmod=0, the default. ONNX defines fmod=0 for integers only."""
+    operands = same_type_operands(imp, node, inputs)
+    dtype, fmod = dtype_of(operands[0]), attr(node, "fmod", 0)
+    if dtype == np.float32 and fmod:
+        return [imp.b.fmod(*operands, out_name(imp, node))]
+    if dtype == np.float32:
+        raise OnnxImportError("Mod of float tensors needs fmod=1 (fmod=0 is defined for integers only)")
+    if fmod:
+        raise OnnxImportError(f"Mod with fmod=1 of {dtype} tensors is not supported (only fmod=0)")
+    if not np.issubdtype(dtype, np.signedinteger):
+        raise OnnxImportError(f"Mod of {dtype} tensors is not supported (float32 or signed integers)")
+    return [imp.b.mod(*operands, out_name(imp, node))]
+
+
+# --- logic and selection --------------------------------------------------------------------
+
+LOGICAL = {"And": "logical_and", "Or": "logical_or", "Xor": "logical_xor"}
+
+
+def logical(imp, node, inputs):
+    """Not, And, Or and Xor of bool tensors (comparison results or known), with broadcasting."""
+    operands = [bool_operand(imp, v, node.input[k]) for k, v in enumerate(inputs)]
+    if node.op_type == "Not":
+        return [imp.b.logical_not(operands[0], out_name(imp, node))]
+    return [getattr(imp.b, LOGICAL[node.op_type])(*operands, out_name(imp, node))]
+
+
+def where(imp, node, inputs):
+    """Where: a bool condition (computed or known) choosing between float32 tensors, the
+    three broadcast together."""
+    cond, *values = inputs
+    for value in values:
+        if dtype_of(value) != np.float32:
+            raise OnnxImportError(f"Where choosing between {dtype_of(value)} tensors is not supported (only float32)")
+    on_true, on_false = (f32_operand(imp, v, node.input[k + 1]) for k, v in enumerate(values))
+    return [imp.b.select(bool_operand(imp, cond, node.input[0]), on_true, on_false, out_name(imp, node))]
 
 
 # --- sliding windows (Conv, pooling) -----------------------------------------------------------
@@ -697,6 +761,21 @@ def global_avg_pool(imp, node, inputs):
     return [from_nchw(imp, y, len(xs) - 2, name)]
 
 
+def global_max_pool(imp, node, inputs):
+    """GlobalMaxPool over any number of spatial axes: one max-pool window over the input
+    seen as (N, C, 1, the product of the spatial sizes)."""
+    x = f32_operand(imp, inputs[0], node.input[0])
+    xs = imp.b.shape(x)
+    if len(xs) < 3:
+        raise OnnxImportError(f"GlobalMaxPool needs an input (N, C, spatial...) of rank 3 or more, not {len(xs)}")
+    n, c, size = xs[0], xs[1], math.prod(xs[2:])
+    name = out_name(imp, node)
+    pooled_shape = (n, c, *[1] * (len(xs) - 2))
+    window = reshape(imp, x, (n, c, 1, size))
+    pooled = imp.b.max_pool2d(window, (1, size), name=name if len(xs) == 4 else imp.name(f"{name}_2d"))
+    return [reshape(imp, pooled, pooled_shape, name)]
+
+
 def reduce_mean(imp, node, inputs):
     """ReduceMean; ReduceSum as the mean times the element count (rounds slightly differently)."""
     x = f32_operand(imp, inputs[0], node.input[0])
@@ -737,6 +816,16 @@ def softmax(imp, node, inputs):
     return [reshape(imp, y, xs, name)]
 
 
+def cumsum(imp, node, inputs):
+    """CumSum along a known axis (one integer), ``exclusive`` and ``reverse`` as attributes."""
+    x = f32_operand(imp, inputs[0], node.input[0])
+    axis = ints(inputs[1], "CumSum axis")
+    if len(axis) != 1:
+        raise OnnxImportError(f"CumSum axis {axis} must be one integer")
+    exclusive, reverse = bool(attr(node, "exclusive", 0)), bool(attr(node, "reverse", 0))
+    return [imp.b.cumsum(x, axis[0], exclusive, reverse, out_name(imp, node))]
+
+
 # --- data movement --------------------------------------------------------------------------
 
 
@@ -750,6 +839,15 @@ def concat(imp, node, inputs):
     return [make(imp, nc.ConcatOp, operands, {"axis": IntegerAttr(axis, i64)}, out_name(imp, node))]
 
 
+def repeat(imp: Importer, x: SSAValue, repeats: Sequence[int], name: str) -> SSAValue:
+    """``x`` concatenated with itself ``repeats[axis]`` (positive) times along each axis; the
+    last concatenation is named ``name``."""
+    tiled = [axis for axis, r in enumerate(repeats) if r > 1]
+    for axis in tiled:
+        x = make(imp, nc.ConcatOp, [x] * repeats[axis], {"axis": IntegerAttr(axis, i64)}, name if axis == tiled[-1] else None)
+    return x
+
+
 def tile(imp, node, inputs):
     """Tile with known repeats: the input concatenated with itself along each repeated axis."""
     x = f32_operand(imp, inputs[0], node.input[0])
@@ -757,11 +855,70 @@ def tile(imp, node, inputs):
     rank = len(imp.b.shape(x))
     if len(repeats) != rank or any(r < 1 for r in repeats):
         raise OnnxImportError(f"Tile repeats {repeats} must be {rank} positive counts, one per axis of the input")
-    tiled = [axis for axis, r in enumerate(repeats) if r > 1]
-    for axis in tiled:
-        name = out_name(imp, node) if axis == tiled[-1] else None
-        x = make(imp, nc.ConcatOp, [x] * repeats[axis], {"axis": IntegerAttr(axis, i64)}, name)
-    return [x]
+    return [repeat(imp, x, repeats, out_name(imp, node))]
+
+
+def expand(imp, node, inputs):
+    """Expand to a known shape, broadcast with the input's both ways as ONNX defines it: the
+    input gets the result's rank, then each of its size-1 axes is repeated to the result's size."""
+    x = f32_operand(imp, inputs[0], node.input[0])
+    xs, shape = imp.b.shape(x), ints(inputs[1], "Expand shape")
+    try:
+        out = broadcast(xs, shape)
+    except ValueError:
+        raise OnnxImportError(f"Expand of shape {list(xs)} to {shape}: the shapes do not broadcast") from None
+    if 0 in out:
+        raise OnnxImportError(f"Expand to an empty shape {list(out)} is not supported")
+    name = out_name(imp, node)
+    x = reshape(imp, x, (1,) * (len(out) - len(xs)) + tuple(xs), imp.name(f"{name}_ranked"))
+    return [repeat(imp, x, [size // d for size, d in zip(out, imp.b.shape(x))], name)]
+
+
+def rearrange(imp: Importer, x: SSAValue, split: Sequence[int], perm: Sequence[int], shape: Sequence[int], name: str) -> SSAValue:
+    """``x`` reshaped to ``split``, transposed by ``perm`` and reshaped to ``shape`` (named ``name``)."""
+    parts = reshape(imp, x, split, imp.name(f"{name}_split"))
+    moved = make(imp, nc.TransposeOp, [parts], {"perm": nc.i64_array(perm)}, imp.name(f"{name}_moved"))
+    return reshape(imp, moved, shape, name)
+
+
+def block_input(imp: Importer, node: onnx.NodeProto, inputs: list) -> tuple[SSAValue, int]:
+    """DepthToSpace's or SpaceToDepth's (N, C, H, W) input and its positive blocksize."""
+    x = f32_operand(imp, inputs[0], node.input[0])
+    rank, blocksize = len(imp.b.shape(x)), attr(node, "blocksize")
+    if rank != 4:
+        raise OnnxImportError(f"{node.op_type} needs an input (N, C, H, W) of rank 4, not {rank}")
+    if blocksize < 1:
+        raise OnnxImportError(f"{node.op_type} blocksize {blocksize} must be positive")
+    return x, blocksize
+
+
+DEPTH_TO_SPACE_MODES = ("DCR", "CRD")
+
+
+def depth_to_space(imp, node, inputs):
+    """DepthToSpace: (N, C, H, W) to (N, C / b², H b, W b). In DCR mode (the default) the
+    block offsets come from the outer channel positions, in CRD mode from the inner ones."""
+    x, b = block_input(imp, node, inputs)
+    n, c, h, w = imp.b.shape(x)
+    mode = text_attr(node, "mode", "DCR")
+    if mode not in DEPTH_TO_SPACE_MODES:
+        raise OnnxImportError(f"DepthToSpace mode {mode!r} is not one of {', '.join(DEPTH_TO_SPACE_MODES)}")
+    if c % (b * b):
+        raise OnnxImportError(f"DepthToSpace blocksize {b}: {c} channels are not a multiple of {b * b}")
+    depth = c // (b * b)
+    split, perm = ((n, b, b, depth, h, w), (0, 3, 4, 1, 5, 2)) if mode == "DCR" else ((n, depth, b, b, h, w), (0, 1, 4, 2, 5, 3))
+    return [rearrange(imp, x, split, perm, (n, depth, h * b, w * b), out_name(imp, node))]
+
+
+def space_to_depth(imp, node, inputs):
+    """SpaceToDepth: (N, C, H, W) to (N, C b², H / b, W / b), the block offsets outermost in
+    the channels (the inverse of DepthToSpace's DCR mode)."""
+    x, b = block_input(imp, node, inputs)
+    n, c, h, w = imp.b.shape(x)
+    if h % b or w % b:
+        raise OnnxImportError(f"SpaceToDepth blocksize {b} does not divide the height {h} and width {w}")
+    split = (n, c, h // b, b, w // b, b)
+    return [rearrange(imp, x, split, (0, 3, 5, 1, 2, 4), (n, c * b * b, h // b, w // b), out_name(imp, node))]
 
 
 def transpose(imp, node, inputs):
@@ -1359,21 +1516,29 @@ HANDLER_OPS: tuple[tuple[tuple[str, ...], Handler], ...] = (
     (("Size",), size_op),
     ((*BINARY, "Pow"), binary),
     ((*UNARY, "Sqrt", "Exp", "Neg", "Log", "Abs", "Floor", "Ceil", "Round", "Sign", "Erf", "Sin", "Cos", "Reciprocal"), unary),
-    (("LeakyRelu", "PRelu", "Elu", "Selu", "Celu", "HardSigmoid", "HardSwish", "Softplus", "Softsign", "Gelu", "Mish"), activation),
+    (("LeakyRelu", "PRelu", "Elu", "Selu", "Celu", "HardSigmoid", "HardSwish", "Softplus", "Softsign", "Gelu", "Mish", "ThresholdedRelu"), activation),
     (("Max", "Min", "Sum", "Mean"), variadic),
     (("Clip",), clip),
     ((*COMPARE,), compare),
+    (("Mod",), mod),
+    (("Not", *LOGICAL), logical),
+    (("Where",), where),
     (("Conv",), conv),
     (("Gemm",), gemm),
     (("MatMul",), matmul),
     (("Einsum",), einsum),
     (("MaxPool", "AveragePool"), pool),
     (("GlobalAveragePool",), global_avg_pool),
+    (("GlobalMaxPool",), global_max_pool),
     (("ReduceMean", "ReduceSum"), reduce_mean),
     (("Softmax",), softmax),
+    (("CumSum",), cumsum),
     (("Concat",), concat),
     (("Transpose",), transpose),
     (("Tile",), tile),
+    (("Expand",), expand),
+    (("DepthToSpace",), depth_to_space),
+    (("SpaceToDepth",), space_to_depth),
     (("Reshape",), reshape_op),
     (("Flatten",), flatten),
     (("Squeeze",), squeeze),

@@ -103,6 +103,8 @@ def _global_bytes(op: memref.GlobalOp) -> np.ndarray:
     if isinstance(value, DenseIntOrFPElementsAttr):
         shape, dtype = _shape_dtype(op.type)
         raw = np.frombuffer(value.data.data, np.uint8)
+        if dtype == np.bool_:  # xDSL stores true as 0xff, numpy as 1
+            raw = (raw != 0).astype(np.uint8)
         if raw.size == dtype.itemsize and int(np.prod(shape)) != 1:  # a splat
             return np.tile(raw, int(np.prod(shape)))
         return raw.copy()

@@ -241,6 +241,17 @@ def qconcat(op: nq.QConcatOp, *xs: np.ndarray) -> np.ndarray:
     parts = [saturate((x.astype(np.int64) - zp).astype(np.float32) * s / y_scale, y_zero_point, dtype)
              for x, s, zp in zip(xs, scales, zero_points, strict=True)]  # fmt: skip
     return np.concatenate(parts, axis=op.axis.value.data)
+def cumsum(op: nc.CumsumOp, x: np.ndarray) -> np.ndarray:
+    """float32 running sums, added one element after the other from the start (or the
+    end, for ``reverse``); ``exclusive`` shifts them by one, 0 first."""
+    axis = op.axis.value.data
+    ordered = np.flip(x, axis) if op.reverse.value.data else x
+    sums = np.cumsum(ordered, axis=axis, dtype=np.float32)
+    if op.exclusive.value.data:
+        shifted = np.zeros_like(sums)
+        np.moveaxis(shifted, axis, 0)[1:] = np.moveaxis(sums, axis, 0)[:-1]
+        sums = shifted
+    return np.flip(sums, axis) if op.reverse.value.data else sums
 
 
 _CMP = {"eq": np.equal, "ne": np.not_equal, "lt": np.less, "le": np.less_equal, "gt": np.greater, "ge": np.greater_equal}
@@ -271,6 +282,14 @@ KERNELS: dict[type[Operation], Kernel] = {
     nc.CosOp: lambda op, x: np.cos(x),
     nc.ReciprocalOp: lambda op, x: np.reciprocal(x),
     nc.ClampOp: lambda op, x: np.clip(x, np.float32(op.min.value.data), np.float32(op.max.value.data)),
+    nc.AndOp: lambda op, a, b: np.logical_and(a, b),
+    nc.OrOp: lambda op, a, b: np.logical_or(a, b),
+    nc.XorOp: lambda op, a, b: np.logical_xor(a, b),
+    nc.NotOp: lambda op, x: np.logical_not(x),
+    nc.SelectOp: lambda op, c, a, b: np.where(c, a, b),
+    nc.FmodOp: lambda op, a, b: np.fmod(a, b),
+    nc.ModOp: lambda op, a, b: np.mod(a, b),
+    nc.CumsumOp: cumsum,
     nc.Conv2dOp: conv2d,
     nc.MatmulOp: lambda op, a, b: np.matmul(a, b),
     nc.GemmOp: gemm,

@@ -18,6 +18,18 @@ is plain upstream MLIR (linalg, memref, arith, math, scf, func). Per op:
   ``arith.negf``, ``log``/``abs``/``floor``/``ceil``/``erf``/``sin``/``cos`` their
   ``math`` ops, ``round`` ``math.roundeven``, ``reciprocal`` ``1 / x``, ``sign``
   two selects (NaN kept), ``clamp`` ``minimumf(maximumf(x, min), max)``: one generic.
+- ``and``/``or``/``xor`` ``arith.andi``/``ori``/``xori`` on i1, ``not`` ``xori`` with
+  true, ``select`` ``arith.select``: one generic, broadcasting as above.
+- ``fmod``: in f64, ``a - trunc(a / b) * b`` (the product taken as 0 where the
+  quotient truncates to 0, so a finite ``a`` over an infinite ``b`` is ``a``),
+  rounded to f32 and given ``a``'s sign; exact while ``|a / b| < 2**28`` (the f64
+  quotient then truncates to the true integer, and the product and difference
+  are exact). ``mod`` of integers: ``arith.remsi``, plus ``b`` where the
+  remainder is not 0 and its sign differs from ``b``'s. One generic each.
+- ``cumsum``: the output filled with 0, then one generic over the output's loops
+  and a reduction loop ``k`` along the axis that adds input element ``k`` where
+  ``k`` is at or before the output index (before: exclusive; at or after, after:
+  reverse), by a select.
 - ``conv2d``: the output filled with the bias (broadcast over N, H, W) or 0,
   then one generic over (n, o, y, x, c, ky, kx) accumulating input channel
   ``(o floordiv og) * cg + c`` (og, cg: output and input channels per group) at
@@ -68,7 +80,8 @@ done, so N is the most any single op needs, and the stack it takes is the
 same wherever the op sits (no ``alloca`` runs inside control flow).
 
 Assumes static shapes, f32 data (``slice`` and the gathers take any element
-type, ``cmp`` also signless integers) and an output buffer that overlaps none of
+type, ``cmp`` also signless integers, ``mod`` only them, the logical ops and
+``select``'s condition i1) and an output buffer that overlaps none of
 the inputs (the memory plan guarantees it; several lowerings write the output
 before they have read every input).
 """
@@ -97,6 +110,8 @@ from xdsl.dialects.builtin import (
     TensorType,
     UnitAttr,
     f32,
+    f64,
+    i1,
     i8,
     i64,
 )
@@ -149,6 +164,10 @@ FLOAT_UNARY = {
     nc.SinOp: math.SinOp,
     nc.CosOp: math.CosOp,
 }
+LOGICAL_BINARY = {nc.AndOp: arith.AndIOp, nc.OrOp: arith.OrIOp, nc.XorOp: arith.XOrIOp}
+CUMSUM_PREDICATES = {(False, False): "sle", (True, False): "slt", (False, True): "sge", (True, True): "sgt"}
+"""(exclusive, reverse) -> how an input index along the axis compares with each output
+index whose sum counts it."""
 CMP_PREDICATES = {"eq": "oeq", "ne": "une", "lt": "olt", "le": "ole", "gt": "ogt", "ge": "oge"}
 CMPI_PREDICATES = {"eq": "eq", "ne": "ne", "lt": "slt", "le": "sle", "gt": "sgt", "ge": "sge"}
 
@@ -309,6 +328,10 @@ def data_index(index: SSAValue, size: int) -> SSAValue:
     return arith.MinSIOp(arith.MaxSIOp(i, zero), index_const(size - 1)).result
 
 
+def i1_const(value: bool) -> SSAValue:
+    return arith.ConstantOp(IntegerAttr(int(value), i1)).result
+
+
 def ints(attr: DenseArrayBase) -> tuple[int, ...]:
     return tuple(int(v) for v in attr.get_values())
 
@@ -454,6 +477,51 @@ class OpLowering:
     def clamp(self, op: nc.ClampOp, ins: list[SSAValue], out: SSAValue) -> None:
         lo, hi = op.min.value.data, op.max.value.data
         elementwise(ins, out, lambda x, _: arith.MinimumfOp(arith.MaximumfOp(x, f32_const(lo)), f32_const(hi)).result)
+
+    def logical(self, op: nc.LogicalBinaryOp, ins: list[SSAValue], out: SSAValue) -> None:
+        elementwise(ins, out, lambda a, b, _: LOGICAL_BINARY[type(op)](a, b).result)
+
+    def logical_not(self, op: nc.NotOp, ins: list[SSAValue], out: SSAValue) -> None:
+        elementwise(ins, out, lambda x, _: arith.XOrIOp(x, i1_const(True)).result)
+
+    def select(self, op: nc.SelectOp, ins: list[SSAValue], out: SSAValue) -> None:
+        elementwise(ins, out, lambda c, a, b, _: arith.SelectOp(c, a, b).result)
+
+    def fmod(self, op: nc.FmodOp, ins: list[SSAValue], out: SSAValue) -> None:
+        def body(a: SSAValue, b: SSAValue, _: SSAValue) -> SSAValue:
+            wide_a, wide_b = arith.ExtFOp(a, f64).result, arith.ExtFOp(b, f64).result
+            quotient = math.TruncOp(arith.DivfOp(wide_a, wide_b)).result
+            zero = arith.ConstantOp(FloatAttr(0.0, f64)).result
+            product = arith.SelectOp(arith.CmpfOp(quotient, zero, "oeq"), zero, arith.MulfOp(quotient, wide_b))
+            remainder = arith.TruncFOp(arith.SubfOp(wide_a, product), f32)
+            return math.CopySignOp(remainder, a).result
+
+        elementwise(ins, out, body)
+
+    def mod(self, op: nc.ModOp, ins: list[SSAValue], out: SSAValue) -> None:
+        def body(a: SSAValue, b: SSAValue, _: SSAValue) -> SSAValue:
+            zero = arith.ConstantOp(IntegerAttr(0, a.type)).result
+            remainder = arith.RemSIOp(a, b).result
+            signs_differ = arith.XOrIOp(arith.CmpiOp(remainder, zero, "slt"), arith.CmpiOp(b, zero, "slt"))
+            adjust = arith.AndIOp(arith.CmpiOp(remainder, zero, "ne"), signs_differ)
+            return arith.SelectOp(adjust, arith.AddiOp(remainder, b), remainder).result
+
+        elementwise(ins, out, body)
+
+    def cumsum(self, op: nc.CumsumOp, ins: list[SSAValue], out: SSAValue) -> None:
+        (x,) = ins
+        rank = len(shape_of(x))
+        axis = op.axis.value.data
+        loops = dims(rank + 1)  # the output's, then k along the axis
+        x_map = affine_map(rank + 1, [loops[rank] if i == axis else d for i, d in enumerate(loops[:rank])])
+        predicate = CUMSUM_PREDICATES[bool(op.exclusive.value.data), bool(op.reverse.value.data)]
+
+        def body(v: SSAValue, acc: SSAValue) -> SSAValue:
+            counted = arith.CmpiOp(IndexOp(rank).result, IndexOp(axis).result, predicate)
+            return arith.SelectOp(counted, arith.AddfOp(acc, v), acc).result
+
+        fill(0.0, out)
+        generic([x], [out], [x_map, affine_map(rank + 1, loops[:rank])], body, reduced=(rank,))
 
     def conv2d(self, op: nc.Conv2dOp, ins: list[SSAValue], out: SSAValue) -> None:
         x, w, *bias = ins
@@ -678,6 +746,14 @@ class OpLowering:
         nc.ReciprocalOp: reciprocal,
         nc.SignOp: sign,
         nc.ClampOp: clamp,
+        nc.AndOp: logical,
+        nc.OrOp: logical,
+        nc.XorOp: logical,
+        nc.NotOp: logical_not,
+        nc.SelectOp: select,
+        nc.FmodOp: fmod,
+        nc.ModOp: mod,
+        nc.CumsumOp: cumsum,
         nc.Conv2dOp: conv2d,
         nc.MatmulOp: matmul,
         nc.GemmOp: gemm,
