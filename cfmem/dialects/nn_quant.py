@@ -83,6 +83,13 @@ def check_params(op: ComputeOp, prefix: str, channels: int | None = None) -> Non
         raise ValueError(f"{prefix}_scale must be positive, got {list(scale)}")
 
 
+def axis_channels(op: ComputeOp, prefix: str, shape: shapes.Shape) -> int | None:
+    """The size of the axis a per-axis ``<prefix>_scale`` runs along (None for one scale)."""
+    if len(floats(op.properties[f"{prefix}_scale"])) == 1:
+        return None
+    return shape[shapes.normalize_axis(op.axis.value.data, len(shape))]
+
+
 def check_quantized(op: ComputeOp, *indices: int) -> None:
     for k in indices:
         if not is_quantized(op.operands[k].type):
@@ -125,7 +132,7 @@ class QuantizeOp(ComputeOp):
 
     def infer_shape(self) -> shapes.Shape:
         x = self.operand_shape(0)
-        check_params(self, "y", x[self.axis.value.data] if x else None)
+        check_params(self, "y", axis_channels(self, "y", x))
         return x
 
     def verify_(self) -> None:
@@ -149,7 +156,7 @@ class DequantizeOp(ComputeOp):
         if self.input.type.get_element_type() not in (*QUANT_TYPES, i32):
             raise ValueError(f"input must be an i8, ui8 or i32 tensor, got {self.input.type}")
         x = self.operand_shape(0)
-        check_params(self, "x", x[self.axis.value.data] if x else None)
+        check_params(self, "x", axis_channels(self, "x", x))
         return x
 
 

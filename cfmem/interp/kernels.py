@@ -142,7 +142,7 @@ def erf(op: Operation, x: np.ndarray) -> np.ndarray:
 # --- quantized ops -----------------------------------------------------------------------
 
 
-def _params(op: Operation, prefix: str) -> tuple[np.ndarray, np.ndarray]:
+def quant_params(op: Operation, prefix: str) -> tuple[np.ndarray, np.ndarray]:
     """``<prefix>_scale`` as float32 and ``<prefix>_zero_point`` as int64 arrays."""
     scale = np.array(nq.floats(op.properties[f"{prefix}_scale"]), np.float32)
     return scale, np.array(_ints(op.properties[f"{prefix}_zero_point"]), np.int64)
@@ -169,35 +169,35 @@ def _result_dtype(op: Operation) -> np.dtype:
 
 
 def quantize(op: nq.QuantizeOp, x: np.ndarray) -> np.ndarray:
-    scale, zero_point = (_along(p, op.axis.value.data, x.ndim) for p in _params(op, "y"))
+    scale, zero_point = (_along(p, op.axis.value.data, x.ndim) for p in quant_params(op, "y"))
     return saturate(x / scale, zero_point, _result_dtype(op))
 
 
 def dequantize(op: nq.DequantizeOp, x: np.ndarray) -> np.ndarray:
-    scale, zero_point = (_along(p, op.axis.value.data, x.ndim) for p in _params(op, "x"))
+    scale, zero_point = (_along(p, op.axis.value.data, x.ndim) for p in quant_params(op, "x"))
     return (x.astype(np.int64) - zero_point).astype(np.float32) * scale
 
 
 def _centered(op: Operation, prefix: str, x: np.ndarray, axis: int = 0) -> np.ndarray:
     """``x - zero_point`` as int64 (a per-axis zero point runs along ``axis``)."""
-    return x.astype(np.int64) - _along(_params(op, prefix)[1], axis, x.ndim)
+    return x.astype(np.int64) - _along(quant_params(op, prefix)[1], axis, x.ndim)
 
 
-def _ratio(op: Operation, *prefixes: str, alpha: float = 1.0) -> np.ndarray:
+def requant_ratio(op: Operation, *prefixes: str, alpha: float = 1.0) -> np.ndarray:
     """The float32 product of the scales of ``prefixes`` (times ``alpha``) over ``y_scale``."""
     product = np.float32(alpha)
     for prefix in prefixes:
-        product = product * _params(op, prefix)[0]
-    return product / _params(op, "y")[0] if "y_scale" in op.properties else product
+        product = product * quant_params(op, prefix)[0]
+    return product / quant_params(op, "y")[0] if "y_scale" in op.properties else product
 
 
 def qconv2d(op: nq.QConv2dOp, x: np.ndarray, w: np.ndarray, bias: np.ndarray | None = None) -> np.ndarray:
     acc = conv2d(op, _centered(op, "x", x), _centered(op, "w", w))
     if bias is not None:
         acc = acc + bias.astype(np.int64).reshape(1, -1, 1, 1)
-    ratio = _ratio(op, "x", "w")
+    ratio = requant_ratio(op, "x", "w")
     ratio = ratio.reshape(1, -1, 1, 1) if ratio.size > 1 else ratio.reshape(())
-    return saturate(acc.astype(np.float32) * ratio, _params(op, "y")[1], _result_dtype(op))
+    return saturate(acc.astype(np.float32) * ratio, quant_params(op, "y")[1], _result_dtype(op))
 
 
 def qgemm(op: nq.QGemmOp, a: np.ndarray, b: np.ndarray, c: np.ndarray | None = None) -> np.ndarray:
@@ -205,11 +205,11 @@ def qgemm(op: nq.QGemmOp, a: np.ndarray, b: np.ndarray, c: np.ndarray | None = N
     acc = _centered(op, "a", a) @ (_centered(op, "b", b, 0).T if trans else _centered(op, "b", b, 1))
     if c is not None:
         acc = acc + c.astype(np.int64)
-    ratio = _ratio(op, "a", "b", alpha=op.alpha.value.data)
+    ratio = requant_ratio(op, "a", "b", alpha=op.alpha.value.data)
     scaled = acc.astype(np.float32) * (ratio if ratio.size > 1 else ratio.reshape(()))
     if op.element is None:
         return scaled.astype(np.float32)
-    return saturate(scaled, _params(op, "y")[1], _result_dtype(op))
+    return saturate(scaled, quant_params(op, "y")[1], _result_dtype(op))
 
 
 def _fma32(a: np.ndarray, b: np.ndarray | np.float32, c: np.ndarray | np.float32) -> np.ndarray:
@@ -218,12 +218,19 @@ def _fma32(a: np.ndarray, b: np.ndarray | np.float32, c: np.ndarray | np.float32
     return (np.asarray(a, np.float64) * np.float64(b) + np.asarray(c, np.float64)).astype(np.float32)
 
 
+def qadd_terms(op: nq.QAddOp) -> tuple[np.float32, np.float32, np.float32]:
+    """onnxruntime's x86 QLinearAdd constants: ``a_scale / y_scale``, ``b_scale / y_scale``
+    and the fixed part ``y_zero_point - (ratio_a * a_zero_point + ratio_b * b_zero_point)``."""
+    y_scale = quant_params(op, "y")[0][0]
+    ratio_a, ratio_b = quant_params(op, "a")[0][0] / y_scale, quant_params(op, "b")[0][0] / y_scale
+    zp_a, zp_b, zp_y = (np.float32(quant_params(op, p)[1][0]) for p in "aby")
+    return ratio_a, ratio_b, zp_y - _fma32(ratio_a, zp_a, ratio_b * zp_b)
+
+
 def qadd(op: nq.QAddOp, a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """onnxruntime's x86 QLinearAdd: ``a * (a_scale / y_scale) + b * (b_scale / y_scale)``
-    plus a fixed part holding the zero points, in fused float32 multiply-adds."""
-    ratio_a, ratio_b = _params(op, "a")[0][0] / _params(op, "y")[0][0], _params(op, "b")[0][0] / _params(op, "y")[0][0]
-    zp_a, zp_b, zp_y = (np.float32(_params(op, p)[1][0]) for p in "aby")
-    fixed = zp_y - _fma32(ratio_a, zp_a, ratio_b * zp_b)
+    """onnxruntime's x86 QLinearAdd: ``a * ratio_a + (b * ratio_b + fixed)`` in fused
+    float32 multiply-adds (see :func:`qadd_terms`), rounded half to even and saturated."""
+    ratio_a, ratio_b, fixed = qadd_terms(op)
     value = _fma32(a.astype(np.float32), ratio_a, _fma32(b.astype(np.float32), ratio_b, fixed))
     info = np.iinfo(_result_dtype(op))
     return np.clip(np.rint(value), info.min, info.max).astype(_result_dtype(op))
@@ -231,12 +238,12 @@ def qadd(op: nq.QAddOp, a: np.ndarray, b: np.ndarray) -> np.ndarray:
 
 def qmul(op: nq.QMulOp, a: np.ndarray, b: np.ndarray) -> np.ndarray:
     product = (_centered(op, "a", a) * _centered(op, "b", b)).astype(np.float32)
-    return saturate(product * _ratio(op, "a", "b").reshape(()), _params(op, "y")[1], _result_dtype(op))
+    return saturate(product * requant_ratio(op, "a", "b").reshape(()), quant_params(op, "y")[1], _result_dtype(op))
 
 
 def qconcat(op: nq.QConcatOp, *xs: np.ndarray) -> np.ndarray:
-    scales, zero_points = _params(op, "x")
-    y_scale, y_zero_point = _params(op, "y")
+    scales, zero_points = quant_params(op, "x")
+    y_scale, y_zero_point = quant_params(op, "y")
     dtype = _result_dtype(op)
     parts = [saturate((x.astype(np.int64) - zp).astype(np.float32) * s / y_scale, y_zero_point, dtype)
              for x, s, zp in zip(xs, scales, zero_points, strict=True)]  # fmt: skip

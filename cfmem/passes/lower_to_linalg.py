@@ -104,8 +104,10 @@ from xdsl.dialects.builtin import (
     FloatAttr,
     IndexType,
     IntegerAttr,
+    IntegerType,
     MemRefType,
     ModuleOp,
+    Signedness,
     StringAttr,
     TensorType,
     UnitAttr,
@@ -113,6 +115,7 @@ from xdsl.dialects.builtin import (
     f64,
     i1,
     i8,
+    i32,
     i64,
 )
 from xdsl.dialects.linalg.attrs import IteratorTypeAttr
@@ -131,9 +134,11 @@ from xdsl.traits import SymbolTable
 from xdsl.utils.exceptions import PassFailedException
 
 from cfmem.dialects import nn_compute as nc
+from cfmem.dialects import nn_quant as nq
 from cfmem.dialects.nn_memref import ApplyOp
 from cfmem.dialects.nn_weights import ReshapeOp
 from cfmem.dialects.types import element_bytes
+from cfmem.interp import kernels
 from cfmem.planning.problem import align_up
 
 Shape = tuple[int, ...]
@@ -332,6 +337,46 @@ def i1_const(value: bool) -> SSAValue:
     return arith.ConstantOp(IntegerAttr(int(value), i1)).result
 
 
+def int_const(value: int, element: Attribute) -> SSAValue:
+    return arith.ConstantOp(IntegerAttr(value, element)).result
+
+
+def quant_params(op: Operation, prefix: str) -> tuple[np.ndarray, np.ndarray]:
+    """``<prefix>_scale`` (float32) and ``<prefix>_zero_point`` (int64) of a quantized op."""
+    return kernels.quant_params(op, prefix)
+
+
+def ratio_of(op: Operation, *prefixes: str, alpha: float = 1.0) -> np.ndarray:
+    """The float32 requantization ratio the kernels use, one value or one per channel."""
+    return np.asarray(kernels.requant_ratio(op, *prefixes, alpha=alpha), np.float32).reshape(-1)
+
+
+def uniform_zero_point(op: Operation, prefix: str) -> int:
+    """A per-channel weight zero point that is the same for every channel, as one value."""
+    zero_points = quant_params(op, prefix)[1]
+    if np.any(zero_points != zero_points[0]):
+        raise PassFailedException(f"nn-lower-to-linalg: '{op.name}' with differing {prefix} zero points per channel is not supported")
+    return int(zero_points[0])
+
+
+def centered_product(a: SSAValue, a_zero: int, b: SSAValue, b_zero: int, acc: SSAValue) -> SSAValue:
+    """``acc + (a - a_zero) * (b - b_zero)`` in i32, ``a`` and ``b`` sign-extended."""
+    wide = [arith.SubiOp(arith.ExtSIOp(v, i32) if v.type != i32 else v, int_const(z, i32)).result for v, z in ((a, a_zero), (b, b_zero))]
+    return arith.AddiOp(acc, arith.MuliOp(*wide)).result
+
+
+def to_quantized(value: SSAValue, zero_point: float | SSAValue, out: SSAValue) -> SSAValue:
+    """``saturate(round_half_even(value) + zero_point)`` into ``out``'s (signless) element type."""
+    element = out.type.get_element_type()
+    if not isinstance(element, IntegerType) or element.signedness.data != Signedness.SIGNLESS:
+        raise PassFailedException(f"nn-lower-to-linalg: quantized data of type {element} is not supported (i8 is)")
+    bits = element.width.data
+    z = zero_point if isinstance(zero_point, SSAValue) else f32_const(zero_point)
+    shifted = arith.AddfOp(math.RoundEvenOp(value), z).result
+    low, high = f32_const(float(-(2 ** (bits - 1)))), f32_const(float(2 ** (bits - 1) - 1))
+    return arith.FPToSIOp(arith.MinimumfOp(arith.MaximumfOp(shifted, low), high), element).result
+
+
 def ints(attr: DenseArrayBase) -> tuple[int, ...]:
     return tuple(int(v) for v in attr.get_values())
 
@@ -421,12 +466,13 @@ class OpLowering:
         return buffer
 
     def padded(self, x: SSAValue, pads: Sequence[int], value: float) -> SSAValue:
-        """NCHW ``x``, or a scratch copy with ``pads`` (top, left, bottom, right) of ``value``."""
+        """NCHW ``x``, or a scratch copy (of ``x``'s element type) with ``pads`` (top, left,
+        bottom, right) of ``value``."""
         if not any(pads):
             return x
         top, left, bottom, right = pads
         n, c, h, w = shape_of(x)
-        buffer = self.scratch("padded", (n, c, h + top + bottom, w + left + right), value)
+        buffer = self.scratch("padded", (n, c, h + top + bottom, w + left + right), value, x.type.get_element_type())
         copy_into(x, buffer, (0, 0, top, left))
         return buffer
 
@@ -555,7 +601,9 @@ class OpLowering:
         (x,) = ins
         (kh, kw), (sh, sw) = ints(op.kernel), ints(op.strides)
         is_max = isinstance(op, nc.MaxPool2dOp)
-        pad_value = float("-inf") if is_max else 0.0
+        element = x.type.get_element_type()
+        quantized = isinstance(element, IntegerType)  # i8 max pooling: padding is the lowest i8
+        pad_value = (-(2 ** (element.width.data - 1)) if quantized else float("-inf")) if is_max else 0.0
         fill(pad_value, out)
         n, c, y, xx, ky, kx = dims(6)
         maps = [
@@ -563,7 +611,7 @@ class OpLowering:
             affine_map(6, [ky, kx]),
             affine_map(6, [n, c, y, xx]),
         ]
-        combine = arith.MaximumfOp if is_max else arith.AddfOp
+        combine = (arith.MaxSIOp if quantized else arith.MaximumfOp) if is_max else arith.AddfOp
         window = self.scratch("window", (kh, kw))
         generic([self.padded(x, ints(op.pads), pad_value), window], [out], maps,
                 lambda v, _, acc: combine(acc, v).result, reduced=(4, 5))
@@ -720,6 +768,135 @@ class OpLowering:
 
         generic([ranks], [out], [affine_map(rank + 1, other), affine_map(rank + 1, loops[:rank])], select, reduced=(rank,))
 
+
+    # --- quantized ops: i8 data, i32 accumulators, requantized in f32 as the kernels do ---
+
+    def per_channel(self, prefix: str, values: np.ndarray, axis: int, rank: int) -> tuple[list[SSAValue], list[AffineMapAttr]]:
+        """A parameter of more than one value as a constant global read along ``axis``
+        (an extra generic operand and its map); one value needs neither."""
+        if values.size == 1:
+            return [], []
+        return [self.globals.get(prefix, values)], [affine_map(rank, [dims(rank)[axis]])]
+
+    def requantize(self, op: Operation, acc: SSAValue, out: SSAValue, ratio: np.ndarray, axis: int) -> None:
+        """``out = saturate(round_half_even(acc * ratio) + y_zero_point)``, or the f32
+        ``acc * ratio`` for an f32 ``out``; ``ratio`` per tensor or along ``axis``."""
+        rank = len(shape_of(out))
+        extra, maps = self.per_channel("requant_ratio", ratio, axis, rank)
+        zero_point = float(quant_params(op, "y")[1][0]) if out.type.get_element_type() != f32 else 0.0
+
+        def body(a: SSAValue, *rest: SSAValue) -> SSAValue:
+            r = rest[0] if extra else f32_const(float(ratio.reshape(-1)[0]))
+            value = arith.MulfOp(arith.SIToFPOp(a, f32), r).result
+            return value if out.type.get_element_type() == f32 else to_quantized(value, zero_point, out)
+
+        generic([acc, *extra], [out], [identity(rank), *maps, identity(rank)], body)
+
+    def quantize(self, op: nq.QuantizeOp, ins: list[SSAValue], out: SSAValue) -> None:
+        scale, zero_point = quant_params(op, "y")
+        rank = len(shape_of(out))
+        axis = op.axis.value.data % max(rank, 1)
+        extra, maps = self.per_channel("quant_scale", scale, axis, rank)
+        zero_extra, zero_maps = self.per_channel("quant_zero_point", zero_point.astype(np.float32), axis, rank)
+
+        def body(x: SSAValue, *rest: SSAValue) -> SSAValue:
+            s = rest[0] if extra else f32_const(float(scale[0]))
+            z = rest[len(extra)] if zero_extra else f32_const(float(zero_point[0]))
+            return to_quantized(arith.DivfOp(x, s).result, z, out)
+
+        generic([ins[0], *extra, *zero_extra], [out], [identity(rank), *maps, *zero_maps, identity(rank)], body)
+
+    def dequantize(self, op: nq.DequantizeOp, ins: list[SSAValue], out: SSAValue) -> None:
+        scale, zero_point = quant_params(op, "x")
+        rank = len(shape_of(out))
+        axis = op.axis.value.data % max(rank, 1)
+        extra, maps = self.per_channel("dequant_scale", scale, axis, rank)
+        zero_extra, zero_maps = self.per_channel("dequant_zero_point", zero_point.astype(np.float32), axis, rank)
+
+        def body(x: SSAValue, *rest: SSAValue) -> SSAValue:
+            s = rest[0] if extra else f32_const(float(scale[0]))
+            z = rest[len(extra)] if zero_extra else f32_const(float(zero_point[0]))
+            return arith.MulfOp(arith.SubfOp(arith.SIToFPOp(x, f32), z), s).result
+
+        generic([ins[0], *extra, *zero_extra], [out], [identity(rank), *maps, *zero_maps, identity(rank)], body)
+
+    def qconv2d(self, op: nq.QConv2dOp, ins: list[SSAValue], out: SSAValue) -> None:
+        x, w, *bias = ins
+        (sh, sw), (dh, dw) = ints(op.strides), ints(op.dilations)
+        groups = op.groups.value.data
+        out_per_group, cg = shape_of(w)[0] // groups, shape_of(w)[1]
+        x_zero, w_zero = int(quant_params(op, "x")[1][0]), uniform_zero_point(op, "w")
+        acc = self.scratch("acc", shape_of(out), None, i32)
+        if bias:
+            copy(bias[0], acc, affine_map(4, [AffineExpr.dimension(1)]), identity(4))
+        else:
+            fill(0, acc)
+        n, oc, y, xx, c, ky, kx = dims(7)
+        group = oc if out_per_group == 1 else oc // out_per_group
+        channel = c if groups == 1 else group * cg + c
+        maps = [
+            affine_map(7, [n, channel, y * sh + ky * dh, xx * sw + kx * dw]),
+            affine_map(7, [oc, c, ky, kx]),
+            affine_map(7, [n, oc, y, xx]),
+        ]
+        padded = self.padded(x, ints(op.pads), x_zero)
+        generic([padded, w], [acc], maps, lambda a, b, s: centered_product(a, x_zero, b, w_zero, s), reduced=(4, 5, 6))
+        self.requantize(op, acc, out, ratio_of(op, "x", "w"), 1)
+
+    def qgemm(self, op: nq.QGemmOp, ins: list[SSAValue], out: SSAValue) -> None:
+        a, b, *c = ins
+        trans = bool(op.trans_b.value.data)
+        a_zero, b_zero = int(quant_params(op, "a")[1][0]), uniform_zero_point(op, "b")
+        acc = self.scratch("acc", shape_of(out), None, i32)
+        if c:
+            copy(c[0], acc, affine_map(2, [AffineExpr.dimension(1)]), identity(2))
+        else:
+            fill(0, acc)
+        m, n, k = dims(3)
+        maps = [affine_map(3, [m, k]), affine_map(3, [n, k] if trans else [k, n]), affine_map(3, [m, n])]
+        generic([a, b], [acc], maps, lambda x, y, s: centered_product(x, a_zero, y, b_zero, s), reduced=(2,))
+        self.requantize(op, acc, out, ratio_of(op, "a", "b", alpha=op.alpha.value.data), 1)
+
+    def qadd(self, op: nq.QAddOp, ins: list[SSAValue], out: SSAValue) -> None:
+        ratio_a, ratio_b, fixed = kernels.qadd_terms(op)
+
+        def body(a: SSAValue, b: SSAValue, _: SSAValue) -> SSAValue:
+            partial = math.FmaOp(arith.SIToFPOp(b, f32), f32_const(float(ratio_b)), f32_const(float(fixed))).result
+            value = math.FmaOp(arith.SIToFPOp(a, f32), f32_const(float(ratio_a)), partial).result
+            return to_quantized(value, 0.0, out)
+
+        elementwise(ins, out, body)
+
+    def qmul(self, op: nq.QMulOp, ins: list[SSAValue], out: SSAValue) -> None:
+        a_zero, b_zero = (int(quant_params(op, p)[1][0]) for p in "ab")
+        ratio, y_zero = float(ratio_of(op, "a", "b")[0]), float(quant_params(op, "y")[1][0])
+
+        def body(a: SSAValue, b: SSAValue, _: SSAValue) -> SSAValue:
+            product = centered_product(a, a_zero, b, b_zero, int_const(0, i32))
+            return to_quantized(arith.MulfOp(arith.SIToFPOp(product, f32), f32_const(ratio)).result, y_zero, out)
+
+        elementwise(ins, out, body)
+
+    def qconcat(self, op: nq.QConcatOp, ins: list[SSAValue], out: SSAValue) -> None:
+        axis = op.axis.value.data
+        scales, zero_points = quant_params(op, "x")
+        y_scale, y_zero = float(quant_params(op, "y")[0][0]), float(quant_params(op, "y")[1][0])
+        offset = 0
+        assert isinstance(out.type, MemRefType)
+        for x, scale, zero in zip(ins, scales, zero_points, strict=True):
+            shape = shape_of(x)
+            offsets = [offset if k == axis else 0 for k in range(len(shape))]
+            ones = [1] * len(shape)
+            region_type = memref.SubviewOp.infer_result_type(out.type, offsets, list(shape), ones)
+            region = memref.SubviewOp.get(out, offsets, list(shape), ones, region_type).result
+
+            def body(v: SSAValue, _: SSAValue, s: float = float(scale), z: float = float(zero)) -> SSAValue:
+                real = arith.MulfOp(arith.SubfOp(arith.SIToFPOp(v, f32), f32_const(z)), f32_const(s)).result
+                return to_quantized(arith.DivfOp(real, f32_const(y_scale)).result, y_zero, out)
+
+            elementwise([x], region, body)
+            offset += shape[axis]
+
     METHODS: dict[type[Operation], Callable[..., None]] = {
         nc.AddOp: binary,
         nc.SubOp: binary,
@@ -770,6 +947,13 @@ class OpLowering:
         nc.GatherElementsOp: gather_elements,
         nc.TopKOp: top_k,
         ReshapeOp: reshape,
+        nq.QuantizeOp: quantize,
+        nq.DequantizeOp: dequantize,
+        nq.QConv2dOp: qconv2d,
+        nq.QGemmOp: qgemm,
+        nq.QAddOp: qadd,
+        nq.QMulOp: qmul,
+        nq.QConcatOp: qconcat,
     }
 
 
