@@ -539,8 +539,8 @@ def matmul(imp, node, inputs):
 
 
 def pool(imp, node, inputs):
-    """1-D and 2-D pooling. ``ceil_mode`` is extra end padding, which neither nn op counts;
-    AveragePool's ``count_include_pad`` is an explicit zero Pad of the input."""
+    """1-D and 2-D pooling, dilated or not. ``ceil_mode`` is extra end padding, which neither
+    nn op counts; AveragePool's ``count_include_pad`` is an explicit zero Pad of the input."""
     x = f32_operand(imp, inputs[0], node.input[0])
     kernel = list(attr(node, "kernel_shape"))
     spatial = len(kernel)
@@ -549,8 +549,11 @@ def pool(imp, node, inputs):
     if len(node.output) > 1 and node.output[1]:
         raise OnnxImportError(f"the Indices output of {node.op_type} is not supported")
     win = window(node, xs[2:], kernel)
-    if any(d != 1 for d in win.dilations):
-        raise OnnxImportError(f"{node.op_type} with dilations {win.dilations} is not supported (only 1)")
+    if auto_pad_of(node) in SAME_PAD_SPLIT and any(d != 1 for d in win.dilations):
+        raise OnnxImportError(
+            f"{node.op_type} with auto_pad {auto_pad_of(node)} and dilations {win.dilations} is not supported"
+            " (onnxruntime pads for the undilated kernel, against the ONNX spec)"
+        )
     if auto_pad_of(node) in SAME_PAD_SPLIT and min(same_padding(win, xs[2:])) < 0:
         raise OnnxImportError(
             f"{node.op_type} with auto_pad {auto_pad_of(node)} needs a negative padding {same_padding(win, xs[2:])}"
@@ -565,6 +568,8 @@ def pool(imp, node, inputs):
     begins, ends = win.pads[:spatial], win.pads[spatial:]
     win = replace(win, pads=[*begins, *(e + o for e, o in zip(ends, overhang))]).as_2d()
     props = {"kernel": nc.i64_array(win.kernel), "strides": nc.i64_array(win.strides), "pads": nc.i64_array(win.pads)}
+    if any(d != 1 for d in win.dilations):
+        props["dilations"] = nc.i64_array(win.dilations)
     cls = nc.MaxPool2dOp if node.op_type == "MaxPool" else nc.AvgPool2dOp
     name = out_name(imp, node)
     y = make(imp, cls, [x], props, name + ("_2d" if spatial == 1 else ""))

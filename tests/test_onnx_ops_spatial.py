@@ -1,0 +1,157 @@
+"""Dilated MaxPool and AveragePool (with every ``auto_pad``, ``ceil_mode`` and
+``count_include_pad``), Resize and Upsample, and ConvTranspose against onnxruntime on drawn
+shapes, values and attributes, at every version cfmem accepts: the reference interpreter and
+the planned flat form; every refusal by its exact message."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+onnx = pytest.importorskip("onnx")
+pytest.importorskip("onnxruntime")
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+from hypothesis.extra.numpy import arrays  # noqa: E402
+from onnx import TensorProto as T  # noqa: E402
+from onnx import helper as h  # noqa: E402
+from onnx import numpy_helper as nh  # noqa: E402
+from test_onnx_ops_mapping import three_runs  # noqa: E402
+
+from cfmem.importers.onnx_import import Importer, OnnxImportError  # noqa: E402
+from cfmem.importers.onnx_opsets import OPERATOR_VERSIONS  # noqa: E402
+from cfmem.importers.onnx_reference import onnxruntime_outputs  # noqa: E402
+
+OLDEST_OPSET = 7
+DRAWN = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+VALUES = st.floats(-8, 8, width=32)
+
+
+def model(op: str, x_shape, attrs: dict, opset: int, known: dict[str, np.ndarray] | None = None) -> onnx.ModelProto:
+    """One node ``n`` of ``op`` on a run-time input ``x`` and known inputs (an empty name for
+    an omitted one), its output shape inferred as exporters write it."""
+    known = known or {}
+    node = h.make_node(op, ["x", *known], ["y"], name="n", **attrs)
+    inits = [nh.from_array(v, name) for name, v in known.items() if name]
+    graph = h.make_graph([node], "g", [h.make_tensor_value_info("x", T.FLOAT, x_shape)],
+                         [h.make_tensor_value_info("y", T.FLOAT, None)], inits)  # fmt: skip
+    ir_version = 8 if opset < 19 else 9 if opset < 21 else 10
+    return onnx.shape_inference.infer_shapes(h.make_model(graph, opset_imports=[h.make_opsetid("", opset)], ir_version=ir_version))
+
+
+def check(tmp_path, onnx_model: onnx.ModelProto, x: np.ndarray) -> None:
+    """onnxruntime, the reference interpreter and the flat form agree: the last two exactly,
+    the first two within 1e-5 scaled by the magnitude."""
+    want, got, ran = (outputs["y"] for outputs in three_runs(tmp_path, onnx_model, {"x": x}))
+    assert got.shape == want.shape and got.dtype == want.dtype
+    np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-5)
+    np.testing.assert_array_equal(got, ran)  # the plan changes no number
+
+
+def refusal(onnx_model: onnx.ModelProto) -> str:
+    with pytest.raises(OnnxImportError) as err:
+        Importer(onnx_model, "w.bin").import_graph({}, {})
+    return str(err.value)
+
+
+def opset_of(op: str, data, since: int = 1) -> int:
+    """A drawn accepted version of ``op`` from ``since`` on, as the opset that introduced it."""
+    return max(OLDEST_OPSET, data.draw(st.sampled_from([v for v in OPERATOR_VERSIONS[op] if v >= since]), label="version"))
+
+
+def floats(data, shape) -> np.ndarray:
+    return data.draw(arrays(np.float32, tuple(shape), elements=VALUES), label="x")
+
+
+# --- MaxPool, AveragePool -------------------------------------------------------------------
+
+DILATIONS_SINCE = {"MaxPool": 10, "AveragePool": 19}
+CEIL_MODE_SINCE = 10
+
+
+@pytest.mark.parametrize("op", ["MaxPool", "AveragePool"])
+@DRAWN
+@given(data=st.data())
+def test_dilated_pooling_matches_onnxruntime(tmp_path, op, data):
+    """Dilations with explicit or VALID padding, ceil_mode (whose last window must start in
+    the input or its begin padding) and count_include_pad, 1-D and 2-D."""
+    spatial = data.draw(st.sampled_from((1, 2)), label="spatial")
+
+    def per_axis(low: int, high: int, label: str) -> list[int]:
+        return data.draw(st.lists(st.integers(low, high), min_size=spatial, max_size=spatial), label=label)
+
+    kernel, dilations, strides = per_axis(1, 3, "kernel"), per_axis(1, 3, "dilations"), per_axis(1, 3, "strides")
+    attrs = {"kernel_shape": kernel, "strides": strides, "dilations": dilations, "ceil_mode": data.draw(st.sampled_from((0, 1)))}
+    if data.draw(st.booleans(), label="VALID"):
+        attrs["auto_pad"] = "VALID"
+    else:  # onnxruntime wants each pad below the kernel size
+        attrs["pads"] = [data.draw(st.integers(0, k - 1)) for k in kernel * 2]
+    if op == "AveragePool":
+        attrs["count_include_pad"] = data.draw(st.sampled_from((0, 1)), label="count_include_pad")
+    spans = [(k - 1) * d + 1 for k, d in zip(kernel, dilations)]
+    x = floats(data, (data.draw(st.integers(1, 2)), 2, *(data.draw(st.integers(s, s + 4)) for s in spans)))
+    check(tmp_path, model(op, x.shape, attrs, opset_of(op, data, DILATIONS_SINCE[op])), x)
+
+
+@pytest.mark.parametrize("op", ["MaxPool", "AveragePool"])
+@DRAWN
+@given(data=st.data())
+def test_undilated_pooling_at_every_version_matches_onnxruntime(tmp_path, op, data):
+    """Every auto_pad (SAME with strides up to the kernel: beyond, onnxruntime refuses the
+    negative padding), ceil_mode from version 10."""
+    spatial = data.draw(st.sampled_from((1, 2)), label="spatial")
+    kernel = data.draw(st.lists(st.integers(1, 3), min_size=spatial, max_size=spatial), label="kernel")
+    auto_pad = data.draw(st.sampled_from(("NOTSET", "SAME_UPPER", "SAME_LOWER", "VALID")), label="auto_pad")
+    opset = opset_of(op, data)
+    attrs = {"kernel_shape": kernel, "strides": [data.draw(st.integers(1, k if auto_pad.startswith("SAME") else 3)) for k in kernel]}
+    if auto_pad == "NOTSET":
+        attrs["pads"] = [data.draw(st.integers(0, k - 1)) for k in kernel * 2]
+    else:
+        attrs["auto_pad"] = auto_pad
+    if opset >= CEIL_MODE_SINCE:
+        attrs["ceil_mode"] = data.draw(st.sampled_from((0, 1)), label="ceil_mode")
+    if op == "AveragePool":
+        attrs["count_include_pad"] = data.draw(st.sampled_from((0, 1)), label="count_include_pad")
+    x = floats(data, (1, 2, *(data.draw(st.integers(k, k + 4)) for k in kernel)))
+    check(tmp_path, model(op, x.shape, attrs, opset), x)
+
+
+@pytest.mark.parametrize(
+    "x_shape, attrs, want_shape",
+    [
+        # the last window would start in the end padding: dropped
+        ((1, 1, 6), {"kernel_shape": [2], "dilations": [2], "strides": [3], "pads": [0, 1], "ceil_mode": 1}, (1, 1, 2)),
+        # ceil_mode adds a window reaching past the end padding
+        ((1, 1, 8), {"kernel_shape": [2], "dilations": [3], "strides": [2], "pads": [1, 0], "ceil_mode": 1}, (1, 1, 4)),
+        ((1, 1, 7, 6), {"kernel_shape": [3, 2], "dilations": [2, 3], "strides": [2, 2], "pads": [0, 1, 1, 0], "ceil_mode": 1}, (1, 1, 3, 3)),
+    ],
+)
+@pytest.mark.parametrize("op", ["MaxPool", "AveragePool"])
+def test_dilated_ceil_mode_edges_match_onnxruntime(tmp_path, op, x_shape, attrs, want_shape):
+    x = np.random.default_rng(3).standard_normal(x_shape).astype(np.float32)
+    onnx_model = model(op, x_shape, {**attrs, **({"count_include_pad": 1} if op == "AveragePool" else {})}, 19)
+    assert onnxruntime_outputs_of(tmp_path, onnx_model, x).shape == want_shape
+    check(tmp_path, onnx_model, x)
+
+
+def onnxruntime_outputs_of(tmp_path, onnx_model: onnx.ModelProto, x: np.ndarray) -> np.ndarray:
+    path = tmp_path / "ort.onnx"
+    onnx.save(onnx_model, str(path))
+    return onnxruntime_outputs(path, {"x": x})["y"]
+
+
+@pytest.mark.parametrize("auto_pad", ["SAME_UPPER", "SAME_LOWER"])
+@pytest.mark.parametrize("op", ["MaxPool", "AveragePool"])
+def test_same_padding_with_a_dilation_is_refused(op, auto_pad):
+    attrs = {"kernel_shape": [3, 2], "dilations": [2, 1], "auto_pad": auto_pad}
+    assert refusal(model(op, (1, 1, 9, 4), attrs, 19)) == (
+        f"node n ({op}): {op} with auto_pad {auto_pad} and dilations [2, 1] is not supported"
+        " (onnxruntime pads for the undilated kernel, against the ONNX spec)"
+    )
+
+
+def test_onnxruntime_pads_a_dilated_same_pooling_for_the_undilated_kernel(tmp_path):
+    """Why it is refused: the spec's SAME output has ceil(9 / 1) = 9 rows, onnxruntime's 7."""
+    x = np.zeros((1, 1, 9), np.float32)
+    onnx_model = model("MaxPool", x.shape, {"kernel_shape": [3], "dilations": [2], "auto_pad": "SAME_UPPER"}, 19)
+    assert onnxruntime_outputs_of(tmp_path, onnx_model, x).shape == (1, 1, 7)
