@@ -28,11 +28,11 @@ VALUES = st.floats(-8, 8, width=32)
 
 
 def model(op: str, x_shape, attrs: dict, opset: int, known: dict[str, np.ndarray] | None = None) -> onnx.ModelProto:
-    """One node ``n`` of ``op`` on a run-time input ``x`` and known inputs (an empty name for
-    an omitted one), its output shape inferred as exporters write it."""
+    """One node ``n`` of ``op`` on a run-time input ``x`` and known inputs (None for an
+    omitted one), its output shape inferred as exporters write it."""
     known = known or {}
-    node = h.make_node(op, ["x", *known], ["y"], name="n", **attrs)
-    inits = [nh.from_array(v, name) for name, v in known.items() if name]
+    node = h.make_node(op, ["x", *(name if v is not None else "" for name, v in known.items())], ["y"], name="n", **attrs)
+    inits = [nh.from_array(v, name) for name, v in known.items() if v is not None]
     graph = h.make_graph([node], "g", [h.make_tensor_value_info("x", T.FLOAT, x_shape)],
                          [h.make_tensor_value_info("y", T.FLOAT, None)], inits)  # fmt: skip
     ir_version = 8 if opset < 19 else 9 if opset < 21 else 10
@@ -155,3 +155,145 @@ def test_onnxruntime_pads_a_dilated_same_pooling_for_the_undilated_kernel(tmp_pa
     x = np.zeros((1, 1, 9), np.float32)
     onnx_model = model("MaxPool", x.shape, {"kernel_shape": [3], "dilations": [2], "auto_pad": "SAME_UPPER"}, 19)
     assert onnxruntime_outputs_of(tmp_path, onnx_model, x).shape == (1, 1, 7)
+
+
+# --- Resize, Upsample -----------------------------------------------------------------------
+
+SCALES = st.sampled_from((0.5, 0.6, 0.75, 1.0, 1.3, 1.5, 2.0, 2.5, 3.0))
+COORDINATES = ("half_pixel", "asymmetric", "align_corners", "pytorch_half_pixel", "tf_half_pixel_for_nn")
+NEAREST_MODES = ("round_prefer_floor", "round_prefer_ceil", "floor", "ceil")
+
+
+def drawn_resize_input(data, mode: str) -> np.ndarray:
+    """Nearest of any rank from 1 to 4; linear of rank 2 to 4."""
+    rank = data.draw(st.integers(2 if mode == "linear" else 1, 4), label="rank")
+    return floats(data, data.draw(st.lists(st.integers(1, 5), min_size=rank, max_size=rank), label="shape"))
+
+
+def drawn_scales(data, shape, mode: str, at_least: float = 0.0) -> list[float]:
+    """A scale per axis, 1 where linear may not resize (outside the two innermost axes), none
+    giving an empty output."""
+    resizable = range(len(shape) - 2 if mode == "linear" else 0, len(shape))
+    drawn = [data.draw(SCALES.filter(lambda s: s >= at_least)) if axis in resizable else 1.0 for axis in range(len(shape))]
+    return [s if int(np.float32(s) * np.float32(n)) > 0 else 1.0 for s, n in zip(drawn, shape)]
+
+
+@DRAWN
+@given(data=st.data())
+def test_resize_matches_onnxruntime(tmp_path, data):
+    """Every accepted version: scales or sizes (from 11), on some axes (from 18, with
+    keep_aspect_ratio_policy), each coordinate transformation and nearest_mode."""
+    mode = data.draw(st.sampled_from(("nearest", "linear")), label="mode")
+    x = drawn_resize_input(data, mode)
+    opset = opset_of("Resize", data)
+    scales = drawn_scales(data, x.shape, mode)
+    attrs = {"mode": mode}
+    if opset == 10:
+        check(tmp_path, model("Resize", x.shape, attrs, opset, {"scales": np.array(scales, np.float32)}), x)
+        return
+    coordinates = COORDINATES + (("half_pixel_symmetric",) if opset >= 19 else ())
+    attrs["coordinate_transformation_mode"] = data.draw(st.sampled_from(coordinates), label="coordinates")
+    if mode == "nearest":
+        attrs["nearest_mode"] = data.draw(st.sampled_from(NEAREST_MODES), label="nearest_mode")
+    axes = list(range(x.ndim))
+    if opset >= 18 and data.draw(st.booleans(), label="axes"):
+        axes = sorted(data.draw(st.sets(st.sampled_from(axes), min_size=1), label="axes"))
+        attrs["axes"] = axes
+    known = {"roi": np.array([], np.float32) if opset < 13 else None}
+    if data.draw(st.booleans(), label="sizes"):
+        sizes = [int(np.float32(scales[a]) * np.float32(x.shape[a])) for a in axes]
+        if opset >= 18 and (mode == "nearest" or x.ndim == 2):  # a policy may resize every axis in axes
+            attrs["keep_aspect_ratio_policy"] = data.draw(st.sampled_from(("stretch", "not_larger", "not_smaller")))
+        known = {**known, "scales": np.array([], np.float32) if opset < 13 else None, "sizes": np.array(sizes, np.int64)}
+    else:
+        known["scales"] = np.array([scales[a] for a in axes], np.float32)
+    check(tmp_path, model("Resize", x.shape, attrs, opset, known), x)
+
+
+@DRAWN
+@given(data=st.data())
+def test_upsample_matches_onnxruntime(tmp_path, data):
+    """Scales of at least 1, an attribute at version 7 and an input at 9."""
+    mode = data.draw(st.sampled_from(("nearest", "linear")), label="mode")
+    x = drawn_resize_input(data, mode)
+    opset = opset_of("Upsample", data)
+    scales = drawn_scales(data, x.shape, mode, at_least=1.0)
+    if opset < 9:
+        check(tmp_path, model("Upsample", x.shape, {"mode": mode, "scales": scales}, opset), x)
+    else:
+        check(tmp_path, model("Upsample", x.shape, {"mode": mode}, opset, {"scales": np.array(scales, np.float32)}), x)
+
+
+def test_resize_keeps_the_input_when_the_output_has_its_shape(tmp_path):
+    """onnxruntime copies the input whatever the scale (1.3 of 2 rows is still 2 rows)."""
+    x = np.arange(8, dtype=np.float32).reshape(1, 1, 2, 4)
+    onnx_model = model("Resize", x.shape, {"mode": "linear"}, 13, {"roi": np.array([], np.float32), "scales": np.array([1, 1, 1.3, 1], np.float32)})
+    np.testing.assert_array_equal(onnxruntime_outputs_of(tmp_path, onnx_model, x), x)
+    check(tmp_path, onnx_model, x)
+
+
+def test_resize_rounds_a_nearest_tie_as_onnxruntime(tmp_path):
+    """half_pixel coordinates of a 2x downscale land on .5 exactly: floor and ceil differ."""
+    x = np.arange(8, dtype=np.float32).reshape(1, 8)
+    for nearest_mode, want in (("round_prefer_floor", [0, 2, 4, 6]), ("round_prefer_ceil", [1, 3, 5, 7])):
+        attrs = {"mode": "nearest", "nearest_mode": nearest_mode}
+        onnx_model = model("Resize", x.shape, attrs, 13, {"roi": None, "scales": np.array([1, 0.5], np.float32)})
+        assert onnxruntime_outputs_of(tmp_path, onnx_model, x).reshape(-1).tolist() == want
+        check(tmp_path, onnx_model, x)
+
+
+SCALES_1D = {"roi": np.array([], np.float32), "scales": np.array([2], np.float32)}
+
+RESIZE_REFUSED = {
+    "cubic": ({"mode": "cubic"}, SCALES_1D, "Resize mode 'cubic' is not supported (nearest, linear)"),
+    "tf_crop_and_resize": (
+        {"coordinate_transformation_mode": "tf_crop_and_resize"},
+        SCALES_1D,
+        "Resize coordinate_transformation_mode 'tf_crop_and_resize' is not supported"
+        " (half_pixel, half_pixel_symmetric, pytorch_half_pixel, align_corners, asymmetric, tf_half_pixel_for_nn)",
+    ),
+    "nearest_mode": (
+        {"nearest_mode": "simple"},
+        SCALES_1D,
+        "Resize nearest_mode 'simple' is not one of round_prefer_floor, round_prefer_ceil, floor, ceil",
+    ),
+    "antialias": ({"mode": "linear", "antialias": 1}, SCALES_1D, "Resize antialias is not supported"),
+    "linear-1d": ({"mode": "linear"}, SCALES_1D, "Resize linear of a rank-1 input is not supported (ranks 2 to 5)"),
+    "scales-and-sizes": (
+        {},
+        {"roi": np.array([], np.float32), "scales": np.array([2], np.float32), "sizes": np.array([3], np.int64)},
+        "Resize takes scales or sizes, not both",
+    ),
+    "empty": ({}, {"roi": np.array([], np.float32), "scales": np.array([0.1], np.float32)}, "Resize to the empty shape [0] is not supported"),
+    "count": ({}, {"roi": np.array([], np.float32), "scales": np.array([2, 2], np.float32)}, "Resize has 2 scales for 1 axes"),
+    "policy": (
+        {"keep_aspect_ratio_policy": "fit"},
+        {"roi": np.array([], np.float32), "scales": np.array([], np.float32), "sizes": np.array([3], np.int64)},
+        "Resize keep_aspect_ratio_policy 'fit' is not one of stretch, not_larger, not_smaller",
+    ),
+}
+
+
+@pytest.mark.parametrize("attrs, known, message", list(RESIZE_REFUSED.values()), ids=list(RESIZE_REFUSED))
+def test_unsupported_resizes_are_refused(attrs, known, message):
+    assert refusal(model("Resize", (4,), attrs, 19, known)) == f"node n (Resize): {message}"
+
+
+def test_linear_resize_outside_the_two_innermost_axes_is_refused():
+    onnx_model = model("Resize", (2, 3, 4), {"mode": "linear"}, 13, {"roi": None, "scales": np.array([2, 1, 2], np.float32)})
+    assert refusal(onnx_model) == "node n (Resize): Resize linear along axes [0, 2] is not supported (only the two innermost axes)"
+
+
+@pytest.mark.parametrize("what, index", [("scales", 2), ("sizes", 3)])
+def test_resize_targets_computed_at_run_time_are_refused(what, index):
+    node = h.make_node("Resize", ["x", "", *([""] * (index - 2)), "t"], ["y"], name="n")
+    dtype = T.FLOAT if what == "scales" else T.INT64
+    graph = h.make_graph([node], "g", [h.make_tensor_value_info("x", T.FLOAT, (1, 4)), h.make_tensor_value_info("t", dtype, (2,))],
+                         [h.make_tensor_value_info("y", T.FLOAT, None)])  # fmt: skip
+    onnx_model = h.make_model(graph, opset_imports=[h.make_opsetid("", 13)], ir_version=8)
+    assert refusal(onnx_model) == f"node n (Resize): Resize {what} must be a constant (it is computed at run time)"
+
+
+def test_upsample_10_is_refused_by_version():
+    onnx_model = model("Upsample", (1, 4), {}, 10, {"scales": np.array([1, 2], np.float32)})
+    assert refusal(onnx_model) == "node n (Upsample): Upsample version 10 (the model's opset 10) is not supported; supported versions: 7, 9"

@@ -148,6 +148,20 @@ def dropout(opset: int) -> Case:
     return Case([node], {"x": floats(2, 3)}, outputs, inits)
 
 
+def resize(opset: int) -> Case:
+    """Bilinear over the two innermost axes (Resize 10 has no roi input)."""
+    scales = np.array([1, 1, 2, 1.5], np.float32)
+    known = {"scales": scales} if opset < 11 else {"roi": np.array([], np.float32), "scales": scales}
+    return with_known("Resize", floats(1, 2, 3, 4), known, mode="linear")
+
+
+def upsample(opset: int) -> Case:
+    """Nearest; scales an attribute before 9."""
+    if opset < 9:
+        return unary("Upsample", floats(1, 2, 3, 4), scales=[1.0, 2.0, 2.0, 1.5])
+    return with_known("Upsample", floats(1, 2, 3, 4), {"scales": np.array([1, 2, 2, 1.5], np.float32)})
+
+
 def shape(opset: int) -> Case:
     attrs = {"start": 1} if operator_version("Shape", opset) >= 15 else {}
     return Case([h.make_node("Shape", ["x"], ["y"], **attrs)], {"x": floats(2, 3, 4)}, {"y": T.INT64})
@@ -183,6 +197,8 @@ CASES = {
     "ReduceMean": lambda opset: axes_case("ReduceMean", opset, floats(2, 3, 4), [1], 18, keepdims=0),
     "ReduceSum": lambda opset: axes_case("ReduceSum", opset, floats(2, 3, 4), [1], 13, keepdims=0),
     "Softmax": lambda opset: unary("Softmax", floats(2, 3, 4), axis=1),
+    "Resize": resize,
+    "Upsample": upsample,
     "Concat": lambda opset: with_known("Concat", floats(2, 3), {"b": floats(2, 2)}, axis=1),
     "Transpose": lambda opset: unary("Transpose", floats(2, 3, 4), perm=[2, 0, 1]),
     "Tile": lambda opset: with_known("Tile", floats(2, 3), {"repeats": i64(2, 3)}),

@@ -73,6 +73,8 @@ OPERATOR_VERSIONS: dict[str, tuple[int, ...]] = {
     "ReduceMean": (1, 11, 13, 18),
     "ReduceSum": (1, 11, 13),
     "Softmax": (1, 11, 13),
+    "Resize": (10, 11, 13, 18, 19),
+    "Upsample": (7, 9),
     "Concat": (4, 11, 13),
     "Tile": (6, 13),
     "Transpose": _SHAPE_ONLY,
