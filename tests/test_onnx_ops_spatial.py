@@ -297,3 +297,106 @@ def test_resize_targets_computed_at_run_time_are_refused(what, index):
 def test_upsample_10_is_refused_by_version():
     onnx_model = model("Upsample", (1, 4), {}, 10, {"scales": np.array([1, 2], np.float32)})
     assert refusal(onnx_model) == "node n (Upsample): Upsample version 10 (the model's opset 10) is not supported; supported versions: 7, 9"
+
+
+# --- ConvTranspose --------------------------------------------------------------------------
+
+
+def conv_transpose_model(x_shape, w: np.ndarray, bias: np.ndarray | None, attrs: dict, opset: int) -> onnx.ModelProto:
+    known = {"w": w, **({"b": bias} if bias is not None else {})}
+    return model("ConvTranspose", x_shape, attrs, opset, known)
+
+
+def unpadded_output(sizes, strides, kernel, dilations, extra) -> list[int]:
+    return [s * (n - 1) + e + (k - 1) * d + 1 for n, s, k, d, e in zip(sizes, strides, kernel, dilations, extra)]
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.data())
+def test_conv_transpose_matches_onnxruntime(tmp_path, data):
+    """1-D and 2-D, groups (depthwise among them), strides, dilations, output_padding below
+    the strides, and pads given, from auto_pad, or from output_shape (with or without
+    auto_pad, up to a stride past the unpadded output), bias or none, at every version."""
+    spatial = data.draw(st.sampled_from((1, 2)), label="spatial")
+
+    def per_axis(low: int, high: int, label: str) -> list[int]:
+        return data.draw(st.lists(st.integers(low, high), min_size=spatial, max_size=spatial), label=label)
+
+    groups, in_per_group, out_per_group = (data.draw(st.integers(1, 2)) for _ in range(3))
+    kernel, dilations, sizes = per_axis(1, 3, "kernel"), per_axis(1, 2, "dilations"), per_axis(1, 4, "sizes")
+    how = data.draw(st.sampled_from(("pads", "VALID", "SAME_UPPER", "SAME_LOWER", "output_shape")), label="padding")
+    # SAME: strides up to the dilated kernel, whose size * stride outputs onnxruntime gives as the spec says
+    spans = [(k - 1) * d + 1 if how.startswith("SAME") else 3 for k, d in zip(kernel, dilations)]
+    strides = [data.draw(st.integers(1, min(3, span))) for span in spans]
+    extra = [data.draw(st.integers(0, s - 1)) for s in strides]
+    attrs = {"strides": strides, "dilations": dilations, "group": groups, "output_padding": extra}
+    full = unpadded_output(sizes, strides, kernel, dilations, extra)
+    if how == "pads":
+        begins = [data.draw(st.integers(0, f - 1)) for f in full]
+        attrs["pads"] = begins + [data.draw(st.integers(0, f - 1 - b)) for f, b in zip(full, begins)]
+    elif how == "output_shape":
+        attrs["output_shape"] = [data.draw(st.integers(1, f - e + s - 1)) for f, e, s in zip(full, extra, strides)]
+        if data.draw(st.booleans(), label="with auto_pad"):
+            attrs["auto_pad"] = data.draw(st.sampled_from(("SAME_UPPER", "SAME_LOWER")))
+    else:
+        attrs["auto_pad"] = how
+    w = floats(data, (groups * in_per_group, out_per_group, *kernel))
+    bias = floats(data, (groups * out_per_group,)) if data.draw(st.booleans(), label="bias") else None
+    x = floats(data, (data.draw(st.integers(1, 2)), groups * in_per_group, *sizes))
+    check(tmp_path, conv_transpose_model(x.shape, w, bias, attrs, opset_of("ConvTranspose", data)), x)
+
+
+def test_conv_transpose_fills_an_output_shape_past_the_unpadded_output_at_the_end(tmp_path):
+    """Stride 3 of 4 elements with a kernel of 3 reaches 12; an output_shape of 13 adds a bias-only element."""
+    x, w, bias = np.ones((1, 1, 4), np.float32), np.ones((1, 1, 3), np.float32), np.full(1, 0.5, np.float32)
+    onnx_model = conv_transpose_model(x.shape, w, bias, {"strides": [3], "output_shape": [13]}, 22)
+    assert onnxruntime_outputs_of(tmp_path, onnx_model, x).reshape(-1).tolist() == [1.5] * 12 + [0.5]
+    check(tmp_path, onnx_model, x)
+
+
+W_1D = np.ones((1, 1, 2), np.float32)
+
+CONV_TRANSPOSE_REFUSED = {
+    "output_padding": (
+        (1, 1, 4), W_1D, {"strides": [2], "dilations": [2], "output_padding": [2]},
+        "ConvTranspose output_padding [2] is not below the strides [2]; not supported, as onnxruntime does not run it",
+    ),
+    "same-beyond": (
+        (1, 1, 4), W_1D, {"strides": [3], "auto_pad": "SAME_UPPER"},
+        "ConvTranspose with auto_pad SAME_UPPER and output [12] beyond its unpadded output [11] is not supported"
+        " (onnxruntime gives the unpadded output, against the ONNX spec)",
+    ),
+    "output_shape-beyond": (
+        (1, 1, 4), W_1D, {"strides": [2], "output_shape": [10]},
+        "ConvTranspose output_shape [10] reaches a stride [2] or more past its unpadded output without output_padding [8];"
+        " not supported, as onnxruntime does not run it",
+    ),
+    "empty": ((1, 1, 1), W_1D, {"pads": [1, 1]}, "ConvTranspose output [0] is empty"),
+    "channels": (
+        (1, 3, 4), W_1D, {}, "ConvTranspose weights [1, 1, 2] with group 1 do not fit an input of 3 channels"
+    ),
+    "3d": (
+        (1, 1, 2, 2, 2), np.ones((1, 1, 2, 2, 2), np.float32), {},
+        "ConvTranspose with 3 spatial dimensions is not supported (1 or 2)",
+    ),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("x_shape, w, attrs, message", list(CONV_TRANSPOSE_REFUSED.values()), ids=list(CONV_TRANSPOSE_REFUSED))
+def test_unsupported_conv_transposes_are_refused(x_shape, w, attrs, message):
+    assert refusal(conv_transpose_model(x_shape, w, None, attrs, 22)) == f"node n (ConvTranspose): {message}"
+
+
+def test_onnxruntime_gives_the_unpadded_output_for_same_beyond_it(tmp_path):
+    """Why it is refused: SAME_UPPER of 4 elements at stride 3 is 12 in the spec, 11 in onnxruntime."""
+    x = np.ones((1, 1, 4), np.float32)
+    onnx_model = conv_transpose_model(x.shape, W_1D, None, {"strides": [3], "auto_pad": "SAME_UPPER"}, 22)
+    assert onnxruntime_outputs_of(tmp_path, onnx_model, x).shape == (1, 1, 11)
+
+
+def test_conv_transpose_weights_computed_at_run_time_are_refused():
+    node = h.make_node("ConvTranspose", ["x", "w"], ["y"], name="n")
+    inputs = [h.make_tensor_value_info("x", T.FLOAT, (1, 1, 4)), h.make_tensor_value_info("w", T.FLOAT, (1, 1, 2))]
+    graph = h.make_graph([node], "g", inputs, [h.make_tensor_value_info("y", T.FLOAT, None)])
+    onnx_model = h.make_model(graph, opset_imports=[h.make_opsetid("", 22)], ir_version=10)
+    assert refusal(onnx_model) == "node n (ConvTranspose): ConvTranspose weights must be a constant (it is computed at run time)"

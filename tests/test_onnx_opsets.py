@@ -189,6 +189,8 @@ CASES = {
     "Clip": clip,
     **{op: (lambda op: lambda opset: compare(op, opset))(op) for op in ("Equal", "Greater", "Less", "GreaterOrEqual", "LessOrEqual")},
     "Conv": lambda opset: with_known("Conv", floats(1, 2, 5, 5), {"w": floats(3, 2, 3, 3), "b": floats(3)}, pads=[1, 1, 1, 1]),
+    "ConvTranspose": lambda opset: with_known("ConvTranspose", floats(1, 2, 4, 3), {"w": floats(2, 3, 3, 2), "b": floats(3)},
+                                              strides=[2, 1], pads=[1, 0, 0, 1], output_padding=[1, 0]),
     "Gemm": lambda opset: with_known("Gemm", floats(2, 4), {"B": floats(3, 4), "C": floats(3)}, transB=1),
     "MatMul": lambda opset: with_known("MatMul", floats(2, 4), {"B": floats(4, 3)}),
     "MaxPool": lambda opset: unary("MaxPool", floats(1, 2, 4, 4), kernel_shape=[2, 2], strides=[2, 2]),

@@ -509,6 +509,117 @@ def conv(imp, node, inputs):
     return [from_nchw(imp, y, spatial, name)]
 
 
+def conv_transpose(imp, node, inputs):
+    """ConvTranspose with known weights as a Conv (stride 1, the node's dilations and groups)
+    of the flipped, per-group transposed kernel over the input with ``stride - 1`` zeros after
+    each element, padded by ``span - 1 - pads`` (``output_padding`` more at the end) where
+    that is positive and cropped where it is negative."""
+    x, w, bias = (inputs + [None])[:3]
+    w = known(w, "ConvTranspose weights")
+    spatial = w.ndim - 2
+    x = f32_operand(imp, x, node.input[0])
+    xs = imp.b.shape(x)
+    check_spatial(node, spatial, len(xs))
+    groups = int(attr(node, "group", 1))
+    if w.shape[0] != xs[1] or xs[1] % groups:
+        raise OnnxImportError(f"ConvTranspose weights {list(w.shape)} with group {groups} do not fit an input of {xs[1]} channels")
+    win = window(node, xs[2:], list(w.shape[2:]))
+    extra = list(attr(node, "output_padding", [0] * spatial))
+    if any(e >= s for e, s in zip(extra, win.strides)):
+        raise OnnxImportError(f"ConvTranspose output_padding {extra} is not below the strides {win.strides}; not supported, as onnxruntime does not run it")
+    pads = transposed_padding(node, xs[2:], win, extra)
+    output = [f - b - a for f, b, a in zip(unpadded_transposed_output(xs[2:], win, extra), pads[:spatial], pads[spatial:])]
+    if min(output) < 1:
+        raise OnnxImportError(f"ConvTranspose output {output} is empty")
+    name = out_name(imp, node)
+    spread = interleave_zeros(imp, reshape(imp, x, as_nchw(xs)), as_nchw((0, 0, *win.strides))[2:], name)
+    # around the spread input, which ends in stride - 1 zeros already
+    begins = [span - 1 - p for span, p in zip(win.spans(), pads[:spatial])]
+    ends = [span - 1 - p + e - (s - 1) for span, p, e, s in zip(win.spans(), pads[spatial:], extra, win.strides)]
+    cropped = crop(imp, spread, [max(0, -b) for b in begins], [max(0, -e) for e in ends], name)
+    conv_win = Window(win.kernel, [1] * spatial, win.dilations, [max(0, b) for b in begins] + [max(0, e) for e in ends]).as_2d()
+    props = {
+        "pads": nc.i64_array(conv_win.pads),
+        "dilations": nc.i64_array(conv_win.dilations),
+        "groups": IntegerAttr(groups, i64),
+    }
+    kernel = transposed_weights(w.astype(np.float32), groups)
+    operands = [cropped, imp.runtime(kernel.reshape(as_nchw(kernel.shape)), f"{name}_kernel")]
+    if bias is not None:
+        operands.append(f32_operand(imp, bias, node.input[2]))
+    y = make(imp, nc.Conv2dOp, operands, props, name + ("_2d" if spatial == 1 else ""))
+    return [from_nchw(imp, y, spatial, name)]
+
+
+def unpadded_transposed_output(sizes: Sequence[int], win: Window, extra: Sequence[int]) -> list[int]:
+    """A ConvTranspose's output size along each axis before its pads are taken off."""
+    return [s * (n - 1) + e + span for n, s, e, span in zip(sizes, win.strides, extra, win.spans())]
+
+
+def transposed_padding(node: onnx.NodeProto, sizes: Sequence[int], win: Window, extra: Sequence[int]) -> list[int]:
+    """A ConvTranspose's pads (every axis' begin, then every end): ``win``'s for NOTSET, none
+    for VALID; for ``output_shape`` or SAME (``size * stride`` outputs) the padding that gives
+    that output, split as the ONNX spec says (the odd element at the end for SAME_UPPER, at
+    the beginning otherwise). An ``output_shape`` beyond the unpadded output (less than a
+    stride beyond it without ``output_padding``) adds its extra elements at the end, as
+    onnxruntime does."""
+    spatial = len(sizes)
+    auto_pad, output_shape = auto_pad_of(node), attr(node, "output_shape")
+    if output_shape is None and auto_pad not in SAME_PAD_SPLIT:
+        return win.pads if auto_pad == "NOTSET" else [0] * 2 * spatial
+    full = unpadded_transposed_output(sizes, win, extra)
+    if output_shape is None:
+        targets = [n * s for n, s in zip(sizes, win.strides)]
+        if any(t > f for t, f in zip(targets, full)):
+            raise OnnxImportError(
+                f"ConvTranspose with auto_pad {auto_pad} and output {targets} beyond its unpadded output {full} is not"
+                " supported (onnxruntime gives the unpadded output, against the ONNX spec)"
+            )
+    else:
+        targets = list(output_shape)[-spatial:]
+        bare = [f - e for f, e in zip(full, extra)]
+        if any(t - b >= s for t, b, s in zip(targets, bare, win.strides)):
+            raise OnnxImportError(
+                f"ConvTranspose output_shape {targets} reaches a stride {win.strides} or more past its unpadded output"
+                f" without output_padding {bare}; not supported, as onnxruntime does not run it"
+            )
+    split = SAME_PAD_SPLIT["SAME_UPPER" if auto_pad == "SAME_UPPER" else "SAME_LOWER"]
+    shares = [split(f - t) if f >= t else (0, f - t) for f, t in zip(full, targets)]
+    return [begin for begin, _ in shares] + [end for _, end in shares]
+
+
+def interleave_zeros(imp: Importer, x: SSAValue, strides: Sequence[int], name: str) -> SSAValue:
+    """An (N, C, H, W) tensor with ``stride - 1`` zeros after each element along H and W:
+    each axis padded at the end of a unit axis inserted after it."""
+    if all(s == 1 for s in strides):
+        return x
+    n, c, h, w = imp.b.shape(x)
+    (sh, sw) = strides
+    units = reshape(imp, x, (n, c, h, 1, w, 1))
+    spread = imp.b.pad(units, [0] * 6 + [0, 0, 0, sh - 1, 0, sw - 1], name=imp.name(f"{name}_spread", "pad"))
+    return reshape(imp, spread, (n, c, h * sh, w * sw))
+
+
+def crop(imp: Importer, x: SSAValue, begins: Sequence[int], ends: Sequence[int], name: str) -> SSAValue:
+    """``x`` without ``begins[k]`` and ``ends[k]`` elements at either end of its last
+    ``len(begins)`` axes (a 1-D crop acts on W)."""
+    xs = imp.b.shape(x)
+    axes = [len(xs) - len(begins) + k for k in range(len(begins))]
+    if not any(begins) and not any(ends):
+        return x
+    return imp.b.slice(x, list(begins), [xs[a] - e for a, e in zip(axes, ends)], axes, [1] * len(axes), name=imp.name(f"{name}_cropped"))
+
+
+def transposed_weights(w: np.ndarray, groups: int) -> np.ndarray:
+    """ConvTranspose weights (C_in, C_out / groups, *kernel) as the equivalent Conv's
+    (C_out, C_in / groups, *kernel): in and out channels swapped within each group, the
+    kernel flipped along every spatial axis."""
+    c_in, out_per_group, *kernel = w.shape
+    per_group = w.reshape(groups, c_in // groups, out_per_group, *kernel).swapaxes(1, 2)
+    swapped = per_group.reshape(groups * out_per_group, c_in // groups, *kernel)
+    return np.ascontiguousarray(np.flip(swapped, axis=tuple(range(2, swapped.ndim))))
+
+
 def gemm(imp, node, inputs):
     a, b, c = (inputs + [None])[:3]
     alpha, beta = attr(node, "alpha", 1.0), attr(node, "beta", 1.0)
@@ -1038,6 +1149,7 @@ HANDLER_OPS: tuple[tuple[tuple[str, ...], Handler], ...] = (
     (("Clip",), clip),
     ((*COMPARE,), compare),
     (("Conv",), conv),
+    (("ConvTranspose",), conv_transpose),
     (("Gemm",), gemm),
     (("MatMul",), matmul),
     (("MaxPool", "AveragePool"), pool),

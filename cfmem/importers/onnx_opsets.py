@@ -65,6 +65,7 @@ OPERATOR_VERSIONS: dict[str, tuple[int, ...]] = {
     "GreaterOrEqual": (12, 16),
     "LessOrEqual": (12, 16),
     "Conv": (1, 11, 22),
+    "ConvTranspose": (1, 11, 22),
     "Gemm": (7, 9, 11, 13),
     "MatMul": (1, 9, 13),
     "MaxPool": (1, 8, 10, 11, 12, 22),
