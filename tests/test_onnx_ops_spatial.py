@@ -1,7 +1,7 @@
-"""Dilated MaxPool and AveragePool (with every ``auto_pad``, ``ceil_mode`` and
-``count_include_pad``), Resize and Upsample, and ConvTranspose against onnxruntime on drawn
-shapes, values and attributes, at every version cfmem accepts: the reference interpreter and
-the planned flat form; every refusal by its exact message."""
+"""MaxPool and AveragePool (dilated, every ``auto_pad``, ``ceil_mode`` and
+``count_include_pad``), Conv, Resize and Upsample, and ConvTranspose against onnxruntime on
+drawn shapes, values and attributes, at every version cfmem accepts: the reference
+interpreter and the planned flat form; every refusal by its exact message."""
 
 from __future__ import annotations
 
@@ -155,6 +155,30 @@ def test_onnxruntime_pads_a_dilated_same_pooling_for_the_undilated_kernel(tmp_pa
     x = np.zeros((1, 1, 9), np.float32)
     onnx_model = model("MaxPool", x.shape, {"kernel_shape": [3], "dilations": [2], "auto_pad": "SAME_UPPER"}, 19)
     assert onnxruntime_outputs_of(tmp_path, onnx_model, x).shape == (1, 1, 7)
+
+
+@DRAWN
+@given(data=st.data())
+def test_conv_at_every_version_matches_onnxruntime(tmp_path, data):
+    """Groups (depthwise among them), strides, dilations and every auto_pad, 1-D and 2-D; SAME
+    only undilated, as onnxruntime runs no dilated SAME Conv."""
+    spatial = data.draw(st.sampled_from((1, 2)), label="spatial")
+    groups, in_per_group, out_per_group = data.draw(st.integers(1, 3)), data.draw(st.integers(1, 2)), data.draw(st.integers(1, 2))
+    kernel = data.draw(st.lists(st.integers(1, 3), min_size=spatial, max_size=spatial), label="kernel")
+    auto_pad = data.draw(st.sampled_from(("NOTSET", "SAME_UPPER", "SAME_LOWER", "VALID")), label="auto_pad")
+    top = 1 if auto_pad.startswith("SAME") else 3
+    dilations = [data.draw(st.integers(1, top)) for _ in kernel]
+    attrs = {"strides": [data.draw(st.integers(1, 3)) for _ in kernel], "dilations": dilations, "group": groups}
+    if auto_pad == "NOTSET":
+        attrs["pads"] = [data.draw(st.integers(0, 2)) for _ in range(2 * spatial)]
+    else:
+        attrs["auto_pad"] = auto_pad
+    spans = [(k - 1) * d + 1 for k, d in zip(kernel, dilations)]
+    x = floats(data, (data.draw(st.integers(1, 2)), groups * in_per_group, *(data.draw(st.integers(s, s + 3)) for s in spans)))
+    known = {"w": floats(data, (groups * out_per_group, in_per_group, *kernel))}
+    if data.draw(st.booleans(), label="bias"):
+        known["b"] = floats(data, (groups * out_per_group,))
+    check(tmp_path, model("Conv", x.shape, attrs, opset_of("Conv", data), known), x)
 
 
 # --- Resize, Upsample -----------------------------------------------------------------------
