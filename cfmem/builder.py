@@ -632,31 +632,35 @@ class GraphBuilder:
         stride: int | Sequence[int] | None,
         pad: int | Sequence[int],
         name: str | None,
+        dilation: int | Sequence[int] = 1,
     ) -> SSAValue:
         self._check_visible(x, f"{kind} input")
         name = self._name(name, kind)
         kernel = _pair(kernel, "kernel")
         strides = kernel if stride is None else _pair(stride, "stride")
         pads = _pads(pad)
-        out = self._infer(cls.name, name, shapes.pool2d, self.shape(x), kernel, strides, pads)
+        dilations = _pair(dilation, "dilation")
+        out = self._infer(cls.name, name, shapes.pool2d, self.shape(x), kernel, strides, pads, dilations)
         props: dict[str, Attribute] = {"kernel": nc.i64_array(kernel)}
         if strides != (1, 1):
             props["strides"] = nc.i64_array(strides)
         if pads != (0, 0, 0, 0):
             props["pads"] = nc.i64_array(pads)
+        if dilations != (1, 1):
+            props["dilations"] = nc.i64_array(dilations)
         return self._emit(cls(operands=[x], result_types=[_f32(out)], properties=props), name)
 
     def max_pool2d(
-        self, x: SSAValue, kernel, stride=None, pad=0, name: str | None = None
+        self, x: SSAValue, kernel, stride=None, pad=0, name: str | None = None, dilation=1
     ) -> SSAValue:
         """Max pooling; ``stride`` defaults to the kernel."""
-        return self._pool(nc.MaxPool2dOp, "maxpool", x, kernel, stride, pad, name)
+        return self._pool(nc.MaxPool2dOp, "maxpool", x, kernel, stride, pad, name, dilation)
 
     def avg_pool2d(
-        self, x: SSAValue, kernel, stride=None, pad=0, name: str | None = None
+        self, x: SSAValue, kernel, stride=None, pad=0, name: str | None = None, dilation=1
     ) -> SSAValue:
         """Average pooling (padding not counted); ``stride`` defaults to the kernel."""
-        return self._pool(nc.AvgPool2dOp, "avgpool", x, kernel, stride, pad, name)
+        return self._pool(nc.AvgPool2dOp, "avgpool", x, kernel, stride, pad, name, dilation)
 
     def global_avg_pool(self, x: SSAValue, name: str | None = None) -> SSAValue:
         """Mean over H and W of an NCHW tensor, giving N x C x 1 x 1."""

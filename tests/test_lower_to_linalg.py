@@ -111,6 +111,8 @@ def _pool(b: GraphBuilder, n: str) -> list[SSAValue]:
         b.avg_pool2d(x, 3, stride=2, pad=1),
         b.avg_pool2d(x, (3, 2), stride=(1, 2), pad=(2, 0, 1, 1)),
         b.avg_pool2d(x, 2),
+        b.max_pool2d(x, 2, stride=(1, 2), pad=(1, 0, 2, 2), dilation=(3, 2)),
+        b.avg_pool2d(x, (2, 3), stride=(2, 1), pad=(3, 1, 0, 2), dilation=(4, 2)),
     ]
 
 
@@ -341,11 +343,12 @@ def test_avg_pool_divides_by_the_unpadded_window_sizes():
     module = to_linalg(flat_form(build({"pool": _pool})))
     counts = {op.sym_name.data: op for op in module.ops if isinstance(op, memref.GlobalOp)
               and op.sym_name.data.startswith("avg_pool_count")}
-    assert sorted(counts) == ["avg_pool_count_0", "avg_pool_count_1", "avg_pool_count_2"]
+    assert sorted(counts) == [f"avg_pool_count_{k}" for k in range(4)]
     # brute force: the taps of each window that land inside the input
-    for size, kernel, stride, pad, out in [(7, 3, 2, 1, 4), (6, 2, 2, 1, 4), (7, 3, 1, 2, 8)]:
-        want = [sum(0 <= i * stride - pad + k < size for k in range(kernel)) for i in range(out)]
-        assert window_counts(size, kernel, stride, pad, out).tolist() == want
+    for size, kernel, stride, pad, out, dilation in [(7, 3, 2, 1, 4, 1), (6, 2, 2, 1, 4, 1), (7, 3, 1, 2, 8, 1),
+                                                     (7, 2, 2, 3, 4, 4), (6, 3, 1, 1, 3, 2)]:  # fmt: skip
+        want = [sum(0 <= i * stride - pad + k * dilation < size for k in range(kernel)) for i in range(out)]
+        assert window_counts(size, kernel, stride, pad, out, dilation).tolist() == want
 
 
 @pytest.mark.parametrize("name", MODELS)

@@ -178,6 +178,20 @@ def depth_to_space(opset: int) -> Case:
     return unary("DepthToSpace", floats(1, 8, 2, 3), blocksize=2, **mode)
 
 
+def resize(opset: int) -> Case:
+    """Bilinear over the two innermost axes (Resize 10 has no roi input)."""
+    scales = np.array([1, 1, 2, 1.5], np.float32)
+    known = {"scales": scales} if opset < 11 else {"roi": np.array([], np.float32), "scales": scales}
+    return with_known("Resize", floats(1, 2, 3, 4), known, mode="linear")
+
+
+def upsample(opset: int) -> Case:
+    """Nearest; scales an attribute before 9."""
+    if opset < 9:
+        return unary("Upsample", floats(1, 2, 3, 4), scales=[1.0, 2.0, 2.0, 1.5])
+    return with_known("Upsample", floats(1, 2, 3, 4), {"scales": np.array([1, 2, 2, 1.5], np.float32)})
+
+
 def shape(opset: int) -> Case:
     attrs = {"start": 1} if operator_version("Shape", opset) >= 15 else {}
     return Case([h.make_node("Shape", ["x"], ["y"], **attrs)], {"x": floats(2, 3, 4)}, {"y": T.INT64})
@@ -229,6 +243,8 @@ CASES = {
     "Where": lambda opset: Case([h.make_node("Where", ["c", "a", "b"], ["y"])],
                                 {"c": bools(2, 3), "a": floats(2, 3), "b": floats(3)}, {"y": T.FLOAT}),
     "Conv": lambda opset: with_known("Conv", floats(1, 2, 5, 5), {"w": floats(3, 2, 3, 3), "b": floats(3)}, pads=[1, 1, 1, 1]),
+    "ConvTranspose": lambda opset: with_known("ConvTranspose", floats(1, 2, 4, 3), {"w": floats(2, 3, 3, 2), "b": floats(3)},
+                                              strides=[2, 1], pads=[1, 0, 0, 1], output_padding=[1, 0]),
     "Gemm": lambda opset: with_known("Gemm", floats(2, 4), {"B": floats(3, 4), "C": floats(3)}, transB=1),
     "MatMul": lambda opset: with_known("MatMul", floats(2, 4), {"B": floats(4, 3)}),
     "Einsum": lambda opset: with_known("Einsum", floats(2, 3, 4), {"B": floats(2, 5, 4)}, equation="bij,bkj->bki"),
@@ -240,6 +256,8 @@ CASES = {
     "ReduceMean": lambda opset: axes_case("ReduceMean", opset, floats(2, 3, 4), [1], 18, keepdims=0),
     "ReduceSum": lambda opset: axes_case("ReduceSum", opset, floats(2, 3, 4), [1], 13, keepdims=0),
     "Softmax": lambda opset: unary("Softmax", floats(2, 3, 4), axis=1),
+    "Resize": resize,
+    "Upsample": upsample,
     "Concat": lambda opset: with_known("Concat", floats(2, 3), {"b": floats(2, 2)}, axis=1),
     "Transpose": lambda opset: unary("Transpose", floats(2, 3, 4), perm=[2, 0, 1]),
     "Tile": lambda opset: with_known("Tile", floats(2, 3), {"repeats": i64(2, 3)}),

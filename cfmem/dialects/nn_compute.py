@@ -617,10 +617,11 @@ class Pool2dOp(ComputeOp, ABC):
     kernel = prop_def(DenseArrayBase[I64])
     strides = opt_prop_def(DenseArrayBase[I64], default_value=i64_array([1, 1]))
     pads = opt_prop_def(DenseArrayBase[I64], default_value=i64_array([0, 0, 0, 0]))
+    dilations = opt_prop_def(DenseArrayBase[I64], default_value=i64_array([1, 1]))
 
     def infer_shape(self) -> shapes.Shape:
         return shapes.pool2d(
-            self.operand_shape(0), _ints(self.kernel), _ints(self.strides), _ints(self.pads)
+            self.operand_shape(0), _ints(self.kernel), _ints(self.strides), _ints(self.pads), _ints(self.dilations)
         )
 
     def macs(self) -> int:

@@ -75,18 +75,24 @@ def conv2d(
 
 
 def pool2d(
-    x: Sequence[int], kernel: Sequence[int], strides: Sequence[int], pads: Sequence[int]
+    x: Sequence[int],
+    kernel: Sequence[int],
+    strides: Sequence[int],
+    pads: Sequence[int],
+    dilations: Sequence[int] = (1, 1),
 ) -> Shape:
-    """Output shape of a max or average pooling window over NCHW."""
+    """Output shape of a max or average pooling window over NCHW; each pad must be
+    smaller than the kernel's extent along its axis (``(kernel - 1) * dilation + 1``)."""
     if len(x) != 4:
         raise ValueError(f"pooling expects a rank-4 input, got {format_shape(x)}")
     if len(kernel) != 2 or min(kernel) < 1:
         raise ValueError("expected a kernel of 2 positive sizes")
-    _check_window_params(strides, pads, (1, 1))
-    if pads[0] >= kernel[0] or pads[2] >= kernel[0] or pads[1] >= kernel[1] or pads[3] >= kernel[1]:
+    _check_window_params(strides, pads, dilations)
+    spans = [(k - 1) * d + 1 for k, d in zip(kernel, dilations)]
+    if pads[0] >= spans[0] or pads[2] >= spans[0] or pads[1] >= spans[1] or pads[3] >= spans[1]:
         raise ValueError("pooling pads must be smaller than the kernel")
-    oh = _window_out(x[2], kernel[0], strides[0], pads[0] + pads[2], 1)
-    ow = _window_out(x[3], kernel[1], strides[1], pads[1] + pads[3], 1)
+    oh = _window_out(x[2], kernel[0], strides[0], pads[0] + pads[2], dilations[0])
+    ow = _window_out(x[3], kernel[1], strides[1], pads[1] + pads[3], dilations[1])
     return (x[0], x[1], oh, ow)
 
 

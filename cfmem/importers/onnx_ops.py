@@ -589,6 +589,117 @@ def conv(imp, node, inputs):
     return [from_nchw(imp, y, w.ndim - 2, name)]
 
 
+def conv_transpose(imp, node, inputs):
+    """ConvTranspose with known weights as a Conv (stride 1, the node's dilations and groups)
+    of the flipped, per-group transposed kernel over the input with ``stride - 1`` zeros after
+    each element, padded by ``span - 1 - pads`` (``output_padding`` more at the end) where
+    that is positive and cropped where it is negative."""
+    x, w, bias = (inputs + [None])[:3]
+    w = known(w, "ConvTranspose weights")
+    spatial = w.ndim - 2
+    x = f32_operand(imp, x, node.input[0])
+    xs = imp.b.shape(x)
+    check_spatial(node, spatial, len(xs))
+    groups = int(attr(node, "group", 1))
+    if w.shape[0] != xs[1] or xs[1] % groups:
+        raise OnnxImportError(f"ConvTranspose weights {list(w.shape)} with group {groups} do not fit an input of {xs[1]} channels")
+    win = window(node, xs[2:], list(w.shape[2:]))
+    extra = list(attr(node, "output_padding", [0] * spatial))
+    if any(e >= s for e, s in zip(extra, win.strides)):
+        raise OnnxImportError(f"ConvTranspose output_padding {extra} is not below the strides {win.strides}; not supported, as onnxruntime does not run it")
+    pads = transposed_padding(node, xs[2:], win, extra)
+    output = [f - b - a for f, b, a in zip(unpadded_transposed_output(xs[2:], win, extra), pads[:spatial], pads[spatial:])]
+    if min(output) < 1:
+        raise OnnxImportError(f"ConvTranspose output {output} is empty")
+    name = out_name(imp, node)
+    spread = interleave_zeros(imp, reshape(imp, x, as_nchw(xs)), as_nchw((0, 0, *win.strides))[2:], name)
+    # around the spread input, which ends in stride - 1 zeros already
+    begins = [span - 1 - p for span, p in zip(win.spans(), pads[:spatial])]
+    ends = [span - 1 - p + e - (s - 1) for span, p, e, s in zip(win.spans(), pads[spatial:], extra, win.strides)]
+    cropped = crop(imp, spread, [max(0, -b) for b in begins], [max(0, -e) for e in ends], name)
+    conv_win = Window(win.kernel, [1] * spatial, win.dilations, [max(0, b) for b in begins] + [max(0, e) for e in ends]).as_2d()
+    props = {
+        "pads": nc.i64_array(conv_win.pads),
+        "dilations": nc.i64_array(conv_win.dilations),
+        "groups": IntegerAttr(groups, i64),
+    }
+    kernel = transposed_weights(w.astype(np.float32), groups)
+    operands = [cropped, imp.runtime(kernel.reshape(as_nchw(kernel.shape)), f"{name}_kernel")]
+    if bias is not None:
+        operands.append(f32_operand(imp, bias, node.input[2]))
+    y = make(imp, nc.Conv2dOp, operands, props, name + ("_2d" if spatial == 1 else ""))
+    return [from_nchw(imp, y, spatial, name)]
+
+
+def unpadded_transposed_output(sizes: Sequence[int], win: Window, extra: Sequence[int]) -> list[int]:
+    """A ConvTranspose's output size along each axis before its pads are taken off."""
+    return [s * (n - 1) + e + span for n, s, e, span in zip(sizes, win.strides, extra, win.spans())]
+
+
+def transposed_padding(node: onnx.NodeProto, sizes: Sequence[int], win: Window, extra: Sequence[int]) -> list[int]:
+    """A ConvTranspose's pads (every axis' begin, then every end): ``win``'s for NOTSET, none
+    for VALID; for ``output_shape`` or SAME (``size * stride`` outputs) the padding that gives
+    that output, split as the ONNX spec says (the odd element at the end for SAME_UPPER, at
+    the beginning otherwise). An ``output_shape`` beyond the unpadded output (less than a
+    stride beyond it without ``output_padding``) adds its extra elements at the end, as
+    onnxruntime does."""
+    spatial = len(sizes)
+    auto_pad, output_shape = auto_pad_of(node), attr(node, "output_shape")
+    if output_shape is None and auto_pad not in SAME_PAD_SPLIT:
+        return win.pads if auto_pad == "NOTSET" else [0] * 2 * spatial
+    full = unpadded_transposed_output(sizes, win, extra)
+    if output_shape is None:
+        targets = [n * s for n, s in zip(sizes, win.strides)]
+        if any(t > f for t, f in zip(targets, full)):
+            raise OnnxImportError(
+                f"ConvTranspose with auto_pad {auto_pad} and output {targets} beyond its unpadded output {full} is not"
+                " supported (onnxruntime gives the unpadded output, against the ONNX spec)"
+            )
+    else:
+        targets = list(output_shape)[-spatial:]
+        bare = [f - e for f, e in zip(full, extra)]
+        if any(t - b >= s for t, b, s in zip(targets, bare, win.strides)):
+            raise OnnxImportError(
+                f"ConvTranspose output_shape {targets} reaches a stride {win.strides} or more past its unpadded output"
+                f" without output_padding {bare}; not supported, as onnxruntime does not run it"
+            )
+    split = SAME_PAD_SPLIT["SAME_UPPER" if auto_pad == "SAME_UPPER" else "SAME_LOWER"]
+    shares = [split(f - t) if f >= t else (0, f - t) for f, t in zip(full, targets)]
+    return [begin for begin, _ in shares] + [end for _, end in shares]
+
+
+def interleave_zeros(imp: Importer, x: SSAValue, strides: Sequence[int], name: str) -> SSAValue:
+    """An (N, C, H, W) tensor with ``stride - 1`` zeros after each element along H and W:
+    each axis padded at the end of a unit axis inserted after it."""
+    if all(s == 1 for s in strides):
+        return x
+    n, c, h, w = imp.b.shape(x)
+    (sh, sw) = strides
+    units = reshape(imp, x, (n, c, h, 1, w, 1))
+    spread = imp.b.pad(units, [0] * 6 + [0, 0, 0, sh - 1, 0, sw - 1], name=imp.name(f"{name}_spread", "pad"))
+    return reshape(imp, spread, (n, c, h * sh, w * sw))
+
+
+def crop(imp: Importer, x: SSAValue, begins: Sequence[int], ends: Sequence[int], name: str) -> SSAValue:
+    """``x`` without ``begins[k]`` and ``ends[k]`` elements at either end of its last
+    ``len(begins)`` axes (a 1-D crop acts on W)."""
+    xs = imp.b.shape(x)
+    axes = [len(xs) - len(begins) + k for k in range(len(begins))]
+    if not any(begins) and not any(ends):
+        return x
+    return imp.b.slice(x, list(begins), [xs[a] - e for a, e in zip(axes, ends)], axes, [1] * len(axes), name=imp.name(f"{name}_cropped"))
+
+
+def transposed_weights(w: np.ndarray, groups: int) -> np.ndarray:
+    """ConvTranspose weights (C_in, C_out / groups, *kernel) as the equivalent Conv's
+    (C_out, C_in / groups, *kernel): in and out channels swapped within each group, the
+    kernel flipped along every spatial axis."""
+    c_in, out_per_group, *kernel = w.shape
+    per_group = w.reshape(groups, c_in // groups, out_per_group, *kernel).swapaxes(1, 2)
+    swapped = per_group.reshape(groups * out_per_group, c_in // groups, *kernel)
+    return np.ascontiguousarray(np.flip(swapped, axis=tuple(range(2, swapped.ndim))))
+
+
 def gemm(imp, node, inputs):
     a, b, c = (inputs + [None])[:3]
     alpha, beta = attr(node, "alpha", 1.0), attr(node, "beta", 1.0)
@@ -718,9 +829,9 @@ def einsum(imp, node, inputs):
 
 
 def pool(imp, node, inputs):
-    """1-D and 2-D pooling. ``ceil_mode`` is extra end padding, which neither nn op counts;
-    AveragePool's ``count_include_pad`` is an explicit zero Pad of the input. MaxPool also
-    takes quantized (int8, uint8) data."""
+    """1-D and 2-D pooling, dilated or not. ``ceil_mode`` is extra end padding, which neither
+    nn op counts; AveragePool's ``count_include_pad`` is an explicit zero Pad of the input.
+    MaxPool also takes quantized (int8, uint8) data."""
     quantized = node.op_type == "MaxPool" and dtype_of(inputs[0]) in QUANT_ELEMENTS
     x = inputs[0] if quantized else f32_operand(imp, inputs[0], node.input[0])
     kernel = list(attr(node, "kernel_shape"))
@@ -730,8 +841,11 @@ def pool(imp, node, inputs):
     if len(node.output) > 1 and node.output[1]:
         raise OnnxImportError(f"the Indices output of {node.op_type} is not supported")
     win = window(node, xs[2:], kernel)
-    if any(d != 1 for d in win.dilations):
-        raise OnnxImportError(f"{node.op_type} with dilations {win.dilations} is not supported (only 1)")
+    if auto_pad_of(node) in SAME_PAD_SPLIT and any(d != 1 for d in win.dilations):
+        raise OnnxImportError(
+            f"{node.op_type} with auto_pad {auto_pad_of(node)} and dilations {win.dilations} is not supported"
+            " (onnxruntime pads for the undilated kernel, against the ONNX spec)"
+        )
     if auto_pad_of(node) in SAME_PAD_SPLIT and min(same_padding(win, xs[2:])) < 0:
         raise OnnxImportError(
             f"{node.op_type} with auto_pad {auto_pad_of(node)} needs a negative padding {same_padding(win, xs[2:])}"
@@ -746,6 +860,8 @@ def pool(imp, node, inputs):
     begins, ends = win.pads[:spatial], win.pads[spatial:]
     win = replace(win, pads=[*begins, *(e + o for e, o in zip(ends, overhang))]).as_2d()
     props = {"kernel": nc.i64_array(win.kernel), "strides": nc.i64_array(win.strides), "pads": nc.i64_array(win.pads)}
+    if any(d != 1 for d in win.dilations):
+        props["dilations"] = nc.i64_array(win.dilations)
     cls = nc.MaxPool2dOp if node.op_type == "MaxPool" else nc.AvgPool2dOp
     name = out_name(imp, node)
     y = make(imp, cls, [x], props, name + ("_2d" if spatial == 1 else ""))
@@ -824,6 +940,184 @@ def cumsum(imp, node, inputs):
         raise OnnxImportError(f"CumSum axis {axis} must be one integer")
     exclusive, reverse = bool(attr(node, "exclusive", 0)), bool(attr(node, "reverse", 0))
     return [imp.b.cumsum(x, axis[0], exclusive, reverse, out_name(imp, node))]
+
+
+# --- resizing ----------------------------------------------------------------------------------
+
+Coordinates = Callable[[np.ndarray, np.float32, int, int], np.ndarray]
+
+
+def _half_pixel(x: np.ndarray, scale: np.float32, out: int, size: int) -> np.ndarray:
+    return (x + np.float32(0.5)) / scale - np.float32(0.5)
+
+
+def _half_pixel_symmetric(x: np.ndarray, scale: np.float32, out: int, size: int) -> np.ndarray:
+    adjustment = np.float32(out) / (scale * np.float32(size))
+    offset = np.float32(size) / np.float32(2) * (np.float32(1) - adjustment)
+    return (np.float64(offset) + (x.astype(np.float64) + 0.5) / np.float64(scale) - 0.5).astype(np.float32)
+
+
+def _align_corners(x: np.ndarray, scale: np.float32, out: int, size: int) -> np.ndarray:
+    return np.zeros_like(x) if out == 1 else x * np.float32(size - 1) / np.float32(out - 1)
+
+
+RESIZE_COORDINATES: dict[str, Coordinates] = {
+    "half_pixel": _half_pixel,
+    "half_pixel_symmetric": _half_pixel_symmetric,
+    "pytorch_half_pixel": lambda x, scale, out, size: _half_pixel(x, scale, out, size) if out > 1 else np.zeros_like(x),
+    "align_corners": _align_corners,
+    "asymmetric": lambda x, scale, out, size: x / scale,
+    "tf_half_pixel_for_nn": lambda x, scale, out, size: (x + np.float32(0.5)) / scale,
+}
+"""``coordinate_transformation_mode`` -> the input coordinate of each output index ``x``
+along an axis of ``size`` resized to ``out`` by ``scale``, in float32 (half_pixel_symmetric's
+last steps in double) as onnxruntime computes it, so a nearest rounding ties where
+onnxruntime's does."""
+
+
+def _round_half_away(c: np.ndarray) -> np.ndarray:
+    return np.sign(c) * np.floor(np.abs(c) + np.float32(0.5))
+
+
+NEAREST_ROUNDINGS: dict[str, Callable[[np.ndarray, np.float32], np.ndarray]] = {
+    "round_prefer_floor": lambda c, scale: np.where(c - np.floor(c) == np.float32(0.5), np.floor(c), _round_half_away(c)),
+    "round_prefer_ceil": lambda c, scale: _round_half_away(c),
+    "floor": lambda c, scale: np.floor(c),
+    "ceil": lambda c, scale: np.ceil(c),
+    "simple": lambda c, scale: np.ceil(c) if scale < 1 else np.trunc(c),
+}
+"""``nearest_mode`` -> the input index a coordinate rounds to (clamped to the axis after);
+``simple`` is Upsample's and Resize 10's: truncation, up when downsampling."""
+
+
+@dataclass(frozen=True)
+class Resampling:
+    """How Resize or Upsample reads the input: ``mode`` nearest or linear, a
+    ``RESIZE_COORDINATES`` key and a ``NEAREST_ROUNDINGS`` key."""
+
+    mode: str
+    coordinates: str
+    nearest: str
+
+    def matrix(self, size: int, out: int, scale: np.float32) -> np.ndarray:
+        """The (out, size) matrix taking an axis of the input to the output's: one 1 per
+        row for nearest, the two neighbours' weights (coordinates clamped to the axis) for linear."""
+        source = RESIZE_COORDINATES[self.coordinates](np.arange(out, dtype=np.float32), scale, out, size)
+        weights = np.zeros((out, size), np.float32)
+        rows = np.arange(out)
+        if self.mode == "nearest":
+            weights[rows, np.clip(NEAREST_ROUNDINGS[self.nearest](source, scale), 0, size - 1).astype(np.int64)] = 1
+            return weights
+        source = np.clip(source, np.float32(0), np.float32(size - 1))
+        low = np.minimum(source.astype(np.int64), size - 1)
+        high = np.minimum(low + 1, size - 1)
+        np.add.at(weights, (rows, low), np.where(low == high, np.float32(0.5), np.abs(source - high.astype(np.float32))))
+        np.add.at(weights, (rows, high), np.where(low == high, np.float32(0.5), np.abs(source - low.astype(np.float32))))
+        return weights
+
+
+def text_attr(node: onnx.NodeProto, name: str, default: str) -> str:
+    value = attr(node, name, default)
+    return value.decode() if isinstance(value, bytes) else value
+
+
+def resampling_of(imp: Importer, node: onnx.NodeProto) -> Resampling:
+    """The node's mode, coordinate transform and rounding; Upsample and Resize 10 map
+    output to input coordinates as ``x / scale`` and round the ``simple`` way."""
+    mode = text_attr(node, "mode", "nearest")
+    if mode not in ("nearest", "linear"):
+        raise OnnxImportError(f"{node.op_type} mode {mode!r} is not supported (nearest, linear)")
+    if node.op_type == "Upsample" or version(imp, node) < 11:
+        return Resampling(mode, "asymmetric", "simple")
+    coordinates = text_attr(node, "coordinate_transformation_mode", "half_pixel")
+    if coordinates not in RESIZE_COORDINATES:
+        raise OnnxImportError(f"Resize coordinate_transformation_mode {coordinates!r} is not supported ({', '.join(RESIZE_COORDINATES)})")
+    nearest = text_attr(node, "nearest_mode", "round_prefer_floor")
+    if nearest not in NEAREST_ROUNDINGS or nearest == "simple":
+        raise OnnxImportError(f"Resize nearest_mode {nearest!r} is not one of round_prefer_floor, round_prefer_ceil, floor, ceil")
+    if attr(node, "antialias", 0):
+        raise OnnxImportError("Resize antialias is not supported")
+    return Resampling(mode, coordinates, nearest)
+
+
+def resize_targets(imp: Importer, node: onnx.NodeProto, inputs: list, xs: Sequence[int]) -> tuple[list[np.float32], list[int]]:
+    """Each axis' scale and output size, from known ``scales`` (output ``floor(size * scale)``)
+    or ``sizes`` (scale ``out / size``), over ``axes`` (from 18, with
+    ``keep_aspect_ratio_policy`` for sizes); every other axis keeps its size."""
+    rank = len(xs)
+    if node.op_type == "Upsample" and version(imp, node) < 9:
+        given_scales, given_sizes = list(attr(node, "scales")), None
+    elif node.op_type == "Upsample" or version(imp, node) < 11:
+        given_scales, given_sizes = [float(v) for v in known(inputs[1], f"{node.op_type} scales").reshape(-1)], None
+    else:
+        scales_in, sizes_in = optional_input(inputs, 2), optional_input(inputs, 3)
+        given_scales = [float(v) for v in known(scales_in, "Resize scales").reshape(-1)] if scales_in is not None else []
+        given_sizes = ints(sizes_in, "Resize sizes") if sizes_in is not None else None
+        if given_scales and given_sizes is not None:
+            raise OnnxImportError("Resize takes scales or sizes, not both")
+    axes = [normalize_axis(int(a), rank) for a in attr(node, "axes", range(rank))]
+    given = given_scales if given_sizes is None else given_sizes
+    if len(given) != len(axes):
+        raise OnnxImportError(f"{node.op_type} has {len(given)} {'scales' if given_sizes is None else 'sizes'} for {len(axes)} axes")
+    scales, sizes = [np.float32(1)] * rank, list(xs)
+    if given_sizes is None:
+        for axis, scale in zip(axes, given_scales):
+            scales[axis] = np.float32(scale)
+            sizes[axis] = int(np.float32(scale) * np.float32(xs[axis]))
+        return scales, sizes
+    policy = text_attr(node, "keep_aspect_ratio_policy", "stretch")
+    ratios = [np.float32(out) / np.float32(xs[axis]) for axis, out in zip(axes, given_sizes)]
+    if policy == "stretch":
+        for axis, out, ratio in zip(axes, given_sizes, ratios):
+            scales[axis], sizes[axis] = ratio, int(out)
+        return scales, sizes
+    if policy not in ("not_larger", "not_smaller"):
+        raise OnnxImportError(f"Resize keep_aspect_ratio_policy {policy!r} is not one of stretch, not_larger, not_smaller")
+    ratio = min(ratios) if policy == "not_larger" else max(ratios)
+    for axis in axes:
+        scales[axis], sizes[axis] = ratio, int(_round_half_away(ratio * np.float32(xs[axis])))
+    return scales, sizes
+
+
+def resize_axis(imp: Importer, x: SSAValue, axis: int, weights: np.ndarray, name: str) -> SSAValue:
+    """``x`` resized along ``axis`` by multiplying with the known (out, size) ``weights``,
+    the result named ``name``: the innermost axis as ``x @ weights.T``, any other as
+    ``weights @ x`` over ``x`` viewed as (before, size, after)."""
+    xs = imp.b.shape(x)
+    out_shape = (*xs[:axis], weights.shape[0], *xs[axis + 1 :])
+    hint = f"{name}_weights"
+    if axis == len(xs) - 1:
+        operands = [reshape(imp, x, (1, xs[0])) if len(xs) == 1 else x, imp.runtime(np.ascontiguousarray(weights.T), hint)]
+    else:
+        viewed = x if axis == len(xs) - 2 else reshape(imp, x, (int(np.prod(xs[:axis])), xs[axis], int(np.prod(xs[axis + 1 :]))))
+        operands = [imp.runtime(weights, hint), viewed]
+    if len(xs) >= 2 and axis >= len(xs) - 2:
+        return make(imp, nc.MatmulOp, operands, {}, name)
+    return reshape(imp, make(imp, nc.MatmulOp, operands, {}, imp.name(f"{name}_rows")), out_shape, name)
+
+
+def resize(imp, node, inputs):
+    """Resize and Upsample with known scales or sizes, as onnxruntime runs them: the input
+    itself when the output has its shape, else one matmul with a known interpolation matrix
+    per axis whose scale is not 1 (exact for nearest, whose rows hold a single 1, on finite
+    inputs: an infinity or NaN would spread along its row; linear along the two innermost
+    axes of a rank 2 to 5 input, one after the other)."""
+    x = f32_operand(imp, inputs[0], node.input[0])
+    xs = imp.b.shape(x)
+    sampling = resampling_of(imp, node)
+    scales, sizes = resize_targets(imp, node, inputs, xs)
+    if 0 in sizes:
+        raise OnnxImportError(f"{node.op_type} to the empty shape {sizes} is not supported")
+    moved = [] if tuple(sizes) == tuple(xs) else [axis for axis, scale in enumerate(scales) if scale != 1]
+    if sampling.mode == "linear" and not 2 <= len(xs) <= 5:
+        raise OnnxImportError(f"{node.op_type} linear of a rank-{len(xs)} input is not supported (ranks 2 to 5)")
+    if sampling.mode == "linear" and moved and min(moved) < len(xs) - 2:
+        raise OnnxImportError(f"{node.op_type} linear along axes {moved} is not supported (only the two innermost axes)")
+    name = out_name(imp, node)
+    for axis in reversed(moved):
+        weights = sampling.matrix(xs[axis], sizes[axis], scales[axis])
+        x = resize_axis(imp, x, axis, weights, name if axis == moved[0] else imp.name(f"{name}_axis{axis}"))
+    return [x]
 
 
 # --- data movement --------------------------------------------------------------------------
@@ -1524,6 +1818,7 @@ HANDLER_OPS: tuple[tuple[tuple[str, ...], Handler], ...] = (
     (("Not", *LOGICAL), logical),
     (("Where",), where),
     (("Conv",), conv),
+    (("ConvTranspose",), conv_transpose),
     (("Gemm",), gemm),
     (("MatMul",), matmul),
     (("Einsum",), einsum),
@@ -1533,6 +1828,7 @@ HANDLER_OPS: tuple[tuple[tuple[str, ...], Handler], ...] = (
     (("ReduceMean", "ReduceSum"), reduce_mean),
     (("Softmax",), softmax),
     (("CumSum",), cumsum),
+    (("Resize", "Upsample"), resize),
     (("Concat",), concat),
     (("Transpose",), transpose),
     (("Tile",), tile),

@@ -56,11 +56,14 @@ def conv2d(op: nc.Conv2dOp, x: np.ndarray, w: np.ndarray, b: np.ndarray | None =
 
 
 def _pool_windows(op: nc.Pool2dOp, x: np.ndarray, fill: float) -> np.ndarray:
+    """[n, c, oh, ow, kh, kw]: each window's taps (every dilation-th element of its extent)."""
     kh, kw = _ints(op.kernel)
     sh, sw = _ints(op.strides)
+    dh, dw = _ints(op.dilations)
     pt, pl, pb, pr = _ints(op.pads)
     xp = np.pad(x, ((0, 0), (0, 0), (pt, pb), (pl, pr)), constant_values=fill)
-    return sliding_window_view(xp, (kh, kw), axis=(2, 3))[:, :, ::sh, ::sw]
+    win = sliding_window_view(xp, ((kh - 1) * dh + 1, (kw - 1) * dw + 1), axis=(2, 3))
+    return win[:, :, ::sh, ::sw, ::dh, ::dw]
 
 
 def max_pool2d(op: nc.MaxPool2dOp, x: np.ndarray) -> np.ndarray:

@@ -41,7 +41,7 @@ is plain upstream MLIR (linalg, memref, arith, math, scf, func). Per op:
   filled with ``c`` (broadcast), then the same contraction, ``b`` read
   transposed for ``trans_b``.
 - ``max_pool2d``: -inf fill, then a generic taking the max over each window
-  of a -inf-padded copy; ``avg_pool2d``: the sum over each window of a
+  (tap ``ky`` at row ``y * sh + ky * dh``, columns alike) of a -inf-padded copy; ``avg_pool2d``: the sum over each window of a
   zero-padded copy, divided by the number of unpadded elements in the window,
   read from a constant ``memref.global @avg_pool_count_K`` this pass adds.
 - ``global_avg_pool``, ``reduce_mean``: the sum into the zero-filled output,
@@ -381,10 +381,11 @@ def ints(attr: DenseArrayBase) -> tuple[int, ...]:
     return tuple(int(v) for v in attr.get_values())
 
 
-def window_counts(size: int, kernel: int, stride: int, pad_before: int, out: int) -> np.ndarray:
-    """How many of the ``kernel`` taps of each output position fall inside ``size``."""
-    starts = np.arange(out) * stride - pad_before
-    return np.clip(starts + kernel, 0, size) - np.clip(starts, 0, size)
+def window_counts(size: int, kernel: int, stride: int, pad_before: int, out: int, dilation: int = 1) -> np.ndarray:
+    """How many of the ``kernel`` taps (``dilation`` apart) of each output position fall inside ``size``."""
+    starts = np.arange(out)[:, None] * stride - pad_before
+    taps = starts + np.arange(kernel)[None, :] * dilation
+    return ((taps >= 0) & (taps < size)).sum(axis=1)
 
 
 # --- the lowerings ---------------------------------------------------------------
@@ -599,7 +600,7 @@ class OpLowering:
 
     def pool(self, op: nc.Pool2dOp, ins: list[SSAValue], out: SSAValue) -> None:
         (x,) = ins
-        (kh, kw), (sh, sw) = ints(op.kernel), ints(op.strides)
+        (kh, kw), (sh, sw), (dh, dw) = ints(op.kernel), ints(op.strides), ints(op.dilations)
         is_max = isinstance(op, nc.MaxPool2dOp)
         element = x.type.get_element_type()
         quantized = isinstance(element, IntegerType)  # i8 max pooling: padding is the lowest i8
@@ -607,7 +608,7 @@ class OpLowering:
         fill(pad_value, out)
         n, c, y, xx, ky, kx = dims(6)
         maps = [
-            affine_map(6, [n, c, y * sh + ky, xx * sw + kx]),
+            affine_map(6, [n, c, y * sh + ky * dh, xx * sw + kx * dw]),
             affine_map(6, [ky, kx]),
             affine_map(6, [n, c, y, xx]),
         ]
@@ -621,10 +622,10 @@ class OpLowering:
 
     def avg_pool_counts(self, op: nc.AvgPool2dOp, in_shape: Shape, out_shape: Shape) -> SSAValue:
         """A constant global [OH, OW]: the unpadded elements in each window."""
-        (kh, kw), (sh, sw) = ints(op.kernel), ints(op.strides)
+        (kh, kw), (sh, sw), (dh, dw) = ints(op.kernel), ints(op.strides), ints(op.dilations)
         top, left, _, _ = ints(op.pads)
-        rows = window_counts(in_shape[2], kh, sh, top, out_shape[2])
-        cols = window_counts(in_shape[3], kw, sw, left, out_shape[3])
+        rows = window_counts(in_shape[2], kh, sh, top, out_shape[2], dh)
+        cols = window_counts(in_shape[3], kw, sw, left, out_shape[3], dw)
         return self.globals.get("avg_pool_count", np.outer(rows, cols))
 
     def mean(self, op: nc.GlobalAvgPoolOp | nc.ReduceMeanOp, ins: list[SSAValue], out: SSAValue) -> None:

@@ -5,7 +5,7 @@
 // nn.cmp predicate, activations, convolutions (bias, stride, padding,
 // dilation, groups), matmul and gemm, pooling, reductions, softmax, concat,
 // transpose and constants. Properties left at their default value (conv2d
-// strides/pads/dilations/groups, pool strides/pads, gemm trans_b, reduce_mean
+// strides/pads/dilations/groups, pool strides/pads/dilations, gemm trans_b, reduce_mean
 // keepdims, softmax axis) are not printed.
 
 // Broadcasting: trailing dims, both sides, rank-0 scalar, unit dims on both sides.
@@ -133,6 +133,8 @@ func.func @matmul_gemm(%a: tensor<4x8xf32>, %b: tensor<8x3xf32>, %ba: tensor<2x4
 // CHECK-NEXT:    %avg = nn.avg_pool2d %x {kernel = array<i64: 2, 2>} : (tensor<1x8x16x16xf32>) -> tensor<1x8x15x15xf32>
 // CHECK-NEXT:    %avg_same = nn.avg_pool2d %x {kernel = array<i64: 3, 3>, pads = array<i64: 1, 1, 1, 1>} : (tensor<1x8x16x16xf32>) -> tensor<1x8x16x16xf32>
 // CHECK-NEXT:    %avg_defaults = nn.avg_pool2d %x {kernel = array<i64: 2, 2>} : (tensor<1x8x16x16xf32>) -> tensor<1x8x15x15xf32>
+// CHECK-NEXT:    %max_dilated = nn.max_pool2d %x {kernel = array<i64: 2, 2>, pads = array<i64: 2, 0, 0, 0>, dilations = array<i64: 3, 1>} : (tensor<1x8x16x16xf32>) -> tensor<1x8x15x15xf32>
+// CHECK-NEXT:    %avg_dilated = nn.avg_pool2d %x {kernel = array<i64: 3, 2>, strides = array<i64: 2, 1>, dilations = array<i64: 2, 4>} : (tensor<1x8x16x16xf32>) -> tensor<1x8x6x12xf32>
 // CHECK-NEXT:    %gap = nn.global_avg_pool %x : (tensor<1x8x16x16xf32>) -> tensor<1x8x1x1xf32>
 // CHECK-NEXT:    func.return
 // CHECK-NEXT:  }
@@ -142,6 +144,8 @@ func.func @pooling(%x: tensor<1x8x16x16xf32>) {
   %avg = nn.avg_pool2d %x {kernel = array<i64: 2, 2>} : (tensor<1x8x16x16xf32>) -> tensor<1x8x15x15xf32>
   %avg_same = nn.avg_pool2d %x {kernel = array<i64: 3, 3>, pads = array<i64: 1, 1, 1, 1>} : (tensor<1x8x16x16xf32>) -> tensor<1x8x16x16xf32>
   %avg_defaults = nn.avg_pool2d %x {kernel = array<i64: 2, 2>, strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>} : (tensor<1x8x16x16xf32>) -> tensor<1x8x15x15xf32>
+  %max_dilated = nn.max_pool2d %x {kernel = array<i64: 2, 2>, pads = array<i64: 2, 0, 0, 0>, dilations = array<i64: 3, 1>} : (tensor<1x8x16x16xf32>) -> tensor<1x8x15x15xf32>
+  %avg_dilated = nn.avg_pool2d %x {kernel = array<i64: 3, 2>, strides = array<i64: 2, 1>, dilations = array<i64: 2, 4>} : (tensor<1x8x16x16xf32>) -> tensor<1x8x6x12xf32>
   %gap = nn.global_avg_pool %x : (tensor<1x8x16x16xf32>) -> tensor<1x8x1x1xf32>
   func.return
 }

@@ -40,6 +40,18 @@ func.func @pool_pad_not_below_kernel(%x: tensor<1x8x16x16xf32>) {
 
 // -----
 
+func.func @pool_pad_not_below_dilated_kernel(%x: tensor<1x8x16x16xf32>) {
+  %r = nn.avg_pool2d %x {kernel = array<i64: 2, 2>, pads = array<i64: 0, 0, 0, 4>, dilations = array<i64: 1, 3>} : (tensor<1x8x16x16xf32>) -> tensor<1x8x15x17xf32>
+  func.return
+}
+
+// CHECK-LABEL: "pool_pad_not_below_dilated_kernel"
+// CHECK:       %r = "nn.avg_pool2d"(%x)
+// CHECK-NEXT:  ^^^
+// CHECK-NEXT:  | Operation does not verify: pooling pads must be smaller than the kernel
+
+// -----
+
 func.func @pool_kernel_length(%x: tensor<1x8x16x16xf32>) {
   %r = nn.avg_pool2d %x {kernel = array<i64: 2>} : (tensor<1x8x16x16xf32>) -> tensor<1x8x15x15xf32>
   func.return
