@@ -510,6 +510,12 @@ class GraphBuilder:
     def logical_xor(self, a: SSAValue, b: SSAValue, name: str | None = None) -> SSAValue:
         return self._logical(nc.XorOp, "xor", a, b, name)
 
+    def cast(self, x: SSAValue, dtype: npt.DTypeLike, name: str | None = None) -> SSAValue:
+        """``x`` converted to ``dtype`` (float32, bool, int8, int32 or int64) as ONNX Cast does."""
+        self._check_visible(x, "cast input")
+        result = TensorType(_element_type(np.dtype(dtype)) if np.dtype(dtype) != np.float32 else f32, self.shape(x))
+        return self._emit(nc.CastOp(x, result), self._name(name, "cast"))
+
     def logical_not(self, x: SSAValue, name: str | None = None) -> SSAValue:
         self._check_visible(x, "not input")
         return self._emit(nc.NotOp(x), self._name(name, "not"))

@@ -229,6 +229,14 @@ def _top_k(b: GraphBuilder, n: str) -> list[SSAValue]:
     return [b.top_k(x, 2), b.top_k(x, 5, axis=1, largest=False), b.top_k(ties, 3, axis=0), b.top_k(ties, 4, axis=-2, largest=False)]
 
 
+def _cast(b: GraphBuilder, n: str) -> list[SSAValue]:
+    x = b.mul(b.input(f"{n}_x", (2, 5)), 30.0)  # fractions of both signs, in int8's range mostly
+    ints = b.input(f"{n}_ints", (2, 5), dtype=np.int64)
+    flags = b.cmp("gt", x, 0.0)
+    return [b.cast(x, np.int32), b.cast(x, np.bool_), b.cast(flags, np.float32), b.cast(flags, np.int64),
+            b.cast(ints, np.int8), b.cast(b.cast(ints, np.int8), np.int32), b.cast(ints, np.float32), b.cast(ints, np.bool_)]
+
+
 GROUPS: dict[str, dict[str, Case]] = {
     "elementwise": {"binary": _binary, "cmp": _cmp, "unary": _unary},
     "conv": {"conv_plain": _conv_plain, "conv_strided": _conv_strided, "conv_depthwise": _conv_depthwise},
@@ -243,7 +251,7 @@ GROUPS: dict[str, dict[str, Case]] = {
         "reshape": _reshape,
     },
     "import": {"slice": _slice, "gather": _gather, "top_k": _top_k, "pad": _pad, "math": _math, "math_more": _math_more,
-               "logic": _logic, "remainders": _remainders, "integer_if": _integer_if},
+               "logic": _logic, "remainders": _remainders, "integer_if": _integer_if, "cast": _cast},
 }
 CASES: dict[str, Case] = {name: case for group in GROUPS.values() for name, case in group.items()}
 MODELS = ["wakeword", "denoise", "facedetect", "fusiondetect"]

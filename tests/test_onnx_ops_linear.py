@@ -14,7 +14,7 @@ pytest.importorskip("onnxruntime")
 from onnx import TensorProto as T  # noqa: E402
 from onnx import helper as h  # noqa: E402
 from onnx import numpy_helper as nh  # noqa: E402
-from test_onnx_ops_mapping import case_matches_onnxruntime, info, refusal, unchecked_model  # noqa: E402
+from test_onnx_ops_mapping import case_matches_onnxruntime, info, refusal, three_runs, unchecked_model  # noqa: E402
 from test_onnx_opsets import Case, with_known  # noqa: E402
 
 
@@ -231,8 +231,39 @@ def test_a_comparison_of_a_known_and_a_run_time_integer_operand_matches_onnxrunt
     case_matches_onnxruntime(tmp_path, case, 13)
 
 
-def test_cast_of_a_run_time_tensor_to_another_type_is_refused_by_both_types():
+def test_cast_of_a_run_time_tensor_to_an_unsupported_type_is_refused_by_both_types():
     model = unchecked_model(
-        [h.make_node("Cast", ["x"], ["y"], name="n", to=T.INT64)], [info("x", T.FLOAT, [2, 3])], [info("y", T.INT64, None)]
+        [h.make_node("Cast", ["x"], ["y"], name="n", to=T.FLOAT16)], [info("x", T.FLOAT, [2, 3])], [info("y", T.FLOAT16, None)]
     )
-    assert refusal(model) == "node n (Cast): Cast of a run-time float32 tensor to INT64 is not supported"
+    assert refusal(model) == (
+        "node n (Cast): Cast of a run-time float32 tensor to FLOAT16 is not supported (float32, bool, int8, int32 and int64 are)"
+    )
+
+
+CAST_TYPES = {np.float32: T.FLOAT, np.bool_: T.BOOL, np.int8: T.INT8, np.int32: T.INT32, np.int64: T.INT64}
+
+
+def cast_source(dtype, rng: np.random.Generator) -> np.ndarray:
+    """Values each cast of ``dtype`` defines: floats with fractions of both signs, zeros and
+    halves (truncated toward zero, in every integer type's range); integers that wrap in int8."""
+    if dtype == np.float32:
+        values = rng.integers(-250, 250, (3, 4)) / 2 - rng.random((3, 4)) * (rng.random((3, 4)) < 0.5)
+        values = np.clip(values, -127.5, 127.5)
+        values.flat[:2] = [0.0, -0.0]
+        return values.astype(np.float32)
+    if dtype == np.bool_:
+        return rng.random((3, 4)) < 0.5
+    return rng.integers(-300, 300, (3, 4)).astype(dtype) if dtype != np.int8 else rng.integers(-128, 128, (3, 4)).astype(np.int8)
+
+
+@pytest.mark.parametrize("source", list(CAST_TYPES), ids=lambda t: np.dtype(t).name)
+@pytest.mark.parametrize("target", list(CAST_TYPES), ids=lambda t: np.dtype(t).name)
+def test_cast_at_run_time_between_supported_types_matches_onnxruntime(tmp_path, source, target):
+    x = cast_source(source, np.random.default_rng(9))
+    model = h.make_model(h.make_graph([h.make_node("Cast", ["x"], ["y"], to=CAST_TYPES[target])], "g",
+                                      [info("x", CAST_TYPES[source], x.shape)], [info("y", CAST_TYPES[target], x.shape)]),
+                         opset_imports=[h.make_opsetid("", 19)], ir_version=9)  # fmt: skip
+    want, got, ran = three_runs(tmp_path, model, {"x": x})
+    for outputs in (got, ran):
+        assert outputs["y"].dtype == want["y"].dtype
+        np.testing.assert_array_equal(outputs["y"], want["y"])

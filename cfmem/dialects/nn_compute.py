@@ -469,6 +469,34 @@ class SelectOp(ComputeOp):
         return shapes.broadcast(*(self.operand_shape(k) for k in range(3)))
 
 
+CAST_TYPES = (f32, i1, IntegerType(8), IntegerType(32), i64)
+"""Element types ``nn.cast`` converts between."""
+
+
+@irdl_op_definition
+class CastOp(ComputeOp):
+    """ONNX Cast at run time: each element converted to the result's element type (f32, i1,
+    i8, i32 or i64). Floats become integers truncated toward zero (out of the range of the
+    type the value is undefined, as in ONNX), integers narrow by keeping their low bits,
+    any number becomes i1 as ``x != 0`` (NaN is true) and i1 becomes 0 or 1."""
+
+    name = "nn.cast"
+    input = operand_def(TensorType)
+    result = result_def(TensorType)
+
+    def __init__(self, input: SSAValue, result_type: Attribute):
+        super().__init__(operands=[input], result_types=[result_type])
+
+    def result_element_type(self) -> Attribute:
+        return self.result.type.get_element_type()
+
+    def infer_shape(self) -> shapes.Shape:
+        for what, value in (("input", self.input), ("result", self.result)):
+            if value.type.get_element_type() not in CAST_TYPES:
+                raise ValueError(f"{what} must be f32, i1, i8, i32 or i64, got {value.type}")
+        return self.operand_shape(0)
+
+
 @irdl_op_definition
 class FmodOp(ElementwiseBinaryOp):
     """Elementwise C ``fmod(lhs, rhs)``: the remainder of the quotient truncated toward
@@ -950,6 +978,7 @@ class ConstantOp(IRDLOperation):
 
 
 COMPUTE_OPS: tuple[type[IRDLOperation], ...] = (
+    CastOp,
     AddOp,
     SubOp,
     MulOp,

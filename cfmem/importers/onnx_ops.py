@@ -270,12 +270,22 @@ def dropout(imp, node, inputs):
     return [x, np.ones(shape_of(imp, x), np.bool_)]
 
 
+CAST_DTYPES = tuple(np.dtype(t) for t in (np.float32, np.bool_, np.int8, np.int32, np.int64))
+
+
 def cast(imp, node, inputs):
+    """Cast at run time between float32, bool, int8, int32 and int64 (``nn.cast``)."""
     to = attr(node, "to")
     x = inputs[0]
-    if onnx.helper.tensor_dtype_to_np_dtype(to) == dtype_of(x):
+    target = np.dtype(onnx.helper.tensor_dtype_to_np_dtype(to))
+    if target == dtype_of(x):
         return [x]
-    raise OnnxImportError(f"Cast of a run-time {dtype_of(x)} tensor to {onnx.TensorProto.DataType.Name(to)} is not supported")
+    if target not in CAST_DTYPES or dtype_of(x) not in CAST_DTYPES:
+        raise OnnxImportError(
+            f"Cast of a run-time {dtype_of(x)} tensor to {onnx.TensorProto.DataType.Name(to)} is not supported"
+            " (float32, bool, int8, int32 and int64 are)"
+        )
+    return [imp.b.cast(x, target, out_name(imp, node))]
 
 
 def shape_op(imp, node, inputs):

@@ -142,6 +142,12 @@ def erf(op: Operation, x: np.ndarray) -> np.ndarray:
     return np.asarray(_ERF(x.astype(np.float64)), np.float64).astype(x.dtype)
 
 
+def cast(op: nc.CastOp, x: np.ndarray) -> np.ndarray:
+    """ONNX Cast: floats truncate toward zero, integers keep their low bits, ``!= 0`` to bool."""
+    dtype = numpy_dtype(op.result.type.get_element_type())
+    return x != 0 if dtype == np.bool_ else x.astype(dtype)
+
+
 # --- quantized ops -----------------------------------------------------------------------
 
 
@@ -267,6 +273,7 @@ def cumsum(op: nc.CumsumOp, x: np.ndarray) -> np.ndarray:
 _CMP = {"eq": np.equal, "ne": np.not_equal, "lt": np.less, "le": np.less_equal, "gt": np.greater, "ge": np.greater_equal}
 
 KERNELS: dict[type[Operation], Kernel] = {
+    nc.CastOp: cast,
     nc.AddOp: lambda op, a, b: a + b,
     nc.SubOp: lambda op, a, b: a - b,
     nc.MulOp: lambda op, a, b: a * b,

@@ -30,6 +30,8 @@ is plain upstream MLIR (linalg, memref, arith, math, scf, func). Per op:
   and a reduction loop ``k`` along the axis that adds input element ``k`` where
   ``k`` is at or before the output index (before: exclusive; at or after, after:
   reverse), by a select.
+- ``cast``: one generic of ``arith`` conversions (``fptosi``, ``sitofp``, ``extsi``,
+  ``trunci``, ``extui``/``uitofp`` from i1, ``cmpf une``/``cmpi ne`` 0 to i1).
 - ``conv2d``: the output filled with the bias (broadcast over N, H, W) or 0,
   then one generic over (n, o, y, x, c, ky, kx) accumulating input channel
   ``(o floordiv og) * cg + c`` (og, cg: output and input channels per group) at
@@ -770,6 +772,26 @@ class OpLowering:
         generic([ranks], [out], [affine_map(rank + 1, other), affine_map(rank + 1, loops[:rank])], select, reduced=(rank,))
 
 
+    def cast(self, op: nc.CastOp, ins: list[SSAValue], out: SSAValue) -> None:
+        source, target = ins[0].type.get_element_type(), out.type.get_element_type()
+
+        def body(x: SSAValue, _: SSAValue) -> SSAValue:
+            if target == i1:
+                if source == f32:
+                    return arith.CmpfOp(x, f32_const(0.0), "une").result
+                return arith.CmpiOp(x, int_const(0, source), "ne").result
+            if source == i1:
+                return (arith.UIToFPOp(x, f32) if target == f32 else arith.ExtUIOp(x, target)).result
+            if source == f32:
+                return x if target == f32 else arith.FPToSIOp(x, target).result
+            if target == f32:
+                return arith.SIToFPOp(x, f32).result
+            if target.width.data > source.width.data:
+                return arith.ExtSIOp(x, target).result
+            return x if target == source else arith.TruncIOp(x, target).result
+
+        elementwise(ins, out, body)
+
     # --- quantized ops: i8 data, i32 accumulators, requantized in f32 as the kernels do ---
 
     def per_channel(self, prefix: str, values: np.ndarray, axis: int, rank: int) -> tuple[list[SSAValue], list[AffineMapAttr]]:
@@ -948,6 +970,7 @@ class OpLowering:
         nc.GatherElementsOp: gather_elements,
         nc.TopKOp: top_k,
         ReshapeOp: reshape,
+        nc.CastOp: cast,
         nq.QuantizeOp: quantize,
         nq.DequantizeOp: dequantize,
         nq.QConv2dOp: qconv2d,
