@@ -123,6 +123,16 @@ def _mean(b: GraphBuilder, n: str) -> list[SSAValue]:
     ]
 
 
+def _reduce(b: GraphBuilder, n: str) -> list[SSAValue]:
+    x = b.input(f"{n}_x", (2, 3, 4))
+    return [
+        b.reduce_sum(x, (1,)),
+        b.reduce_max(x, (-1, 0), keepdims=False),
+        b.reduce_min(x, (0, 1, 2)),
+        b.reduce_prod(x, (2,), keepdims=False),
+    ]
+
+
 def _softmax(b: GraphBuilder, n: str) -> list[SSAValue]:
     x = b.input(f"{n}_x", (2, 3, 4))
     return [b.softmax(x), b.softmax(x, axis=1), b.softmax(x, axis=0)]
@@ -195,6 +205,7 @@ GROUPS: dict[str, dict[str, Case]] = {
         "gemm": _gemm,
         "pool": _pool,
         "mean": _mean,
+        "reduce": _reduce,
         "softmax": _softmax,
         "concat": _concat,
         "transpose": _transpose,
@@ -322,7 +333,7 @@ def test_upstream_jit_matches_the_flat_interpreter(group):
     flat = flat_form(build(GROUPS[group]))
     module = to_linalg(flat)
     inputs = random_inputs(find_function(flat), seed=5)
-    for name in ("cmp_x", "unary_x", "math_more_x"):  # NaN: unordered compares, propagating max/min, sign
+    for name in ("cmp_x", "unary_x", "math_more_x", "reduce_x"):  # NaN: unordered compares, propagating max/min, sign
         if name in inputs:
             inputs[name].flat[1] = np.nan
     want = run_flat(flat, inputs).outputs

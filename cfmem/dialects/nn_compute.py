@@ -507,11 +507,9 @@ class GlobalAvgPoolOp(ComputeOp):
         return prod(self.operand_shape(0))
 
 
-@irdl_op_definition
-class ReduceMeanOp(ComputeOp):
-    """Mean over ``axes``; ``keepdims`` keeps them with size 1."""
+class ReduceOp(ComputeOp, ABC):
+    """A reduction over ``axes``; ``keepdims`` keeps them with size 1."""
 
-    name = "nn.reduce_mean"
     input = operand_def(F32_TENSOR)
     result = result_def(TensorType)
     axes = prop_def(DenseArrayBase[I64])
@@ -522,6 +520,41 @@ class ReduceMeanOp(ComputeOp):
 
     def macs(self) -> int:
         return prod(self.operand_shape(0))
+
+
+@irdl_op_definition
+class ReduceMeanOp(ReduceOp):
+    """Mean over ``axes``."""
+
+    name = "nn.reduce_mean"
+
+
+@irdl_op_definition
+class ReduceSumOp(ReduceOp):
+    """Sum over ``axes``."""
+
+    name = "nn.reduce_sum"
+
+
+@irdl_op_definition
+class ReduceMaxOp(ReduceOp):
+    """Maximum over ``axes`` (NaN if any element is NaN)."""
+
+    name = "nn.reduce_max"
+
+
+@irdl_op_definition
+class ReduceMinOp(ReduceOp):
+    """Minimum over ``axes`` (NaN if any element is NaN)."""
+
+    name = "nn.reduce_min"
+
+
+@irdl_op_definition
+class ReduceProdOp(ReduceOp):
+    """Product over ``axes``."""
+
+    name = "nn.reduce_prod"
 
 
 @irdl_op_definition
@@ -724,6 +757,10 @@ COMPUTE_OPS: tuple[type[IRDLOperation], ...] = (
     AvgPool2dOp,
     GlobalAvgPoolOp,
     ReduceMeanOp,
+    ReduceSumOp,
+    ReduceMaxOp,
+    ReduceMinOp,
+    ReduceProdOp,
     SoftmaxOp,
     ConcatOp,
     TransposeOp,

@@ -33,7 +33,9 @@ is plain upstream MLIR (linalg, memref, arith, math, scf, func). Per op:
   zero-padded copy, divided by the number of unpadded elements in the window,
   read from a constant ``memref.global @avg_pool_count_K`` this pass adds.
 - ``global_avg_pool``, ``reduce_mean``: the sum into the zero-filled output,
-  then a division by the number of summed elements.
+  then a division by the number of summed elements; ``reduce_sum``,
+  ``reduce_max``, ``reduce_min``, ``reduce_prod``: the output filled with 0,
+  -inf, inf or 1, then ``addf``, ``maximumf``, ``minimumf`` or ``mulf`` into it.
 - ``softmax``: max along the axis, ``exp(x - max)`` into the output, its sum
   along the axis, then a division; max and sum in scratch buffers.
 - ``concat``: per input, a ``linalg.copy`` into the ``memref.subview`` of the
@@ -139,6 +141,15 @@ FLOAT_UNARY = {
     nc.SinOp: math.SinOp,
     nc.CosOp: math.CosOp,
 }
+REDUCTIONS: dict[type[Operation], tuple[float, type[Operation]]] = {
+    nc.GlobalAvgPoolOp: (0.0, arith.AddfOp),
+    nc.ReduceMeanOp: (0.0, arith.AddfOp),
+    nc.ReduceSumOp: (0.0, arith.AddfOp),
+    nc.ReduceMaxOp: (float("-inf"), arith.MaximumfOp),
+    nc.ReduceMinOp: (float("inf"), arith.MinimumfOp),
+    nc.ReduceProdOp: (1.0, arith.MulfOp),
+}
+"""Each reduction's starting value (its identity) and the op combining an element into it."""
 CMP_PREDICATES = {"eq": "oeq", "ne": "une", "lt": "olt", "le": "ole", "gt": "ogt", "ge": "oge"}
 CMPI_PREDICATES = {"eq": "eq", "ne": "ne", "lt": "slt", "le": "sle", "gt": "sgt", "ge": "sge"}
 
@@ -262,6 +273,13 @@ def reduce_into(
         results = [d for i, d in enumerate(dims(rank)) if i not in axes]
     return generic([x], [out], [identity(rank), affine_map(rank, results)],
                    lambda v, acc: combine(acc, v).result, reduced=axes)
+
+
+def reduction_of(op: nc.ReduceOp | nc.GlobalAvgPoolOp, rank: int) -> tuple[tuple[int, ...], bool]:
+    """The axes ``op`` reduces, counted from the front and in order, and whether it keeps them."""
+    if isinstance(op, nc.GlobalAvgPoolOp):
+        return (2, 3), True
+    return tuple(sorted(a % rank for a in ints(op.axes))), bool(op.keepdims.value.data)
 
 
 def multiply_accumulate(lhs: SSAValue, rhs: SSAValue, acc: SSAValue) -> SSAValue:
@@ -488,17 +506,17 @@ class OpLowering:
         return self.globals.get("avg_pool_count", np.outer(rows, cols))
 
     def mean(self, op: nc.GlobalAvgPoolOp | nc.ReduceMeanOp, ins: list[SSAValue], out: SSAValue) -> None:
-        (x,) = ins
-        shape = shape_of(x)
-        if isinstance(op, nc.GlobalAvgPoolOp):
-            axes, keepdims = (2, 3), True
-        else:
-            axes = tuple(sorted(a % len(shape) for a in ints(op.axes)))
-            keepdims = bool(op.keepdims.value.data)
-        fill(0.0, out)
-        reduce_into(x, out, axes, keepdims, arith.AddfOp)
-        count = float(prod(shape[a] for a in axes))
+        self.reduce(op, ins, out)
+        shape = shape_of(ins[0])
+        count = float(prod(shape[a] for a in reduction_of(op, len(shape))[0]))
         update(out, lambda s: arith.DivfOp(s, f32_const(count)).result)
+
+    def reduce(self, op: nc.ReduceOp | nc.GlobalAvgPoolOp, ins: list[SSAValue], out: SSAValue) -> None:
+        """The output filled with the reduction's identity, then each element combined into it."""
+        (x,) = ins
+        start, combine = REDUCTIONS[type(op)]
+        fill(start, out)
+        reduce_into(x, out, *reduction_of(op, len(shape_of(x))), combine)
 
     def softmax(self, op: nc.SoftmaxOp, ins: list[SSAValue], out: SSAValue) -> None:
         (x,) = ins
@@ -607,6 +625,10 @@ class OpLowering:
         nc.AvgPool2dOp: pool,
         nc.GlobalAvgPoolOp: mean,
         nc.ReduceMeanOp: mean,
+        nc.ReduceSumOp: reduce,
+        nc.ReduceMaxOp: reduce,
+        nc.ReduceMinOp: reduce,
+        nc.ReduceProdOp: reduce,
         nc.SoftmaxOp: softmax,
         nc.ConcatOp: concat,
         nc.TransposeOp: transpose,
