@@ -643,6 +643,32 @@ class GraphBuilder:
     ) -> SSAValue:
         return self._reduce(nc.ReduceProdOp, "prod", x, axes, keepdims, name)
 
+    def _arg_extreme(
+        self, cls: type[nc.ArgExtremeOp], kind: str, x: SSAValue, axis: int, keepdims: bool, select_last_index: bool,
+        name: str | None,
+    ) -> SSAValue:
+        self._check_visible(x, f"{cls.name[3:]} input")
+        name = self._name(name, kind)
+        out = self._infer(cls.name, name, shapes.reduce, self.shape(x), [int(axis)], keepdims)
+        props: dict[str, Attribute] = {"axis": IntegerAttr(int(axis), i64)}
+        if not keepdims:
+            props["keepdims"] = BoolAttr.from_bool(False)
+        if select_last_index:
+            props["select_last_index"] = BoolAttr.from_bool(True)
+        return self._emit(cls(operands=[x], result_types=[TensorType(i64, list(out))], properties=props), name)
+
+    def arg_max(
+        self, x: SSAValue, axis: int, keepdims: bool = True, select_last_index: bool = False, name: str | None = None
+    ) -> SSAValue:
+        """The i64 index of the largest element along ``axis`` (the first of ties, or the last)."""
+        return self._arg_extreme(nc.ArgMaxOp, "argmax", x, axis, keepdims, select_last_index, name)
+
+    def arg_min(
+        self, x: SSAValue, axis: int, keepdims: bool = True, select_last_index: bool = False, name: str | None = None
+    ) -> SSAValue:
+        """The i64 index of the smallest element along ``axis`` (the first of ties, or the last)."""
+        return self._arg_extreme(nc.ArgMinOp, "argmin", x, axis, keepdims, select_last_index, name)
+
     def softmax(self, x: SSAValue, axis: int = -1, name: str | None = None) -> SSAValue:
         self._check_visible(x, "softmax input")
         name = self._name(name, "softmax")

@@ -133,6 +133,17 @@ def _reduce(b: GraphBuilder, n: str) -> list[SSAValue]:
     ]
 
 
+def _arg(b: GraphBuilder, n: str) -> list[SSAValue]:
+    """Ties (a rounded input) to the first and to the last index."""
+    x = b.floor(b.input(f"{n}_x", (3, 4, 5)))
+    return [
+        b.arg_max(x, 1),
+        b.arg_min(x, -1, keepdims=False),
+        b.arg_max(x, 2, select_last_index=True),
+        b.arg_min(x, 0, keepdims=False, select_last_index=True),
+    ]
+
+
 def _softmax(b: GraphBuilder, n: str) -> list[SSAValue]:
     x = b.input(f"{n}_x", (2, 3, 4))
     return [b.softmax(x), b.softmax(x, axis=1), b.softmax(x, axis=0)]
@@ -206,6 +217,7 @@ GROUPS: dict[str, dict[str, Case]] = {
         "pool": _pool,
         "mean": _mean,
         "reduce": _reduce,
+        "arg": _arg,
         "softmax": _softmax,
         "concat": _concat,
         "transpose": _transpose,

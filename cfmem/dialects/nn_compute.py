@@ -1,8 +1,9 @@
 """Tensor-level compute ops of the nn dialect.
 
 All ops take and return statically shaped ``tensor`` values of f32 data,
-except that ``nn.cmp`` compares f32 or signless integers into i1 and
-``nn.slice`` keeps any element type. Each op knows its output shape (checked
+except that ``nn.cmp`` compares f32 or signless integers into i1,
+``nn.arg_max`` and ``nn.arg_min`` give i64 indices and ``nn.slice`` keeps any
+element type. Each op knows its output shape (checked
 by the verifier), its multiply-accumulate count and the bytes it reads and
 writes; the DMA cost model relies on these numbers.
 """
@@ -557,6 +558,38 @@ class ReduceProdOp(ReduceOp):
     name = "nn.reduce_prod"
 
 
+class ArgExtremeOp(ComputeOp, ABC):
+    """The i64 index along ``axis`` of the extreme element; ties go to the first, or to the
+    last with ``select_last_index``; ``keepdims`` keeps the axis with size 1."""
+
+    RESULT_ELEMENT_TYPE: ClassVar[Attribute] = i64
+    input = operand_def(F32_TENSOR)
+    result = result_def(TensorType)
+    axis = prop_def(IntegerAttr[I64])
+    keepdims = opt_prop_def(BoolAttr, default_value=BoolAttr.from_bool(True))
+    select_last_index = opt_prop_def(BoolAttr, default_value=BoolAttr.from_bool(False))
+
+    def infer_shape(self) -> shapes.Shape:
+        return shapes.reduce(self.operand_shape(0), (self.axis.value.data,), bool(self.keepdims.value.data))
+
+    def macs(self) -> int:
+        return prod(self.operand_shape(0))
+
+
+@irdl_op_definition
+class ArgMaxOp(ArgExtremeOp):
+    """Index of the largest element along ``axis`` (inputs without NaN)."""
+
+    name = "nn.arg_max"
+
+
+@irdl_op_definition
+class ArgMinOp(ArgExtremeOp):
+    """Index of the smallest element along ``axis`` (inputs without NaN)."""
+
+    name = "nn.arg_min"
+
+
 @irdl_op_definition
 class SoftmaxOp(ComputeOp):
     """Softmax along ``axis``."""
@@ -761,6 +794,8 @@ COMPUTE_OPS: tuple[type[IRDLOperation], ...] = (
     ReduceMaxOp,
     ReduceMinOp,
     ReduceProdOp,
+    ArgMaxOp,
+    ArgMinOp,
     SoftmaxOp,
     ConcatOp,
     TransposeOp,

@@ -36,6 +36,11 @@ is plain upstream MLIR (linalg, memref, arith, math, scf, func). Per op:
   then a division by the number of summed elements; ``reduce_sum``,
   ``reduce_max``, ``reduce_min``, ``reduce_prod``: the output filled with 0,
   -inf, inf or 1, then ``addf``, ``maximumf``, ``minimumf`` or ``mulf`` into it.
+- ``arg_max``/``arg_min``: one generic over the input with two outputs, the
+  best value so far (a scratch buffer filled with -inf or inf) and the output
+  index (filled with 0); an element strictly beyond the best (or, with
+  ``select_last_index``, not behind it) replaces both, its index from
+  ``linalg.index`` of the axis.
 - ``softmax``: max along the axis, ``exp(x - max)`` into the output, its sum
   along the axis, then a division; max and sum in scratch buffers.
 - ``concat``: per input, a ``linalg.copy`` into the ``memref.subview`` of the
@@ -92,6 +97,7 @@ from xdsl.dialects.builtin import (
     UnitAttr,
     f32,
     i8,
+    i64,
 )
 from xdsl.dialects.linalg.attrs import IteratorTypeAttr
 from xdsl.dialects.linalg.ops import CopyOp, FillOp, GenericOp, IndexOp, MatmulOp, TransposeOp, YieldOp
@@ -114,8 +120,9 @@ from cfmem.dialects.nn_weights import ReshapeOp
 from cfmem.planning.problem import align_up
 
 Shape = tuple[int, ...]
-Body = Callable[..., SSAValue]
-"""Builds a generic's body from its block arguments (ins, then outs); returns the value to yield."""
+Body = Callable[..., "SSAValue | tuple[SSAValue, ...]"]
+"""Builds a generic's body from its block arguments (ins, then outs); returns the value to yield,
+or one per output."""
 
 SCRATCH_ALIGN = 64
 """Byte alignment of the scratch alloca and of each scratch buffer in it."""
@@ -219,7 +226,8 @@ def generic(
     body: Body,
     reduced: Sequence[int] = (),
 ) -> GenericOp:
-    """A ``linalg.generic`` over the loops of ``maps``; the loops in ``reduced`` are reductions."""
+    """A ``linalg.generic`` over the loops of ``maps``; the loops in ``reduced`` are reductions.
+    ``body`` returns the value to yield, or a tuple of them for several outputs."""
     num_loops = maps[0].data.num_dims
     iterators = [
         IteratorTypeAttr.reduction() if i in reduced else IteratorTypeAttr.parallel() for i in range(num_loops)
@@ -227,7 +235,8 @@ def generic(
     operands = [*ins, *outs]
     block = Block(arg_types=[v.type.get_element_type() for v in operands])
     with ImplicitBuilder(block):
-        YieldOp(body(*block.args))
+        yielded = body(*block.args)
+        YieldOp(*(yielded if isinstance(yielded, tuple) else (yielded,)))
     return GenericOp(ins, outs, Region(block), maps, iterators)
 
 
@@ -518,6 +527,25 @@ class OpLowering:
         fill(start, out)
         reduce_into(x, out, *reduction_of(op, len(shape_of(x))), combine)
 
+    def arg_extreme(self, op: nc.ArgExtremeOp, ins: list[SSAValue], out: SSAValue) -> None:
+        (x,) = ins
+        shape = shape_of(x)
+        axis = op.axis.value.data % len(shape)
+        is_max = isinstance(op, nc.ArgMaxOp)
+        best = self.scratch("best", tuple(1 if i == axis else s for i, s in enumerate(shape)), float("-inf" if is_max else "inf"))
+        FillOp([arith.ConstantOp(IntegerAttr(0, i64)).result], [out], res=())
+        beyond = ("oge" if is_max else "ole") if op.select_last_index.value.data else ("ogt" if is_max else "olt")
+        kept = [AffineExpr.constant(0) if i == axis else d for i, d in enumerate(dims(len(shape)))]
+        dropped = kept if op.keepdims.value.data else [d for i, d in enumerate(dims(len(shape))) if i != axis]
+
+        def body(value: SSAValue, best_value: SSAValue, index: SSAValue) -> tuple[SSAValue, SSAValue]:
+            take = arith.CmpfOp(value, best_value, beyond).result
+            here = arith.IndexCastOp(IndexOp(axis).result, i64).result
+            return arith.SelectOp(take, value, best_value).result, arith.SelectOp(take, here, index).result
+
+        maps = [identity(len(shape)), affine_map(len(shape), kept), affine_map(len(shape), dropped)]
+        generic([x], [best, out], maps, body, reduced=(axis,))
+
     def softmax(self, op: nc.SoftmaxOp, ins: list[SSAValue], out: SSAValue) -> None:
         (x,) = ins
         shape = shape_of(x)
@@ -629,6 +657,8 @@ class OpLowering:
         nc.ReduceMaxOp: reduce,
         nc.ReduceMinOp: reduce,
         nc.ReduceProdOp: reduce,
+        nc.ArgMaxOp: arg_extreme,
+        nc.ArgMinOp: arg_extreme,
         nc.SoftmaxOp: softmax,
         nc.ConcatOp: concat,
         nc.TransposeOp: transpose,

@@ -157,6 +157,8 @@ func.func @pooling(%x: tensor<1x8x16x16xf32>) {
 // CHECK-NEXT:    %rmax = nn.reduce_max %x {axes = array<i64: -1, 0>, keepdims = false} : (tensor<1x8x16x16xf32>) -> tensor<8x16xf32>
 // CHECK-NEXT:    %rmin = nn.reduce_min %x {axes = array<i64: 0, 1, 2, 3>} : (tensor<1x8x16x16xf32>) -> tensor<1x1x1x1xf32>
 // CHECK-NEXT:    %prod = nn.reduce_prod %x {axes = array<i64: 2>, keepdims = false} : (tensor<1x8x16x16xf32>) -> tensor<1x8x16xf32>
+// CHECK-NEXT:    %first_max = nn.arg_max %x {axis = 1 : i64} : (tensor<1x8x16x16xf32>) -> tensor<1x1x16x16xi64>
+// CHECK-NEXT:    %last_min = nn.arg_min %x {axis = -1 : i64, keepdims = false, select_last_index = true} : (tensor<1x8x16x16xf32>) -> tensor<1x8x16xi64>
 // CHECK-NEXT:    %soft = nn.softmax %logits : (tensor<2x10xf32>) -> tensor<2x10xf32>
 // CHECK-NEXT:    %soft_last = nn.softmax %logits : (tensor<2x10xf32>) -> tensor<2x10xf32>
 // CHECK-NEXT:    %soft0 = nn.softmax %logits {axis = 0 : i64} : (tensor<2x10xf32>) -> tensor<2x10xf32>
@@ -171,6 +173,8 @@ func.func @reductions(%x: tensor<1x8x16x16xf32>, %logits: tensor<2x10xf32>) {
   %rmax = nn.reduce_max %x {axes = array<i64: -1, 0>, keepdims = false} : (tensor<1x8x16x16xf32>) -> tensor<8x16xf32>
   %rmin = nn.reduce_min %x {axes = array<i64: 0, 1, 2, 3>} : (tensor<1x8x16x16xf32>) -> tensor<1x1x1x1xf32>
   %prod = nn.reduce_prod %x {axes = array<i64: 2>, keepdims = false} : (tensor<1x8x16x16xf32>) -> tensor<1x8x16xf32>
+  %first_max = nn.arg_max %x {axis = 1 : i64, select_last_index = false} : (tensor<1x8x16x16xf32>) -> tensor<1x1x16x16xi64>
+  %last_min = nn.arg_min %x {axis = -1 : i64, keepdims = false, select_last_index = true} : (tensor<1x8x16x16xf32>) -> tensor<1x8x16xi64>
   %soft = nn.softmax %logits : (tensor<2x10xf32>) -> tensor<2x10xf32>
   %soft_last = nn.softmax %logits {axis = -1 : i64} : (tensor<2x10xf32>) -> tensor<2x10xf32>
   %soft0 = nn.softmax %logits {axis = 0 : i64} : (tensor<2x10xf32>) -> tensor<2x10xf32>
