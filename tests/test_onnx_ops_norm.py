@@ -33,16 +33,18 @@ EPSILONS = st.floats(2**-20, 0.125, width=32)
 
 
 def model(op: str, opset: int, x_shape, attrs: dict, known: dict[str, np.ndarray | None] = {},
-          outputs: dict[str, tuple | None] | None = None, runtime: dict[str, np.ndarray] = {}) -> onnx.ModelProto:  # fmt: skip
+          outputs: dict[str, tuple | None] | None = None, runtime: dict[str, np.ndarray] = {},
+          out_type: int = T.FLOAT) -> onnx.ModelProto:  # fmt: skip
     """One ``op`` node reading run-time ``x`` (and ``runtime``), then ``known`` initializers in
-    order (None: an omitted input); ``outputs`` maps names to shapes (default one ``y`` like x)."""
+    order (None: an omitted input); ``outputs`` maps names to shapes (default one ``y`` like x),
+    all of ``out_type``."""
     outputs = {"y": tuple(x_shape)} if outputs is None else outputs
     names = ["x", *runtime, *(name if value is not None else "" for name, value in known.items())]
     node = h.make_node(op, names, list(outputs), name="n", **attrs)
     inputs = [h.make_tensor_value_info("x", T.FLOAT, x_shape)]
     inputs += [h.make_tensor_value_info(n, h.np_dtype_to_tensor_dtype(v.dtype), v.shape) for n, v in runtime.items()]
     inits = [nh.from_array(value, name) for name, value in known.items() if value is not None]
-    graph = h.make_graph([node], "g", inputs, [h.make_tensor_value_info(n, T.FLOAT, s) for n, s in outputs.items()], inits)
+    graph = h.make_graph([node], "g", inputs, [h.make_tensor_value_info(n, out_type, s) for n, s in outputs.items()], inits)
     ir_version = 8 if opset < 19 else 9 if opset < 21 else 10
     return h.make_model(graph, opset_imports=[h.make_opsetid("", opset)], ir_version=ir_version)
 
@@ -321,3 +323,50 @@ def test_softmax_family_matches_onnxruntime(tmp_path, op, data):
 def test_log_softmax_stays_finite_where_softmax_underflows(tmp_path):
     x = np.array([[0.0, -120.0, 50.0], [-1000.0, 0.0, 1000.0]], np.float32)
     check(tmp_path, model("LogSoftmax", 13, x.shape, {}), {"x": x})
+
+
+# --- ArgMax, ArgMin ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("op", ["ArgMax", "ArgMin"])
+@DRAWS
+@given(data=st.data())
+def test_arg_max_and_min_match_onnxruntime(tmp_path, op, data):
+    """Drawn from a few values so extremes tie: the first wins, or the last with
+    select_last_index (from version 12)."""
+    opset = opset_of(op, data)
+    shape = tuple(data.draw(st.lists(st.integers(1, 4), min_size=1, max_size=4), label="shape"))
+    attrs = maybe(data, "axis", st.integers(-len(shape), len(shape) - 1)) | maybe(data, "keepdims", st.sampled_from([0, 1]))
+    if operator_version(op, opset) >= 12:
+        attrs |= maybe(data, "select_last_index", st.sampled_from([0, 1]))
+    x = floats(data, shape, st.sampled_from([-1.5, 0.0, 2.0, 7.0]))
+    out = np.argmax(x, axis=attrs.get("axis", 0), keepdims=bool(attrs.get("keepdims", 1))).shape
+    check(tmp_path, model(op, opset, shape, attrs, outputs={"y": out}, out_type=T.INT64), {"x": x})
+
+
+@pytest.mark.parametrize("op", ["ArgMax", "ArgMin"])
+@pytest.mark.parametrize("select_last_index", [0, 1])
+def test_tied_extremes_go_to_the_first_or_the_last_index(tmp_path, op, select_last_index):
+    x = np.array([[2.0, -1.0, 2.0, -1.0], [0.0, 0.0, 0.0, 0.0]], np.float32)
+    attrs = {"axis": 1, "select_last_index": select_last_index}
+    check(tmp_path, model(op, 13, x.shape, attrs, outputs={"y": (2, 1)}, out_type=T.INT64), {"x": x})
+
+
+def test_arg_max_indices_feed_a_comparison(tmp_path):
+    """Run-time int64 indices compare like any integer tensor (here with known indices)."""
+    x = np.array([[0.5, 3.0, -1.0], [4.0, 2.0, 4.0]], np.float32)
+    nodes = [h.make_node("ArgMax", ["x"], ["i"], axis=1, keepdims=0), h.make_node("Equal", ["i", "want"], ["y"])]
+    graph = h.make_graph(nodes, "g", [h.make_tensor_value_info("x", T.FLOAT, x.shape)],
+                         [h.make_tensor_value_info("y", T.BOOL, [2])], [nh.from_array(np.array([1, 2], np.int64), "want")])  # fmt: skip
+    want, got, ran = three_runs(tmp_path, h.make_model(graph, opset_imports=[h.make_opsetid("", 13)], ir_version=8), {"x": x})
+    assert want["y"].tolist() == [True, False]
+    for outputs in (got, ran):
+        np.testing.assert_array_equal(outputs["y"], want["y"])
+
+
+def test_arg_max_indices_cannot_gather():
+    """Gather reads known indices only."""
+    nodes = [h.make_node("ArgMax", ["x"], ["i"], axis=1), h.make_node("Gather", ["x", "i"], ["y"], axis=1, name="g")]
+    graph = h.make_graph(nodes, "g", [h.make_tensor_value_info("x", T.FLOAT, [2, 3])], [h.make_tensor_value_info("y", T.FLOAT, None)])
+    model_ = h.make_model(graph, opset_imports=[h.make_opsetid("", 13)], ir_version=8)
+    assert refusal(model_) == "node g (Gather): Gather indices must be a constant (it is computed at run time)"

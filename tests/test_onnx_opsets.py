@@ -209,6 +209,8 @@ CASES = {
         op: (lambda op: lambda opset: reduction(op, opset))(op)
         for op in ("ReduceMax", "ReduceMin", "ReduceProd", "ReduceL1", "ReduceL2", "ReduceLogSum", "ReduceLogSumExp", "ReduceSumSquare")
     },
+    **{op: (lambda op: lambda opset: Case([h.make_node(op, ["x"], ["y"], axis=1, keepdims=0)], {"x": floats(2, 3, 4)}, {"y": T.INT64}))(op)
+       for op in ("ArgMax", "ArgMin")},
     "BatchNormalization": batch_normalization,
     "InstanceNormalization": lambda opset: with_known("InstanceNormalization", floats(2, 3, 4), {"scale": floats(3), "B": floats(3)}),
     "LayerNormalization": lambda opset: with_known("LayerNormalization", floats(2, 3, 4), {"scale": floats(3, 4), "B": floats(4)}, axis=-2),

@@ -645,6 +645,24 @@ def reduce(imp, node, inputs):
     return [b.add(b.log(sums), reshape(imp, peak, b.shape(sums)), out)]
 
 
+ARG_OPS: dict[str, type[nc.ArgExtremeOp]] = {"ArgMax": nc.ArgMaxOp, "ArgMin": nc.ArgMinOp}
+
+
+def arg_extreme(imp, node, inputs):
+    """ArgMax and ArgMin along ``axis`` (default 0): int64 indices, the first of tied extremes
+    or, with ``select_last_index`` (from version 12), the last. Inputs without NaN (onnxruntime
+    picks a NaN's index by rules of its own). The indices can feed comparisons and shape ops;
+    ops that read indices (Gather) take known ones only."""
+    x = f32_operand(imp, inputs[0], node.input[0])
+    axis = normalize_axis(attr(node, "axis", 0), len(imp.b.shape(x)))
+    props = {"axis": IntegerAttr(axis, i64)}
+    if not attr(node, "keepdims", 1):
+        props["keepdims"] = BoolAttr.from_bool(False)
+    if attr(node, "select_last_index", 0):
+        props["select_last_index"] = BoolAttr.from_bool(True)
+    return [make(imp, ARG_OPS[node.op_type], [x], props, out_name(imp, node))]
+
+
 def softmax(imp, node, inputs):
     """Softmax, LogSoftmax and Hardmax. From version 13, along ``axis`` (default -1); before,
     over the input coerced to 2-D at ``axis`` (default 1): every dimension from ``axis`` on is
@@ -1068,6 +1086,7 @@ HANDLER_OPS: tuple[tuple[tuple[str, ...], Handler], ...] = (
     (("GlobalAveragePool",), global_avg_pool),
     ((*REDUCE_OPS, "ReduceL1", "ReduceL2", "ReduceLogSum", "ReduceLogSumExp", "ReduceSumSquare"), reduce),
     ((*ALONG_AXIS,), softmax),
+    ((*ARG_OPS,), arg_extreme),
     (("BatchNormalization",), batch_normalization),
     (("InstanceNormalization",), instance_normalization),
     (("LayerNormalization",), layer_normalization),

@@ -80,6 +80,8 @@ OPERATOR_VERSIONS: dict[str, tuple[int, ...]] = {
     "ReduceLogSum": (1, 11, 13, 18),
     "ReduceLogSumExp": (1, 11, 13, 18),
     "ReduceSumSquare": (1, 11, 13, 18),
+    "ArgMax": (1, 11, 12, 13),
+    "ArgMin": (1, 11, 12, 13),
     "Softmax": (1, 11, 13),
     "LogSoftmax": (1, 11, 13),
     "Hardmax": (1, 11, 13),
