@@ -217,6 +217,18 @@ def test_group_normalization_into_groups_that_do_not_divide_the_channels_is_refu
     )
 
 
+@pytest.mark.parametrize("op, rank, least", [("BatchNormalization", 1, 2), ("InstanceNormalization", 2, 3), ("GroupNormalization", 1, 2)])
+def test_an_input_without_channels_is_refused(op, rank, least):
+    """A rank onnxruntime refuses too: no (N, C, ...) layout, or no spatial axis to normalize."""
+    stats = {"scale": np.ones(2, np.float32), "B": np.zeros(2, np.float32)}
+    if op == "BatchNormalization":
+        stats |= {"mean": np.zeros(2, np.float32), "var": np.ones(2, np.float32)}
+    attrs = {"num_groups": 1} if op == "GroupNormalization" else {}
+    assert refusal(model(op, 21 if op == "GroupNormalization" else 15, (2,) * rank, attrs, stats)) == (
+        f"node n ({op}): {op} needs an (N, C, ...) input of rank {least} or more, not {rank}"
+    )
+
+
 # --- LpNormalization ----------------------------------------------------------------------------------
 
 

@@ -746,26 +746,12 @@ def check_stash_type(node: onnx.NodeProto) -> None:
         raise OnnxImportError(f"{node.op_type} stash_type {stash_type} is not supported (only 1: float32)")
 
 
-def batch_normalization(imp, node, inputs):
-    """Inference: ``x * a + b`` per channel with known ``a = scale / sqrt(var + epsilon)`` and
-    ``b = B - mean * a``, folded in float32 in onnxruntime's order (which it matches bit for bit).
-    Version 7's ``spatial = 0`` has one statistic per element of a sample, not per channel."""
-    if attr(node, "training_mode", 0):
-        raise OnnxImportError("BatchNormalization with training_mode 1 is not supported (only inference)")
-    if any(node.output[1:]):
-        raise OnnxImportError("the training outputs of BatchNormalization (running or saved mean and variance) are not supported")
-    x = f32_operand(imp, inputs[0], node.input[0])
+def channels_first_shape(node: onnx.NodeProto, x: SSAValue, imp, min_rank: int) -> tuple[int, ...]:
+    """The (N, C, ...) shape of ``x``; a one-line error below ``min_rank``."""
     xs = imp.b.shape(x)
-    scale, bias, mean, var = (
-        known(v, f"BatchNormalization {what}").astype(np.float32)
-        for v, what in zip(inputs[1:5], ("scale", "B", "input_mean", "input_var"))
-    )
-    a = np.float32(1) / np.sqrt(var + np.float32(attr(node, "epsilon", 1e-5))) * scale
-    shift = bias - mean * a
-    shape = xs[1:] if attr(node, "spatial", 1) == 0 else (xs[1],) + (1,) * (len(xs) - 2)
-    name = out_name(imp, node)
-    factor = imp.runtime(a.reshape(shape), f"{name}_a")
-    return [imp.b.add(imp.b.mul(x, factor), imp.runtime(shift.reshape(shape), f"{name}_b"), name)]
+    if len(xs) < min_rank:
+        raise OnnxImportError(f"{node.op_type} needs an (N, C, ...) input of rank {min_rank} or more, not {len(xs)}")
+    return xs
 
 
 def per_channel_shape(xs: Sequence[int]) -> tuple[int, ...]:
@@ -773,12 +759,34 @@ def per_channel_shape(xs: Sequence[int]) -> tuple[int, ...]:
     return (xs[1],) + (1,) * (len(xs) - 2)
 
 
+def batch_normalization(imp, node, inputs):
+    """Inference: ``x * a + b`` per channel with known ``a = (1 / sqrt(var + epsilon)) * scale``
+    and ``b = B - mean * a``, folded in float32 in onnxruntime's order (which it matches bit for bit).
+    Version 7's ``spatial = 0`` has one statistic per element of a sample, not per channel."""
+    if attr(node, "training_mode", 0):
+        raise OnnxImportError("BatchNormalization with training_mode 1 is not supported (only inference)")
+    if any(node.output[1:]):
+        raise OnnxImportError("the training outputs of BatchNormalization (running or saved mean and variance) are not supported")
+    x = f32_operand(imp, inputs[0], node.input[0])
+    xs = channels_first_shape(node, x, imp, 2)
+    scale, bias, mean, var = (
+        known(v, f"BatchNormalization {what}").astype(np.float32)
+        for v, what in zip(inputs[1:5], ("scale", "B", "input_mean", "input_var"))
+    )
+    a = np.float32(1) / np.sqrt(var + np.float32(attr(node, "epsilon", 1e-5))) * scale
+    shift = bias - mean * a
+    shape = xs[1:] if attr(node, "spatial", 1) == 0 else per_channel_shape(xs)
+    name = out_name(imp, node)
+    factor = imp.runtime(a.reshape(shape), f"{name}_a")
+    return [imp.b.add(imp.b.mul(x, factor), imp.runtime(shift.reshape(shape), f"{name}_b"), name)]
+
+
 def instance_normalization(imp, node, inputs):
     """Each channel of each sample normalized over its spatial axes, then scaled per channel,
     in onnxruntime's order: ``x * a + (B - mean * a)`` with ``a = inv_std_dev * scale``."""
     b = imp.b
     x = f32_operand(imp, inputs[0], node.input[0])
-    xs = b.shape(x)
+    xs = channels_first_shape(node, x, imp, 3)
     mean, inv_std_dev = moments(imp, x, list(range(2, len(xs))), attr(node, "epsilon", 1e-5))
     scale, bias = (broadcast_operand(imp, inputs[k], per_channel_shape(xs), node.input[k]) for k in (1, 2))
     a = b.mul(inv_std_dev, scale)
@@ -811,7 +819,7 @@ def group_normalization(imp, node, inputs):
     spatial axes; version 18 scales and shifts per group, version 21 per channel."""
     check_stash_type(node)
     x = f32_operand(imp, inputs[0], node.input[0])
-    xs = imp.b.shape(x)
+    xs = channels_first_shape(node, x, imp, 2)
     groups = attr(node, "num_groups")
     if xs[1] % groups:
         raise OnnxImportError(f"GroupNormalization of {xs[1]} channels into {groups} groups: not a divisor")
