@@ -682,19 +682,70 @@ class GraphBuilder:
         )
         return self._emit(nc.GlobalAvgPoolOp(operands=[x], result_types=[_f32(out)]), name)
 
-    def reduce_mean(
-        self, x: SSAValue, axes: Sequence[int], keepdims: bool = True, name: str | None = None
+    def _reduce(
+        self, cls: type[nc.ReduceOp], kind: str, x: SSAValue, axes: Sequence[int], keepdims: bool, name: str | None
     ) -> SSAValue:
-        self._check_visible(x, "reduce_mean input")
-        name = self._name(name, "mean")
+        self._check_visible(x, f"{cls.name[3:]} input")
+        name = self._name(name, kind)
         axes = [int(a) for a in axes]
-        out = self._infer("nn.reduce_mean", name, shapes.reduce, self.shape(x), axes, keepdims)
+        out = self._infer(cls.name, name, shapes.reduce, self.shape(x), axes, keepdims)
         props: dict[str, Attribute] = {"axes": nc.i64_array(axes)}
         if not keepdims:
             props["keepdims"] = BoolAttr.from_bool(False)
-        return self._emit(
-            nc.ReduceMeanOp(operands=[x], result_types=[_f32(out)], properties=props), name
-        )
+        return self._emit(cls(operands=[x], result_types=[_f32(out)], properties=props), name)
+
+    def reduce_mean(
+        self, x: SSAValue, axes: Sequence[int], keepdims: bool = True, name: str | None = None
+    ) -> SSAValue:
+        return self._reduce(nc.ReduceMeanOp, "mean", x, axes, keepdims, name)
+
+    def reduce_sum(
+        self, x: SSAValue, axes: Sequence[int], keepdims: bool = True, name: str | None = None
+    ) -> SSAValue:
+        return self._reduce(nc.ReduceSumOp, "sum", x, axes, keepdims, name)
+
+    def reduce_max(
+        self, x: SSAValue, axes: Sequence[int], keepdims: bool = True, name: str | None = None
+    ) -> SSAValue:
+        """Maximum over ``axes`` (NaN wins)."""
+        return self._reduce(nc.ReduceMaxOp, "rmax", x, axes, keepdims, name)
+
+    def reduce_min(
+        self, x: SSAValue, axes: Sequence[int], keepdims: bool = True, name: str | None = None
+    ) -> SSAValue:
+        """Minimum over ``axes`` (NaN wins)."""
+        return self._reduce(nc.ReduceMinOp, "rmin", x, axes, keepdims, name)
+
+    def reduce_prod(
+        self, x: SSAValue, axes: Sequence[int], keepdims: bool = True, name: str | None = None
+    ) -> SSAValue:
+        return self._reduce(nc.ReduceProdOp, "prod", x, axes, keepdims, name)
+
+    def _arg_extreme(
+        self, cls: type[nc.ArgExtremeOp], kind: str, x: SSAValue, axis: int, keepdims: bool, select_last_index: bool,
+        name: str | None,
+    ) -> SSAValue:
+        self._check_visible(x, f"{cls.name[3:]} input")
+        name = self._name(name, kind)
+        out = self._infer(cls.name, name, shapes.reduce, self.shape(x), [int(axis)], keepdims)
+        props: dict[str, Attribute] = {"axis": IntegerAttr(int(axis), i64)}
+        if not keepdims:
+            props["keepdims"] = BoolAttr.from_bool(False)
+        if select_last_index:
+            props["select_last_index"] = BoolAttr.from_bool(True)
+        return self._emit(cls(operands=[x], result_types=[TensorType(i64, list(out))], properties=props), name)
+
+    def arg_max(
+        self, x: SSAValue, axis: int, keepdims: bool = True, select_last_index: bool = False, name: str | None = None
+    ) -> SSAValue:
+        """The i64 index of the largest element along ``axis`` (the first of ties, or the last)."""
+        return self._arg_extreme(nc.ArgMaxOp, "argmax", x, axis, keepdims, select_last_index, name)
+
+    def arg_min(
+        self, x: SSAValue, axis: int, keepdims: bool = True, select_last_index: bool = False, name: str | None = None
+    ) -> SSAValue:
+        """The i64 index of the smallest element along ``axis`` (the first of ties, or the last)."""
+        return self._arg_extreme(nc.ArgMinOp, "argmin", x, axis, keepdims, select_last_index, name)
 
     def softmax(self, x: SSAValue, axis: int = -1, name: str | None = None) -> SSAValue:
         self._check_visible(x, "softmax input")

@@ -126,6 +126,27 @@ def _mean(b: GraphBuilder, n: str) -> list[SSAValue]:
     ]
 
 
+def _reduce(b: GraphBuilder, n: str) -> list[SSAValue]:
+    x = b.input(f"{n}_x", (2, 3, 4))
+    return [
+        b.reduce_sum(x, (1,)),
+        b.reduce_max(x, (-1, 0), keepdims=False),
+        b.reduce_min(x, (0, 1, 2)),
+        b.reduce_prod(x, (2,), keepdims=False),
+    ]
+
+
+def _arg(b: GraphBuilder, n: str) -> list[SSAValue]:
+    """Ties (a rounded input) to the first and to the last index."""
+    x = b.floor(b.input(f"{n}_x", (3, 4, 5)))
+    return [
+        b.arg_max(x, 1),
+        b.arg_min(x, -1, keepdims=False),
+        b.arg_max(x, 2, select_last_index=True),
+        b.arg_min(x, 0, keepdims=False, select_last_index=True),
+    ]
+
+
 def _softmax(b: GraphBuilder, n: str) -> list[SSAValue]:
     x = b.input(f"{n}_x", (2, 3, 4))
     return [b.softmax(x), b.softmax(x, axis=1), b.softmax(x, axis=0)]
@@ -245,6 +266,8 @@ GROUPS: dict[str, dict[str, Case]] = {
         "gemm": _gemm,
         "pool": _pool,
         "mean": _mean,
+        "reduce": _reduce,
+        "arg": _arg,
         "softmax": _softmax,
         "concat": _concat,
         "transpose": _transpose,
@@ -374,7 +397,7 @@ def test_upstream_jit_matches_the_flat_interpreter(group):
     flat = flat_form(build(GROUPS[group]))
     module = to_linalg(flat)
     inputs = random_inputs(find_function(flat), seed=5)
-    for name in ("cmp_x", "unary_x", "math_more_x", "logic_x", "remainders_x"):  # NaN: unordered compares, max/min, sign, sums
+    for name in ("cmp_x", "unary_x", "math_more_x", "logic_x", "remainders_x", "reduce_x"):  # NaN: unordered compares, max/min, sign, sums
         if name in inputs:
             inputs[name].flat[1] = np.nan
     want = run_flat(flat, inputs).outputs

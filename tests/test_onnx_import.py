@@ -174,7 +174,7 @@ def test_cfmem_import_then_cfmem_run_reproduce_onnxruntime(tmp_path):
 
 
 def unsupported_model(tmp_path: Path) -> Path:
-    nodes = [h.make_node("Relu", ["x"], ["r"]), h.make_node("Hardmax", ["r"], ["out"], name="the_hardmax")]
+    nodes = [h.make_node("Relu", ["x"], ["r"]), h.make_node("Shrink", ["r"], ["out"], name="the_shrink")]
     return save(tmp_path, nodes, [h.make_tensor_value_info("x", T.FLOAT, [1, 4])],
                 [h.make_tensor_value_info("out", T.FLOAT, [1, 4])], [])  # fmt: skip
 
@@ -182,7 +182,7 @@ def unsupported_model(tmp_path: Path) -> Path:
 @pytest.mark.parametrize(
     "case, args, message",
     [
-        ("unsupported", [], "node the_hardmax (Hardmax): unsupported ONNX op Hardmax"),
+        ("unsupported", [], "node the_shrink (Shrink): unsupported ONNX op Shrink"),
         ("symbolic", [], "input 'x' has a symbolic dimension 'N' at position 0: fix it with --dim N=1"),
         ("symbolic", ["--dim", "M=2"], "--dim M: the model's inputs have no symbolic dimension 'M' (symbolic: N)"),
         ("symbolic", ["--dim", "N=0"], "bad --dim 'N=0': expected name=size with a positive size"),

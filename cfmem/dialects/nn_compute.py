@@ -3,9 +3,10 @@
 All ops take and return statically shaped ``tensor`` values of f32 data,
 except that ``nn.cmp`` compares f32 or signless integers into i1, the logical
 ops (``nn.and``, ``nn.or``, ``nn.xor``, ``nn.not``) work on i1, ``nn.select``
-takes an i1 condition, ``nn.mod`` works on signless integers, ``nn.top_k`` gives
-i64 positions, and ``nn.slice``, ``nn.transpose``, ``nn.max_pool2d`` (f32 or
-quantized), ``nn.gather`` and ``nn.gather_elements`` keep their data's element
+takes an i1 condition, ``nn.mod`` works on signless integers, ``nn.top_k``,
+``nn.arg_max`` and ``nn.arg_min`` give i64 positions, ``nn.cast`` converts
+between element types, and ``nn.slice``, ``nn.transpose``, ``nn.max_pool2d`` (f32
+or quantized), ``nn.gather`` and ``nn.gather_elements`` keep their data's element
 type (the gathers read positions from an integer index tensor). Each op knows
 its output shape (checked by the verifier), its multiply-accumulate count and
 the bytes it reads and writes; the DMA cost model relies on these numbers.
@@ -699,11 +700,9 @@ class GlobalAvgPoolOp(ComputeOp):
         return prod(self.operand_shape(0))
 
 
-@irdl_op_definition
-class ReduceMeanOp(ComputeOp):
-    """Mean over ``axes``; ``keepdims`` keeps them with size 1."""
+class ReduceOp(ComputeOp, ABC):
+    """A reduction over ``axes``; ``keepdims`` keeps them with size 1."""
 
-    name = "nn.reduce_mean"
     input = operand_def(F32_TENSOR)
     result = result_def(TensorType)
     axes = prop_def(DenseArrayBase[I64])
@@ -714,6 +713,73 @@ class ReduceMeanOp(ComputeOp):
 
     def macs(self) -> int:
         return prod(self.operand_shape(0))
+
+
+@irdl_op_definition
+class ReduceMeanOp(ReduceOp):
+    """Mean over ``axes``."""
+
+    name = "nn.reduce_mean"
+
+
+@irdl_op_definition
+class ReduceSumOp(ReduceOp):
+    """Sum over ``axes``."""
+
+    name = "nn.reduce_sum"
+
+
+@irdl_op_definition
+class ReduceMaxOp(ReduceOp):
+    """Maximum over ``axes`` (NaN if any element is NaN)."""
+
+    name = "nn.reduce_max"
+
+
+@irdl_op_definition
+class ReduceMinOp(ReduceOp):
+    """Minimum over ``axes`` (NaN if any element is NaN)."""
+
+    name = "nn.reduce_min"
+
+
+@irdl_op_definition
+class ReduceProdOp(ReduceOp):
+    """Product over ``axes``."""
+
+    name = "nn.reduce_prod"
+
+
+class ArgExtremeOp(ComputeOp, ABC):
+    """The i64 index along ``axis`` of the extreme element; ties go to the first, or to the
+    last with ``select_last_index``; ``keepdims`` keeps the axis with size 1."""
+
+    RESULT_ELEMENT_TYPE: ClassVar[Attribute] = i64
+    input = operand_def(F32_TENSOR)
+    result = result_def(TensorType)
+    axis = prop_def(IntegerAttr[I64])
+    keepdims = opt_prop_def(BoolAttr, default_value=BoolAttr.from_bool(True))
+    select_last_index = opt_prop_def(BoolAttr, default_value=BoolAttr.from_bool(False))
+
+    def infer_shape(self) -> shapes.Shape:
+        return shapes.reduce(self.operand_shape(0), (self.axis.value.data,), bool(self.keepdims.value.data))
+
+    def macs(self) -> int:
+        return prod(self.operand_shape(0))
+
+
+@irdl_op_definition
+class ArgMaxOp(ArgExtremeOp):
+    """Index of the largest element along ``axis`` (inputs without NaN)."""
+
+    name = "nn.arg_max"
+
+
+@irdl_op_definition
+class ArgMinOp(ArgExtremeOp):
+    """Index of the smallest element along ``axis`` (inputs without NaN)."""
+
+    name = "nn.arg_min"
 
 
 @irdl_op_definition
@@ -1019,6 +1085,12 @@ COMPUTE_OPS: tuple[type[IRDLOperation], ...] = (
     AvgPool2dOp,
     GlobalAvgPoolOp,
     ReduceMeanOp,
+    ReduceSumOp,
+    ReduceMaxOp,
+    ReduceMinOp,
+    ReduceProdOp,
+    ArgMaxOp,
+    ArgMinOp,
     SoftmaxOp,
     ConcatOp,
     TransposeOp,

@@ -902,43 +902,104 @@ def global_max_pool(imp, node, inputs):
     return [reshape(imp, pooled, pooled_shape, name)]
 
 
-def reduce_mean(imp, node, inputs):
-    """ReduceMean; ReduceSum as the mean times the element count (rounds slightly differently)."""
-    x = f32_operand(imp, inputs[0], node.input[0])
-    rank = len(imp.b.shape(x))
-    axes = attr(node, "axes")
-    if axes is None and len(inputs) > 1 and inputs[1] is not None:
-        axes = ints(inputs[1], "ReduceMean axes")
+REDUCE_OPS: dict[str, type[nc.ReduceOp]] = {
+    "ReduceMean": nc.ReduceMeanOp,
+    "ReduceSum": nc.ReduceSumOp,
+    "ReduceMax": nc.ReduceMaxOp,
+    "ReduceMin": nc.ReduceMinOp,
+    "ReduceProd": nc.ReduceProdOp,
+}
+"""ONNX reductions that are one nn reduction; the others combine ``nn.reduce_sum`` (and
+``nn.reduce_max``) with elementwise ops."""
+
+AXES_INPUT_SINCE = {"ReduceSum": 13}
+"""The version from which a reduction reads ``axes`` from an input; 18 for the others."""
+
+
+def reduction_axes(imp, node, inputs, rank: int) -> list[int]:
+    """The axes a reduction node reduces, from the front and in order: the ``axes`` attribute
+    before version 18 (13 for ReduceSum), the ``axes`` input from it on. No axes means every
+    axis, or none with ``noop_with_empty_axes``."""
+    if version(imp, node) < AXES_INPUT_SINCE.get(node.op_type, 18):
+        axes = list(attr(node, "axes", []))
+    else:
+        axes = ints(inputs[1], f"{node.op_type} axes") if optional_input(inputs, 1) is not None else []
     if not axes:
-        if attr(node, "noop_with_empty_axes", 0):
-            return [x]
-        axes = list(range(rank))
-    axes = [normalize_axis(int(a), rank) for a in axes]
+        return [] if attr(node, "noop_with_empty_axes", 0) else list(range(rank))
+    return sorted(normalize_axis(int(a), rank) for a in axes)
+
+
+def reduced(imp, cls: type[nc.ReduceOp], x: SSAValue, axes: list[int], keepdims: bool, name: str | None = None) -> SSAValue:
+    """``cls`` over ``axes`` of ``x``; over no axis, ``x`` itself."""
+    if not axes:
+        return x
     props = {"axes": nc.i64_array(axes)}
+    if not keepdims:
+        props["keepdims"] = BoolAttr.from_bool(False)
+    return make(imp, cls, [x], props, name or imp.name(cls.name[3:]))
+
+
+def reduce(imp, node, inputs):
+    """ONNX reductions as nn reductions and elementwise ops; over no axis each is its
+    elementwise part alone (ReduceL1 ``|x|``, ReduceSumSquare ``x * x``), as onnxruntime
+    computes them. ReduceLogSumExp subtracts the maximum before ``exp``, as onnxruntime does."""
+    b, op = imp.b, node.op_type
+    x = f32_operand(imp, inputs[0], node.input[0])
+    axes = reduction_axes(imp, node, inputs, len(b.shape(x)))
+    keepdims = bool(attr(node, "keepdims", 1))
+    out = out_name(imp, node)
+    if op in REDUCE_OPS:
+        return [reduced(imp, REDUCE_OPS[op], x, axes, keepdims, out)]
+
+    def total(value: SSAValue, name: str | None = None) -> SSAValue:
+        return reduced(imp, nc.ReduceSumOp, value, axes, keepdims, name)
+
+    if op == "ReduceL1":
+        return [total(b.abs(x), out)] if axes else [b.abs(x, out)]
+    if op == "ReduceSumSquare":
+        return [total(b.mul(x, x), out)] if axes else [b.mul(x, x, out)]
+    if op == "ReduceL2":
+        return [b.sqrt(total(b.mul(x, x)), out)]
+    if op == "ReduceLogSum":
+        return [b.log(total(x), out)]
+    peak = reduced(imp, nc.ReduceMaxOp, x, axes, True)  # ReduceLogSumExp
+    sums = total(b.exp(b.sub(x, peak)))
+    return [b.add(b.log(sums), reshape(imp, peak, b.shape(sums)), out)]
+
+
+ARG_OPS: dict[str, type[nc.ArgExtremeOp]] = {"ArgMax": nc.ArgMaxOp, "ArgMin": nc.ArgMinOp}
+
+
+def arg_extreme(imp, node, inputs):
+    """ArgMax and ArgMin along ``axis`` (default 0): int64 indices, the first of tied extremes
+    or, with ``select_last_index`` (from version 12), the last. Inputs without NaN (onnxruntime
+    picks a NaN's index by rules of its own). The indices can feed comparisons and shape ops;
+    ops that read indices (Gather) take known ones only."""
+    x = f32_operand(imp, inputs[0], node.input[0])
+    axis = normalize_axis(attr(node, "axis", 0), len(imp.b.shape(x)))
+    props = {"axis": IntegerAttr(axis, i64)}
     if not attr(node, "keepdims", 1):
         props["keepdims"] = BoolAttr.from_bool(False)
-    if node.op_type == "ReduceMean":
-        return [make(imp, nc.ReduceMeanOp, [x], props, out_name(imp, node))]
-    mean = make(imp, nc.ReduceMeanOp, [x], props, imp.name(f"{node.output[0]}_mean"))
-    count = np.array(np.prod([imp.b.shape(x)[a] for a in axes]), np.float32)
-    return [make(imp, nc.MulOp, [mean, imp.runtime(count, f"{node.output[0]}_count")], {}, out_name(imp, node))]
+    if attr(node, "select_last_index", 0):
+        props["select_last_index"] = BoolAttr.from_bool(True)
+    return [make(imp, ARG_OPS[node.op_type], [x], props, out_name(imp, node))]
 
 
 def softmax(imp, node, inputs):
-    """From version 13, along ``axis`` (default -1); before, over the input coerced to 2-D
-    at ``axis`` (default 1): every dimension from ``axis`` on is one row."""
+    """Softmax, LogSoftmax and Hardmax. From version 13, along ``axis`` (default -1); before,
+    over the input coerced to 2-D at ``axis`` (default 1): every dimension from ``axis`` on is
+    one row."""
     x = f32_operand(imp, inputs[0], node.input[0])
     xs = imp.b.shape(x)
+    along = ALONG_AXIS[node.op_type]
+    name = out_name(imp, node)
     if version(imp, node) >= 13:
-        axis = normalize_axis(attr(node, "axis", -1), len(xs))
-        return [make(imp, nc.SoftmaxOp, [x], {"axis": IntegerAttr(axis, i64)}, out_name(imp, node))]
+        return [along(imp, x, normalize_axis(attr(node, "axis", -1), len(xs)), name)]
     axis = normalize_axis(attr(node, "axis", 1), len(xs))
     rows = (int(np.prod(xs[:axis])), int(np.prod(xs[axis:])))
-    name = out_name(imp, node)
-    props = {"axis": IntegerAttr(1, i64)}
     if rows == tuple(xs):
-        return [make(imp, nc.SoftmaxOp, [x], props, name)]
-    y = make(imp, nc.SoftmaxOp, [reshape(imp, x, rows, imp.name(f"{name}_2d"))], props, imp.name(f"{name}_rows"))
+        return [along(imp, x, 1, name)]
+    y = along(imp, reshape(imp, x, rows, imp.name(f"{name}_2d")), 1, imp.name(f"{name}_rows"))
     return [reshape(imp, y, xs, name)]
 
 
@@ -1128,6 +1189,177 @@ def resize(imp, node, inputs):
         weights = sampling.matrix(xs[axis], sizes[axis], scales[axis])
         x = resize_axis(imp, x, axis, weights, name if axis == moved[0] else imp.name(f"{name}_axis{axis}"))
     return [x]
+
+def softmax_along(imp, x: SSAValue, axis: int, name: str) -> SSAValue:
+    return make(imp, nc.SoftmaxOp, [x], {"axis": IntegerAttr(axis, i64)}, name)
+
+
+def log_softmax_along(imp, x: SSAValue, axis: int, name: str) -> SSAValue:
+    """``(x - max) - log(sum(exp(x - max)))``, onnxruntime's stable order."""
+    b = imp.b
+    shifted = b.sub(x, reduced(imp, nc.ReduceMaxOp, x, [axis], True))
+    return b.sub(shifted, b.log(reduced(imp, nc.ReduceSumOp, b.exp(shifted), [axis], True)), name)
+
+
+def hardmax_along(imp, x: SSAValue, axis: int, name: str) -> SSAValue:
+    """1 at the first maximum along ``axis``, else 0, for inputs without NaN or infinities:
+    ``sign(x - max) + 1`` marks every maximum; weighted by ``size - index`` along the axis,
+    the first maximum weighs most, and the same marking picks it out."""
+    b = imp.b
+    rank, size = len(b.shape(x)), b.shape(x)[axis]
+    one = number(imp, 1.0, f"{name}_one")
+    at_max = b.add(b.sign(b.sub(x, reduced(imp, nc.ReduceMaxOp, x, [axis], True))), one)
+    weights = np.arange(size, 0, -1, dtype=np.float32).reshape((size,) + (1,) * (rank - axis - 1))
+    score = b.mul(at_max, imp.runtime(weights, f"{name}_weights"))
+    return b.add(b.sign(b.sub(score, reduced(imp, nc.ReduceMaxOp, score, [axis], True))), one, name)
+
+
+ALONG_AXIS: dict[str, Callable[[Importer, SSAValue, int, str], SSAValue]] = {
+    "Softmax": softmax_along,
+    "LogSoftmax": log_softmax_along,
+    "Hardmax": hardmax_along,
+}
+"""Each softmax-like op along one axis of its input."""
+
+
+# --- normalization ----------------------------------------------------------------------------
+
+
+def broadcast_operand(imp, value: Value, shape: Sequence[int], hint: str) -> SSAValue:
+    """A known or run-time f32 operand reshaped to ``shape`` (same elements), to broadcast."""
+    if isinstance(value, np.ndarray):
+        return imp.runtime(value.astype(np.float32).reshape(shape), hint)
+    return reshape(imp, f32_operand(imp, value, hint), shape)
+
+
+def moments(imp, x: SSAValue, axes: list[int], epsilon: float) -> tuple[SSAValue, SSAValue]:
+    """The mean over ``axes`` (kept as 1) and ``1 / sqrt(var + epsilon)``, the variance taken
+    about the mean."""
+    b = imp.b
+    mean = reduced(imp, nc.ReduceMeanOp, x, axes, True)
+    centered = b.sub(x, mean)
+    variance = reduced(imp, nc.ReduceMeanOp, b.mul(centered, centered), axes, True)
+    return mean, b.reciprocal(b.sqrt(b.add(variance, number(imp, epsilon, "epsilon"))))
+
+
+def scaled(imp, y: SSAValue, scale: SSAValue, bias: SSAValue | None, name: str) -> SSAValue:
+    """``y * scale + bias`` (no bias: ``y * scale``), the result named ``name``."""
+    if bias is None:
+        return imp.b.mul(y, scale, name)
+    return imp.b.add(imp.b.mul(y, scale), bias, name)
+
+
+def check_stash_type(node: onnx.NodeProto) -> None:
+    stash_type = attr(node, "stash_type", 1)
+    if stash_type != 1:
+        raise OnnxImportError(f"{node.op_type} stash_type {stash_type} is not supported (only 1: float32)")
+
+
+def channels_first_shape(node: onnx.NodeProto, x: SSAValue, imp, min_rank: int) -> tuple[int, ...]:
+    """The (N, C, ...) shape of ``x``; a one-line error below ``min_rank``."""
+    xs = imp.b.shape(x)
+    if len(xs) < min_rank:
+        raise OnnxImportError(f"{node.op_type} needs an (N, C, ...) input of rank {min_rank} or more, not {len(xs)}")
+    return xs
+
+
+def per_channel_shape(xs: Sequence[int]) -> tuple[int, ...]:
+    """The shape of one value per channel broadcasting over an (N, C, ...) input."""
+    return (xs[1],) + (1,) * (len(xs) - 2)
+
+
+def batch_normalization(imp, node, inputs):
+    """Inference: ``x * a + b`` per channel with known ``a = (1 / sqrt(var + epsilon)) * scale``
+    and ``b = B - mean * a``, folded in float32 in onnxruntime's order (which it matches bit for bit).
+    Version 7's ``spatial = 0`` has one statistic per element of a sample, not per channel."""
+    if attr(node, "training_mode", 0):
+        raise OnnxImportError("BatchNormalization with training_mode 1 is not supported (only inference)")
+    if any(node.output[1:]):
+        raise OnnxImportError("the training outputs of BatchNormalization (running or saved mean and variance) are not supported")
+    x = f32_operand(imp, inputs[0], node.input[0])
+    xs = channels_first_shape(node, x, imp, 2)
+    scale, bias, mean, var = (
+        known(v, f"BatchNormalization {what}").astype(np.float32)
+        for v, what in zip(inputs[1:5], ("scale", "B", "input_mean", "input_var"))
+    )
+    a = np.float32(1) / np.sqrt(var + np.float32(attr(node, "epsilon", 1e-5))) * scale
+    shift = bias - mean * a
+    shape = xs[1:] if attr(node, "spatial", 1) == 0 else per_channel_shape(xs)
+    name = out_name(imp, node)
+    factor = imp.runtime(a.reshape(shape), f"{name}_a")
+    return [imp.b.add(imp.b.mul(x, factor), imp.runtime(shift.reshape(shape), f"{name}_b"), name)]
+
+
+def instance_normalization(imp, node, inputs):
+    """Each channel of each sample normalized over its spatial axes, then scaled per channel,
+    in onnxruntime's order: ``x * a + (B - mean * a)`` with ``a = inv_std_dev * scale``."""
+    b = imp.b
+    x = f32_operand(imp, inputs[0], node.input[0])
+    xs = channels_first_shape(node, x, imp, 3)
+    mean, inv_std_dev = moments(imp, x, list(range(2, len(xs))), attr(node, "epsilon", 1e-5))
+    scale, bias = (broadcast_operand(imp, inputs[k], per_channel_shape(xs), node.input[k]) for k in (1, 2))
+    a = b.mul(inv_std_dev, scale)
+    return [b.add(b.mul(x, a), b.sub(bias, b.mul(mean, a)), out_name(imp, node))]
+
+
+def layer_normalization(imp, node, inputs):
+    """Normalized over the axes from ``axis`` on, then scaled (and shifted); the optional
+    Mean and InvStdDev outputs keep the normalized axes as 1. The variance is onnxruntime's
+    ``mean(x * x) - mean(x) ** 2`` (the ONNX function takes it about the mean, which rounds
+    differently where the mean is large against the spread)."""
+    check_stash_type(node)
+    b = imp.b
+    x = f32_operand(imp, inputs[0], node.input[0])
+    rank = len(b.shape(x))
+    axes = list(range(normalize_axis(attr(node, "axis", -1), rank), rank))
+    mean = reduced(imp, nc.ReduceMeanOp, x, axes, True)
+    mean_square = reduced(imp, nc.ReduceMeanOp, b.mul(x, x), axes, True)
+    variance = b.sub(mean_square, b.mul(mean, mean))
+    std_dev = b.sqrt(b.add(variance, number(imp, attr(node, "epsilon", 1e-5), "epsilon")))
+    scale = f32_operand(imp, inputs[1], node.input[1])
+    bias = optional_input(inputs, 2)
+    bias = None if bias is None else f32_operand(imp, bias, node.input[2])
+    y = scaled(imp, b.div(b.sub(x, mean), std_dev), scale, bias, out_name(imp, node))
+    return [y, mean, b.reciprocal(std_dev)]
+
+
+def group_normalization(imp, node, inputs):
+    """Each of ``num_groups`` channel groups of each sample normalized over its channels and
+    spatial axes; version 18 scales and shifts per group, version 21 per channel."""
+    check_stash_type(node)
+    x = f32_operand(imp, inputs[0], node.input[0])
+    xs = channels_first_shape(node, x, imp, 2)
+    groups = attr(node, "num_groups")
+    if xs[1] % groups:
+        raise OnnxImportError(f"GroupNormalization of {xs[1]} channels into {groups} groups: not a divisor")
+    grouped = reshape(imp, x, (xs[0], groups, -1))
+    mean, inv_std_dev = moments(imp, grouped, [2], attr(node, "epsilon", 1e-5))
+    y = imp.b.mul(imp.b.sub(grouped, mean), inv_std_dev)
+    name = out_name(imp, node)
+    if version(imp, node) < 21:
+        scale, bias = (broadcast_operand(imp, inputs[k], (groups, 1), node.input[k]) for k in (1, 2))
+        return [reshape(imp, scaled(imp, y, scale, bias, imp.name(f"{name}_grouped")), xs, name)]
+    scale, bias = (broadcast_operand(imp, inputs[k], per_channel_shape(xs), node.input[k]) for k in (1, 2))
+    return [scaled(imp, reshape(imp, y, xs), scale, bias, name)]
+
+
+def lp_normalization(imp, node, inputs):
+    """``x`` divided by its L1 or L2 norm along ``axis`` (default -1); 0 where the norm is 0,
+    as in onnxruntime, also where it underflows to 0 for a nonzero ``x``."""
+    b = imp.b
+    p = attr(node, "p", 2)
+    if p not in (1, 2):
+        raise OnnxImportError(f"LpNormalization p {p} is not supported (only 1 and 2)")
+    x = f32_operand(imp, inputs[0], node.input[0])
+    axis = normalize_axis(attr(node, "axis", -1), len(b.shape(x)))
+    name = out_name(imp, node)
+    if p == 1:
+        norm = reduced(imp, nc.ReduceSumOp, b.abs(x), [axis], True)
+    else:
+        norm = b.sqrt(reduced(imp, nc.ReduceSumOp, b.mul(x, x), [axis], True))
+    positive = b.sign(norm)  # 1 where the norm is positive, 0 where it is 0
+    divisor = b.add(norm, b.sub(number(imp, 1.0, f"{name}_one"), positive))  # 1 where the norm is 0
+    return [b.mul(b.div(x, divisor), positive, name)]
 
 
 # --- data movement --------------------------------------------------------------------------
@@ -1835,10 +2067,16 @@ HANDLER_OPS: tuple[tuple[tuple[str, ...], Handler], ...] = (
     (("MaxPool", "AveragePool"), pool),
     (("GlobalAveragePool",), global_avg_pool),
     (("GlobalMaxPool",), global_max_pool),
-    (("ReduceMean", "ReduceSum"), reduce_mean),
-    (("Softmax",), softmax),
     (("CumSum",), cumsum),
     (("Resize", "Upsample"), resize),
+    ((*REDUCE_OPS, "ReduceL1", "ReduceL2", "ReduceLogSum", "ReduceLogSumExp", "ReduceSumSquare"), reduce),
+    ((*ALONG_AXIS,), softmax),
+    ((*ARG_OPS,), arg_extreme),
+    (("BatchNormalization",), batch_normalization),
+    (("InstanceNormalization",), instance_normalization),
+    (("LayerNormalization",), layer_normalization),
+    (("GroupNormalization",), group_normalization),
+    (("LpNormalization",), lp_normalization),
     (("Concat",), concat),
     (("Transpose",), transpose),
     (("Tile",), tile),

@@ -95,6 +95,19 @@ def softmax(op: nc.SoftmaxOp, x: np.ndarray) -> np.ndarray:
     return e / e.sum(axis=axis, keepdims=True)
 
 
+def arg_extreme(op: nc.ArgExtremeOp, x: np.ndarray) -> np.ndarray:
+    """numpy's argmax or argmin along the axis; the last tie from the far end, reversed."""
+    axis = op.axis.value.data % x.ndim
+    pick = np.argmax if isinstance(op, nc.ArgMaxOp) else np.argmin
+    if op.select_last_index.value.data:
+        index = x.shape[axis] - 1 - pick(np.flip(x, axis), axis=axis)
+    else:
+        index = pick(x, axis=axis)
+    if op.keepdims.value.data:
+        index = np.expand_dims(index, axis)
+    return np.asarray(index, np.int64)
+
+
 def sigmoid(op: nc.SigmoidOp, x: np.ndarray) -> np.ndarray:
     return (1.0 / (1.0 + np.exp(-x))).astype(np.float32)
 
@@ -314,6 +327,12 @@ KERNELS: dict[type[Operation], Kernel] = {
     nc.AvgPool2dOp: avg_pool2d,
     nc.GlobalAvgPoolOp: lambda op, x: mean(x, (2, 3), True),
     nc.ReduceMeanOp: lambda op, x: mean(x, _ints(op.axes), bool(op.keepdims.value.data)),
+    nc.ReduceSumOp: lambda op, x: np.sum(x, _ints(op.axes), np.float32, keepdims=bool(op.keepdims.value.data)),
+    nc.ReduceMaxOp: lambda op, x: np.max(x, _ints(op.axes), keepdims=bool(op.keepdims.value.data)),
+    nc.ReduceMinOp: lambda op, x: np.min(x, _ints(op.axes), keepdims=bool(op.keepdims.value.data)),
+    nc.ReduceProdOp: lambda op, x: np.prod(x, _ints(op.axes), np.float32, keepdims=bool(op.keepdims.value.data)),
+    nc.ArgMaxOp: arg_extreme,
+    nc.ArgMinOp: arg_extreme,
     nc.SoftmaxOp: softmax,
     nc.ConcatOp: lambda op, *xs: np.concatenate(xs, axis=op.axis.value.data),
     nc.TransposeOp: lambda op, x: np.transpose(x, _ints(op.perm)),

@@ -47,7 +47,14 @@ is plain upstream MLIR (linalg, memref, arith, math, scf, func). Per op:
   zero-padded copy, divided by the number of unpadded elements in the window,
   read from a constant ``memref.global @avg_pool_count_K`` this pass adds.
 - ``global_avg_pool``, ``reduce_mean``: the sum into the zero-filled output,
-  then a division by the number of summed elements.
+  then a division by the number of summed elements; ``reduce_sum``,
+  ``reduce_max``, ``reduce_min``, ``reduce_prod``: the output filled with 0,
+  -inf, inf or 1, then ``addf``, ``maximumf``, ``minimumf`` or ``mulf`` into it.
+- ``arg_max``/``arg_min``: one generic over the input with two outputs, the
+  best value so far (a scratch buffer filled with -inf or inf) and the output
+  index (filled with 0); an element strictly beyond the best (or, with
+  ``select_last_index``, not behind it) replaces both, its index from
+  ``linalg.index`` of the axis.
 - ``softmax``: max along the axis, ``exp(x - max)`` into the output, its sum
   along the axis, then a division; max and sum in scratch buffers.
 - ``concat``: per input, a ``linalg.copy`` into the ``memref.subview`` of the
@@ -144,8 +151,9 @@ from cfmem.interp import kernels
 from cfmem.planning.problem import align_up
 
 Shape = tuple[int, ...]
-Body = Callable[..., SSAValue]
-"""Builds a generic's body from its block arguments (ins, then outs); returns the value to yield."""
+Body = Callable[..., "SSAValue | tuple[SSAValue, ...]"]
+"""Builds a generic's body from its block arguments (ins, then outs); returns the value to yield,
+or one per output."""
 
 SCRATCH_ALIGN = 64
 """Byte alignment of the scratch alloca and of each scratch buffer in it."""
@@ -175,6 +183,16 @@ LOGICAL_BINARY = {nc.AndOp: arith.AndIOp, nc.OrOp: arith.OrIOp, nc.XorOp: arith.
 CUMSUM_PREDICATES = {(False, False): "sle", (True, False): "slt", (False, True): "sge", (True, True): "sgt"}
 """(exclusive, reverse) -> how an input index along the axis compares with each output
 index whose sum counts it."""
+
+REDUCTIONS: dict[type[Operation], tuple[float, type[Operation]]] = {
+    nc.GlobalAvgPoolOp: (0.0, arith.AddfOp),
+    nc.ReduceMeanOp: (0.0, arith.AddfOp),
+    nc.ReduceSumOp: (0.0, arith.AddfOp),
+    nc.ReduceMaxOp: (float("-inf"), arith.MaximumfOp),
+    nc.ReduceMinOp: (float("inf"), arith.MinimumfOp),
+    nc.ReduceProdOp: (1.0, arith.MulfOp),
+}
+"""Each reduction's starting value (its identity) and the op combining an element into it."""
 CMP_PREDICATES = {"eq": "oeq", "ne": "une", "lt": "olt", "le": "ole", "gt": "ogt", "ge": "oge"}
 CMPI_PREDICATES = {"eq": "eq", "ne": "ne", "lt": "slt", "le": "sle", "gt": "sgt", "ge": "sge"}
 
@@ -244,7 +262,8 @@ def generic(
     body: Body,
     reduced: Sequence[int] = (),
 ) -> GenericOp:
-    """A ``linalg.generic`` over the loops of ``maps``; the loops in ``reduced`` are reductions."""
+    """A ``linalg.generic`` over the loops of ``maps``; the loops in ``reduced`` are reductions.
+    ``body`` returns the value to yield, or a tuple of them for several outputs."""
     num_loops = maps[0].data.num_dims
     iterators = [
         IteratorTypeAttr.reduction() if i in reduced else IteratorTypeAttr.parallel() for i in range(num_loops)
@@ -252,7 +271,8 @@ def generic(
     operands = [*ins, *outs]
     block = Block(arg_types=[v.type.get_element_type() for v in operands])
     with ImplicitBuilder(block):
-        YieldOp(body(*block.args))
+        yielded = body(*block.args)
+        YieldOp(*(yielded if isinstance(yielded, tuple) else (yielded,)))
     return GenericOp(ins, outs, Region(block), maps, iterators)
 
 
@@ -301,6 +321,13 @@ def reduce_into(
         results = [d for i, d in enumerate(dims(rank)) if i not in axes]
     return generic([x], [out], [identity(rank), affine_map(rank, results)],
                    lambda v, acc: combine(acc, v).result, reduced=axes)
+
+
+def reduction_of(op: nc.ReduceOp | nc.GlobalAvgPoolOp, rank: int) -> tuple[tuple[int, ...], bool]:
+    """The axes ``op`` reduces, counted from the front and in order, and whether it keeps them."""
+    if isinstance(op, nc.GlobalAvgPoolOp):
+        return (2, 3), True
+    return tuple(sorted(a % rank for a in ints(op.axes))), bool(op.keepdims.value.data)
 
 
 def multiply_accumulate(lhs: SSAValue, rhs: SSAValue, acc: SSAValue) -> SSAValue:
@@ -631,17 +658,36 @@ class OpLowering:
         return self.globals.get("avg_pool_count", np.outer(rows, cols))
 
     def mean(self, op: nc.GlobalAvgPoolOp | nc.ReduceMeanOp, ins: list[SSAValue], out: SSAValue) -> None:
+        self.reduce(op, ins, out)
+        shape = shape_of(ins[0])
+        count = float(prod(shape[a] for a in reduction_of(op, len(shape))[0]))
+        update(out, lambda s: arith.DivfOp(s, f32_const(count)).result)
+
+    def reduce(self, op: nc.ReduceOp | nc.GlobalAvgPoolOp, ins: list[SSAValue], out: SSAValue) -> None:
+        """The output filled with the reduction's identity, then each element combined into it."""
+        (x,) = ins
+        start, combine = REDUCTIONS[type(op)]
+        fill(start, out)
+        reduce_into(x, out, *reduction_of(op, len(shape_of(x))), combine)
+
+    def arg_extreme(self, op: nc.ArgExtremeOp, ins: list[SSAValue], out: SSAValue) -> None:
         (x,) = ins
         shape = shape_of(x)
-        if isinstance(op, nc.GlobalAvgPoolOp):
-            axes, keepdims = (2, 3), True
-        else:
-            axes = tuple(sorted(a % len(shape) for a in ints(op.axes)))
-            keepdims = bool(op.keepdims.value.data)
-        fill(0.0, out)
-        reduce_into(x, out, axes, keepdims, arith.AddfOp)
-        count = float(prod(shape[a] for a in axes))
-        update(out, lambda s: arith.DivfOp(s, f32_const(count)).result)
+        axis = op.axis.value.data % len(shape)
+        is_max = isinstance(op, nc.ArgMaxOp)
+        best = self.scratch("best", tuple(1 if i == axis else s for i, s in enumerate(shape)), float("-inf" if is_max else "inf"))
+        FillOp([arith.ConstantOp(IntegerAttr(0, i64)).result], [out], res=())
+        beyond = ("oge" if is_max else "ole") if op.select_last_index.value.data else ("ogt" if is_max else "olt")
+        kept = [AffineExpr.constant(0) if i == axis else d for i, d in enumerate(dims(len(shape)))]
+        dropped = kept if op.keepdims.value.data else [d for i, d in enumerate(dims(len(shape))) if i != axis]
+
+        def body(value: SSAValue, best_value: SSAValue, index: SSAValue) -> tuple[SSAValue, SSAValue]:
+            take = arith.CmpfOp(value, best_value, beyond).result
+            here = arith.IndexCastOp(IndexOp(axis).result, i64).result
+            return arith.SelectOp(take, value, best_value).result, arith.SelectOp(take, here, index).result
+
+        maps = [identity(len(shape)), affine_map(len(shape), kept), affine_map(len(shape), dropped)]
+        generic([x], [best, out], maps, body, reduced=(axis,))
 
     def softmax(self, op: nc.SoftmaxOp, ins: list[SSAValue], out: SSAValue) -> None:
         (x,) = ins
@@ -961,6 +1007,12 @@ class OpLowering:
         nc.AvgPool2dOp: pool,
         nc.GlobalAvgPoolOp: mean,
         nc.ReduceMeanOp: mean,
+        nc.ReduceSumOp: reduce,
+        nc.ReduceMaxOp: reduce,
+        nc.ReduceMinOp: reduce,
+        nc.ReduceProdOp: reduce,
+        nc.ArgMaxOp: arg_extreme,
+        nc.ArgMinOp: arg_extreme,
         nc.SoftmaxOp: softmax,
         nc.ConcatOp: concat,
         nc.TransposeOp: transpose,

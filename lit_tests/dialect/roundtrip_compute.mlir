@@ -150,13 +150,19 @@ func.func @pooling(%x: tensor<1x8x16x16xf32>) {
   func.return
 }
 
-// reduce_mean keeps reduced axes by default; negative axes count from the end.
+// Reductions keep reduced axes by default; negative axes count from the end.
 
 // CHECK-LABEL: func.func @reductions(
 // CHECK-NEXT:    %keep = nn.reduce_mean %x {axes = array<i64: 2, 3>} : (tensor<1x8x16x16xf32>) -> tensor<1x8x1x1xf32>
 // CHECK-NEXT:    %drop = nn.reduce_mean %x {axes = array<i64: 2, 3>, keepdims = false} : (tensor<1x8x16x16xf32>) -> tensor<1x8xf32>
 // CHECK-NEXT:    %neg = nn.reduce_mean %x {axes = array<i64: -1>} : (tensor<1x8x16x16xf32>) -> tensor<1x8x16x1xf32>
 // CHECK-NEXT:    %keep_explicit = nn.reduce_mean %x {axes = array<i64: 1>} : (tensor<1x8x16x16xf32>) -> tensor<1x1x16x16xf32>
+// CHECK-NEXT:    %sum = nn.reduce_sum %x {axes = array<i64: 1>} : (tensor<1x8x16x16xf32>) -> tensor<1x1x16x16xf32>
+// CHECK-NEXT:    %rmax = nn.reduce_max %x {axes = array<i64: -1, 0>, keepdims = false} : (tensor<1x8x16x16xf32>) -> tensor<8x16xf32>
+// CHECK-NEXT:    %rmin = nn.reduce_min %x {axes = array<i64: 0, 1, 2, 3>} : (tensor<1x8x16x16xf32>) -> tensor<1x1x1x1xf32>
+// CHECK-NEXT:    %prod = nn.reduce_prod %x {axes = array<i64: 2>, keepdims = false} : (tensor<1x8x16x16xf32>) -> tensor<1x8x16xf32>
+// CHECK-NEXT:    %first_max = nn.arg_max %x {axis = 1 : i64} : (tensor<1x8x16x16xf32>) -> tensor<1x1x16x16xi64>
+// CHECK-NEXT:    %last_min = nn.arg_min %x {axis = -1 : i64, keepdims = false, select_last_index = true} : (tensor<1x8x16x16xf32>) -> tensor<1x8x16xi64>
 // CHECK-NEXT:    %soft = nn.softmax %logits : (tensor<2x10xf32>) -> tensor<2x10xf32>
 // CHECK-NEXT:    %soft_last = nn.softmax %logits : (tensor<2x10xf32>) -> tensor<2x10xf32>
 // CHECK-NEXT:    %soft0 = nn.softmax %logits {axis = 0 : i64} : (tensor<2x10xf32>) -> tensor<2x10xf32>
@@ -167,6 +173,12 @@ func.func @reductions(%x: tensor<1x8x16x16xf32>, %logits: tensor<2x10xf32>) {
   %drop = nn.reduce_mean %x {axes = array<i64: 2, 3>, keepdims = false} : (tensor<1x8x16x16xf32>) -> tensor<1x8xf32>
   %neg = nn.reduce_mean %x {axes = array<i64: -1>} : (tensor<1x8x16x16xf32>) -> tensor<1x8x16x1xf32>
   %keep_explicit = nn.reduce_mean %x {axes = array<i64: 1>, keepdims = true} : (tensor<1x8x16x16xf32>) -> tensor<1x1x16x16xf32>
+  %sum = nn.reduce_sum %x {axes = array<i64: 1>} : (tensor<1x8x16x16xf32>) -> tensor<1x1x16x16xf32>
+  %rmax = nn.reduce_max %x {axes = array<i64: -1, 0>, keepdims = false} : (tensor<1x8x16x16xf32>) -> tensor<8x16xf32>
+  %rmin = nn.reduce_min %x {axes = array<i64: 0, 1, 2, 3>} : (tensor<1x8x16x16xf32>) -> tensor<1x1x1x1xf32>
+  %prod = nn.reduce_prod %x {axes = array<i64: 2>, keepdims = false} : (tensor<1x8x16x16xf32>) -> tensor<1x8x16xf32>
+  %first_max = nn.arg_max %x {axis = 1 : i64, select_last_index = false} : (tensor<1x8x16x16xf32>) -> tensor<1x1x16x16xi64>
+  %last_min = nn.arg_min %x {axis = -1 : i64, keepdims = false, select_last_index = true} : (tensor<1x8x16x16xf32>) -> tensor<1x8x16xi64>
   %soft = nn.softmax %logits : (tensor<2x10xf32>) -> tensor<2x10xf32>
   %soft_last = nn.softmax %logits {axis = -1 : i64} : (tensor<2x10xf32>) -> tensor<2x10xf32>
   %soft0 = nn.softmax %logits {axis = 0 : i64} : (tensor<2x10xf32>) -> tensor<2x10xf32>

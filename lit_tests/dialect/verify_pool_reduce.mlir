@@ -1,7 +1,8 @@
 // RUN: xdsl-opt %s --split-input-file --verify-diagnostics | filecheck %s
 
 // Verifier errors of the pooling and reduction ops (nn.max_pool2d,
-// nn.avg_pool2d, nn.global_avg_pool, nn.reduce_mean, nn.softmax): result
+// nn.avg_pool2d, nn.global_avg_pool, nn.reduce_mean and the other reductions, nn.arg_max,
+// nn.arg_min, nn.softmax): result
 // shapes, window parameters, input ranks, and axes.
 
 func.func @max_pool_shape(%x: tensor<1x8x16x16xf32>) {
@@ -173,6 +174,58 @@ func.func @reduce_mean_axis_range(%x: tensor<1x8x16x16xf32>) {
 // CHECK:       %r = "nn.reduce_mean"(%x)
 // CHECK-NEXT:  ^^^
 // CHECK-NEXT:  | Operation does not verify: axis 4 is out of range for rank 4
+
+// -----
+
+// The other reductions share reduce_mean's shape rule.
+
+func.func @reduce_max_shape(%x: tensor<2x3x4xf32>) {
+  %r = nn.reduce_max %x {axes = array<i64: 1>, keepdims = false} : (tensor<2x3x4xf32>) -> tensor<2x1x4xf32>
+  func.return
+}
+
+// CHECK-LABEL: "reduce_max_shape"
+// CHECK:       %r = "nn.reduce_max"(%x)
+// CHECK-NEXT:  ^^^
+// CHECK-NEXT:  | Operation does not verify: result shape 2x1x4 does not match the inferred shape 2x4
+
+// -----
+
+func.func @reduce_prod_axis_range(%x: tensor<2x3x4xf32>) {
+  %r = nn.reduce_prod %x {axes = array<i64: -4>} : (tensor<2x3x4xf32>) -> tensor<2x3x4xf32>
+  func.return
+}
+
+// CHECK-LABEL: "reduce_prod_axis_range"
+// CHECK:       %r = "nn.reduce_prod"(%x)
+// CHECK-NEXT:  ^^^
+// CHECK-NEXT:  | Operation does not verify: axis -4 is out of range for rank 3
+
+// -----
+
+// Indices are i64.
+
+func.func @arg_max_element_type(%x: tensor<2x3x4xf32>) {
+  %r = nn.arg_max %x {axis = 1 : i64} : (tensor<2x3x4xf32>) -> tensor<2x1x4xf32>
+  func.return
+}
+
+// CHECK-LABEL: "arg_max_element_type"
+// CHECK:       %r = "nn.arg_max"(%x)
+// CHECK-NEXT:  ^^^
+// CHECK-NEXT:  | Operation does not verify: result element type must be i64, got f32
+
+// -----
+
+func.func @arg_min_shape(%x: tensor<2x3x4xf32>) {
+  %r = nn.arg_min %x {axis = -1 : i64, keepdims = false} : (tensor<2x3x4xf32>) -> tensor<2x3x1xi64>
+  func.return
+}
+
+// CHECK-LABEL: "arg_min_shape"
+// CHECK:       %r = "nn.arg_min"(%x)
+// CHECK-NEXT:  ^^^
+// CHECK-NEXT:  | Operation does not verify: result shape 2x3x1 does not match the inferred shape 2x3
 
 // -----
 
