@@ -25,6 +25,16 @@ TOLERANCE = 1e-4
 REPRESENTATIVE = [m for m in zoo.models() if m.representative]
 
 
+def test_representative_part_spans_the_families_and_formats():
+    """A float model of every family; an int8 one of every family that has them; both int8 formats."""
+    for family in {m.family for m in zoo.models()}:
+        kept = {m.precision for m in REPRESENTATIVE if m.family == family}
+        assert "float" in kept, family
+        if any(m.precision != "float" for m in zoo.models() if m.family == family):
+            assert kept - {"float"}, family
+    assert {m.precision for m in REPRESENTATIVE} >= {"int8 qdq", "int8 qoperator"}
+
+
 @pytest.mark.parametrize("model", REPRESENTATIVE, ids=lambda m: m.name)
 def test_zoo_model_matches_onnxruntime_under_every_mode(model: ZooModel, tmp_path: Path):
     result = run_zoo_model(model, tmp_path)
@@ -39,6 +49,10 @@ def test_zoo_model_matches_onnxruntime_under_every_mode(model: ZooModel, tmp_pat
         assert planned.lower_bound <= planned.peak, mode
         assert planned.activation_peak <= planned.peak, mode
     assert result.modes["exact"].activation_peak <= result.modes["naive"].activation_peak
+    if model.precision == "int8 qdq":  # measured, not bounded: onnxruntime's own QDQ run rounds in float
+        assert result.qdq_error is not None and np.isfinite(result.qdq_error)
+    else:
+        assert result.qdq_error is None
 
 
 def _tiny(tmp_path: Path, op: str, domain: str = "") -> ZooModel:

@@ -23,7 +23,8 @@ The torchvision and DS-CNN models also come quantized to int8 by
 images) in QDQ and QOperator formats.
 
 Every model has at least three input sets; between them they take every branch.
-``representative`` marks the part of the zoo ``make test`` runs.
+``representative`` marks the part of the zoo ``make test`` runs: a float model of every
+family, and an int8 one (QDQ and QOperator between them) of every family that has them.
 """
 
 from __future__ import annotations
@@ -268,7 +269,8 @@ def _silero_feeds(samples: int) -> list[Feeds]:
 
 
 FAMILY = {**{name: "torchvision" for name in TORCHVISION}, "dscnn": "kws", "gru_kws": "kws", "transformer": "transformer"}
-REPRESENTATIVE = {"mobilenet_v2", "silero_vad.onnx", "cond_conv"}
+REPRESENTATIVE = {"mobilenet_v2", "mobilenet_v2_int8_qdq", "squeezenet1_1_int8_qoperator", "dscnn",
+                  "dscnn_int8_qoperator", "gru_kws", "transformer", "silero_vad.onnx", "cond_conv"}  # fmt: skip
 
 
 @cache
