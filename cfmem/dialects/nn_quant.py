@@ -116,29 +116,19 @@ class QuantizedResultOp(ComputeOp):
 
 
 @irdl_op_definition
-class QuantizeOp(ComputeOp):
-    """ONNX QuantizeLinear: ``saturate(round_half_even(x / scale) + zero_point)``."""
+class QuantizeOp(QuantizedResultOp):
+    """ONNX QuantizeLinear: ``saturate(round_half_even(x / scale) + zero_point)``; a
+    per-axis ``y_scale`` runs along ``axis``."""
 
     name = "nn.quantize"
     input = operand_def(F32_TENSOR)
     result = result_def(TensorType)
-    element = prop_def(IntegerType)
-    y_scale = prop_def(DenseArrayBase)
-    y_zero_point = prop_def(DenseArrayBase[I64])
     axis = opt_prop_def(IntegerAttr[I64], default_value=IntegerAttr(1, i64))
-
-    def result_element_type(self) -> Attribute:
-        return self.element
 
     def infer_shape(self) -> shapes.Shape:
         x = self.operand_shape(0)
         check_params(self, "y", axis_channels(self, "y", x))
         return x
-
-    def verify_(self) -> None:
-        if self.element not in QUANT_TYPES:
-            raise VerifyException(f"element must be i8 or ui8, got {self.element}")
-        super().verify_()
 
 
 @irdl_op_definition

@@ -599,15 +599,18 @@ class OpLowering:
         fill(0.0, out)
         generic([x], [out], [x_map, affine_map(rank + 1, loops[:rank])], body, reduced=(rank,))
 
-    def conv2d(self, op: nc.Conv2dOp, ins: list[SSAValue], out: SSAValue) -> None:
-        x, w, *bias = ins
+    def convolve(self, op: nc.Conv2dOp | nq.QConv2dOp, x: SSAValue, w: SSAValue, bias: list[SSAValue],
+                 acc: SSAValue, pad_value: float, body: Body) -> None:
+        """``acc`` filled with the bias (broadcast over N, H, W) or 0, then ``body`` accumulating
+        every tap of ``x`` (padded with ``pad_value``) and ``w`` into it: one generic over
+        (n, o, y, x, c, ky, kx)."""
         (sh, sw), (dh, dw) = ints(op.strides), ints(op.dilations)
         groups = op.groups.value.data
         out_per_group, cg = shape_of(w)[0] // groups, shape_of(w)[1]
         if bias:
-            copy(bias[0], out, affine_map(4, [AffineExpr.dimension(1)]), identity(4))
+            copy(bias[0], acc, affine_map(4, [AffineExpr.dimension(1)]), identity(4))
         else:
-            fill(0.0, out)
+            fill(0, acc)
         n, oc, y, xx, c, ky, kx = dims(7)
         group = oc if out_per_group == 1 else oc // out_per_group
         channel = c if groups == 1 else group * cg + c
@@ -616,7 +619,11 @@ class OpLowering:
             affine_map(7, [oc, c, ky, kx]),
             affine_map(7, [n, oc, y, xx]),
         ]
-        generic([self.padded(x, ints(op.pads), 0.0), w], [out], maps, multiply_accumulate, reduced=(4, 5, 6))
+        generic([self.padded(x, ints(op.pads), pad_value), w], [acc], maps, body, reduced=(4, 5, 6))
+
+    def conv2d(self, op: nc.Conv2dOp, ins: list[SSAValue], out: SSAValue) -> None:
+        x, w, *bias = ins
+        self.convolve(op, x, w, bias, out, 0.0, multiply_accumulate)
 
     def matmul(self, op: nc.MatmulOp, ins: list[SSAValue], out: SSAValue) -> None:
         fill(0.0, out)
@@ -891,25 +898,9 @@ class OpLowering:
 
     def qconv2d(self, op: nq.QConv2dOp, ins: list[SSAValue], out: SSAValue) -> None:
         x, w, *bias = ins
-        (sh, sw), (dh, dw) = ints(op.strides), ints(op.dilations)
-        groups = op.groups.value.data
-        out_per_group, cg = shape_of(w)[0] // groups, shape_of(w)[1]
         x_zero, w_zero = int(quant_params(op, "x")[1][0]), uniform_zero_point(op, "w")
         acc = self.scratch("acc", shape_of(out), None, i32)
-        if bias:
-            copy(bias[0], acc, affine_map(4, [AffineExpr.dimension(1)]), identity(4))
-        else:
-            fill(0, acc)
-        n, oc, y, xx, c, ky, kx = dims(7)
-        group = oc if out_per_group == 1 else oc // out_per_group
-        channel = c if groups == 1 else group * cg + c
-        maps = [
-            affine_map(7, [n, channel, y * sh + ky * dh, xx * sw + kx * dw]),
-            affine_map(7, [oc, c, ky, kx]),
-            affine_map(7, [n, oc, y, xx]),
-        ]
-        padded = self.padded(x, ints(op.pads), x_zero)
-        generic([padded, w], [acc], maps, lambda a, b, s: centered_product(a, x_zero, b, w_zero, s), reduced=(4, 5, 6))
+        self.convolve(op, x, w, bias, acc, x_zero, lambda a, b, s: centered_product(a, x_zero, b, w_zero, s))
         self.requantize(op, acc, out, ratio_of(op, "x", "w"), 1)
 
     def qgemm(self, op: nq.QGemmOp, ins: list[SSAValue], out: SSAValue) -> None:
