@@ -511,7 +511,7 @@ class GraphBuilder:
         return self._logical(nc.XorOp, "xor", a, b, name)
 
     def cast(self, x: SSAValue, dtype: npt.DTypeLike, name: str | None = None) -> SSAValue:
-        """``x`` converted to ``dtype`` (float32, bool, int8, int32 or int64) as ONNX Cast does."""
+        """``x`` converted to ``dtype`` (float32, bool, int8, uint8, int32 or int64) as ONNX Cast does."""
         self._check_visible(x, "cast input")
         result = TensorType(_element_type(np.dtype(dtype)) if np.dtype(dtype) != np.float32 else f32, self.shape(x))
         return self._emit(nc.CastOp(x, result), self._name(name, "cast"))

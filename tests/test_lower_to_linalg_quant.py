@@ -1,7 +1,8 @@
 """nn-lower-to-linalg on the quantized ops: each lowers to verified upstream ops, and the
 upstream JIT computes exactly the flat interpreter's integers (and its f32 numbers
-where a result is float) on i8 data, per-tensor and per-channel parameters, padding,
-strides, groups, biases, broadcasting, saturation and ties."""
+where a result is float) on i8 data, per-tensor and per-channel parameters, padding
+(with a zero point computed at run time for conv_integer), strides, groups, biases,
+batched and broadcast products, saturation and ties."""
 
 from __future__ import annotations
 
@@ -17,9 +18,11 @@ from cfmem.mlir_check.prepare import prepare_for_jit
 
 QUANTIZED = """builtin.module {
   func.func @main(%x: tensor<1x3x6x6xf32>, %q: tensor<1x3x6x6xi8>, %w: tensor<4x3x3x3xi8>, %dw: tensor<3x1x3x3xi8>,
-                  %bias: tensor<4xi32>, %a: tensor<2x5xi8>, %b: tensor<4x5xi8>, %c: tensor<4xi32>, %row: tensor<6xi8>)
+                  %bias: tensor<4xi32>, %a: tensor<2x5xi8>, %b: tensor<4x5xi8>, %c: tensor<4xi32>, %row: tensor<6xi8>,
+                  %za: tensor<1xi8>, %zb: tensor<i8>, %batched: tensor<3x2x5xi8>, %right: tensor<5x4xi8>)
       -> (tensor<1x3x6x6xi8>, tensor<1x3x6x6xi8>, tensor<1x3x6x6xf32>, tensor<1x4x3x3xi8>, tensor<1x3x6x6xi8>,
-          tensor<2x4xi8>, tensor<2x4xf32>, tensor<1x3x6x6xi8>, tensor<1x3x6x6xi8>, tensor<1x6x6x6xi8>, tensor<1x3x3x3xi8>) {
+          tensor<2x4xi8>, tensor<2x4xf32>, tensor<1x3x6x6xi8>, tensor<1x3x6x6xi8>, tensor<1x6x6x6xi8>, tensor<1x3x3x3xi8>,
+          tensor<3x2x4xi32>, tensor<1x4x3x3xi32>) {
     %per_tensor = nn.quantize %x {element = i8, y_scale = array<f32: 0.02>, y_zero_point = array<i64: 5>} : (tensor<1x3x6x6xf32>) -> tensor<1x3x6x6xi8>
     %per_axis = nn.quantize %x {element = i8, y_scale = array<f32: 0.01, 0.05, 0.1>, y_zero_point = array<i64: -3, 0, 7>, axis = 1} : (tensor<1x3x6x6xf32>) -> tensor<1x3x6x6xi8>
     %real = nn.dequantize %q {x_scale = array<f32: 0.5, 0.25, 0.125>, x_zero_point = array<i64: 1, -2, 0>, axis = -3} : (tensor<1x3x6x6xi8>) -> tensor<1x3x6x6xf32>
@@ -31,7 +34,9 @@ QUANTIZED = """builtin.module {
     %product = nn.qmul %q, %row {element = i8, a_scale = array<f32: 0.05>, a_zero_point = array<i64: 3>, b_scale = array<f32: 0.07>, b_zero_point = array<i64: -5>, y_scale = array<f32: 0.2>, y_zero_point = array<i64: -1>} : (tensor<1x3x6x6xi8>, tensor<6xi8>) -> tensor<1x3x6x6xi8>
     %joined = nn.qconcat %q, %per_tensor {element = i8, x_scale = array<f32: 0.05, 0.02>, x_zero_point = array<i64: 3, 5>, y_scale = array<f32: 0.04>, y_zero_point = array<i64: 0>, axis = 1 : i64} : (tensor<1x3x6x6xi8>, tensor<1x3x6x6xi8>) -> tensor<1x6x6x6xi8>
     %pooled = nn.max_pool2d %q {kernel = array<i64: 3, 3>, strides = array<i64: 2, 2>, pads = array<i64: 1, 1, 0, 0>} : (tensor<1x3x6x6xi8>) -> tensor<1x3x3x3xi8>
-    func.return %per_tensor, %per_axis, %real, %conv, %depthwise, %gemm, %float_gemm, %sum, %product, %joined, %pooled : tensor<1x3x6x6xi8>, tensor<1x3x6x6xi8>, tensor<1x3x6x6xf32>, tensor<1x4x3x3xi8>, tensor<1x3x6x6xi8>, tensor<2x4xi8>, tensor<2x4xf32>, tensor<1x3x6x6xi8>, tensor<1x3x6x6xi8>, tensor<1x6x6x6xi8>, tensor<1x3x3x3xi8>
+    %products = nn.matmul_integer %batched, %right, %za, %zb : (tensor<3x2x5xi8>, tensor<5x4xi8>, tensor<1xi8>, tensor<i8>) -> tensor<3x2x4xi32>
+    %sums = nn.conv_integer %q, %w, %za, %zb {strides = array<i64: 2, 2>, pads = array<i64: 1, 1, 0, 0>} : (tensor<1x3x6x6xi8>, tensor<4x3x3x3xi8>, tensor<1xi8>, tensor<i8>) -> tensor<1x4x3x3xi32>
+    func.return %per_tensor, %per_axis, %real, %conv, %depthwise, %gemm, %float_gemm, %sum, %product, %joined, %pooled, %products, %sums : tensor<1x3x6x6xi8>, tensor<1x3x6x6xi8>, tensor<1x3x6x6xf32>, tensor<1x4x3x3xi8>, tensor<1x3x6x6xi8>, tensor<2x4xi8>, tensor<2x4xf32>, tensor<1x3x6x6xi8>, tensor<1x3x6x6xi8>, tensor<1x6x6x6xi8>, tensor<1x3x3x3xi8>, tensor<3x2x4xi32>, tensor<1x4x3x3xi32>
   }
 }"""
 

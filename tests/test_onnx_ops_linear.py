@@ -236,11 +236,11 @@ def test_cast_of_a_run_time_tensor_to_an_unsupported_type_is_refused_by_both_typ
         [h.make_node("Cast", ["x"], ["y"], name="n", to=T.FLOAT16)], [info("x", T.FLOAT, [2, 3])], [info("y", T.FLOAT16, None)]
     )
     assert refusal(model) == (
-        "node n (Cast): Cast of a run-time float32 tensor to FLOAT16 is not supported (float32, bool, int8, int32 and int64 are)"
+        "node n (Cast): Cast of a run-time float32 tensor to FLOAT16 is not supported (float32, bool, int8, uint8, int32 and int64 are)"
     )
 
 
-CAST_TYPES = {np.float32: T.FLOAT, np.bool_: T.BOOL, np.int8: T.INT8, np.int32: T.INT32, np.int64: T.INT64}
+CAST_TYPES = {np.float32: T.FLOAT, np.bool_: T.BOOL, np.int8: T.INT8, np.uint8: T.UINT8, np.int32: T.INT32, np.int64: T.INT64}
 
 
 def cast_source(dtype, rng: np.random.Generator) -> np.ndarray:
@@ -253,6 +253,8 @@ def cast_source(dtype, rng: np.random.Generator) -> np.ndarray:
         return values.astype(np.float32)
     if dtype == np.bool_:
         return rng.random((3, 4)) < 0.5
+    if dtype == np.uint8:
+        return rng.integers(0, 256, (3, 4)).astype(np.uint8)
     return rng.integers(-300, 300, (3, 4)).astype(dtype) if dtype != np.int8 else rng.integers(-128, 128, (3, 4)).astype(np.int8)
 
 

@@ -319,6 +319,12 @@ CASES = {
     "QuantizeLinear": lambda opset: with_known("QuantizeLinear", floats(2, 3), {"s": np.float32(0.05), "z": np.int8(3)}, T.INT8),
     "DequantizeLinear": lambda opset: with_known("DequantizeLinear", int8s(2, 3), {"s": np.float32(0.05), "z": np.int8(-2)}),
     "QLinearConv": qlinear_conv,
+    "MatMulInteger": lambda opset: Case([h.make_node("MatMulInteger", ["a", "b", "az"], ["y"])], {"a": int8s(2, 3)}, {"y": T.INT32},
+                                        {"b": int8s(3, 4), "az": np.int8(3)}),
+    "ConvInteger": lambda opset: Case([h.make_node("ConvInteger", ["x", "w", "xz"], ["y"], pads=[1, 1, 1, 1])], {"x": int8s(1, 2, 4, 4)},
+                                      {"y": T.INT32}, {"w": int8s(3, 2, 3, 3), "xz": np.int8(-5)}),
+    "DynamicQuantizeLinear": lambda opset: Case([h.make_node("DynamicQuantizeLinear", ["x"], ["y", "s", "z"])], {"x": floats(2, 3)},
+                                                {"y": T.UINT8, "s": T.FLOAT, "z": T.UINT8}),
     "QLinearMatMul": qlinear_matmul,
 }
 

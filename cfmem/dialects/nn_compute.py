@@ -470,14 +470,14 @@ class SelectOp(ComputeOp):
         return shapes.broadcast(*(self.operand_shape(k) for k in range(3)))
 
 
-CAST_TYPES = (f32, i1, IntegerType(8), IntegerType(32), i64)
+CAST_TYPES = (f32, i1, IntegerType(8), IntegerType(8, Signedness.UNSIGNED), IntegerType(32), i64)
 """Element types ``nn.cast`` converts between."""
 
 
 @irdl_op_definition
 class CastOp(ComputeOp):
     """ONNX Cast at run time: each element converted to the result's element type (f32, i1,
-    i8, i32 or i64). Floats become integers truncated toward zero (out of the range of the
+    i8, ui8, i32 or i64). Floats become integers truncated toward zero (out of the range of the
     type the value is undefined, as in ONNX), integers narrow by keeping their low bits,
     any number becomes i1 as ``x != 0`` (NaN is true) and i1 becomes 0 or 1."""
 
@@ -494,7 +494,7 @@ class CastOp(ComputeOp):
     def infer_shape(self) -> shapes.Shape:
         for what, value in (("input", self.input), ("result", self.result)):
             if value.type.get_element_type() not in CAST_TYPES:
-                raise ValueError(f"{what} must be f32, i1, i8, i32 or i64, got {value.type}")
+                raise ValueError(f"{what} must be f32, i1, i8, ui8, i32 or i64, got {value.type}")
         return self.operand_shape(0)
 
 

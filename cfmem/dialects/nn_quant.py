@@ -19,6 +19,7 @@ real element types (one byte per i8 element).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import ClassVar
 from math import prod
 
 from xdsl.dialects.builtin import (
@@ -291,4 +292,68 @@ class QConcatOp(QuantizedResultOp):
         return prod(self.out_shape)
 
 
-QUANT_OPS = (QuantizeOp, DequantizeOp, QConv2dOp, QGemmOp, QAddOp, QMulOp, QConcatOp)
+# --- integer products -------------------------------------------------------------------
+
+
+def check_zero_point(op: ComputeOp, data: int, zero_point: int) -> None:
+    """Operand ``zero_point`` holds one element of operand ``data``'s (quantized) type."""
+    data_type, zero_type = op.operands[data].type, op.operands[zero_point].type
+    if prod(static_shape(zero_type)) != 1 or zero_type.get_element_type() != data_type.get_element_type():
+        raise ValueError(f"operand #{zero_point} must be one {data_type.get_element_type()} element, got {zero_type}")
+
+
+@irdl_op_definition
+class MatmulIntegerOp(ComputeOp):
+    """ONNX MatMulInteger: numpy matmul of ``lhs - lhs_zero_point`` and ``rhs -
+    rhs_zero_point`` accumulated in i32; i8 or ui8 data, each zero point a one-element
+    tensor of its data's type (computed at run time, as DynamicQuantizeLinear gives it)."""
+
+    name = "nn.matmul_integer"
+    RESULT_ELEMENT_TYPE: ClassVar[Attribute] = i32
+    lhs = operand_def(TensorType)
+    rhs = operand_def(TensorType)
+    lhs_zero_point = operand_def(TensorType)
+    rhs_zero_point = operand_def(TensorType)
+    result = result_def(TensorType)
+
+    def infer_shape(self) -> shapes.Shape:
+        check_quantized(self, 0, 1)
+        check_zero_point(self, 0, 2)
+        check_zero_point(self, 1, 3)
+        return shapes.matmul(self.operand_shape(0), self.operand_shape(1))
+
+    def macs(self) -> int:
+        return prod(self.out_shape) * self.operand_shape(0)[-1]
+
+
+@irdl_op_definition
+class ConvIntegerOp(ComputeOp):
+    """ONNX ConvInteger over NCHW/OIHW with ``nn.conv2d``'s window properties: the i32 sums of
+    ``(input - input_zero_point) * (weight - weight_zero_point)``; padding counts as the input
+    zero point. Zero points are one-element tensors of their data's type."""
+
+    name = "nn.conv_integer"
+    RESULT_ELEMENT_TYPE: ClassVar[Attribute] = i32
+    input = operand_def(TensorType)
+    weight = operand_def(TensorType)
+    input_zero_point = operand_def(TensorType)
+    weight_zero_point = operand_def(TensorType)
+    result = result_def(TensorType)
+    strides = opt_prop_def(DenseArrayBase[I64], default_value=i64_array([1, 1]))
+    pads = opt_prop_def(DenseArrayBase[I64], default_value=i64_array([0, 0, 0, 0]))
+    dilations = opt_prop_def(DenseArrayBase[I64], default_value=i64_array([1, 1]))
+    groups = opt_prop_def(IntegerAttr[I64], default_value=IntegerAttr(1, i64))
+
+    def infer_shape(self) -> shapes.Shape:
+        check_quantized(self, 0, 1)
+        check_zero_point(self, 0, 2)
+        check_zero_point(self, 1, 3)
+        return shapes.conv2d(self.operand_shape(0), self.operand_shape(1), _ints(self.strides), _ints(self.pads),
+                             _ints(self.dilations), self.groups.value.data)  # fmt: skip
+
+    def macs(self) -> int:
+        _, i, kh, kw = self.operand_shape(1)
+        return prod(self.out_shape) * i * kh * kw
+
+
+QUANT_OPS = (QuantizeOp, DequantizeOp, QConv2dOp, QGemmOp, QAddOp, QMulOp, QConcatOp, MatmulIntegerOp, ConvIntegerOp)

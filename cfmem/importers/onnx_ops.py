@@ -270,11 +270,11 @@ def dropout(imp, node, inputs):
     return [x, np.ones(shape_of(imp, x), np.bool_)]
 
 
-CAST_DTYPES = tuple(np.dtype(t) for t in (np.float32, np.bool_, np.int8, np.int32, np.int64))
+CAST_DTYPES = tuple(np.dtype(t) for t in (np.float32, np.bool_, np.int8, np.uint8, np.int32, np.int64))
 
 
 def cast(imp, node, inputs):
-    """Cast at run time between float32, bool, int8, int32 and int64 (``nn.cast``)."""
+    """Cast at run time between float32, bool, int8, uint8, int32 and int64 (``nn.cast``)."""
     to = attr(node, "to")
     x = inputs[0]
     target = np.dtype(onnx.helper.tensor_dtype_to_np_dtype(to))
@@ -283,7 +283,7 @@ def cast(imp, node, inputs):
     if target not in CAST_DTYPES or dtype_of(x) not in CAST_DTYPES:
         raise OnnxImportError(
             f"Cast of a run-time {dtype_of(x)} tensor to {onnx.TensorProto.DataType.Name(to)} is not supported"
-            " (float32, bool, int8, int32 and int64 are)"
+            " (float32, bool, int8, uint8, int32 and int64 are)"
         )
     return [imp.b.cast(x, target, out_name(imp, node))]
 
@@ -2015,6 +2015,66 @@ def qlinear_binary(imp, node, inputs):
     return [make(imp, cls, [a, b], props, out_name(imp, node))]
 
 
+def integer_data(imp: Importer, value: Value, hint: str) -> SSAValue:
+    """An int8 or uint8 operand of an integer product, known ones stored in their own type."""
+    dtype = dtype_of(value)
+    if dtype not in QUANT_ELEMENTS:
+        raise OnnxImportError(f"{hint} must be an int8 or uint8 tensor, got {dtype}")
+    return imp.runtime(value, hint, dtype=dtype) if isinstance(value, np.ndarray) else value
+
+
+def integer_zero_point(imp: Importer, node: onnx.NodeProto, inputs: list, k: int, data: SSAValue) -> SSAValue:
+    """Input ``k``, one zero point of ``data``'s type, known or computed at run time (0 when
+    omitted); per-row or per-column zero points are refused by name."""
+    dtype = dtype_of(data)
+    zero_point = optional_input(inputs, k)
+    if zero_point is None:
+        zero_point = np.zeros((1,), dtype)
+    if int(np.prod(shape_of(imp, zero_point))) != 1:
+        raise OnnxImportError(f"{node.op_type} with a zero point of shape {list(shape_of(imp, zero_point))} is not supported (one value)")
+    if dtype_of(zero_point) != dtype:
+        raise OnnxImportError(f"{node.op_type} zero point of type {dtype_of(zero_point)} for {dtype} data")
+    if isinstance(zero_point, np.ndarray):
+        return constant(imp, zero_point.reshape(1), f"{node.input[k] if len(node.input) > k and node.input[k] else out_name(imp, node)}_zero_point")
+    return zero_point
+
+
+def matmul_integer(imp, node, inputs):
+    """MatMulInteger: the i32 matmul of zero-point-centred int8/uint8 operands."""
+    a, b = integer_data(imp, inputs[0], node.input[0]), integer_data(imp, inputs[1], node.input[1])
+    zeros = [integer_zero_point(imp, node, inputs, k, v) for k, v in ((2, a), (3, b))]
+    return [make(imp, nq.MatmulIntegerOp, [a, b, *zeros], {}, out_name(imp, node))]
+
+
+def conv_integer(imp, node, inputs):
+    """ConvInteger: the i32 convolution of zero-point-centred int8/uint8 data and known weights."""
+    w = known(inputs[1], "ConvInteger weights")
+    x, props = conv_window(imp, node, integer_data(imp, inputs[0], node.input[0]), w)
+    weight = integer_data(imp, w.reshape(as_nchw(w.shape)), node.input[1])
+    zeros = [integer_zero_point(imp, node, inputs, k, v) for k, v in ((2, x), (3, weight))]
+    name = out_name(imp, node)
+    y = make(imp, nq.ConvIntegerOp, [x, weight, *zeros], props, name + ("_2d" if w.ndim == 3 else ""))
+    return [from_nchw(imp, y, w.ndim - 2, name)]
+
+
+def dynamic_quantize_linear(imp, node, inputs):
+    """DynamicQuantizeLinear as onnxruntime computes it: the range of ``x`` widened to hold 0,
+    ``scale = (max - min) / 255`` (1 when the range is empty), ``zero_point =
+    round(clamp(-min / scale, 0, 255))``, ``y = clamp(round(x / scale) + zero_point, 0, 255)``
+    in uint8; rounding half to even."""
+    b = imp.b
+    x = f32_operand(imp, inputs[0], node.input[0])
+    axes, name = list(range(len(b.shape(x)))), out_name(imp, node)
+    low = b.min(b.reduce_min(x, axes, keepdims=False), number(imp, 0.0, f"{name}_zero"))
+    high = b.max(b.reduce_max(x, axes, keepdims=False), number(imp, 0.0, f"{name}_zero"))
+    empty = b.cmp("eq", high, low)
+    scale = b.select(empty, number(imp, 1.0, f"{name}_one"), b.div(b.sub(high, low), number(imp, 255.0, f"{name}_255")),
+                     imp.name(out_name(imp, node, 1)))
+    zero = b.clamp(b.round(b.neg(b.div(low, scale))), 0.0, 255.0)
+    y = b.clamp(b.add(b.round(b.div(x, scale)), zero), 0.0, 255.0)
+    return [b.cast(y, np.uint8, name), scale, b.cast(zero, np.uint8, imp.name(out_name(imp, node, 2)))]
+
+
 def qlinear_sigmoid(imp, node, inputs):
     """onnxruntime QLinearSigmoid (X, x_scale, x_zp, y_scale, y_zp): dequantized, the float
     sigmoid, quantized again (onnxruntime tabulates the same per 8-bit value)."""
@@ -2102,6 +2162,9 @@ HANDLER_OPS: tuple[tuple[tuple[str, ...], Handler], ...] = (
     (("QLinearAdd", "QLinearMul"), qlinear_binary),
     (("QLinearConcat",), qlinear_concat),
     (("QLinearSigmoid",), qlinear_sigmoid),
+    (("MatMulInteger",), matmul_integer),
+    (("ConvInteger",), conv_integer),
+    (("DynamicQuantizeLinear",), dynamic_quantize_linear),
 )
 """Which ops each handler translates (a table, not decorators, so the handlers are
 plain functions that mutation testing reaches)."""

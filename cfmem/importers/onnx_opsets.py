@@ -131,6 +131,9 @@ OPERATOR_VERSIONS: dict[str, tuple[int, ...]] = {
     "DequantizeLinear": (10, 13, 19, 21),
     "QLinearConv": (10,),
     "QLinearMatMul": (10, 21),
+    "MatMulInteger": (10,),
+    "ConvInteger": (10,),
+    "DynamicQuantizeLinear": (11,),
 }
 """Op type -> the schema versions (``since_version``) its handler implements."""
 

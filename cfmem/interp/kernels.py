@@ -200,6 +200,16 @@ def dequantize(op: nq.DequantizeOp, x: np.ndarray) -> np.ndarray:
     return (x.astype(np.int64) - zero_point).astype(np.float32) * scale
 
 
+def matmul_integer(op: nq.MatmulIntegerOp, a: np.ndarray, b: np.ndarray, a_zero: np.ndarray, b_zero: np.ndarray) -> np.ndarray:
+    centered = [x.astype(np.int64) - z.astype(np.int64).reshape(()) for x, z in ((a, a_zero), (b, b_zero))]
+    return np.matmul(*centered).astype(np.int32)
+
+
+def conv_integer(op: nq.ConvIntegerOp, x: np.ndarray, w: np.ndarray, x_zero: np.ndarray, w_zero: np.ndarray) -> np.ndarray:
+    centered = [v.astype(np.int64) - z.astype(np.int64).reshape(()) for v, z in ((x, x_zero), (w, w_zero))]
+    return conv2d(op, *centered).astype(np.int32)  # padding the centred input with 0 pads it with its zero point
+
+
 def _centered(op: Operation, prefix: str, x: np.ndarray, axis: int = 0) -> np.ndarray:
     """``x - zero_point`` as int64 (a per-axis zero point runs along ``axis``)."""
     return x.astype(np.int64) - _along(quant_params(op, prefix)[1], axis, x.ndim)
@@ -349,6 +359,8 @@ KERNELS: dict[type[Operation], Kernel] = {
     nq.QAddOp: qadd,
     nq.QMulOp: qmul,
     nq.QConcatOp: qconcat,
+    nq.MatmulIntegerOp: matmul_integer,
+    nq.ConvIntegerOp: conv_integer,
 }
 
 

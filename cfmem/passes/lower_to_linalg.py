@@ -303,10 +303,14 @@ def copy_into(src: SSAValue, dst: SSAValue, offsets: Sequence[int]) -> None:
     CopyOp([src], [region], res=())
 
 
-def fill(value: float, out: SSAValue) -> FillOp:
-    """``out`` filled with ``value``, of its element type (f32 or an integer)."""
+def fill(value: float | SSAValue, out: SSAValue) -> FillOp:
+    """``out`` filled with ``value`` (a number of its element type, f32 or an integer, or a
+    value of that type computed at run time)."""
     element = out.type.get_element_type()
-    constant = f32_const(value) if element == f32 else arith.ConstantOp(IntegerAttr(int(value), element)).result
+    if isinstance(value, SSAValue):
+        constant = value
+    else:
+        constant = f32_const(value) if element == f32 else arith.ConstantOp(IntegerAttr(int(value), element)).result
     return FillOp([constant], [out], res=())
 
 
@@ -334,10 +338,11 @@ def multiply_accumulate(lhs: SSAValue, rhs: SSAValue, acc: SSAValue) -> SSAValue
     return arith.AddfOp(acc, arith.MulfOp(lhs, rhs)).result
 
 
-def contract(a: SSAValue, b: SSAValue, out: SSAValue, trans_b: bool) -> None:
-    """``out += a @ b`` (``b.T`` if ``trans_b``), numpy matmul batch dims broadcast."""
+def contract(a: SSAValue, b: SSAValue, out: SSAValue, trans_b: bool, body: Body | None = None) -> None:
+    """``out += a @ b`` (``b.T`` if ``trans_b``), numpy matmul batch dims broadcast; ``body``
+    (a, b, acc) accumulates each product when it is not the float multiply-add."""
     out_shape = shape_of(out)
-    if len(out_shape) == 2 and not trans_b:
+    if len(out_shape) == 2 and not trans_b and body is None:
         MatmulOp([a, b], [out])
         return
     batch = len(out_shape) - 2
@@ -349,7 +354,7 @@ def contract(a: SSAValue, b: SSAValue, out: SSAValue, trans_b: bool) -> None:
         affine_map(batch + 3, [*broadcast_exprs(shape_of(b)[:-2], out_shape[:-2]), *b_rows]),
         affine_map(batch + 3, loops[: batch + 2]),
     ]
-    generic([a, b], [out], maps, multiply_accumulate, reduced=(batch + 2,))
+    generic([a, b], [out], maps, body or multiply_accumulate, reduced=(batch + 2,))
 
 
 def data_index(index: SSAValue, size: int) -> SSAValue:
@@ -388,9 +393,23 @@ def uniform_zero_point(op: Operation, prefix: str) -> int:
     return int(zero_points[0])
 
 
-def centered_product(a: SSAValue, a_zero: int, b: SSAValue, b_zero: int, acc: SSAValue) -> SSAValue:
-    """``acc + (a - a_zero) * (b - b_zero)`` in i32, ``a`` and ``b`` sign-extended."""
-    wide = [arith.SubiOp(arith.ExtSIOp(v, i32) if v.type != i32 else v, int_const(z, i32)).result for v, z in ((a, a_zero), (b, b_zero))]
+def widened(value: SSAValue) -> SSAValue:
+    """A signless integer value sign-extended to i32; i32 itself as it is; other types refused."""
+    element = value.type
+    if not isinstance(element, IntegerType) or element.signedness.data != Signedness.SIGNLESS:
+        raise PassFailedException(f"nn-lower-to-linalg: integer data of type {element} is not supported (i8 is)")
+    return value if element == i32 else arith.ExtSIOp(value, i32).result
+
+
+def load_scalar(buffer: SSAValue) -> SSAValue:
+    """The one element of a one-element memref (a zero point computed at run time)."""
+    return memref.LoadOp.get(buffer, [index_const(0)] * len(shape_of(buffer))).res
+
+
+def centered_product(a: SSAValue, a_zero: int | SSAValue, b: SSAValue, b_zero: int | SSAValue, acc: SSAValue) -> SSAValue:
+    """``acc + (a - a_zero) * (b - b_zero)`` in i32, ``a`` and ``b`` sign-extended; a zero point
+    is a number or an i32 value."""
+    wide = [arith.SubiOp(widened(v), z if isinstance(z, SSAValue) else int_const(z, i32)).result for v, z in ((a, a_zero), (b, b_zero))]
     return arith.AddiOp(acc, arith.MuliOp(*wide)).result
 
 
@@ -484,7 +503,7 @@ class OpLowering:
         self.scratch_base: SSAValue = Block(arg_types=[MemRefType(i8, [0])]).args[0]
         self.scratch_used = 0
 
-    def scratch(self, name: str, shape: Shape, value: float | None = None, element: Attribute = f32) -> SSAValue:
+    def scratch(self, name: str, shape: Shape, value: float | SSAValue | None = None, element: Attribute = f32) -> SSAValue:
         """A scratch buffer of ``shape`` (f32 unless ``element`` says otherwise), filled with
         ``value`` unless None."""
         offset = self.scratch_used
@@ -495,7 +514,7 @@ class OpLowering:
             fill(value, buffer)
         return buffer
 
-    def padded(self, x: SSAValue, pads: Sequence[int], value: float) -> SSAValue:
+    def padded(self, x: SSAValue, pads: Sequence[int], value: float | SSAValue) -> SSAValue:
         """NCHW ``x``, or a scratch copy (of ``x``'s element type) with ``pads`` (top, left,
         bottom, right) of ``value``."""
         if not any(pads):
@@ -599,8 +618,8 @@ class OpLowering:
         fill(0.0, out)
         generic([x], [out], [x_map, affine_map(rank + 1, loops[:rank])], body, reduced=(rank,))
 
-    def convolve(self, op: nc.Conv2dOp | nq.QConv2dOp, x: SSAValue, w: SSAValue, bias: list[SSAValue],
-                 acc: SSAValue, pad_value: float, body: Body) -> None:
+    def convolve(self, op: nc.Conv2dOp | nq.QConv2dOp | nq.ConvIntegerOp, x: SSAValue, w: SSAValue,
+                 bias: list[SSAValue], acc: SSAValue, pad_value: float | SSAValue, body: Body) -> None:
         """``acc`` filled with the bias (broadcast over N, H, W) or 0, then ``body`` accumulating
         every tap of ``x`` (padded with ``pad_value``) and ``w`` into it: one generic over
         (n, o, y, x, c, ky, kx)."""
@@ -827,6 +846,9 @@ class OpLowering:
 
     def cast(self, op: nc.CastOp, ins: list[SSAValue], out: SSAValue) -> None:
         source, target = ins[0].type.get_element_type(), out.type.get_element_type()
+        for element in (source, target):
+            if isinstance(element, IntegerType) and element.signedness.data != Signedness.SIGNLESS:
+                raise PassFailedException(f"nn-lower-to-linalg: cast of {element} data is not supported (i8 is)")
 
         def body(x: SSAValue, _: SSAValue) -> SSAValue:
             if target == i1:
@@ -902,6 +924,18 @@ class OpLowering:
         acc = self.scratch("acc", shape_of(out), None, i32)
         self.convolve(op, x, w, bias, acc, x_zero, lambda a, b, s: centered_product(a, x_zero, b, w_zero, s))
         self.requantize(op, acc, out, ratio_of(op, "x", "w"), 1)
+
+    def conv_integer(self, op: nq.ConvIntegerOp, ins: list[SSAValue], out: SSAValue) -> None:
+        x, w, x_zero, w_zero = ins
+        x_zero_data = load_scalar(x_zero)
+        zeros = (widened(x_zero_data), widened(load_scalar(w_zero)))
+        self.convolve(op, x, w, [], out, x_zero_data, lambda a, b, s: centered_product(a, zeros[0], b, zeros[1], s))
+
+    def matmul_integer(self, op: nq.MatmulIntegerOp, ins: list[SSAValue], out: SSAValue) -> None:
+        a, b, a_zero, b_zero = ins
+        zeros = (widened(load_scalar(a_zero)), widened(load_scalar(b_zero)))
+        fill(0, out)
+        contract(a, b, out, False, lambda x, y, s: centered_product(x, zeros[0], y, zeros[1], s))
 
     def qgemm(self, op: nq.QGemmOp, ins: list[SSAValue], out: SSAValue) -> None:
         a, b, *c = ins
@@ -1021,6 +1055,8 @@ class OpLowering:
         nq.QAddOp: qadd,
         nq.QMulOp: qmul,
         nq.QConcatOp: qconcat,
+        nq.MatmulIntegerOp: matmul_integer,
+        nq.ConvIntegerOp: conv_integer,
     }
 
 

@@ -20,7 +20,8 @@ Families:
 
 The torchvision and DS-CNN models also come quantized to int8 by
 ``onnxruntime.quantization.quantize_static`` (per-channel weights, random calibration
-images) in QDQ and QOperator formats.
+images) in QDQ and QOperator formats, and the transformer block by ``quantize_dynamic``
+(int8 weights, activations quantized at run time).
 
 Every model has at least three input sets; between them they take every branch.
 ``representative`` marks the part of the zoo ``make test`` runs: a float model of every
@@ -255,6 +256,16 @@ def int8_model(name: str, fmt: str) -> Path:
     return onnx_models.cached_file("zoo", f"{name}_int8_{fmt}", _key(), make)
 
 
+def dynamic_model(name: str) -> Path:
+    """Torch model ``name`` dynamically quantized by onnxruntime (int8 weights; activations
+    quantized at run time by DynamicQuantizeLinear and multiplied by MatMulInteger)."""
+    from onnxruntime.quantization import QuantType, quantize_dynamic
+
+    source = float_model(name)
+    return onnx_models.cached_file("zoo", f"{name}_int8_dynamic", _key(),
+                                   lambda out: quantize_dynamic(str(source), str(out), weight_type=QuantType.QInt8))
+
+
 # ---------------------------------------------------------------------------- the zoo
 
 
@@ -270,7 +281,8 @@ def _silero_feeds(samples: int) -> list[Feeds]:
 
 FAMILY = {**{name: "torchvision" for name in TORCHVISION}, "dscnn": "kws", "gru_kws": "kws", "transformer": "transformer"}
 REPRESENTATIVE = {"mobilenet_v2", "mobilenet_v2_int8_qdq", "squeezenet1_1_int8_qoperator", "dscnn",
-                  "dscnn_int8_qoperator", "gru_kws", "transformer", "silero_vad.onnx", "cond_conv"}  # fmt: skip
+                  "dscnn_int8_qoperator", "gru_kws", "transformer", "transformer_int8_dynamic", "silero_vad.onnx",
+                  "cond_conv"}  # fmt: skip
 
 
 @cache
@@ -295,6 +307,9 @@ def models() -> tuple[ZooModel, ...]:
             for fmt in INT8_FORMATS:
                 add(f"{name}_int8_{fmt}", FAMILY[name], f"int8 {fmt}", lambda n=name, f=fmt: int8_model(n, f),
                     lambda s=shape: normal_feeds("x", s))
+        if name == "transformer":
+            add(f"{name}_int8_dynamic", FAMILY[name], "int8 dynamic", lambda n=name: dynamic_model(n),
+                lambda s=shape: normal_feeds("x", s))
     return tuple(found)
 
 
