@@ -22,7 +22,7 @@ QUANTIZED = """builtin.module {
                   %za: tensor<1xi8>, %zb: tensor<i8>, %batched: tensor<3x2x5xi8>, %right: tensor<5x4xi8>)
       -> (tensor<1x3x6x6xi8>, tensor<1x3x6x6xi8>, tensor<1x3x6x6xf32>, tensor<1x4x3x3xi8>, tensor<1x3x6x6xi8>,
           tensor<2x4xi8>, tensor<2x4xf32>, tensor<1x3x6x6xi8>, tensor<1x3x6x6xi8>, tensor<1x6x6x6xi8>, tensor<1x3x3x3xi8>,
-          tensor<3x2x4xi32>, tensor<1x4x3x3xi32>) {
+          tensor<3x2x4xi32>, tensor<1x4x3x3xi32>, tensor<1x3x6x6xi8>) {
     %per_tensor = nn.quantize %x {element = i8, y_scale = array<f32: 0.02>, y_zero_point = array<i64: 5>} : (tensor<1x3x6x6xf32>) -> tensor<1x3x6x6xi8>
     %per_axis = nn.quantize %x {element = i8, y_scale = array<f32: 0.01, 0.05, 0.1>, y_zero_point = array<i64: -3, 0, 7>, axis = 1} : (tensor<1x3x6x6xf32>) -> tensor<1x3x6x6xi8>
     %real = nn.dequantize %q {x_scale = array<f32: 0.5, 0.25, 0.125>, x_zero_point = array<i64: 1, -2, 0>, axis = -3} : (tensor<1x3x6x6xi8>) -> tensor<1x3x6x6xf32>
@@ -36,9 +36,10 @@ QUANTIZED = """builtin.module {
     %pooled = nn.max_pool2d %q {kernel = array<i64: 3, 3>, strides = array<i64: 2, 2>, pads = array<i64: 1, 1, 0, 0>} : (tensor<1x3x6x6xi8>) -> tensor<1x3x3x3xi8>
     %products = nn.matmul_integer %batched, %right, %za, %zb : (tensor<3x2x5xi8>, tensor<5x4xi8>, tensor<1xi8>, tensor<i8>) -> tensor<3x2x4xi32>
     %sums = nn.conv_integer %q, %w, %za, %zb {strides = array<i64: 2, 2>, pads = array<i64: 1, 1, 0, 0>} : (tensor<1x3x6x6xi8>, tensor<4x3x3x3xi8>, tensor<1xi8>, tensor<i8>) -> tensor<1x4x3x3xi32>
-    func.return %per_tensor, %per_axis, %real, %conv, %depthwise, %gemm, %float_gemm, %sum, %product, %joined, %pooled, %products, %sums : tensor<1x3x6x6xi8>, tensor<1x3x6x6xi8>, tensor<1x3x6x6xf32>, tensor<1x4x3x3xi8>, tensor<1x3x6x6xi8>, tensor<2x4xi8>, tensor<2x4xf32>, tensor<1x3x6x6xi8>, tensor<1x3x6x6xi8>, tensor<1x6x6x6xi8>, tensor<1x3x3x3xi8>, tensor<3x2x4xi32>, tensor<1x4x3x3xi32>
+    %looked_up = nn.qlookup %q {table = array<i64: TABLE>, element = i8} : (tensor<1x3x6x6xi8>) -> tensor<1x3x6x6xi8>
+    func.return %per_tensor, %per_axis, %real, %conv, %depthwise, %gemm, %float_gemm, %sum, %product, %joined, %pooled, %products, %sums, %looked_up : tensor<1x3x6x6xi8>, tensor<1x3x6x6xi8>, tensor<1x3x6x6xf32>, tensor<1x4x3x3xi8>, tensor<1x3x6x6xi8>, tensor<2x4xi8>, tensor<2x4xf32>, tensor<1x3x6x6xi8>, tensor<1x3x6x6xi8>, tensor<1x6x6x6xi8>, tensor<1x3x3x3xi8>, tensor<3x2x4xi32>, tensor<1x4x3x3xi32>, tensor<1x3x6x6xi8>
   }
-}"""
+}""".replace("TABLE", ", ".join(str((k * 37) % 256 - 128) for k in range(256)))
 
 
 def quantized_inputs(module, seed: int) -> dict[str, np.ndarray]:

@@ -292,6 +292,33 @@ class QConcatOp(QuantizedResultOp):
         return prod(self.out_shape)
 
 
+@irdl_op_definition
+class QLookupOp(ComputeOp):
+    """A quantized elementwise function as a table: element ``q`` of the input (i8 or ui8)
+    becomes ``table[q - lowest]``, ``lowest`` the input type's smallest value (-128 or 0);
+    the table holds one value of ``element`` for each of the 256 inputs. It stands for
+    dequantize, float elementwise ops, quantize, with the same numbers."""
+
+    name = "nn.qlookup"
+    input = operand_def(TensorType)
+    result = result_def(TensorType)
+    table = prop_def(DenseArrayBase[I64])
+    element = prop_def(IntegerType)
+
+    def result_element_type(self) -> Attribute:
+        return self.element
+
+    def infer_shape(self) -> shapes.Shape:
+        check_quantized(self, 0)
+        if self.element not in QUANT_TYPES:
+            raise ValueError(f"element must be i8 or ui8, got {self.element}")
+        table = _ints(self.table)
+        info = (-128, 127) if self.element == i8 else (0, 255)
+        if len(table) != 256 or not all(info[0] <= v <= info[1] for v in table):
+            raise ValueError(f"table must hold 256 values of {self.element}")
+        return self.operand_shape(0)
+
+
 # --- integer products -------------------------------------------------------------------
 
 
@@ -356,4 +383,4 @@ class ConvIntegerOp(ComputeOp):
         return prod(self.out_shape) * i * kh * kw
 
 
-QUANT_OPS = (QuantizeOp, DequantizeOp, QConv2dOp, QGemmOp, QAddOp, QMulOp, QConcatOp, MatmulIntegerOp, ConvIntegerOp)
+QUANT_OPS = (QuantizeOp, DequantizeOp, QConv2dOp, QGemmOp, QAddOp, QMulOp, QConcatOp, QLookupOp, MatmulIntegerOp, ConvIntegerOp)

@@ -38,6 +38,7 @@ from xdsl.ir import SSAValue
 from cfmem.builder import GraphBuilder, GraphBuildError
 from cfmem.dialects.nn_weights import GlobalOp
 from cfmem.importers.onnx_qdq import fuse_qdq, has_qdq
+from cfmem.passes.quant_lookup import fuse_quantized_elementwise
 from cfmem.interp.footprint import format_bytes
 from cfmem.signature import INPUT_NAMES_ATTR, RESULT_NAMES_ATTR
 
@@ -268,6 +269,7 @@ class Importer:
             module = self.b.build()
         except GraphBuildError as err:
             raise OnnxImportError(str(err)) from None
+        fuse_quantized_elementwise(module)
         fn = next(op for op in module.ops if isinstance(op, func.FuncOp))
         fn.attributes[INPUT_NAMES_ATTR] = ArrayAttr([StringAttr(name) for name in input_names])
         fn.attributes[RESULT_NAMES_ATTR] = ArrayAttr([StringAttr(out.name) for out in graph.output])

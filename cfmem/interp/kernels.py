@@ -200,6 +200,11 @@ def dequantize(op: nq.DequantizeOp, x: np.ndarray) -> np.ndarray:
     return (x.astype(np.int64) - zero_point).astype(np.float32) * scale
 
 
+def qlookup(op: nq.QLookupOp, x: np.ndarray) -> np.ndarray:
+    table = np.array(_ints(op.table), np.int64).astype(_result_dtype(op))
+    return table[x.astype(np.int64) - np.iinfo(x.dtype).min]
+
+
 def matmul_integer(op: nq.MatmulIntegerOp, a: np.ndarray, b: np.ndarray, a_zero: np.ndarray, b_zero: np.ndarray) -> np.ndarray:
     centered = [x.astype(np.int64) - z.astype(np.int64).reshape(()) for x, z in ((a, a_zero), (b, b_zero))]
     return np.matmul(*centered).astype(np.int32)
@@ -359,6 +364,7 @@ KERNELS: dict[type[Operation], Kernel] = {
     nq.QAddOp: qadd,
     nq.QMulOp: qmul,
     nq.QConcatOp: qconcat,
+    nq.QLookupOp: qlookup,
     nq.MatmulIntegerOp: matmul_integer,
     nq.ConvIntegerOp: conv_integer,
 }

@@ -47,7 +47,14 @@ def _lower_to_linalg() -> type[ModulePass]:
     return LowerToLinalgPass
 
 
+def _fuse_quantized_elementwise() -> type[ModulePass]:
+    from cfmem.passes.quant_lookup import FuseQuantizedElementwisePass
+
+    return FuseQuantizedElementwisePass
+
+
 PASSES: dict[str, Callable[[], type[ModulePass]]] = {
+    "nn-fuse-quantized-elementwise": _fuse_quantized_elementwise,
     "nn-annotate-costs": _annotate_costs,
     "nn-liveness": _liveness,
     "nn-plan-memory": _plan_memory,

@@ -439,8 +439,12 @@ def window_counts(size: int, kernel: int, stride: int, pad_before: int, out: int
 # --- the lowerings ---------------------------------------------------------------
 
 
+def global_element(array: np.ndarray) -> Attribute:
+    return i8 if array.dtype == np.int8 else f32
+
+
 class ConstantGlobals:
-    """Constant f32 ``memref.global``s this pass adds to ``module``, one per distinct content."""
+    """Constant f32 (or i8) ``memref.global``s this pass adds to ``module``, one per distinct content."""
 
     def __init__(self, module: ModuleOp):
         self.module = module
@@ -448,8 +452,9 @@ class ConstantGlobals:
         self.pending: list[tuple[str, np.ndarray]] = []
 
     def get(self, prefix: str, array: np.ndarray) -> SSAValue:
-        """A ``memref.get_global`` of ``array`` as f32; ``insert_pending`` adds a new global."""
-        array = array.astype(np.float32)
+        """A ``memref.get_global`` of ``array`` as f32 (int8 arrays as i8); ``insert_pending``
+        adds a new global."""
+        array = array if array.dtype == np.int8 else array.astype(np.float32)
         key = (prefix, array.shape, array.tobytes())
         if key not in self.names:
             taken = set(self.names.values())
@@ -458,14 +463,15 @@ class ConstantGlobals:
                 k += 1
             self.names[key] = f"{prefix}_{k}"
             self.pending.append((self.names[key], array))
-        return memref.GetGlobalOp(self.names[key], MemRefType(f32, array.shape)).memref
+        return memref.GetGlobalOp(self.names[key], MemRefType(global_element(array), array.shape)).memref
 
     def insert_pending(self, rewriter: PatternRewriter) -> None:
         """Add the globals ``get`` asked for at the top of the module."""
         for name, array in self.pending:
-            value = DenseIntOrFPElementsAttr(TensorType(f32, array.shape), BytesAttr(array.tobytes()))
+            element = global_element(array)
+            value = DenseIntOrFPElementsAttr(TensorType(element, array.shape), BytesAttr(array.tobytes()))
             glob = memref.GlobalOp.get(
-                StringAttr(name), MemRefType(f32, array.shape), value, StringAttr("private"), constant=UnitAttr()
+                StringAttr(name), MemRefType(element, array.shape), value, StringAttr("private"), constant=UnitAttr()
             )
             rewriter.insert(glob, InsertPoint.at_start(self.module.body.block))
         self.pending.clear()
@@ -925,6 +931,17 @@ class OpLowering:
         self.convolve(op, x, w, bias, acc, x_zero, lambda a, b, s: centered_product(a, x_zero, b, w_zero, s))
         self.requantize(op, acc, out, ratio_of(op, "x", "w"), 1)
 
+    def qlookup(self, op: nq.QLookupOp, ins: list[SSAValue], out: SSAValue) -> None:
+        table = self.globals.get("qlookup_table", np.array(ints(op.table), np.int64).astype(np.int8))
+
+        def body(x: SSAValue, _: SSAValue) -> SSAValue:
+            position = arith.AddiOp(widened(x), int_const(128, i32)).result
+            return memref.LoadOp.get(table, [arith.IndexCastOp(position, IndexType()).result]).res
+
+        if out.type.get_element_type() != i8:
+            raise PassFailedException(f"nn-lower-to-linalg: quantized data of type {out.type.get_element_type()} is not supported (i8 is)")
+        elementwise(ins, out, body)
+
     def conv_integer(self, op: nq.ConvIntegerOp, ins: list[SSAValue], out: SSAValue) -> None:
         x, w, x_zero, w_zero = ins
         x_zero_data = load_scalar(x_zero)
@@ -1055,6 +1072,7 @@ class OpLowering:
         nq.QAddOp: qadd,
         nq.QMulOp: qmul,
         nq.QConcatOp: qconcat,
+        nq.QLookupOp: qlookup,
         nq.MatmulIntegerOp: matmul_integer,
         nq.ConvIntegerOp: conv_integer,
     }
