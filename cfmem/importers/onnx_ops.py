@@ -48,7 +48,7 @@ NOT_FOLDED = {"If", "Loop", "Scan", "RandomNormal", "RandomUniform", "RandomNorm
 
 
 MICROSOFT = "com.microsoft"
-MICROSOFT_OPS = ("QGemm", "QLinearAdd", "QLinearMul", "QLinearConcat", "QLinearSigmoid")
+MICROSOFT_OPS = ("QGemm", "QLinearAdd", "QLinearMul", "QLinearConcat", "QLinearSigmoid", "QLinearSoftmax")
 """onnxruntime's contrib ops that its quantizer writes (version 1 of their domain)."""
 
 FOLDED_BY_HANDLER = {"QuantizeLinear", "DequantizeLinear"}
@@ -1986,6 +1986,8 @@ def qgemm(imp, node, inputs):
     a_params, b_params = quant_params(node, inputs, 1, "a"), quant_params(node, inputs, 4, "b")
     a = quantized_operand(imp, inputs[0], node.input[0], a_params)
     b = quantized_operand(imp, inputs[3], node.input[3], b_params)
+    if matmul_form and (len(shape_of(imp, inputs[0])) != 2 or len(shape_of(imp, inputs[3])) != 2):
+        return [qlinear_matmul_batched(imp, node, inputs, a, b)]
     if len(shape_of(imp, inputs[0])) != 2 or len(shape_of(imp, inputs[3])) != 2:
         raise OnnxImportError(f"{node.op_type} of operands of rank other than 2 is not supported")
     props = {"trans_b": IntegerAttr(int(attr(node, "transB", 0)), i64), **a_params.props("a"), **b_params.props("b")}
@@ -2000,6 +2002,36 @@ def qgemm(imp, node, inputs):
         y_params = quant_params(node, inputs, k_y, "y")
         props |= {"element": y_params.element, **y_params.props("y")}
     return [make(imp, nq.QGemmOp, operands, props, out_name(imp, node))]
+
+
+def qlinear_matmul_batched(imp, node, inputs, a: SSAValue, b: SSAValue) -> SSAValue:
+    """QLinearMatMul of operands of other ranks (batched, broadcast): the i32 products
+    (``nn.matmul_integer``), then requantized as ``nn.qgemm`` requantizes, the accumulator in
+    f32 times ``a_scale * b_scale / y_scale`` rounded into y (a quantize of scale 1)."""
+    params = [quant_params(node, inputs, k, p) for k, p in ((1, "a"), (4, "b"), (6, "y"))]
+    if any(p.scale.size != 1 for p in params):
+        raise OnnxImportError(f"{node.op_type} of operands of rank other than 2 with a per-axis scale is not supported")
+    a_params, b_params, y_params = params
+    name = out_name(imp, node)
+    zeros = [constant(imp, p.zero_point.astype(dtype_of(v)).reshape(1), f"{name}_{k}_zero") for k, v, p in (("a", a, a_params), ("b", b, b_params))]
+    products = make(imp, nq.MatmulIntegerOp, [a, b, *zeros], {}, imp.name(f"{name}_products"))
+    ratio = np.float32(1.0) * a_params.scale[0] * b_params.scale[0] / y_params.scale[0]
+    real = imp.b.mul(imp.b.cast(products, np.float32), number(imp, float(ratio), f"{name}_ratio"))
+    unit = QuantParams(np.ones(1, np.float32), y_params.zero_point)
+    return make(imp, nq.QuantizeOp, [real], {"element": y_params.element, **unit.props("y")}, name)
+
+
+def qlinear_softmax(imp, node, inputs):
+    """onnxruntime QLinearSoftmax (X, x_scale, x_zp, y_scale, y_zp; ``opset`` 13 or later: per
+    axis): dequantized, the float softmax, quantized again."""
+    if attr(node, "opset", 13) < 13:
+        raise OnnxImportError(f"QLinearSoftmax with opset {attr(node, 'opset')} (the input coerced to 2-D) is not supported")
+    x_params, y_params = quant_params(node, inputs, 1, "x"), quant_params(node, inputs, 3, "y")
+    x = quantized_operand(imp, inputs[0], node.input[0], x_params)
+    name = out_name(imp, node)
+    real = make(imp, nq.DequantizeOp, [x], x_params.props("x"), f"{name}_real")
+    y = softmax_along(imp, real, normalize_axis(attr(node, "axis", -1), len(imp.b.shape(real))), imp.name(f"{name}_softmax"))
+    return [make(imp, nq.QuantizeOp, [y], {"element": y_params.element, **y_params.props("y")}, name)]
 
 
 def qlinear_binary(imp, node, inputs):
@@ -2162,6 +2194,7 @@ HANDLER_OPS: tuple[tuple[tuple[str, ...], Handler], ...] = (
     (("QLinearAdd", "QLinearMul"), qlinear_binary),
     (("QLinearConcat",), qlinear_concat),
     (("QLinearSigmoid",), qlinear_sigmoid),
+    (("QLinearSoftmax",), qlinear_softmax),
     (("MatMulInteger",), matmul_integer),
     (("ConvInteger",), conv_integer),
     (("DynamicQuantizeLinear",), dynamic_quantize_linear),

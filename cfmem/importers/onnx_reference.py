@@ -14,18 +14,23 @@ from pathlib import Path
 import numpy as np
 
 
-def onnxruntime_session(path: str | Path):
-    """A quiet CPU onnxruntime session for the model at ``path``."""
+def onnxruntime_session(path: str | Path, fusions: bool = True):
+    """A quiet CPU onnxruntime session for the model at ``path``; ``fusions=False`` keeps its
+    graph optimizations to the basic ones, which keep every op's own rounding (the extended
+    ones fuse float subgraphs such as Gelu into kernels that round differently)."""
     import onnxruntime
 
     options = onnxruntime.SessionOptions()
     options.log_severity_level = 3
+    if not fusions:
+        options.graph_optimization_level = onnxruntime.GraphOptimizationLevel.ORT_ENABLE_BASIC
     return onnxruntime.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
 
 
-def onnxruntime_outputs(path: str | Path, feeds: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:
-    """The model's outputs under onnxruntime (CPU), keyed by their names."""
-    session = onnxruntime_session(path)
+def onnxruntime_outputs(path: str | Path, feeds: Mapping[str, np.ndarray], fusions: bool = True) -> dict[str, np.ndarray]:
+    """The model's outputs under onnxruntime (CPU), keyed by their names (see
+    :func:`onnxruntime_session` for ``fusions``)."""
+    session = onnxruntime_session(path, fusions)
     names = [o.name for o in session.get_outputs()]
     results = session.run(names, dict(feeds))
     return {name: np.asarray(value) for name, value in zip(names, results)}

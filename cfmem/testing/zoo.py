@@ -18,10 +18,10 @@ Families:
 * ``silero``: silero-vad, both files, with the sample rate as an input (one If).
 * ``torch.cond``: the models of :mod:`cfmem.testing.onnx_models` (nested Ifs).
 
-The torchvision and DS-CNN models also come quantized to int8 by
+The torchvision, DS-CNN and transformer models also come quantized to int8 by
 ``onnxruntime.quantization.quantize_static`` (per-channel weights, random calibration
-images) in QDQ and QOperator formats, and the transformer block by ``quantize_dynamic``
-(int8 weights, activations quantized at run time).
+inputs) in QDQ and QOperator formats, and the transformer block also by
+``quantize_dynamic`` (int8 weights, activations quantized at run time).
 
 Every model has at least three input sets; between them they take every branch.
 ``representative`` marks the part of the zoo ``make test`` runs: a float model of every
@@ -308,6 +308,9 @@ def models() -> tuple[ZooModel, ...]:
                 add(f"{name}_int8_{fmt}", FAMILY[name], f"int8 {fmt}", lambda n=name, f=fmt: int8_model(n, f),
                     lambda s=shape: normal_feeds("x", s))
         if name == "transformer":
+            for fmt in INT8_FORMATS:
+                add(f"{name}_int8_{fmt}", FAMILY[name], f"int8 {fmt}", lambda n=name, f=fmt: int8_model(n, f),
+                    lambda s=shape: normal_feeds("x", s))
             add(f"{name}_int8_dynamic", FAMILY[name], "int8 dynamic", lambda n=name: dynamic_model(n),
                 lambda s=shape: normal_feeds("x", s))
     return tuple(found)
