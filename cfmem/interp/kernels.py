@@ -231,7 +231,7 @@ def qadd(op: nq.QAddOp, a: np.ndarray, b: np.ndarray) -> np.ndarray:
 
 def qmul(op: nq.QMulOp, a: np.ndarray, b: np.ndarray) -> np.ndarray:
     product = (_centered(op, "a", a) * _centered(op, "b", b)).astype(np.float32)
-    return saturate(product * _ratio(op, "a", "b").reshape(()), _params(op, "y")[1], _result_dtype(op))
+    return saturate(product * _ratio(op, "a", "b").reshape(()), _params(op, "y")[1].reshape(()), _result_dtype(op))
 
 
 def qconcat(op: nq.QConcatOp, *xs: np.ndarray) -> np.ndarray:
