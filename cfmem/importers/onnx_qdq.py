@@ -6,9 +6,9 @@ float between a DequantizeLinear of each input and a QuantizeLinear of its outpu
 QLinear node, as onnxruntime's QDQ transformer does before it runs the model, so the
 tensors between groups stay int8 (one byte each) and the arithmetic is onnxruntime's:
 
-* Conv -> QLinearConv, MatMul (2-D) -> QLinearMatMul, Gemm -> com.microsoft QGemm (also
-  when its output is not quantized: a float QGemm), Add/Mul -> QLinearAdd/QLinearMul,
-  Concat -> QLinearConcat;
+* Conv -> QLinearConv, MatMul of 2-D operands (ranks from the graph or onnx's shape
+  inference) -> QLinearMatMul, Gemm -> com.microsoft QGemm (also when its output is not
+  quantized: a float QGemm), Add/Mul -> QLinearAdd/QLinearMul, Concat -> QLinearConcat;
 * MaxPool, Reshape, Transpose, Flatten, Squeeze, Unsqueeze and Split between a
   DequantizeLinear and QuantizeLinears of the same scale and zero point run on the int8
   data directly (they move or pick values, and the max commutes with dequantizing).
@@ -47,6 +47,9 @@ class _Graph:
         self.uses: Counter[str] = Counter(name for node in graph.node for name in _all_inputs(node))
         self.uses.update(out.name for out in graph.output)
         self.known = {init.name: numpy_helper.to_array(init) for init in graph.initializer}
+        self.ranks = {info.name: len(info.type.tensor_type.shape.dim)
+                      for info in (*graph.input, *graph.value_info, *graph.output)
+                      if info.type.HasField("tensor_type") and info.type.tensor_type.HasField("shape")}  # fmt: skip
         for node in graph.node:
             if node.op_type == "Constant" and node.attribute and node.attribute[0].name == "value":
                 self.known[node.output[0]] = numpy_helper.to_array(node.attribute[0].t)
@@ -72,6 +75,10 @@ class _Graph:
         node = consumers[0]
         ok = node.op_type == "QuantizeLinear" and node.domain in ("", "ai.onnx") and node.input[0] == name
         return node if ok and all(i in self.known for i in node.input[1:] if i) else None
+
+    def rank(self, name: str) -> int | None:
+        """The rank of tensor ``name``, if known or inferred."""
+        return self.known[name].ndim if name in self.known else self.ranks.get(name)
 
     def scalar(self, name: str) -> bool:
         return name == "" or self.known[name].size == 1
@@ -169,7 +176,7 @@ def _binary(g: _Graph, node: onnx.NodeProto) -> Fusion | None:
 
 def _matmul(g: _Graph, node: onnx.NodeProto) -> Fusion | None:
     found, q = _per_tensor_inputs(g, node), g.only_quantizer(node.output[0])
-    if found is None or q is None:
+    if found is None or q is None or any(g.rank(d.input[0]) != 2 for d in found):
         return None
     inputs = [found[0].input[0], *g.params(found[0]), found[1].input[0], *g.params(found[1]), *g.params(q)]
     return [helper.make_node("QLinearMatMul", inputs, [q.output[0]], name=node.name)], [q]
@@ -225,6 +232,7 @@ def fuse_qdq(model: onnx.ModelProto) -> onnx.ModelProto:
     fused_model = onnx.ModelProto()
     fused_model.CopyFrom(model)
     g = _Graph(fused_model.graph)
+    g.ranks.update(_Graph(onnx.shape_inference.infer_shapes(model).graph).ranks)
     replaced: dict[int, list[onnx.NodeProto]] = {}
     dropped: set[str] = set()  # outputs of the quantizers fused into their op
     for k, node in enumerate(g.graph.node):
