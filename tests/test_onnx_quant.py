@@ -376,6 +376,24 @@ def test_a_per_tensor_quantizer_ignores_the_default_axis_1_of_a_low_rank_tensor(
     check(tmp_path, graph, h.make_node("DequantizeLinear", ["xq", "q_scale", "q_zero_point"], ["y"]), T.FLOAT)
 
 
+@pytest.mark.parametrize("dtype", QTYPES, ids=["int8", "uint8"])
+@pytest.mark.parametrize("known", [False, True], ids=["run-time", "folded"])
+def test_quantize_linear_saturates_values_past_any_integer_and_nan_as_onnxruntime(tmp_path, dtype, known):
+    """Values whose quotient leaves int64 (1e30, infinities) saturated to the wrong end: the
+    kernel converted them to int64 before clamping. NaN comes out as the minimum, as in
+    onnxruntime's x86 kernel."""
+    graph = Graph()
+    x = graph.tensor("x", np.array([1e30, -1e30, np.inf, -np.inf, 3e9, -3e9, 1e19, np.nan, 2.5], np.float32), known)
+    q = graph.params("q", 0.5, dtype(3))
+    if known:  # the folded quantizer's result added to a run-time zero
+        graph.nodes.append(h.make_node("QuantizeLinear", [x, *q], ["xq"]))
+        graph.nodes.append(h.make_node("DequantizeLinear", ["xq", *q], ["xd"]))
+        node = h.make_node("Add", ["xd", graph.tensor("zero", np.zeros(9, np.float32))], ["y"])
+        check(tmp_path, graph, node, T.FLOAT)
+    else:
+        check(tmp_path, graph, h.make_node("QuantizeLinear", [x, *q], ["y"]), ELEMENT[np.dtype(dtype)])
+
+
 def test_qlinear_mul_of_two_scalars_is_a_scalar(tmp_path):
     """The kernel added the one-element y zero point as a 1-D array, so the result of rank-0
     operands came out of shape (1,)."""

@@ -159,9 +159,12 @@ def _along(values: np.ndarray, axis: int, rank: int) -> np.ndarray:
 
 
 def saturate(values: np.ndarray, zero_point: np.ndarray, dtype: np.dtype) -> np.ndarray:
-    """``round_half_even(values) + zero_point``, clamped to ``dtype``'s range."""
+    """``round_half_even(values) + zero_point``, clamped to ``dtype``'s range (values past
+    any integer, infinities included, first clamped in float; NaN comes out as the minimum,
+    as on onnxruntime's x86 kernels)."""
     info = np.iinfo(dtype)
-    return np.clip(np.rint(values).astype(np.int64) + zero_point, info.min, info.max).astype(dtype)
+    rounded = np.clip(np.nan_to_num(np.rint(values), nan=-(2.0**31)), -(2.0**31), 2.0**31)
+    return np.clip(rounded.astype(np.int64) + zero_point, info.min, info.max).astype(dtype)
 
 
 def _result_dtype(op: Operation) -> np.dtype:
