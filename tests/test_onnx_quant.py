@@ -230,16 +230,16 @@ def test_qlinear_conv_matches_onnxruntime(tmp_path, data):
 @DRAWN
 @given(data=st.data())
 def test_qlinear_matmul_matches_onnxruntime(tmp_path, data):
-    """2-D operands, b known or at run time; uint8 a with uint8 or int8 b, int8 a with int8 b
-    (onnxruntime's kernels); b per tensor or per column."""
+    """2-D operands, either known or both at run time; uint8 a with uint8 or int8 b, int8 a
+    with int8 b (onnxruntime's kernels); b per tensor or per column."""
     m, k, n = (data.draw(st.integers(1, 5), label=d) for d in "mkn")
     a_type = qtype(data, "a element")
     b_type = np.int8 if a_type == np.int8 else qtype(data, "b element")
     y_type = a_type
     per_column = data.draw(st.booleans(), label="per column")
-    b_known = data.draw(st.booleans(), label="b known")
+    a_known, b_known = data.draw(st.sampled_from([(False, False), (True, False), (False, True)]), label="known")
     graph = Graph()
-    a = graph.tensor("a", qdata(data, a_type, (m, k), "a"))
+    a = graph.tensor("a", qdata(data, a_type, (m, k), "a"), a_known)
     a_p = graph.params("a", scale(data, "a scale"), zero_point(data, a_type, "a zero point"))
     b = graph.tensor("b", qdata(data, b_type, (k, n), "b"), b_known)
     b_p = graph.params("b", scale(data, "b scale", n if per_column else None),
@@ -528,6 +528,9 @@ def gemm_graph(a_shape=(2, 3), b_shape=(3, 4), **change) -> tuple[Graph, list[st
 
 
 def test_qgemm_refusals():
+    """transA, a run-time or 2-D C, a per-axis y_scale, and y_scale without y_zero_point,
+    which onnxruntime types as a float result (the y_scale still divides it), where cfmem
+    quantized to uint8 with zero point 0."""
     graph, names = gemm_graph()
     assert refused(graph, "QGemm", [*names, "", *graph.params("y", 0.1, np.int8(0))], domain="com.microsoft", transA=1) == (
         "node n (QGemm): QGemm with transA is not supported")
@@ -537,6 +540,9 @@ def test_qgemm_refusals():
     graph, names = gemm_graph(c=np.zeros((2, 4), np.int32))
     assert refused(graph, "QGemm", [*names, "c"], domain="com.microsoft") == (
         "node n (QGemm): nn.qgemm: c must be an i32 tensor of shape [4]")
+    graph, names = gemm_graph()
+    assert refused(graph, "QGemm", [*names, "", graph.tensor("ys", np.float32(0.1), True)], domain="com.microsoft") == (
+        "node n (QGemm): QGemm with y_scale and no y_zero_point is not supported (onnxruntime gives float results over y_scale)")
     graph, names = gemm_graph()
     per_axis_y = graph.params("y", [0.1, 0.2, 0.3, 0.4], np.zeros(4, np.int8))
     assert refused(graph, "QGemm", [*names, "", *per_axis_y], domain="com.microsoft") == (

@@ -1462,6 +1462,8 @@ def qgemm(imp, node, inputs):
     if c is not None:
         operands.append(imp.runtime(known(c, "QGemm C").astype(np.int32), node.input[6], dtype=np.int32))
     k_y = 6 if matmul_form else 7
+    if not matmul_form and optional_input(inputs, k_y) is not None and optional_input(inputs, k_y + 1) is None:
+        raise OnnxImportError("QGemm with y_scale and no y_zero_point is not supported (onnxruntime gives float results over y_scale)")
     if optional_input(inputs, k_y) is not None:
         y_params = quant_params(node, inputs, k_y, "y")
         props |= {"element": y_params.element, **y_params.props("y")}
