@@ -2,8 +2,11 @@
 QLinearAdd, QLinearMul, QLinearConcat and QLinearSigmoid against onnxruntime on drawn
 shapes, values, scales, zero points and attributes: the reference interpreter on the import
 and the planned flat form (ownership checked) must compute the same numbers, and those of
-onnxruntime exactly, except QLinearSigmoid (see its test). Each refusal of the handlers is
-checked by its exact message, and the plan of an int8 model by its bytes."""
+onnxruntime exactly: integer results, and the float ones of DequantizeLinear and a float
+QGemm too, since cfmem computes them in onnxruntime's float32 operations (one rounding
+each, in the same order). The exception is QLinearSigmoid, within one step (see its
+test). Each refusal of the handlers is checked by its exact message, and the plan of an
+int8 model by its bytes."""
 
 from __future__ import annotations
 
@@ -258,7 +261,7 @@ def test_qgemm_matches_onnxruntime(tmp_path, data):
     a_type = qtype(data, "a element")
     b_type = np.int8 if a_type == np.int8 else qtype(data, "b element")
     trans_b = data.draw(st.integers(0, 1), label="transB")
-    alpha = data.draw(st.sampled_from([1.0, 0.5, 2.0, 0.3]), label="alpha")
+    alpha = data.draw(st.one_of(st.just(1.0), st.floats(0.125, 8, width=32)), label="alpha")
     quantized = data.draw(st.booleans(), label="quantized result")
     per_column = data.draw(st.booleans(), label="per column")
     graph = Graph()
