@@ -84,11 +84,16 @@ def check_params(op: ComputeOp, prefix: str, channels: int | None = None) -> Non
         raise ValueError(f"{prefix}_scale must be positive, got {list(scale)}")
 
 
-def axis_channels(op: ComputeOp, prefix: str, shape: shapes.Shape) -> int | None:
-    """The size of the axis a per-axis ``<prefix>_scale`` runs along (None for one scale)."""
+def axis_size(op: ComputeOp, prefix: str, shape: shapes.Shape) -> int | None:
+    """The size of ``op.axis`` in ``shape`` when ``<prefix>_scale`` runs along it (more
+    than one element); None for a per-tensor scale, whose axis is ignored (it may lie
+    outside a tensor of low rank, as the default 1 does for rank 0 and 1)."""
     if len(floats(op.properties[f"{prefix}_scale"])) == 1:
         return None
-    return shape[shapes.normalize_axis(op.axis.value.data, len(shape))]
+    axis = op.axis.value.data
+    if not -len(shape) <= axis < len(shape):
+        raise ValueError(f"axis {axis} is out of range for a per-axis {prefix}_scale on a tensor of rank {len(shape)}")
+    return shape[axis]
 
 
 def check_quantized(op: ComputeOp, *indices: int) -> None:
@@ -128,7 +133,7 @@ class QuantizeOp(QuantizedResultOp):
 
     def infer_shape(self) -> shapes.Shape:
         x = self.operand_shape(0)
-        check_params(self, "y", axis_channels(self, "y", x))
+        check_params(self, "y", axis_size(self, "y", x))
         return x
 
 
@@ -147,7 +152,7 @@ class DequantizeOp(ComputeOp):
         if self.input.type.get_element_type() not in (*QUANT_TYPES, i32):
             raise ValueError(f"input must be an i8, ui8 or i32 tensor, got {self.input.type}")
         x = self.operand_shape(0)
-        check_params(self, "x", axis_channels(self, "x", x))
+        check_params(self, "x", axis_size(self, "x", x))
         return x
 
 

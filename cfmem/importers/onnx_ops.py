@@ -1924,6 +1924,8 @@ def quantized_operand(imp: Importer, value: Value, hint: str, params: QuantParam
     if isinstance(value, np.ndarray):
         if value.dtype not in QUANT_ELEMENTS:
             raise OnnxImportError(f"expected an int8 or uint8 tensor for {hint}, got {value.dtype}")
+        if value.dtype != params.zero_point.dtype:
+            raise OnnxImportError(f"{hint} has type {value.dtype}, but its zero point is {params.zero_point.dtype}")
         return imp.runtime(value, hint, dtype=value.dtype)
     if value.type.get_element_type() != params.element:
         raise OnnxImportError(f"{hint} has type {value.type}, but its zero point is {params.zero_point.dtype}")
@@ -1998,6 +2000,8 @@ def qgemm(imp, node, inputs):
     if c is not None:
         operands.append(imp.runtime(known(c, "QGemm C").astype(np.int32), node.input[6], dtype=np.int32))
     k_y = 6 if matmul_form else 7
+    if not matmul_form and optional_input(inputs, k_y) is not None and optional_input(inputs, k_y + 1) is None:
+        raise OnnxImportError("QGemm with y_scale and no y_zero_point is not supported (onnxruntime gives float results over y_scale)")
     if optional_input(inputs, k_y) is not None:
         y_params = quant_params(node, inputs, k_y, "y")
         props |= {"element": y_params.element, **y_params.props("y")}
@@ -2034,12 +2038,17 @@ def qlinear_softmax(imp, node, inputs):
     return [make(imp, nq.QuantizeOp, [y], {"element": y_params.element, **y_params.props("y")}, name)]
 
 
+def per_tensor(node: onnx.NodeProto, *params: tuple[QuantParams, str]) -> None:
+    """Refuse per-axis parameters where onnxruntime takes one scale and zero point."""
+    for p, what in params:
+        if p.scale.size != 1:
+            raise OnnxImportError(f"{node.op_type} with a per-axis {what} scale is not supported")
+
+
 def qlinear_binary(imp, node, inputs):
     """onnxruntime QLinearAdd and QLinearMul (A, a_scale, a_zp, B, b_scale, b_zp, y_scale, y_zp)."""
     a_params, b_params, y_params = (quant_params(node, inputs, k, p) for k, p in ((1, "a"), (4, "b"), (6, "y")))
-    for params, what in ((a_params, "A"), (b_params, "B"), (y_params, "Y")):
-        if params.scale.size != 1:
-            raise OnnxImportError(f"{node.op_type} with a per-axis {what} scale is not supported")
+    per_tensor(node, (a_params, "A"), (b_params, "B"), (y_params, "Y"))
     a = quantized_operand(imp, inputs[0], node.input[0], a_params)
     b = quantized_operand(imp, inputs[3], node.input[3], b_params)
     props = {"element": y_params.element, **a_params.props("a"), **b_params.props("b"), **y_params.props("y")}
@@ -2111,6 +2120,7 @@ def qlinear_sigmoid(imp, node, inputs):
     """onnxruntime QLinearSigmoid (X, x_scale, x_zp, y_scale, y_zp): dequantized, the float
     sigmoid, quantized again (onnxruntime tabulates the same per 8-bit value)."""
     x_params, y_params = quant_params(node, inputs, 1, "x"), quant_params(node, inputs, 3, "y")
+    per_tensor(node, (x_params, "X"), (y_params, "Y"))
     x = quantized_operand(imp, inputs[0], node.input[0], x_params)
     name = out_name(imp, node)
     real = make(imp, nq.DequantizeOp, [x], x_params.props("x"), f"{name}_real")
@@ -2127,6 +2137,7 @@ def qlinear_concat(imp, node, inputs):
     parts, scales, zero_points = [], [], []
     for k in range(2, len(inputs), 3):
         params = quant_params(node, inputs, k + 1, f"input {(k - 2) // 3}")
+        per_tensor(node, (params, f"input {(k - 2) // 3}"))
         parts.append(quantized_operand(imp, inputs[k], node.input[k], params))
         scales.append(params.scale.item())
         zero_points.append(params.zero_point.item())

@@ -6,16 +6,16 @@ float between a DequantizeLinear of each input and a QuantizeLinear of its outpu
 QLinear node, as onnxruntime's QDQ transformer does before it runs the model, so the
 tensors between groups stay int8 (one byte each) and the arithmetic is onnxruntime's:
 
-* Conv -> QLinearConv, MatMul (2-D) -> QLinearMatMul, Gemm -> com.microsoft QGemm (also
-  when its output is not quantized: a float QGemm), Add/Mul -> QLinearAdd/QLinearMul,
-  Concat -> QLinearConcat;
+* Conv -> QLinearConv, MatMul (batched and broadcast too) -> QLinearMatMul, Gemm -> com.microsoft QGemm (also when its output is not
+  quantized: a float QGemm), Add/Mul -> QLinearAdd/QLinearMul, Concat -> QLinearConcat;
 * MaxPool, Reshape, Transpose, Flatten, Squeeze, Unsqueeze and Split between a
   DequantizeLinear and QuantizeLinears of the same scale and zero point run on the int8
   data directly (they move or pick values, and the max commutes with dequantizing).
 
-A group is fused only when its op's output feeds nothing but its QuantizeLinear (or, for
-a float QGemm, is not quantized at all), every input comes from a per-tensor
-DequantizeLinear (weights may be per axis), and a bias is an int32 DequantizeLinear of
+A group is fused only when its op's output feeds nothing but its per-tensor
+QuantizeLinear (or, for a float QGemm, is not quantized that way), every input comes from
+a per-tensor DequantizeLinear (weights may be per output channel: axis 0 of Conv
+weights, the N axis of Gemm's B), and a bias is an int32 DequantizeLinear of
 scale ``x_scale * w_scale`` and zero point 0. Everything else stays as it is: the
 remaining QuantizeLinear/DequantizeLinear nodes become ``nn.quantize``/``nn.dequantize``
 and the op between them runs in float. Only the main graph is rewritten.
@@ -63,7 +63,7 @@ class _Graph:
         return node
 
     def only_quantizer(self, name: str) -> onnx.NodeProto | None:
-        """The QuantizeLinear that is ``name``'s only consumer, if so."""
+        """The per-tensor QuantizeLinear that is ``name``'s only consumer, if so."""
         if self.uses[name] != 1 or any(out.name == name for out in self.graph.output):
             return None
         consumers = self.consumers.get(name, [])
@@ -71,7 +71,15 @@ class _Graph:
             return None
         node = consumers[0]
         ok = node.op_type == "QuantizeLinear" and node.domain in ("", "ai.onnx") and node.input[0] == name
-        return node if ok and all(i in self.known for i in node.input[1:] if i) else None
+        return node if ok and all(i in self.known for i in node.input[1:] if i) and self.scalar(node.input[1]) else None
+
+    def along(self, node: onnx.NodeProto, axis: int) -> bool:
+        """Whether dequantizer ``node``'s scale is per tensor or runs along ``axis`` of its
+        known input (the QLinear ops take per-axis weights along output channels only)."""
+        if self.scalar(self.params(node)[0]):
+            return True
+        attrs = {a.name: a.i for a in node.attribute}
+        return attrs.get("axis", 1) % self.known[node.input[0]].ndim == axis
 
     def scalar(self, name: str) -> bool:
         return name == "" or self.known[name].size == 1
@@ -107,6 +115,8 @@ def _conv(g: _Graph, node: onnx.NodeProto) -> Fusion | None:
     q = g.only_quantizer(node.output[0])
     if x is None or w is None or q is None or not g.scalar(g.params(x)[0]) or w.input[0] not in g.known:
         return None
+    if not g.along(w, 0):
+        return None
     inputs = [x.input[0], *g.params(x), w.input[0], *g.params(w), *g.params(q)]
     if len(node.input) > 2 and node.input[2]:
         bias = _bias(g, node.input[2], x, w)
@@ -134,6 +144,8 @@ def _gemm(g: _Graph, node: onnx.NodeProto) -> Fusion | None:
     a, b = g.dequantized(node.input[0]), g.dequantized(node.input[1])
     attrs = {at.name: helper.get_attribute_value(at) for at in node.attribute}
     if a is None or b is None or attrs.get("transA", 0) or not g.scalar(g.params(a)[0]) or b.input[0] not in g.known:
+        return None
+    if not g.along(b, 0 if attrs.get("transB", 0) else 1):
         return None
     inputs = [a.input[0], *g.params(a), b.input[0], *g.params(b)]
     bias = ""

@@ -181,9 +181,12 @@ def _along(values: np.ndarray, axis: int, rank: int) -> np.ndarray:
 
 
 def saturate(values: np.ndarray, zero_point: np.ndarray, dtype: np.dtype) -> np.ndarray:
-    """``round_half_even(values) + zero_point``, clamped to ``dtype``'s range."""
+    """``round_half_even(values) + zero_point``, clamped to ``dtype``'s range (values past
+    any integer, infinities included, first clamped in float; NaN comes out as the minimum,
+    as on onnxruntime's x86 kernels)."""
     info = np.iinfo(dtype)
-    return np.clip(np.rint(values).astype(np.int64) + zero_point, info.min, info.max).astype(dtype)
+    rounded = np.clip(np.nan_to_num(np.rint(values), nan=-(2.0**31)), -(2.0**31), 2.0**31)
+    return np.clip(rounded.astype(np.int64) + zero_point, info.min, info.max).astype(dtype)
 
 
 def _result_dtype(op: Operation) -> np.dtype:
@@ -275,7 +278,7 @@ def qadd(op: nq.QAddOp, a: np.ndarray, b: np.ndarray) -> np.ndarray:
 
 def qmul(op: nq.QMulOp, a: np.ndarray, b: np.ndarray) -> np.ndarray:
     product = (_centered(op, "a", a) * _centered(op, "b", b)).astype(np.float32)
-    return saturate(product * requant_ratio(op, "a", "b").reshape(()), quant_params(op, "y")[1], _result_dtype(op))
+    return saturate(product * requant_ratio(op, "a", "b").reshape(()), quant_params(op, "y")[1].reshape(()), _result_dtype(op))
 
 
 def qconcat(op: nq.QConcatOp, *xs: np.ndarray) -> np.ndarray:
