@@ -88,6 +88,10 @@ aligned) at the top of its body, and every op's scratch buffers are
 done, so N is the most any single op needs, and the stack it takes is the
 same wherever the op sits (no ``alloca`` runs inside control flow).
 
+Quantized data is i8 or ui8; the lowering picks the unsigned ops for ui8 (``extui``,
+``uitofp``, ``fptoui``, ``maxui``) and then reads every ui8 as i8 (the same bytes), as
+upstream arith takes signless integers only.
+
 Assumes static shapes, f32 data (``slice`` and the gathers take any element
 type, ``cmp`` also signless integers, ``mod`` only them, the logical ops and
 ``select``'s condition i1) and an output buffer that overlaps none of
@@ -111,6 +115,7 @@ from xdsl.dialects.builtin import (
     DenseArrayBase,
     DenseIntOrFPElementsAttr,
     FloatAttr,
+    FunctionType,
     IndexType,
     IntegerAttr,
     IntegerType,
@@ -138,12 +143,13 @@ from xdsl.pattern_rewriter import (
     RewritePattern,
     op_type_rewrite_pattern,
 )
-from xdsl.rewriter import InsertPoint
+from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.traits import SymbolTable
 from xdsl.utils.exceptions import PassFailedException
 
 from cfmem.dialects import nn_compute as nc
 from cfmem.dialects import nn_quant as nq
+from cfmem.dialects.nn_quant import ui8 as UI8
 from cfmem.dialects.nn_memref import ApplyOp
 from cfmem.dialects.nn_weights import ReshapeOp
 from cfmem.dialects.types import element_bytes
@@ -393,12 +399,21 @@ def uniform_zero_point(op: Operation, prefix: str) -> int:
     return int(zero_points[0])
 
 
+def is_unsigned(element: Attribute) -> bool:
+    return isinstance(element, IntegerType) and element.signedness.data == Signedness.UNSIGNED
+
+
 def widened(value: SSAValue) -> SSAValue:
-    """A signless integer value sign-extended to i32; i32 itself as it is; other types refused."""
+    """An integer value extended to i32 (zero-extended if unsigned, as ui8 data); i32 as it is."""
     element = value.type
-    if not isinstance(element, IntegerType) or element.signedness.data != Signedness.SIGNLESS:
-        raise PassFailedException(f"nn-lower-to-linalg: integer data of type {element} is not supported (i8 is)")
-    return value if element == i32 else arith.ExtSIOp(value, i32).result
+    if element == i32:
+        return value
+    return (arith.ExtUIOp if is_unsigned(element) else arith.ExtSIOp)(value, i32).result
+
+
+def to_float(value: SSAValue) -> SSAValue:
+    """An integer value as f32 (unsigned ones, ui8 data, as unsigned)."""
+    return (arith.UIToFPOp if is_unsigned(value.type) else arith.SIToFPOp)(value, f32).result
 
 
 def load_scalar(buffer: SSAValue) -> SSAValue:
@@ -413,16 +428,19 @@ def centered_product(a: SSAValue, a_zero: int | SSAValue, b: SSAValue, b_zero: i
     return arith.AddiOp(acc, arith.MuliOp(*wide)).result
 
 
-def to_quantized(value: SSAValue, zero_point: float | SSAValue, out: SSAValue) -> SSAValue:
-    """``saturate(round_half_even(value) + zero_point)`` into ``out``'s (signless) element type."""
-    element = out.type.get_element_type()
-    if not isinstance(element, IntegerType) or element.signedness.data != Signedness.SIGNLESS:
-        raise PassFailedException(f"nn-lower-to-linalg: quantized data of type {element} is not supported (i8 is)")
+def integer_range(element: IntegerType) -> tuple[int, int]:
     bits = element.width.data
+    return (0, 2**bits - 1) if is_unsigned(element) else (-(2 ** (bits - 1)), 2 ** (bits - 1) - 1)
+
+
+def to_quantized(value: SSAValue, zero_point: float | SSAValue, out: SSAValue) -> SSAValue:
+    """``saturate(round_half_even(value) + zero_point)`` into ``out``'s element type (i8 or ui8)."""
+    element = out.type.get_element_type()
     z = zero_point if isinstance(zero_point, SSAValue) else f32_const(zero_point)
     shifted = arith.AddfOp(math.RoundEvenOp(value), z).result
-    low, high = f32_const(float(-(2 ** (bits - 1)))), f32_const(float(2 ** (bits - 1) - 1))
-    return arith.FPToSIOp(arith.MinimumfOp(arith.MaximumfOp(shifted, low), high), element).result
+    low, high = (f32_const(float(v)) for v in integer_range(element))
+    convert = arith.FPToUIOp if is_unsigned(element) else arith.FPToSIOp
+    return convert(arith.MinimumfOp(arith.MaximumfOp(shifted, low), high), element).result
 
 
 def ints(attr: DenseArrayBase) -> tuple[int, ...]:
@@ -440,7 +458,7 @@ def window_counts(size: int, kernel: int, stride: int, pad_before: int, out: int
 
 
 def global_element(array: np.ndarray) -> Attribute:
-    return i8 if array.dtype == np.int8 else f32
+    return {np.dtype(np.int8): i8, np.dtype(np.uint8): UI8}.get(array.dtype, f32)
 
 
 class ConstantGlobals:
@@ -454,7 +472,7 @@ class ConstantGlobals:
     def get(self, prefix: str, array: np.ndarray) -> SSAValue:
         """A ``memref.get_global`` of ``array`` as f32 (int8 arrays as i8); ``insert_pending``
         adds a new global."""
-        array = array if array.dtype == np.int8 else array.astype(np.float32)
+        array = array if array.dtype in (np.int8, np.uint8) else array.astype(np.float32)
         key = (prefix, array.shape, array.tobytes())
         if key not in self.names:
             taken = set(self.names.values())
@@ -664,8 +682,8 @@ class OpLowering:
         (kh, kw), (sh, sw), (dh, dw) = ints(op.kernel), ints(op.strides), ints(op.dilations)
         is_max = isinstance(op, nc.MaxPool2dOp)
         element = x.type.get_element_type()
-        quantized = isinstance(element, IntegerType)  # i8 max pooling: padding is the lowest i8
-        pad_value = (-(2 ** (element.width.data - 1)) if quantized else float("-inf")) if is_max else 0.0
+        quantized = isinstance(element, IntegerType)  # i8/ui8 max pooling: padding is the lowest value
+        pad_value = (integer_range(element)[0] if quantized else float("-inf")) if is_max else 0.0
         fill(pad_value, out)
         n, c, y, xx, ky, kx = dims(6)
         maps = [
@@ -673,7 +691,7 @@ class OpLowering:
             affine_map(6, [ky, kx]),
             affine_map(6, [n, c, y, xx]),
         ]
-        combine = (arith.MaxSIOp if quantized else arith.MaximumfOp) if is_max else arith.AddfOp
+        combine = ((arith.MaxUIOp if is_unsigned(element) else arith.MaxSIOp) if quantized else arith.MaximumfOp) if is_max else arith.AddfOp
         window = self.scratch("window", (kh, kw))
         generic([self.padded(x, ints(op.pads), pad_value), window], [out], maps,
                 lambda v, _, acc: combine(acc, v).result, reduced=(4, 5))
@@ -852,9 +870,6 @@ class OpLowering:
 
     def cast(self, op: nc.CastOp, ins: list[SSAValue], out: SSAValue) -> None:
         source, target = ins[0].type.get_element_type(), out.type.get_element_type()
-        for element in (source, target):
-            if isinstance(element, IntegerType) and element.signedness.data != Signedness.SIGNLESS:
-                raise PassFailedException(f"nn-lower-to-linalg: cast of {element} data is not supported (i8 is)")
 
         def body(x: SSAValue, _: SSAValue) -> SSAValue:
             if target == i1:
@@ -864,12 +879,14 @@ class OpLowering:
             if source == i1:
                 return (arith.UIToFPOp(x, f32) if target == f32 else arith.ExtUIOp(x, target)).result
             if source == f32:
-                return x if target == f32 else arith.FPToSIOp(x, target).result
+                return x if target == f32 else (arith.FPToUIOp if is_unsigned(target) else arith.FPToSIOp)(x, target).result
             if target == f32:
-                return arith.SIToFPOp(x, f32).result
+                return to_float(x)
             if target.width.data > source.width.data:
-                return arith.ExtSIOp(x, target).result
-            return x if target == source else arith.TruncIOp(x, target).result
+                return (arith.ExtUIOp if is_unsigned(source) else arith.ExtSIOp)(x, target).result
+            if target.width.data < source.width.data:
+                return arith.TruncIOp(x, target).result
+            return x if target == source else arith.BitcastOp(x, target).result  # i8 and ui8: the same bits
 
         elementwise(ins, out, body)
 
@@ -891,7 +908,7 @@ class OpLowering:
 
         def body(a: SSAValue, *rest: SSAValue) -> SSAValue:
             r = rest[0] if extra else f32_const(float(ratio.reshape(-1)[0]))
-            value = arith.MulfOp(arith.SIToFPOp(a, f32), r).result
+            value = arith.MulfOp(to_float(a), r).result
             return value if out.type.get_element_type() == f32 else to_quantized(value, zero_point, out)
 
         generic([acc, *extra], [out], [identity(rank), *maps, identity(rank)], body)
@@ -920,7 +937,7 @@ class OpLowering:
         def body(x: SSAValue, *rest: SSAValue) -> SSAValue:
             s = rest[0] if extra else f32_const(float(scale[0]))
             z = rest[len(extra)] if zero_extra else f32_const(float(zero_point[0]))
-            return arith.MulfOp(arith.SubfOp(arith.SIToFPOp(x, f32), z), s).result
+            return arith.MulfOp(arith.SubfOp(to_float(x), z), s).result
 
         generic([ins[0], *extra, *zero_extra], [out], [identity(rank), *maps, *zero_maps, identity(rank)], body)
 
@@ -932,14 +949,14 @@ class OpLowering:
         self.requantize(op, acc, out, ratio_of(op, "x", "w"), 1)
 
     def qlookup(self, op: nq.QLookupOp, ins: list[SSAValue], out: SSAValue) -> None:
-        table = self.globals.get("qlookup_table", np.array(ints(op.table), np.int64).astype(np.int8))
+        element = out.type.get_element_type()
+        table = self.globals.get("qlookup_table", np.array(ints(op.table), np.int64).astype(np.uint8 if is_unsigned(element) else np.int8))
+        lowest = -integer_range(ins[0].type.get_element_type())[0]
 
         def body(x: SSAValue, _: SSAValue) -> SSAValue:
-            position = arith.AddiOp(widened(x), int_const(128, i32)).result
+            position = arith.AddiOp(widened(x), int_const(lowest, i32)).result
             return memref.LoadOp.get(table, [arith.IndexCastOp(position, IndexType()).result]).res
 
-        if out.type.get_element_type() != i8:
-            raise PassFailedException(f"nn-lower-to-linalg: quantized data of type {out.type.get_element_type()} is not supported (i8 is)")
         elementwise(ins, out, body)
 
     def conv_integer(self, op: nq.ConvIntegerOp, ins: list[SSAValue], out: SSAValue) -> None:
@@ -972,8 +989,8 @@ class OpLowering:
         ratio_a, ratio_b, fixed = kernels.qadd_terms(op)
 
         def body(a: SSAValue, b: SSAValue, _: SSAValue) -> SSAValue:
-            partial = math.FmaOp(arith.SIToFPOp(b, f32), f32_const(float(ratio_b)), f32_const(float(fixed))).result
-            value = math.FmaOp(arith.SIToFPOp(a, f32), f32_const(float(ratio_a)), partial).result
+            partial = math.FmaOp(to_float(b), f32_const(float(ratio_b)), f32_const(float(fixed))).result
+            value = math.FmaOp(to_float(a), f32_const(float(ratio_a)), partial).result
             return to_quantized(value, 0.0, out)
 
         elementwise(ins, out, body)
@@ -984,7 +1001,7 @@ class OpLowering:
 
         def body(a: SSAValue, b: SSAValue, _: SSAValue) -> SSAValue:
             product = centered_product(a, a_zero, b, b_zero, int_const(0, i32))
-            return to_quantized(arith.MulfOp(arith.SIToFPOp(product, f32), f32_const(ratio)).result, y_zero, out)
+            return to_quantized(arith.MulfOp(to_float(product), f32_const(ratio)).result, y_zero, out)
 
         elementwise(ins, out, body)
 
@@ -1002,7 +1019,7 @@ class OpLowering:
             region = memref.SubviewOp.get(out, offsets, list(shape), ones, region_type).result
 
             def body(v: SSAValue, _: SSAValue, s: float = float(scale), z: float = float(zero)) -> SSAValue:
-                real = arith.MulfOp(arith.SubfOp(arith.SIToFPOp(v, f32), f32_const(z)), f32_const(s)).result
+                real = arith.MulfOp(arith.SubfOp(to_float(v), f32_const(z)), f32_const(s)).result
                 return to_quantized(arith.DivfOp(real, f32_const(y_scale)).result, y_zero, out)
 
             elementwise([x], region, body)
@@ -1119,3 +1136,34 @@ class LowerToLinalgPass(ModulePass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         PatternRewriteWalker(LowerApply(op), apply_recursively=False).rewrite_module(op)
+        erase_signedness(op)
+
+
+def signless(ty: Attribute) -> Attribute:
+    """``ty`` with ui8 (as element) read as i8: the same bytes."""
+    if ty == UI8:
+        return i8
+    if isinstance(ty, MemRefType) and ty.get_element_type() == UI8:
+        return MemRefType(i8, ty.get_shape(), ty.layout, ty.memory_space)
+    if isinstance(ty, TensorType) and ty.get_element_type() == UI8:
+        return TensorType(i8, ty.get_shape())
+    return ty
+
+
+def erase_signedness(module: ModuleOp) -> None:
+    """Every ui8 in ``module`` as i8, since upstream arith takes signless integers only; the
+    lowering chose the unsigned ops (extui, uitofp, fptoui, maxui) while the types still said
+    ui8, so the numbers do not change."""
+    for op in list(module.walk()):
+        for value in [*op.results, *(arg for region in op.regions for block in region.blocks for arg in block.args)]:
+            if signless(value.type) != value.type:
+                Rewriter.replace_value_with_new_type(value, signless(value.type))
+        if isinstance(op, arith.ConstantOp) and isinstance(op.value, IntegerAttr) and op.value.type == UI8:
+            op.value = IntegerAttr(int(np.array(op.value.value.data, np.uint8).astype(np.int8)), i8)
+        elif isinstance(op, memref.GlobalOp) and signless(op.type) != op.type:
+            op.type = signless(op.type)
+            if isinstance(op.initial_value, DenseIntOrFPElementsAttr):
+                op.initial_value = DenseIntOrFPElementsAttr(signless(op.initial_value.type), op.initial_value.data)
+        elif isinstance(op, func.FuncOp):
+            kind = op.function_type
+            op.function_type = FunctionType.from_lists([signless(t) for t in kind.inputs], [signless(t) for t in kind.outputs])
