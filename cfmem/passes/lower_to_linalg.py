@@ -913,33 +913,28 @@ class OpLowering:
 
         generic([acc, *extra], [out], [identity(rank), *maps, identity(rank)], body)
 
-    def quantize(self, op: nq.QuantizeOp, ins: list[SSAValue], out: SSAValue) -> None:
-        scale, zero_point = quant_params(op, "y")
+    def with_params(self, op: nq.QuantizeOp | nq.DequantizeOp, prefix: str, x: SSAValue, out: SSAValue,
+                    body: Callable[[SSAValue, SSAValue, SSAValue], SSAValue]) -> None:
+        """``out = body(x, scale, zero_point)`` element by element, with ``op``'s parameters of
+        ``prefix`` per tensor or along its ``axis`` (from constant globals)."""
+        scale, zero_point = quant_params(op, prefix)
         rank = len(shape_of(out))
         axis = op.axis.value.data % max(rank, 1)
-        extra, maps = self.per_channel("quant_scale", scale, axis, rank)
-        zero_extra, zero_maps = self.per_channel("quant_zero_point", zero_point.astype(np.float32), axis, rank)
+        extra, maps = self.per_channel(f"{prefix}_scale", scale, axis, rank)
+        zero_extra, zero_maps = self.per_channel(f"{prefix}_zero_point", zero_point.astype(np.float32), axis, rank)
 
-        def body(x: SSAValue, *rest: SSAValue) -> SSAValue:
+        def inner(v: SSAValue, *rest: SSAValue) -> SSAValue:
             s = rest[0] if extra else f32_const(float(scale[0]))
             z = rest[len(extra)] if zero_extra else f32_const(float(zero_point[0]))
-            return to_quantized(arith.DivfOp(x, s).result, z, out)
+            return body(v, s, z)
 
-        generic([ins[0], *extra, *zero_extra], [out], [identity(rank), *maps, *zero_maps, identity(rank)], body)
+        generic([x, *extra, *zero_extra], [out], [identity(rank), *maps, *zero_maps, identity(rank)], inner)
+
+    def quantize(self, op: nq.QuantizeOp, ins: list[SSAValue], out: SSAValue) -> None:
+        self.with_params(op, "y", ins[0], out, lambda x, s, z: to_quantized(arith.DivfOp(x, s).result, z, out))
 
     def dequantize(self, op: nq.DequantizeOp, ins: list[SSAValue], out: SSAValue) -> None:
-        scale, zero_point = quant_params(op, "x")
-        rank = len(shape_of(out))
-        axis = op.axis.value.data % max(rank, 1)
-        extra, maps = self.per_channel("dequant_scale", scale, axis, rank)
-        zero_extra, zero_maps = self.per_channel("dequant_zero_point", zero_point.astype(np.float32), axis, rank)
-
-        def body(x: SSAValue, *rest: SSAValue) -> SSAValue:
-            s = rest[0] if extra else f32_const(float(scale[0]))
-            z = rest[len(extra)] if zero_extra else f32_const(float(zero_point[0]))
-            return arith.MulfOp(arith.SubfOp(to_float(x), z), s).result
-
-        generic([ins[0], *extra, *zero_extra], [out], [identity(rank), *maps, *zero_maps, identity(rank)], body)
+        self.with_params(op, "x", ins[0], out, lambda x, s, z: arith.MulfOp(arith.SubfOp(to_float(x), z), s).result)
 
     def qconv2d(self, op: nq.QConv2dOp, ins: list[SSAValue], out: SSAValue) -> None:
         x, w, *bias = ins
