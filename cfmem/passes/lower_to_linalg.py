@@ -88,6 +88,9 @@ aligned) at the top of its body, and every op's scratch buffers are
 done, so N is the most any single op needs, and the stack it takes is the
 same wherever the op sits (no ``alloca`` runs inside control flow).
 
+f16 data is refused: an ``nn.apply`` that reads or writes f16 (``nn.cast`` to or from
+f16 included) fails the pass with a one-line message naming the op.
+
 Assumes static shapes, f32 data (``slice`` and the gathers take any element
 type, ``cmp`` also signless integers, ``mod`` only them, the logical ops and
 ``select``'s condition i1) and an output buffer that overlaps none of
@@ -120,6 +123,7 @@ from xdsl.dialects.builtin import (
     StringAttr,
     TensorType,
     UnitAttr,
+    f16,
     f32,
     f64,
     i1,
@@ -510,6 +514,8 @@ class OpLowering:
         method = self.METHODS.get(type(op))
         if method is None:
             raise PassFailedException(f"nn-lower-to-linalg cannot lower '{op.name}'")
+        if any(isinstance(v.type, TensorType) and v.type.get_element_type() == f16 for v in (*op.operands, *op.results)):
+            raise PassFailedException(f"nn-lower-to-linalg: '{op.name}' on f16 data is not supported (f32 is)")
         method(self, op, ins, out)
 
     def binary(self, op: nc.ElementwiseBinaryOp, ins: list[SSAValue], out: SSAValue) -> None:
