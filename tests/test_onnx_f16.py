@@ -3,7 +3,8 @@ as f16 tensors (2 bytes an element in the weight blob, the plan and the DMA), ea
 computed in float32 and rounded to float16 once. On drawn shapes and values against
 onnxruntime, the reference interpreter on the import and the planned flat form giving the
 same bits; Cast to and from float16 bit for bit; a torch model exported in half precision
-end to end; ops outside the float16 set and nn-lower-to-linalg refused by exact messages."""
+end to end; nn-lower-to-linalg on float16 through the upstream JIT; ops outside the float16
+set refused by exact messages."""
 
 from __future__ import annotations
 
@@ -21,6 +22,7 @@ from onnx import TensorProto as T  # noqa: E402
 from onnx import helper as h  # noqa: E402
 from onnx import numpy_helper as nh  # noqa: E402
 from test_onnx_ops_linear import CAST_TYPES, cast_source  # noqa: E402
+from test_lower_to_linalg import ATOL, RTOL, check_lowered, needs_mlir, to_linalg  # noqa: E402
 from test_onnx_ops_mapping import refusal, three_runs  # noqa: E402
 
 from cfmem.dialects import nn_dma  # noqa: E402
@@ -28,7 +30,10 @@ from cfmem.dialects.types import tensor_bytes  # noqa: E402
 from cfmem.importers.onnx_import import Importer  # noqa: E402
 from cfmem.importers.onnx_ops import FLOAT16_OPS, FLOAT16_VIA_FLOAT32  # noqa: E402
 from cfmem.passes.plan_memory import BOUND_ATTR  # noqa: E402
-from cfmem.pipeline import apply_pipeline  # noqa: E402
+from cfmem.differential import run_mlir  # noqa: E402
+from cfmem.interp.flat import run_flat  # noqa: E402
+from cfmem.mlir_check.prepare import prepare_for_jit  # noqa: E402
+from cfmem.pipeline import apply_pipeline, lower_model  # noqa: E402
 from cfmem.testing.onnx_models import export_torch, torch_available  # noqa: E402
 
 DRAWS = settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -56,7 +61,8 @@ def f16_model(nodes, inputs: dict[str, tuple], outputs: dict[str, tuple], inits:
 
 def ulp16(values: np.ndarray) -> np.ndarray:
     """The float16 spacing at each magnitude (2**-24 below the normal range)."""
-    return np.spacing(np.abs(values).astype(np.float16)).astype(np.float64)
+    with np.errstate(invalid="ignore"):  # (inf has no spacing: NaN, never compared)
+        return np.spacing(np.abs(values).astype(np.float16)).astype(np.float64)
 
 
 def check(tmp_path: Path, model: onnx.ModelProto, feeds: dict[str, np.ndarray], work: float = 0.0) -> dict:
@@ -422,21 +428,104 @@ def test_a_float16_initializer_read_by_an_op_outside_the_set_is_refused_by_name(
     assert refusal(model).startswith("node g (Gather): Gather of float16 tensors is not supported (float16 models may use Add, ")
 
 
-def test_nn_lower_to_linalg_refuses_float16_by_name(tmp_path):
-    from test_lower_to_linalg import flat_form, to_linalg
+def lowering_models() -> dict[str, tuple[onnx.ModelProto, dict[str, np.ndarray]]]:
+    """float16 models covering every op the import takes on float16, and Cast both ways."""
+    rng = np.random.default_rng(21)
 
-    from cfmem.ir_io import parse_module
+    def r(*shape, scale=1.0):
+        return (rng.standard_normal(shape) * scale).astype(np.float16)
 
-    text = """builtin.module {
-  func.func @main(%x: tensor<4xf16>) -> tensor<4xf16> {
-    %r = nn.relu %x : (tensor<4xf16>) -> tensor<4xf16>
-    func.return %r : tensor<4xf16>
-  }
-}"""
-    module, _ = parse_module(text)
-    with pytest.raises(Exception) as err:
-        to_linalg(flat_form(module))
-    assert str(err.value) == "nn-lower-to-linalg: 'nn.relu' on f16 data is not supported (f32 is)"
+    x = r(2, 4, 6, 6)
+    one = {"x": x.shape}
+    models = {"net": small_net(np.float16)}
+    nodes = {
+        "conv": ([h.make_node("Conv", ["x", "w", "b"], ["y"], pads=[1, 0, 1, 2], strides=[2, 1], group=2)],
+                 {"y": (2, 6, 3, 6)}, {"w": r(6, 2, 3, 3, scale=0.3), "b": r(6)}),
+        "pools": ([h.make_node("MaxPool", ["x"], ["m"], kernel_shape=[3, 2], pads=[1, 1, 1, 0]),
+                   h.make_node("AveragePool", ["x"], ["a"], kernel_shape=[2, 3], pads=[0, 1, 1, 1], count_include_pad=1),
+                   h.make_node("AveragePool", ["x"], ["e"], kernel_shape=[3, 3], pads=[1, 1, 1, 1], strides=[2, 2]),
+                   h.make_node("GlobalAveragePool", ["x"], ["g"]), h.make_node("GlobalMaxPool", ["x"], ["q"])],
+                  {"m": (2, 4, 6, 6), "a": (2, 4, 7, 6), "e": (2, 4, 3, 3), "g": (2, 4, 1, 1), "q": (2, 4, 1, 1)}, {}),
+        "elementwise": ([h.make_node("Add", ["x", "c"], ["s"]), h.make_node("Sub", ["x", "c"], ["d"]),
+                         h.make_node("Mul", ["x", "c"], ["p"]), h.make_node("Div", ["x", "c"], ["q"]),
+                         h.make_node("Relu", ["x"], ["r"]), h.make_node("Sigmoid", ["x"], ["g"]),
+                         h.make_node("Tanh", ["x"], ["t"]), h.make_node("Clip", ["x", "lo", "hi"], ["k"])],
+                        {n: x.shape for n in "sdpqrgtk"},
+                        {"c": r(4, 1, 6), "lo": np.array(-0.5, np.float16), "hi": np.array(0.75, np.float16)}),
+        "reductions": ([h.make_node(op, ["x", "axes"], [op], keepdims=k) for op, k in
+                        (("ReduceMean", 1), ("ReduceSum", 0), ("ReduceMax", 1), ("ReduceMin", 0))]
+                       + [h.make_node("Softmax", ["x"], ["sm"], axis=1)],
+                       {"ReduceMean": (2, 1, 6, 1), "ReduceSum": (2, 6), "ReduceMax": (2, 1, 6, 1), "ReduceMin": (2, 6),
+                        "sm": x.shape}, {"axes": np.array([1, 3], np.int64)}),
+        "moves": ([h.make_node("Concat", ["x", "x2"], ["c"], axis=1), h.make_node("Transpose", ["c"], ["t"], perm=[3, 1, 0, 2]),
+                   h.make_node("Flatten", ["t"], ["y"], axis=2)], {"y": (48, 12)}, {"x2": r(2, 4, 6, 6)}),
+        "composed": ([h.make_node("LayerNormalization", ["x", "ls", "lb"], ["ln"], axis=-1),
+                      h.make_node("LogSoftmax", ["x"], ["lsm"], axis=1), h.make_node("HardSwish", ["x"], ["hs"]),
+                      h.make_node("BatchNormalization", ["x", "s4", "b4", "m4", "v4"], ["bn"])],
+                     {"ln": x.shape, "lsm": x.shape, "hs": x.shape, "bn": x.shape},
+                     {"ls": r(6), "lb": r(6), "s4": r(4), "b4": r(4), "m4": r(4), "v4": np.abs(r(4)) + 1}),
+    }  # fmt: skip
+    for name, (graph_nodes, outputs, inits) in nodes.items():
+        models[name] = (f16_model(graph_nodes, one, outputs, inits, opset=18), {"x": x})
+    a, b = r(3, 5, 4), r(4, 6)
+    models["products"] = (f16_model([h.make_node("MatMul", ["a", "b"], ["m"]), h.make_node("Gemm", ["a2", "b", "c"], ["g"], alpha=0.5)],
+                                    {"a": a.shape, "a2": (5, 4)}, {"m": (3, 5, 6), "g": (5, 6)}, {"b": b, "c": r(6)}),
+                          {"a": a, "a2": r(5, 4)})  # fmt: skip
+    casts = [h.make_node("Cast", ["x"], [f"to_{t}"], to=t) for t in (T.FLOAT, T.INT32, T.INT8, T.BOOL)]
+    casts += [h.make_node("Cast", [f"to_{t}"], [f"back_{t}"], to=T.FLOAT16) for t in (T.FLOAT, T.INT32, T.INT8, T.BOOL)]
+    casts += [h.make_node("Cast", ["w"], ["from_f32"], to=T.FLOAT16)]
+    outputs = {**{f"to_{t}": x.shape for t in (T.FLOAT, T.INT32, T.INT8, T.BOOL)}, **{f"back_{t}": x.shape for t in (T.FLOAT, T.INT32, T.INT8, T.BOOL)}}
+    graph = f16_model(casts, one, {}, {})
+    graph.graph.output.extend([h.make_tensor_value_info(n, T.FLOAT16 if n.startswith("back") else int(n[3:]), s) for n, s in outputs.items()])
+    graph.graph.output.append(h.make_tensor_value_info("from_f32", T.FLOAT16, (64,)))
+    graph.graph.input.append(h.make_tensor_value_info("w", T.FLOAT, (64,)))
+    wide = (rng.standard_normal(64) * 10.0 ** rng.integers(-8, 6, 64)).astype(np.float32)
+    models["casts"] = (graph, {"x": np.clip(x * 30, -127, 127).astype(np.float16), "w": wide})  # in int8's range
+    return models
+
+
+LOWERING_MODELS = lowering_models()
+
+
+@needs_mlir
+@pytest.mark.parametrize("name", sorted(LOWERING_MODELS))
+def test_nn_lower_to_linalg_runs_float16_as_the_flat_interpreter(tmp_path, name):
+    """f16 inputs widened into f32 scratch copies (exact), the f32 lowering, one arith.truncf:
+    the upstream JIT gives the flat interpreter's float16 results where their float32 ones
+    agree, else within the one float16 ulp between two float32 values near a rounding
+    boundary (and the f32 lowering's own tolerance); integer and bool results exactly."""
+    model, feeds = LOWERING_MODELS[name]
+    onnx.checker.check_model(model)
+    imported = Importer(model, "w.bin").import_graph({}, {})
+    (tmp_path / "w.bin").write_bytes(imported.blob)
+    flat = lower_model(imported.module, "nn-plan-memory", tmp_path)
+    want = run_flat(flat, dict(feeds), check=True).outputs
+    lowered = to_linalg(flat)
+    check_lowered(lowered)
+    assert any(op.name == "arith.truncf" for op in lowered.walk())
+    (got,) = run_mlir(str(prepare_for_jit(lowered)), flat, [feeds])
+    assert got.keys() == want.keys()
+    for key, value in want.items():
+        assert got[key].dtype == value.dtype, key
+        if value.dtype.kind != "f":
+            np.testing.assert_array_equal(got[key], value, err_msg=key)
+            continue
+        a, b = got[key].astype(np.float64), value.astype(np.float64)
+        allowed = ulp16(np.maximum(np.abs(a), np.abs(b))) * (value.dtype == np.float16) + RTOL * np.abs(b) + ATOL
+        with np.errstate(invalid="ignore"):  # equal infinities pass as equal
+            assert np.all((a == b) | (np.abs(a - b) <= allowed)), f"{key}: {np.abs(a - b).max()}"
+
+
+def test_check_mlir_allows_a_float16_output_one_float16_ulp():
+    """Two float32 results within the tolerance may round to neighbouring float16 values."""
+    from cfmem.differential import scaled_error
+
+    ref = {"y": np.array([1.0, -3.0, 0.0, np.inf], np.float16)}
+    one_ulp = {"y": np.array([1.0 + 2.0**-10, -3.0 - 2.0**-9, 2.0**-24, np.inf], np.float16)}
+    two_ulps = {"y": np.array([1.0 + 2.0**-9, -3.0, 0.0, np.inf], np.float16)}
+    assert scaled_error(ref, one_ulp, 1e-5, 1e-6) <= 1
+    assert scaled_error(ref, two_ulps, 1e-5, 1e-6) > 1
+    assert scaled_error({"y": ref["y"].astype(np.float32)}, {"y": one_ulp["y"].astype(np.float32)}, 1e-5, 1e-6) > 1
 
 
 # --- a torch model exported in half precision ---------------------------------------------------------------
