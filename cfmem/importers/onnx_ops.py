@@ -79,10 +79,11 @@ def translate(imp: Importer, node: onnx.NodeProto, inputs: list, scope: Scope) -
 
 
 FLOAT16_OPS = (
-    "Add", "Sub", "Mul", "Div", "Relu", "Sigmoid", "Tanh", "Clip", "Conv", "Gemm", "MatMul", "MaxPool",
-    "AveragePool", "GlobalAveragePool", "GlobalMaxPool", "ReduceMean", "ReduceSum", "ReduceMax", "ReduceMin",
-    "Softmax", "Concat", "Reshape", "Flatten", "Transpose", "Squeeze", "Unsqueeze", "Identity",
-    "Shape", "Cast",
+    "Add", "Sub", "Mul", "Div", "Max", "Min", "Relu", "Sigmoid", "Tanh", "Sqrt", "Exp", "Log", "Neg", "Abs",
+    "Floor", "Ceil", "Reciprocal", "Clip", "Equal", "Greater", "Less", "GreaterOrEqual", "LessOrEqual",
+    "Conv", "Gemm", "MatMul", "MaxPool", "AveragePool", "GlobalAveragePool", "GlobalMaxPool", "ReduceMean",
+    "ReduceSum", "ReduceMax", "ReduceMin", "Softmax", "Concat", "Reshape", "Flatten", "Transpose", "Squeeze",
+    "Unsqueeze", "Slice", "Split", "Pad", "Gather", "Identity", "Shape", "Cast",
 )  # fmt: skip
 """Ops that take float16 tensors as nn ops on f16: each nn op computes in float32 and rounds
 its result to float16 once (onnxruntime's CPU kernels upcast likewise); these ops are one nn
