@@ -50,6 +50,7 @@ from xdsl.dialects.builtin import (
     ModuleOp,
     StringAttr,
     TensorType,
+    f16,
     f32,
     f64,
     i1,
@@ -114,19 +115,32 @@ def _pads(value: int | Sequence[int]) -> tuple[int, int, int, int]:
 def _element_type(dtype: np.dtype) -> Attribute:
     if dtype == np.bool_:
         return i1
+    if dtype == np.float16:
+        return f16
     if np.issubdtype(dtype, np.signedinteger):
         return IntegerType(dtype.itemsize * 8)
     if dtype == np.uint8:
         return IntegerType(8, Signedness.UNSIGNED)
-    raise GraphBuildError(f"unsupported element type {dtype}: use float32, a signed integer, uint8 or bool")
+    raise GraphBuildError(f"unsupported element type {dtype}: use float32, float16, a signed integer, uint8 or bool")
 
 
-def _f32(shape: Sequence[int]) -> TensorType:
-    return TensorType(f32, list(shape))
+def _float_dtype(*operands: object) -> np.dtype:
+    """float16 when a value among ``operands`` is an f16 tensor, else float32: the type of
+    a float op's result and of the constants its numbers become (the op's verifier checks
+    that its float operands agree)."""
+    for v in operands:
+        if isinstance(v, SSAValue) and isinstance(v.type, TensorType) and v.type.get_element_type() == f16:
+            return np.dtype(np.float16)
+    return np.dtype(np.float32)
+
+
+def _float(shape: Sequence[int], *operands: object) -> TensorType:
+    """A float op's result type of ``shape``: f16 if an operand is f16, else f32."""
+    return TensorType(f16 if _float_dtype(*operands) == np.float16 else f32, list(shape))
 
 
 def _dense(array: np.ndarray) -> DenseIntOrFPElementsAttr:
-    """An f32, signed integer or bool (i1) array as a dense attribute."""
+    """An f32, f16, signed integer or bool (i1) array as a dense attribute."""
     if array.dtype == np.bool_:
         ty = TensorType(i1, list(array.shape))
         return DenseIntOrFPElementsAttr.from_list(ty, [int(v) for v in array.reshape(-1)])
@@ -374,7 +388,7 @@ class GraphBuilder:
             props["dilations"] = nc.i64_array(dilations)
         if groups != 1:
             props["groups"] = IntegerAttr(groups, i64)
-        op = nc.Conv2dOp(operands=[x, w, b], result_types=[_f32(out)], properties=props)
+        op = nc.Conv2dOp(operands=[x, w, b], result_types=[_float(out, x)], properties=props)
         return self._emit(op, name)
 
     def dense(
@@ -415,7 +429,7 @@ class GraphBuilder:
         self._check_visible(a, "gemm a")
         self._check_visible(b, "gemm b")
         name = self._name(name, "gemm")
-        return self._gemm(a, b, self._operand(c, "gemm c"), trans_b, name)
+        return self._gemm(a, b, self._operand(c, "gemm c", _float_dtype(a, b)), trans_b, name)
 
     def _gemm(
         self, a: SSAValue, b: SSAValue, c: SSAValue | np.ndarray, trans_b: bool, name: str
@@ -426,7 +440,7 @@ class GraphBuilder:
         )
         c = self._materialize(c, f"{name}_c")
         props = {"trans_b": BoolAttr.from_bool(True)} if trans_b else {}
-        op = nc.GemmOp(operands=[a, b, c], result_types=[_f32(out)], properties=props)
+        op = nc.GemmOp(operands=[a, b, c], result_types=[_float(out, a, b, c)], properties=props)
         return self._emit(op, name)
 
     def matmul(self, a: SSAValue, b: SSAValue, name: str | None = None) -> SSAValue:
@@ -435,18 +449,19 @@ class GraphBuilder:
         self._check_visible(b, "matmul rhs")
         name = self._name(name, "matmul")
         out = self._infer("nn.matmul", name, shapes.matmul, self.shape(a), self.shape(b))
-        return self._emit(nc.MatmulOp(operands=[a, b], result_types=[_f32(out)]), name)
+        return self._emit(nc.MatmulOp(operands=[a, b], result_types=[_float(out, a, b)]), name)
 
     def _binary(
         self, cls: type[nc.ElementwiseBinaryOp], kind: str, a: Operand, b: Operand, name: str | None
     ) -> SSAValue:
         name = self._name(name, kind)
-        a, b = self._operand(a, f"{kind} lhs"), self._operand(b, f"{kind} rhs")
+        dtype = _float_dtype(a, b)
+        a, b = self._operand(a, f"{kind} lhs", dtype), self._operand(b, f"{kind} rhs", dtype)
         out = self._infer(
             cls.name, name, shapes.broadcast, self._operand_shape(a), self._operand_shape(b)
         )
         a, b = self._materialize(a, f"{name}_a"), self._materialize(b, f"{name}_b")
-        return self._emit(cls(a, b, _f32(out)), name)
+        return self._emit(cls(a, b, _float(out, a, b)), name)
 
     def add(self, a: Operand, b: Operand, name: str | None = None) -> SSAValue:
         """Elementwise ``a + b`` with broadcasting; a number becomes a constant."""
@@ -511,7 +526,7 @@ class GraphBuilder:
         return self._logical(nc.XorOp, "xor", a, b, name)
 
     def cast(self, x: SSAValue, dtype: npt.DTypeLike, name: str | None = None) -> SSAValue:
-        """``x`` converted to ``dtype`` (float32, bool, int8, uint8, int32 or int64) as ONNX Cast does."""
+        """``x`` converted to ``dtype`` (float32, float16, bool, int8, uint8, int32 or int64) as ONNX Cast does."""
         self._check_visible(x, "cast input")
         result = TensorType(_element_type(np.dtype(dtype)) if np.dtype(dtype) != np.float32 else f32, self.shape(x))
         return self._emit(nc.CastOp(x, result), self._name(name, "cast"))
@@ -525,12 +540,13 @@ class GraphBuilder:
         together, and a number becomes an f32 constant."""
         name = self._name(name, "select")
         self._check_visible(cond, "select condition")
-        a, b = self._operand(on_true, "select on_true"), self._operand(on_false, "select on_false")
+        dtype = _float_dtype(on_true, on_false)
+        a, b = self._operand(on_true, "select on_true", dtype), self._operand(on_false, "select on_false", dtype)
         out = self._infer(
             "nn.select", name, shapes.broadcast, self.shape(cond), self._operand_shape(a), self._operand_shape(b)
         )
         a, b = self._materialize(a, f"{name}_t"), self._materialize(b, f"{name}_f")
-        return self._emit(nc.SelectOp(cond, a, b, _f32(out)), name)
+        return self._emit(nc.SelectOp(cond, a, b, _float(out, a, b)), name)
 
     def fmod(self, a: Operand, b: Operand, name: str | None = None) -> SSAValue:
         """Elementwise C ``fmod(a, b)`` (the sign of ``a``) with broadcasting."""
@@ -654,7 +670,7 @@ class GraphBuilder:
             props["pads"] = nc.i64_array(pads)
         if dilations != (1, 1):
             props["dilations"] = nc.i64_array(dilations)
-        return self._emit(cls(operands=[x], result_types=[_f32(out)], properties=props), name)
+        return self._emit(cls(operands=[x], result_types=[_float(out, x)], properties=props), name)
 
     def max_pool2d(
         self, x: SSAValue, kernel, stride=None, pad=0, name: str | None = None, dilation=1
@@ -680,7 +696,7 @@ class GraphBuilder:
         out = self._infer(
             "nn.global_avg_pool", name, shapes.pool2d, xs, xs[2:], (1, 1), (0, 0, 0, 0)
         )
-        return self._emit(nc.GlobalAvgPoolOp(operands=[x], result_types=[_f32(out)]), name)
+        return self._emit(nc.GlobalAvgPoolOp(operands=[x], result_types=[_float(out, x)]), name)
 
     def _reduce(
         self, cls: type[nc.ReduceOp], kind: str, x: SSAValue, axes: Sequence[int], keepdims: bool, name: str | None
@@ -692,7 +708,7 @@ class GraphBuilder:
         props: dict[str, Attribute] = {"axes": nc.i64_array(axes)}
         if not keepdims:
             props["keepdims"] = BoolAttr.from_bool(False)
-        return self._emit(cls(operands=[x], result_types=[_f32(out)], properties=props), name)
+        return self._emit(cls(operands=[x], result_types=[_float(out, x)], properties=props), name)
 
     def reduce_mean(
         self, x: SSAValue, axes: Sequence[int], keepdims: bool = True, name: str | None = None
@@ -766,7 +782,7 @@ class GraphBuilder:
         out = self._infer("nn.concat", name, shapes.concat, [self.shape(v) for v in values], axis)
         props = {"axis": IntegerAttr(axis, i64)}
         return self._emit(
-            nc.ConcatOp(operands=[list(values)], result_types=[_f32(out)], properties=props), name
+            nc.ConcatOp(operands=[list(values)], result_types=[_float(out, *values)], properties=props), name
         )
 
     def transpose(self, x: SSAValue, perm: Sequence[int], name: str | None = None) -> SSAValue:
@@ -776,7 +792,7 @@ class GraphBuilder:
         out = self._infer("nn.transpose", name, shapes.transpose, self.shape(x), perm)
         props = {"perm": nc.i64_array(perm)}
         return self._emit(
-            nc.TransposeOp(operands=[x], result_types=[_f32(out)], properties=props), name
+            nc.TransposeOp(operands=[x], result_types=[TensorType(x.type.get_element_type(), list(out))], properties=props), name
         )
 
     def reshape(self, x: SSAValue, shape: Sequence[int], name: str | None = None) -> SSAValue:
@@ -880,7 +896,7 @@ class GraphBuilder:
             props["mode"] = StringAttr(mode)
         elif value != 0.0:
             props["value"] = FloatAttr(float(value), f32)
-        return self._emit(nc.PadOp(operands=[x], result_types=[_f32(out)], properties=props), name)
+        return self._emit(nc.PadOp(operands=[x], result_types=[_float(out, x)], properties=props), name)
 
     def flatten(self, x: SSAValue, name: str | None = None) -> SSAValue:
         """``N x ...`` to ``N x (product of the rest)``."""

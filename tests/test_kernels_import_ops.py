@@ -239,7 +239,7 @@ def test_costs_of_the_new_ops():
         (lambda b, x: b.pad(x, [1, 0, 0, 0], mode="wrap"), "unknown pad mode 'wrap'"),
         (lambda b, x: b.cmp("lt", x, b.input("n", (6,), dtype=np.int64)), "operands must have one element type, got f32 and i64"),
         (lambda b, x: b.cmp("eq", b.input("n", (6,), dtype=np.int64), 0.5), "cmp rhs: 0.5 does not convert exactly to int64"),
-        (lambda b, x: b.cmp("eq", b.input("f", (6,), dtype=np.bool_), True), "operands must be f32 or signless integers"),
+        (lambda b, x: b.cmp("eq", b.input("f", (6,), dtype=np.bool_), True), "operands must be f32, f16 or signless integers"),
     ],
 )
 def test_builder_errors_name_the_op_and_the_problem(build, message):

@@ -1,11 +1,11 @@
 """Tensor-level compute ops of the nn dialect.
 
-All ops take and return statically shaped ``tensor`` values of f32 data,
-except that ``nn.cmp`` compares f32 or signless integers into i1, the logical
+All ops take and return statically shaped ``tensor`` values of float data: the
+float ops take f32 or f16 operands of one type and give a result of that type, except that ``nn.cmp`` compares floats or signless integers into i1, the logical
 ops (``nn.and``, ``nn.or``, ``nn.xor``, ``nn.not``) work on i1, ``nn.select``
 takes an i1 condition, ``nn.mod`` works on signless integers, ``nn.top_k``,
 ``nn.arg_max`` and ``nn.arg_min`` give i64 positions, ``nn.cast`` converts
-between element types, and ``nn.slice``, ``nn.transpose``, ``nn.max_pool2d`` (f32
+between element types, and ``nn.slice``, ``nn.transpose``, ``nn.max_pool2d`` (float
 or quantized), ``nn.gather`` and ``nn.gather_elements`` keep their data's element
 type (the gathers read positions from an integer index tensor). Each op knows
 its output shape (checked by the verifier), its multiply-accumulate count and
@@ -24,6 +24,7 @@ from xdsl.dialects.builtin import (
     BoolAttr,
     DenseArrayBase,
     DenseIntOrFPElementsAttr,
+    Float16Type,
     Float32Type,
     FloatAttr,
     IntegerAttr,
@@ -31,6 +32,7 @@ from xdsl.dialects.builtin import (
     Signedness,
     StringAttr,
     TensorType,
+    f16,
     f32,
     i1,
     i64,
@@ -57,6 +59,9 @@ from cfmem.dialects import shapes
 from cfmem.dialects.types import as_verify_error, tensor_bytes, static_shape
 
 F32_TENSOR = TensorType.constr(Float32Type)
+FLOAT_TENSOR = TensorType.constr(Float32Type | Float16Type)
+"""An f32 or f16 tensor; a float op's float operands share one of the two types."""
+FLOAT_TYPES = (f32, f16)
 
 
 class ComputeOp(IRDLOperation, ABC):
@@ -68,6 +73,8 @@ class ComputeOp(IRDLOperation, ABC):
 
     RESULT_ELEMENT_TYPE: ClassVar[Attribute] = f32
     """The result's element type, unless ``result_element_type`` says otherwise."""
+    FLOAT_OP: ClassVar[bool] = False
+    """A float op: its float operands have one element type (f32 or f16), the result's."""
     irdl_options = (ParsePropInAttrDict(),)
     assembly_format = "operands attr-dict `:` functional-type(operands, results)"
     traits = traits_def(Pure())
@@ -77,7 +84,15 @@ class ComputeOp(IRDLOperation, ABC):
         """Output shape from the operand shapes and the op's attributes."""
 
     def result_element_type(self) -> Attribute:
-        return self.RESULT_ELEMENT_TYPE
+        return self.float_element_type() if self.FLOAT_OP else self.RESULT_ELEMENT_TYPE
+
+    def float_element_type(self) -> Attribute:
+        """The element type (f32 or f16) of the float operands, which must all have it."""
+        types = [v.type.get_element_type() for v in self.operands if isinstance(v.type, TensorType)]
+        floats = list(dict.fromkeys(t for t in types if t in FLOAT_TYPES))
+        if len(floats) > 1:
+            raise ValueError(f"float operands must have one element type, got {floats[0]} and {floats[1]}")
+        return floats[0] if floats else f32
 
     def macs(self) -> int:
         """Multiply-accumulates (or elementary operations) the op performs."""
@@ -103,11 +118,10 @@ class ComputeOp(IRDLOperation, ABC):
             with as_verify_error():
                 static_shape(value.type)
         result_type = self.results[0].type
-        if result_type.get_element_type() != self.result_element_type():
-            raise VerifyException(
-                f"result element type must be {self.result_element_type()},"
-                f" got {result_type.get_element_type()}"
-            )
+        with as_verify_error():
+            element = self.result_element_type()
+        if result_type.get_element_type() != element:
+            raise VerifyException(f"result element type must be {element}, got {result_type.get_element_type()}")
         with as_verify_error():
             expected = self.infer_shape()
         if expected != self.out_shape:
@@ -131,8 +145,9 @@ def i64_array(values: Sequence[int]) -> DenseArrayBase:
 class ElementwiseBinaryOp(ComputeOp, ABC):
     """``lhs <op> rhs`` with numpy broadcasting."""
 
-    lhs = operand_def(F32_TENSOR)
-    rhs = operand_def(F32_TENSOR)
+    FLOAT_OP: ClassVar[bool] = True
+    lhs = operand_def(FLOAT_TENSOR)
+    rhs = operand_def(FLOAT_TENSOR)
     result = result_def(TensorType)
 
     def __init__(self, lhs: SSAValue, rhs: SSAValue, result_type: Attribute):
@@ -195,8 +210,8 @@ CMP_PREDICATES = ("eq", "ne", "lt", "le", "gt", "ge")
 
 
 def is_cmp_element_type(element_type: Attribute) -> bool:
-    """f32, or a signless integer of 8, 16, 32 or 64 bits (compared as signed)."""
-    return element_type == f32 or (
+    """f32, f16, or a signless integer of 8, 16, 32 or 64 bits (compared as signed)."""
+    return element_type in FLOAT_TYPES or (
         isinstance(element_type, IntegerType)
         and element_type.signedness.data == Signedness.SIGNLESS
         and element_type.width.data in (8, 16, 32, 64)
@@ -208,10 +223,11 @@ class CmpOp(ElementwiseBinaryOp):
     """Elementwise comparison producing i1; feeds ``nn.if`` conditions.
 
     ``predicate`` is one of eq, ne, lt, le, gt, ge. Both operands have one
-    element type: f32 or a signless integer (compared as signed).
+    element type: f32, f16 or a signless integer (compared as signed).
     """
 
     name = "nn.cmp"
+    FLOAT_OP: ClassVar[bool] = False
     RESULT_ELEMENT_TYPE: ClassVar[Attribute] = i1
     lhs = operand_def(TensorType)
     rhs = operand_def(TensorType)
@@ -236,14 +252,15 @@ class CmpOp(ElementwiseBinaryOp):
             raise VerifyException(f"operands must have one element type, got {types[0]} and {types[1]}")
         if not is_cmp_element_type(types[0]):
             raise VerifyException(
-                f"operands must be f32 or signless integers of 8, 16, 32 or 64 bits,"
+                f"operands must be f32, f16 or signless integers of 8, 16, 32 or 64 bits,"
                 f" got {types[0]}"
             )
         super().verify_()
 
 
 class ElementwiseUnaryOp(ComputeOp, ABC):
-    input = operand_def(F32_TENSOR)
+    FLOAT_OP: ClassVar[bool] = True
+    input = operand_def(FLOAT_TENSOR)
     result = result_def(TensorType)
 
     def __init__(self, input: SSAValue, properties: dict[str, Attribute] | None = None):
@@ -450,12 +467,13 @@ class NotOp(LogicalOp):
 @irdl_op_definition
 class SelectOp(ComputeOp):
     """``on_true`` where ``cond`` holds, else ``on_false`` (ONNX Where): an i1
-    condition and two f32 tensors, all three broadcast together."""
+    condition and two float tensors of one type, all three broadcast together."""
 
     name = "nn.select"
+    FLOAT_OP: ClassVar[bool] = True
     cond = operand_def(TensorType)
-    on_true = operand_def(F32_TENSOR)
-    on_false = operand_def(F32_TENSOR)
+    on_true = operand_def(FLOAT_TENSOR)
+    on_false = operand_def(FLOAT_TENSOR)
     result = result_def(TensorType)
 
     def __init__(self, cond: SSAValue, on_true: SSAValue, on_false: SSAValue, result_type: Attribute):
@@ -470,14 +488,15 @@ class SelectOp(ComputeOp):
         return shapes.broadcast(*(self.operand_shape(k) for k in range(3)))
 
 
-CAST_TYPES = (f32, i1, IntegerType(8), IntegerType(8, Signedness.UNSIGNED), IntegerType(32), i64)
+CAST_TYPES = (f32, f16, i1, IntegerType(8), IntegerType(8, Signedness.UNSIGNED), IntegerType(32), i64)
 """Element types ``nn.cast`` converts between."""
 
 
 @irdl_op_definition
 class CastOp(ComputeOp):
-    """ONNX Cast at run time: each element converted to the result's element type (f32, i1,
-    i8, ui8, i32 or i64). Floats become integers truncated toward zero (out of the range of the
+    """ONNX Cast at run time: each element converted to the result's element type (f32, f16,
+    i1, i8, ui8, i32 or i64). To f16, floats round to nearest even and integers convert
+    directly. Floats become integers truncated toward zero (out of the range of the
     type the value is undefined, as in ONNX), integers narrow by keeping their low bits,
     any number becomes i1 as ``x != 0`` (NaN is true) and i1 becomes 0 or 1."""
 
@@ -494,7 +513,7 @@ class CastOp(ComputeOp):
     def infer_shape(self) -> shapes.Shape:
         for what, value in (("input", self.input), ("result", self.result)):
             if value.type.get_element_type() not in CAST_TYPES:
-                raise ValueError(f"{what} must be f32, i1, i8, ui8, i32 or i64, got {value.type}")
+                raise ValueError(f"{what} must be f32, f16, i1, i8, ui8, i32 or i64, got {value.type}")
         return self.operand_shape(0)
 
 
@@ -508,7 +527,7 @@ class FmodOp(ElementwiseBinaryOp):
 
 def is_integer_element_type(element_type: Attribute) -> bool:
     """A signless integer of 8, 16, 32 or 64 bits."""
-    return element_type != f32 and is_cmp_element_type(element_type)
+    return element_type not in FLOAT_TYPES and is_cmp_element_type(element_type)
 
 
 @irdl_op_definition
@@ -546,7 +565,8 @@ class CumsumOp(ComputeOp):
     sum (the first is 0), ``reverse`` sums from the end (ONNX CumSum)."""
 
     name = "nn.cumsum"
-    input = operand_def(F32_TENSOR)
+    FLOAT_OP: ClassVar[bool] = True
+    input = operand_def(FLOAT_TENSOR)
     result = result_def(TensorType)
     axis = prop_def(IntegerAttr[I64])
     exclusive = opt_prop_def(BoolAttr, default_value=BoolAttr.from_bool(False))
@@ -570,9 +590,10 @@ class Conv2dOp(ComputeOp):
     """
 
     name = "nn.conv2d"
-    input = operand_def(F32_TENSOR)
-    weight = operand_def(F32_TENSOR)
-    bias = opt_operand_def(F32_TENSOR)
+    FLOAT_OP: ClassVar[bool] = True
+    input = operand_def(FLOAT_TENSOR)
+    weight = operand_def(FLOAT_TENSOR)
+    bias = opt_operand_def(FLOAT_TENSOR)
     result = result_def(TensorType)
 
     strides = opt_prop_def(DenseArrayBase[I64], default_value=i64_array([1, 1]))
@@ -603,8 +624,9 @@ class MatmulOp(ComputeOp):
     """numpy ``matmul`` of operands of rank >= 2."""
 
     name = "nn.matmul"
-    lhs = operand_def(F32_TENSOR)
-    rhs = operand_def(F32_TENSOR)
+    FLOAT_OP: ClassVar[bool] = True
+    lhs = operand_def(FLOAT_TENSOR)
+    rhs = operand_def(FLOAT_TENSOR)
     result = result_def(TensorType)
 
     def infer_shape(self) -> shapes.Shape:
@@ -619,9 +641,10 @@ class GemmOp(ComputeOp):
     """``a @ b + c`` (ONNX Gemm, alpha = beta = 1); ``trans_b`` uses ``b.T``."""
 
     name = "nn.gemm"
-    a = operand_def(F32_TENSOR)
-    b = operand_def(F32_TENSOR)
-    c = operand_def(F32_TENSOR)
+    FLOAT_OP: ClassVar[bool] = True
+    a = operand_def(FLOAT_TENSOR)
+    b = operand_def(FLOAT_TENSOR)
+    c = operand_def(FLOAT_TENSOR)
     result = result_def(TensorType)
     trans_b = opt_prop_def(BoolAttr, default_value=BoolAttr.from_bool(False))
 
@@ -641,7 +664,8 @@ class GemmOp(ComputeOp):
 
 
 class Pool2dOp(ComputeOp, ABC):
-    input = operand_def(F32_TENSOR)
+    FLOAT_OP: ClassVar[bool] = True
+    input = operand_def(FLOAT_TENSOR)
     result = result_def(TensorType)
     kernel = prop_def(DenseArrayBase[I64])
     strides = opt_prop_def(DenseArrayBase[I64], default_value=i64_array([1, 1]))
@@ -659,8 +683,8 @@ class Pool2dOp(ComputeOp, ABC):
 
 @irdl_op_definition
 class MaxPool2dOp(Pool2dOp):
-    """Max pooling over NCHW; padding never wins the max. Takes f32 or quantized (i8,
-    ui8) data and keeps its element type (the max commutes with dequantizing)."""
+    """Max pooling over NCHW; padding never wins the max. Takes f32, f16 or quantized
+    (i8, ui8) data and keeps its element type (the max commutes with dequantizing)."""
 
     name = "nn.max_pool2d"
     input = operand_def(TensorType)
@@ -670,8 +694,8 @@ class MaxPool2dOp(Pool2dOp):
 
     def infer_shape(self) -> shapes.Shape:
         element = self.input.type.get_element_type()
-        if element != f32 and not (isinstance(element, IntegerType) and element.width.data == 8):
-            raise ValueError(f"input must be f32, i8 or ui8, got {element}")
+        if element not in FLOAT_TYPES and not (isinstance(element, IntegerType) and element.width.data == 8):
+            raise ValueError(f"input must be f32, f16, i8 or ui8, got {element}")
         return super().infer_shape()
 
 
@@ -687,7 +711,8 @@ class GlobalAvgPoolOp(ComputeOp):
     """Mean over H and W of an NCHW tensor, keeping them as 1x1."""
 
     name = "nn.global_avg_pool"
-    input = operand_def(F32_TENSOR)
+    FLOAT_OP: ClassVar[bool] = True
+    input = operand_def(FLOAT_TENSOR)
     result = result_def(TensorType)
 
     def infer_shape(self) -> shapes.Shape:
@@ -703,7 +728,8 @@ class GlobalAvgPoolOp(ComputeOp):
 class ReduceOp(ComputeOp, ABC):
     """A reduction over ``axes``; ``keepdims`` keeps them with size 1."""
 
-    input = operand_def(F32_TENSOR)
+    FLOAT_OP: ClassVar[bool] = True
+    input = operand_def(FLOAT_TENSOR)
     result = result_def(TensorType)
     axes = prop_def(DenseArrayBase[I64])
     keepdims = opt_prop_def(BoolAttr, default_value=BoolAttr.from_bool(True))
@@ -755,7 +781,7 @@ class ArgExtremeOp(ComputeOp, ABC):
     last with ``select_last_index``; ``keepdims`` keeps the axis with size 1."""
 
     RESULT_ELEMENT_TYPE: ClassVar[Attribute] = i64
-    input = operand_def(F32_TENSOR)
+    input = operand_def(FLOAT_TENSOR)
     result = result_def(TensorType)
     axis = prop_def(IntegerAttr[I64])
     keepdims = opt_prop_def(BoolAttr, default_value=BoolAttr.from_bool(True))
@@ -787,7 +813,8 @@ class SoftmaxOp(ComputeOp):
     """Softmax along ``axis``."""
 
     name = "nn.softmax"
-    input = operand_def(F32_TENSOR)
+    FLOAT_OP: ClassVar[bool] = True
+    input = operand_def(FLOAT_TENSOR)
     result = result_def(TensorType)
     axis = opt_prop_def(IntegerAttr[I64], default_value=IntegerAttr(-1, i64))
 
@@ -808,7 +835,8 @@ class ConcatOp(ComputeOp):
     """Concatenation of its operands along ``axis``."""
 
     name = "nn.concat"
-    inputs = var_operand_def(F32_TENSOR)
+    FLOAT_OP: ClassVar[bool] = True
+    inputs = var_operand_def(FLOAT_TENSOR)
     result = result_def(TensorType)
     axis = prop_def(IntegerAttr[I64])
 
@@ -890,7 +918,8 @@ class PadOp(ComputeOp):
     """
 
     name = "nn.pad"
-    input = operand_def(F32_TENSOR)
+    FLOAT_OP: ClassVar[bool] = True
+    input = operand_def(FLOAT_TENSOR)
     result = result_def(TensorType)
     pads = prop_def(DenseArrayBase[I64])
     mode = opt_prop_def(StringAttr, default_value=StringAttr("constant"))
@@ -979,7 +1008,7 @@ class TopKOp(ComputeOp):
 
     name = "nn.top_k"
     RESULT_ELEMENT_TYPE: ClassVar[Attribute] = i64
-    input = operand_def(F32_TENSOR)
+    input = operand_def(FLOAT_TENSOR)
     result = result_def(TensorType)
     k = prop_def(IntegerAttr[I64])
     axis = opt_prop_def(IntegerAttr[I64], default_value=IntegerAttr(-1, i64))

@@ -15,8 +15,9 @@ The function keeps the model's own input and output names (``cfmem.input_names``
 ASCII renderings of the ONNX names.
 
 Assumptions: every graph input has a static shape once ``input_shapes`` and
-``dims`` are applied; runtime tensors are f32 except integer or bool values feeding
-comparisons and reshapes; branches of a data-dependent ``If`` yield equal types;
+``dims`` are applied; runtime tensors are f32 (or f16, see ``FLOAT16_OPS`` in
+:mod:`cfmem.importers.onnx_ops`) except integer or bool values feeding comparisons
+and reshapes; branches of a data-dependent ``If`` yield equal types;
 no known tensor, and not the weight blob, exceeds ``MAX_WEIGHT_BYTES``.
 """
 
@@ -49,9 +50,9 @@ CONSTANT_MAX_ELEMENTS = 1
 """Known float tensors up to this many elements (scalars) stay ``nn.constant``; all
 others, initializers and ``Constant`` tensors among them, go to the blob."""
 
-BLOB_DTYPES = (np.dtype(np.float32), np.dtype(np.int8), np.dtype(np.uint8), np.dtype(np.int32))
-"""Element types of known tensors stored in the blob (quantized weights and their i32
-biases among them); other ones (bools, int64 indices) stay ``nn.constant``."""
+BLOB_DTYPES = (np.dtype(np.float32), np.dtype(np.float16), np.dtype(np.int8), np.dtype(np.uint8), np.dtype(np.int32))
+"""Element types of known tensors stored in the blob (float16 weights in 2 bytes, quantized
+weights and their i32 biases among them); other ones (bools, int64 indices) stay ``nn.constant``."""
 
 MAX_WEIGHT_BYTES = 2 * 2**30
 """The largest weight blob an import writes, and the largest known tensor it computes
@@ -187,6 +188,8 @@ class Importer:
         self.folded_ifs = 0
         self.kept_ifs = 0
         self.names: set[str] = set()
+        self.float_dtype = np.dtype(np.float32)
+        """The float type of the node being translated: float16 if any of its inputs is."""
 
     # --- names -------------------------------------------------------------------------
 
@@ -208,7 +211,7 @@ class Importer:
         array = np.asarray(value)
         if dtype is not None:
             array = array.astype(dtype)
-        elif array.dtype == np.float64 or array.dtype == np.float16:
+        elif array.dtype == np.float64:
             array = array.astype(np.float32)
         if dtype is None:
             for block in reversed(self.b._scopes):  # visible: emitted here or in an enclosing block
@@ -418,6 +421,7 @@ def _fixed_input(name: str, value: float, shape: tuple[int, ...], dtype: np.dtyp
 
 _ELEMENT_DTYPES = {
     onnx.TensorProto.FLOAT: np.float32,
+    onnx.TensorProto.FLOAT16: np.float16,
     onnx.TensorProto.INT64: np.int64,
     onnx.TensorProto.INT32: np.int32,
     onnx.TensorProto.INT8: np.int8,
@@ -429,7 +433,7 @@ _ELEMENT_DTYPES = {
 def _tensor_dtype(elem_type: int, what: str) -> np.dtype:
     if elem_type not in _ELEMENT_DTYPES:
         name = onnx.TensorProto.DataType.Name(elem_type)
-        raise OnnxImportError(f"{what} has element type {name}; supported: float, int64, int32, int8, uint8, bool")
+        raise OnnxImportError(f"{what} has element type {name}; supported: float, float16, int64, int32, int8, uint8, bool")
     return np.dtype(_ELEMENT_DTYPES[elem_type])
 
 

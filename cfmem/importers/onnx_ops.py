@@ -26,6 +26,7 @@ from xdsl.dialects.builtin import (
     IntegerType,
     StringAttr,
     TensorType,
+    f16,
     f32,
     i1,
     i8,
@@ -66,9 +67,59 @@ def translate(imp: Importer, node: onnx.NodeProto, inputs: list, scope: Scope) -
     if not folded and all(isinstance(v, np.ndarray) for v in present):
         return fold(imp, node, inputs)
     check_operator_version(node.op_type, imp.opset)
+    imp.float_dtype = np.dtype(np.float16 if any(dtype_of(v) == np.float16 for v in present) else np.float32)
+    if imp.float_dtype == np.float16 and (node.op_type in FLOAT16_VIA_FLOAT32 or scaled_gemm(node)):
+        return via_float32(imp, node, inputs)
+    if imp.float_dtype == np.float16 and node.op_type not in FLOAT16_OPS:
+        supported = ", ".join((*FLOAT16_OPS, *FLOAT16_VIA_FLOAT32))
+        raise OnnxImportError(f"{node.op_type} of float16 tensors is not supported (float16 models may use {supported})")
     if node.op_type == "If":
         return translate_if(imp, node, inputs, scope)
     return HANDLERS[node.op_type](imp, node, inputs)
+
+
+FLOAT16_OPS = (
+    "Add", "Sub", "Mul", "Div", "Max", "Min", "Relu", "Sigmoid", "Tanh", "Sqrt", "Exp", "Log", "Neg", "Abs",
+    "Floor", "Ceil", "Reciprocal", "Clip", "Equal", "Greater", "Less", "GreaterOrEqual", "LessOrEqual",
+    "Conv", "Gemm", "MatMul", "MaxPool", "AveragePool", "GlobalAveragePool", "GlobalMaxPool", "ReduceMean",
+    "ReduceSum", "ReduceMax", "ReduceMin", "Softmax", "Concat", "Reshape", "Flatten", "Transpose", "Squeeze",
+    "Unsqueeze", "Slice", "Split", "Pad", "Gather", "Identity", "Shape", "Cast",
+)  # fmt: skip
+"""Ops that take float16 tensors as nn ops on f16: each nn op computes in float32 and rounds
+its result to float16 once (onnxruntime's CPU kernels upcast likewise); these ops are one nn
+op each, or only move values. Others are refused by name, but ``FLOAT16_VIA_FLOAT32``."""
+
+FLOAT16_VIA_FLOAT32 = (
+    "LogSoftmax", "LeakyRelu", "PRelu", "Elu", "HardSigmoid", "HardSwish", "Softplus",
+    "BatchNormalization", "LayerNormalization", "ReduceL2", "ReduceLogSumExp",
+)  # fmt: skip
+"""Ops that become several nn ops: on float16 tensors their inputs are cast to f32, the
+float32 ops computed and the first result cast back to f16, so the op rounds to float16
+once, as onnxruntime's upcasting kernels do (and not after every nn op it becomes)."""
+
+
+def scaled_gemm(node: onnx.NodeProto) -> bool:
+    """A Gemm with alpha or beta other than 1, whose operands the import scales in float32
+    (on float16 tensors the scaled operands would otherwise round to float16 a second time)."""
+    return node.op_type == "Gemm" and (attr(node, "alpha", 1.0) != 1.0 or attr(node, "beta", 1.0) != 1.0)
+
+
+def via_float32(imp: Importer, node: onnx.NodeProto, inputs: list) -> list[Value]:
+    """``node`` translated on float32 copies of its float16 inputs, its first result cast
+    back to float16 (LayerNormalization's Mean and InvStdDev are float32 in ONNX already)."""
+    widened = []
+    for k, value in enumerate(inputs):
+        if isinstance(value, np.ndarray) and value.dtype == np.float16:
+            value = value.astype(np.float32)
+        elif value is not None and dtype_of(value) == np.float16:
+            value = imp.b.cast(value, np.float32, imp.name(f"{node.input[k]}_f32"))
+        widened.append(value)
+    imp.float_dtype = np.dtype(np.float32)
+    results = HANDLERS[node.op_type](imp, node, widened)
+    first = results[0]
+    if isinstance(first, np.ndarray):
+        return [first.astype(np.float16), *results[1:]]
+    return [imp.b.cast(first, np.float16, imp.name(node.output[0])), *results[1:]]
 
 
 SHAPE_DATA_MAX_ELEMENTS = 64
@@ -176,10 +227,13 @@ def out_name(imp: Importer, node: onnx.NodeProto, k: int = 0) -> str:
 
 
 def f32_operand(imp: Importer, value: Value, hint: str) -> SSAValue:
+    """A float operand in the node's float type (``imp.float_dtype``, float32 or float16);
+    a known one is converted to it."""
     if isinstance(value, np.ndarray):
-        return imp.runtime(value.astype(np.float32), hint)
-    if dtype_of(value) != np.float32:
-        raise OnnxImportError(f"expected a float tensor, got {value.type}")
+        return imp.runtime(value.astype(imp.float_dtype), hint)
+    if dtype_of(value) != imp.float_dtype:
+        what = "float16" if imp.float_dtype == np.float16 else "float"
+        raise OnnxImportError(f"expected a {what} tensor, got {value.type}")
     return value
 
 
@@ -203,6 +257,8 @@ def element_type(dtype: np.dtype) -> Attribute:
         return i1
     if dtype == np.float32:
         return f32
+    if dtype == np.float16:
+        return f16
     if dtype == np.uint8:
         return ui8
     if np.issubdtype(dtype, np.signedinteger):
@@ -270,11 +326,11 @@ def dropout(imp, node, inputs):
     return [x, np.ones(shape_of(imp, x), np.bool_)]
 
 
-CAST_DTYPES = tuple(np.dtype(t) for t in (np.float32, np.bool_, np.int8, np.uint8, np.int32, np.int64))
+CAST_DTYPES = tuple(np.dtype(t) for t in (np.float32, np.float16, np.bool_, np.int8, np.uint8, np.int32, np.int64))
 
 
 def cast(imp, node, inputs):
-    """Cast at run time between float32, bool, int8, uint8, int32 and int64 (``nn.cast``)."""
+    """Cast at run time between float32, float16, bool, int8, uint8, int32 and int64 (``nn.cast``)."""
     to = attr(node, "to")
     x = inputs[0]
     target = np.dtype(onnx.helper.tensor_dtype_to_np_dtype(to))
@@ -283,7 +339,7 @@ def cast(imp, node, inputs):
     if target not in CAST_DTYPES or dtype_of(x) not in CAST_DTYPES:
         raise OnnxImportError(
             f"Cast of a run-time {dtype_of(x)} tensor to {onnx.TensorProto.DataType.Name(to)} is not supported"
-            " (float32, bool, int8, uint8, int32 and int64 are)"
+            " (float32, float16, bool, int8, uint8, int32 and int64 are)"
         )
     return [imp.b.cast(x, target, out_name(imp, node))]
 
@@ -318,8 +374,9 @@ def unary(imp, node, inputs):
 
 
 def number(imp, value: float, hint: str) -> SSAValue:
-    """``value`` as a rank-0 f32 constant, which broadcasts to any shape, rank 0 included."""
-    return imp.runtime(np.array(value, np.float32), hint)
+    """``value`` as a rank-0 constant of the node's float type, which broadcasts to any
+    shape, rank 0 included."""
+    return imp.runtime(np.array(value, imp.float_dtype), hint)
 
 
 def variadic(imp, node, inputs):
@@ -591,7 +648,7 @@ def conv(imp, node, inputs):
     x, w, bias = (inputs + [None])[:3]
     w = known(w, "Conv weights")
     x, props = conv_window(imp, node, f32_operand(imp, x, node.input[0]), w)
-    operands = [x, imp.runtime(w.reshape(as_nchw(w.shape)).astype(np.float32), node.input[1])]
+    operands = [x, imp.runtime(w.reshape(as_nchw(w.shape)).astype(imp.float_dtype), node.input[1])]
     if bias is not None:
         operands.append(f32_operand(imp, bias, node.input[2]))
     name = out_name(imp, node)
@@ -722,7 +779,7 @@ def gemm(imp, node, inputs):
         b = known(b, "Gemm B with alpha != 1") * np.float32(alpha)
     n = shape_of(imp, b)[0 if trans_b else 1]
     if c is None:
-        c = np.zeros((n,), np.float32)
+        c = np.zeros((n,), imp.float_dtype)
     elif beta != 1.0:
         c = known(c, "Gemm C with beta != 1") * np.float32(beta)
     hints = [*node.input, f"{node.output[0]}_c"]

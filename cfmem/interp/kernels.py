@@ -8,6 +8,11 @@ scale, a requantize multiplies the accumulator by the float32 ratio of scales,
 both round half to even before adding the zero point and saturating. Both interpreters
 (tensor-level and flat) call these, so a result differs between them only if
 the memory plan is wrong.
+
+float16 follows onnxruntime's CPU kernels, most of which upcast to float32: a float op
+with f16 operands runs its float32 kernel on them (the upcast is exact) and its result
+is rounded to float16 once, to nearest even (see :func:`evaluate`). Ops that only move
+or compare values give the same bits either way.
 """
 
 from __future__ import annotations
@@ -18,6 +23,7 @@ import math
 
 import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
+from xdsl.dialects.builtin import Float16Type
 from xdsl.ir import Operation
 
 from cfmem.dialects import nn_compute as nc
@@ -374,12 +380,19 @@ KERNELS: dict[type[Operation], Kernel] = {
 
 
 def evaluate(op: Operation, args: list[np.ndarray]) -> np.ndarray:
-    """Result of compute op ``op`` on ``args``, as a fresh contiguous array."""
+    """Result of compute op ``op`` on ``args``, as a fresh contiguous array.
+
+    float16 arguments are given to the kernel as float32 and a float32 result of an op
+    whose result type is f16 is rounded to float16 once: float32 computation, one
+    rounding (``nn.cast`` to f16 rounds its own input directly)."""
     kernel = KERNELS.get(type(op))
     if kernel is None:
         raise NotImplementedError(f"no kernel for '{op.name}'")
+    args = [a.astype(np.float32) if a.dtype == np.float16 else a for a in args]
     with np.errstate(all="ignore"):  # NaN and inf are IEEE results here, not errors
         result = np.asarray(kernel(op, *args))
+        if result.dtype == np.float32 and isinstance(op.results[0].type.get_element_type(), Float16Type):
+            result = result.astype(np.float16)
     if not result.flags.c_contiguous:  # (np.ascontiguousarray would make a 0-d result 1-d)
         result = result.copy(order="C")
     result_type = op.results[0].type

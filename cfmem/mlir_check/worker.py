@@ -141,6 +141,7 @@ def _check_signature(ir, module, name: str, inputs: list[np.ndarray], outputs: l
 
 _ELEMENT_TYPES = {
     np.dtype(np.float32).str: ("f32",),
+    np.dtype(np.float16).str: ("f16",),
     np.dtype(np.float64).str: ("f64",),
     np.dtype(np.bool_).str: ("i1", "i8"),
     np.dtype(np.int8).str: ("i8",),

@@ -92,7 +92,12 @@ Quantized data is i8 or ui8; the lowering picks the unsigned ops for ui8 (``extu
 ``uitofp``, ``fptoui``, ``maxui``) and then reads every ui8 as i8 (the same bytes), as
 upstream arith takes signless integers only.
 
-Assumes static shapes, f32 data (``slice`` and the gathers take any element
+f16 data: an ``nn.apply`` that reads or writes f16 widens each f16 input into an f32
+scratch copy (``arith.extf``, exact), runs the op's f32 lowering into an f32 scratch output
+and rounds it into the f16 output (``arith.truncf``, to nearest even): the kernels'
+float32 computation and one rounding.
+
+Assumes static shapes, f32 data (f16 widened as above; ``slice`` and the gathers take any element
 type, ``cmp`` also signless integers, ``mod`` only them, the logical ops and
 ``select``'s condition i1) and an output buffer that overlaps none of
 the inputs (the memory plan guarantees it; several lowerings write the output
@@ -125,6 +130,7 @@ from xdsl.dialects.builtin import (
     StringAttr,
     TensorType,
     UnitAttr,
+    f16,
     f32,
     f64,
     i1,
@@ -553,10 +559,23 @@ class OpLowering:
         method = self.METHODS.get(type(op))
         if method is None:
             raise PassFailedException(f"nn-lower-to-linalg cannot lower '{op.name}'")
-        method(self, op, ins, out)
+        if not any(v.type.get_element_type() == f16 for v in (*ins, out)):
+            method(self, op, ins, out)
+            return
+        wide = [self.widened(v) if v.type.get_element_type() == f16 else v for v in ins]
+        wide_out = self.scratch("wide_out", shape_of(out)) if out.type.get_element_type() == f16 else out
+        method(self, op, wide, wide_out)
+        if wide_out is not out:
+            elementwise([wide_out], out, lambda x, _: arith.TruncFOp(x, f16).result)
+
+    def widened(self, x: SSAValue) -> SSAValue:
+        """An f32 scratch copy of f16 ``x`` (``arith.extf``, exact)."""
+        wide = self.scratch("wide", shape_of(x))
+        elementwise([x], wide, lambda v, _: arith.ExtFOp(v, f32).result)
+        return wide
 
     def binary(self, op: nc.ElementwiseBinaryOp, ins: list[SSAValue], out: SSAValue) -> None:
-        if isinstance(op, nc.CmpOp) and op.lhs.type.get_element_type() == f32:
+        if isinstance(op, nc.CmpOp) and ins[0].type.get_element_type() == f32:
             predicate = CMP_PREDICATES[op.predicate.data]
             elementwise(ins, out, lambda a, b, _: arith.CmpfOp(a, b, predicate).result)
         elif isinstance(op, nc.CmpOp):

@@ -197,7 +197,7 @@ func.func @clamp_min_above_max(%x: tensor<8xf32>) {
 
 // -----
 
-// Operands must be f32 tensors (an IRDL constraint; xDSL reports it without
+// Operands must be f32 or f16 tensors (an IRDL constraint; xDSL reports it without
 // an annotated dump).
 
 func.func @relu_i32_operand(%x: tensor<2x3xi32>) {
@@ -205,7 +205,7 @@ func.func @relu_i32_operand(%x: tensor<2x3xi32>) {
   func.return
 }
 
-// CHECK: i32 should be of base attribute f32
+// CHECK: Unexpected attribute i32
 
 // -----
 

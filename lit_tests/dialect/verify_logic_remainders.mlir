@@ -89,7 +89,7 @@ func.func @cumsum_axis(%x: tensor<2x3xf32>) {
 
 // -----
 
-// nn.fmod takes f32 operands only (an IRDL constraint; xDSL reports it without an
+// nn.fmod takes f32 or f16 operands only (an IRDL constraint; xDSL reports it without an
 // annotated dump).
 
 func.func @fmod_i64(%a: tensor<3xi64>) {
@@ -97,7 +97,7 @@ func.func @fmod_i64(%a: tensor<3xi64>) {
   func.return
 }
 
-// CHECK: i64 should be of base attribute f32
+// CHECK: Unexpected attribute i64
 
 // -----
 
