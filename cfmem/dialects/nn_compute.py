@@ -581,13 +581,29 @@ class CumsumOp(ComputeOp):
 # --- linear algebra -----------------------------------------------------------
 
 
-@irdl_op_definition
-class Conv2dOp(ComputeOp):
-    """Grouped 2-D convolution, input NCHW, weight OIHW, optional bias [O].
+class ConvWindowOp(ComputeOp, ABC):
+    """A 2-D convolution over an NCHW operand 0 with OIHW weights (operand 1): ``strides``,
+    ``pads`` (top, left, bottom, right), ``dilations`` and ``groups`` (the input channels:
+    depthwise)."""
 
-    ``pads`` is (top, left, bottom, right); ``groups`` equal to the input
-    channels gives a depthwise convolution.
-    """
+    strides = opt_prop_def(DenseArrayBase[I64], default_value=i64_array([1, 1]))
+    pads = opt_prop_def(DenseArrayBase[I64], default_value=i64_array([0, 0, 0, 0]))
+    dilations = opt_prop_def(DenseArrayBase[I64], default_value=i64_array([1, 1]))
+    groups = opt_prop_def(IntegerAttr[I64], default_value=IntegerAttr(1, i64))
+
+    def window_shape(self) -> shapes.Shape:
+        """The output shape the window gives."""
+        return shapes.conv2d(self.operand_shape(0), self.operand_shape(1), _ints(self.strides), _ints(self.pads),
+                             _ints(self.dilations), self.groups.value.data)  # fmt: skip
+
+    def macs(self) -> int:
+        _, i, kh, kw = self.operand_shape(1)
+        return prod(self.out_shape) * i * kh * kw
+
+
+@irdl_op_definition
+class Conv2dOp(ConvWindowOp):
+    """Grouped 2-D convolution, input NCHW, weight OIHW, optional bias [O]."""
 
     name = "nn.conv2d"
     FLOAT_OP: ClassVar[bool] = True
@@ -596,27 +612,11 @@ class Conv2dOp(ComputeOp):
     bias = opt_operand_def(FLOAT_TENSOR)
     result = result_def(TensorType)
 
-    strides = opt_prop_def(DenseArrayBase[I64], default_value=i64_array([1, 1]))
-    pads = opt_prop_def(DenseArrayBase[I64], default_value=i64_array([0, 0, 0, 0]))
-    dilations = opt_prop_def(DenseArrayBase[I64], default_value=i64_array([1, 1]))
-    groups = opt_prop_def(IntegerAttr[I64], default_value=IntegerAttr(1, i64))
-
     def infer_shape(self) -> shapes.Shape:
-        out = shapes.conv2d(
-            self.operand_shape(0),
-            self.operand_shape(1),
-            _ints(self.strides),
-            _ints(self.pads),
-            _ints(self.dilations),
-            self.groups.value.data,
-        )
+        out = self.window_shape()
         if self.bias is not None and static_shape(self.bias.type) != (out[1],):
             raise ValueError(f"bias must have shape [{out[1]}]")
         return out
-
-    def macs(self) -> int:
-        _, i, kh, kw = self.operand_shape(1)
-        return prod(self.out_shape) * i * kh * kw
 
 
 @irdl_op_definition

@@ -49,7 +49,7 @@ from xdsl.irdl import (
 from xdsl.utils.exceptions import VerifyException
 
 from cfmem.dialects import shapes
-from cfmem.dialects.nn_compute import F32_TENSOR, ComputeOp, _ints, i64_array
+from cfmem.dialects.nn_compute import F32_TENSOR, ComputeOp, ConvWindowOp, _ints, i64_array
 from cfmem.dialects.types import static_shape
 
 ui8 = IntegerType(8, Signedness.UNSIGNED)
@@ -160,7 +160,7 @@ class DequantizeOp(ComputeOp):
 
 
 @irdl_op_definition
-class QConv2dOp(QuantizedResultOp):
+class QConv2dOp(QuantizedResultOp, ConvWindowOp):
     """ONNX QLinearConv over NCHW/OIHW, with ``nn.conv2d``'s window properties; the
     weight scale is per tensor or per output channel; ``bias`` is i32 of scale
     ``x_scale * w_scale``."""
@@ -174,25 +174,16 @@ class QConv2dOp(QuantizedResultOp):
     x_zero_point = prop_def(DenseArrayBase[I64])
     w_scale = prop_def(DenseArrayBase)
     w_zero_point = prop_def(DenseArrayBase[I64])
-    strides = opt_prop_def(DenseArrayBase[I64], default_value=i64_array([1, 1]))
-    pads = opt_prop_def(DenseArrayBase[I64], default_value=i64_array([0, 0, 0, 0]))
-    dilations = opt_prop_def(DenseArrayBase[I64], default_value=i64_array([1, 1]))
-    groups = opt_prop_def(IntegerAttr[I64], default_value=IntegerAttr(1, i64))
 
     def infer_shape(self) -> shapes.Shape:
         check_quantized(self, 0, 1)
-        out = shapes.conv2d(self.operand_shape(0), self.operand_shape(1), _ints(self.strides), _ints(self.pads),
-                            _ints(self.dilations), self.groups.value.data)  # fmt: skip
+        out = self.window_shape()
         if self.bias is not None and (self.bias.type.get_element_type() != i32 or static_shape(self.bias.type) != (out[1],)):
             raise ValueError(f"bias must be an i32 tensor of shape [{out[1]}]")
         check_params(self, "x")
         check_params(self, "w", out[1])
         check_params(self, "y")
         return out
-
-    def macs(self) -> int:
-        _, i, kh, kw = self.operand_shape(1)
-        return prod(self.out_shape) * i * kh * kw
 
 
 @irdl_op_definition
@@ -359,7 +350,7 @@ class MatmulIntegerOp(ComputeOp):
 
 
 @irdl_op_definition
-class ConvIntegerOp(ComputeOp):
+class ConvIntegerOp(ConvWindowOp):
     """ONNX ConvInteger over NCHW/OIHW with ``nn.conv2d``'s window properties: the i32 sums of
     ``(input - input_zero_point) * (weight - weight_zero_point)``; padding counts as the input
     zero point. Zero points are one-element tensors of their data's type."""
@@ -371,21 +362,12 @@ class ConvIntegerOp(ComputeOp):
     input_zero_point = operand_def(TensorType)
     weight_zero_point = operand_def(TensorType)
     result = result_def(TensorType)
-    strides = opt_prop_def(DenseArrayBase[I64], default_value=i64_array([1, 1]))
-    pads = opt_prop_def(DenseArrayBase[I64], default_value=i64_array([0, 0, 0, 0]))
-    dilations = opt_prop_def(DenseArrayBase[I64], default_value=i64_array([1, 1]))
-    groups = opt_prop_def(IntegerAttr[I64], default_value=IntegerAttr(1, i64))
 
     def infer_shape(self) -> shapes.Shape:
         check_quantized(self, 0, 1)
         check_zero_point(self, 0, 2)
         check_zero_point(self, 1, 3)
-        return shapes.conv2d(self.operand_shape(0), self.operand_shape(1), _ints(self.strides), _ints(self.pads),
-                             _ints(self.dilations), self.groups.value.data)  # fmt: skip
-
-    def macs(self) -> int:
-        _, i, kh, kw = self.operand_shape(1)
-        return prod(self.out_shape) * i * kh * kw
+        return self.window_shape()
 
 
 QUANT_OPS = (QuantizeOp, DequantizeOp, QConv2dOp, QGemmOp, QAddOp, QMulOp, QConcatOp, QLookupOp, MatmulIntegerOp, ConvIntegerOp)
