@@ -102,6 +102,14 @@ def check_quantized(op: ComputeOp, *indices: int) -> None:
             raise ValueError(f"operand #{k} must be an i8 or ui8 tensor, got {op.operands[k].type}")
 
 
+def check_one_element_type(op: ComputeOp, *indices: int) -> None:
+    """Operands ``indices`` (quantized data combined elementwise) share one element type, as
+    onnxruntime's QLinearAdd, QLinearMul and QLinearConcat require."""
+    types = {op.operands[k].type.get_element_type() for k in indices}
+    if len(types) > 1:
+        raise ValueError(f"operands must share one element type, got {', '.join(sorted(map(str, types)))}")
+
+
 class QuantizedResultOp(ComputeOp):
     """A compute op whose result is quantized with ``y_scale``/``y_zero_point`` into ``element``."""
 
@@ -246,6 +254,7 @@ class QBinaryOp(QuantizedResultOp):
 
     def infer_shape(self) -> shapes.Shape:
         check_quantized(self, 0, 1)
+        check_one_element_type(self, 0, 1)
         for prefix in "aby":
             check_params(self, prefix)
         return shapes.broadcast(self.operand_shape(0), self.operand_shape(1))
@@ -279,6 +288,7 @@ class QConcatOp(QuantizedResultOp):
 
     def infer_shape(self) -> shapes.Shape:
         check_quantized(self, *range(len(self.inputs)))
+        check_one_element_type(self, *range(len(self.inputs)))
         check_params(self, "y")
         if len(floats(self.x_scale)) != len(self.inputs) or len(_ints(self.x_zero_point)) != len(self.inputs):
             raise ValueError(f"x_scale and x_zero_point must have one element per input ({len(self.inputs)})")

@@ -305,3 +305,27 @@ func.func @qconcat_parameters_per_input(%a: tensor<2x3xi8>, %b: tensor<2x1xi8>) 
 // CHECK:       %r = "nn.qconcat"(%a, %b)
 // CHECK-NEXT:  ^^^
 // CHECK-NEXT:  | Operation does not verify: x_scale and x_zero_point must have one element per input (2)
+
+// -----
+
+func.func @qadd_mixed_types(%a: tensor<2x3xi8>, %b: tensor<3xui8>) {
+  %r = nn.qadd %a, %b {element = i8, a_scale = array<f32: 0.1>, a_zero_point = array<i64: 0>, b_scale = array<f32: 0.1>, b_zero_point = array<i64: 0>, y_scale = array<f32: 0.1>, y_zero_point = array<i64: 0>} : (tensor<2x3xi8>, tensor<3xui8>) -> tensor<2x3xi8>
+  func.return
+}
+
+// CHECK-LABEL: "qadd_mixed_types"
+// CHECK:       %r = "nn.qadd"(%a, %b)
+// CHECK-NEXT:  ^^^
+// CHECK-NEXT:  | Operation does not verify: operands must share one element type, got i8, ui8
+
+// -----
+
+func.func @qconcat_mixed_types(%a: tensor<2x3xi8>, %b: tensor<2x1xui8>) {
+  %r = nn.qconcat %a, %b {element = i8, axis = 1 : i64, x_scale = array<f32: 0.1, 0.1>, x_zero_point = array<i64: 0, 0>, y_scale = array<f32: 0.1>, y_zero_point = array<i64: 0>} : (tensor<2x3xi8>, tensor<2x1xui8>) -> tensor<2x4xi8>
+  func.return
+}
+
+// CHECK-LABEL: "qconcat_mixed_types"
+// CHECK:       %r = "nn.qconcat"(%a, %b)
+// CHECK-NEXT:  ^^^
+// CHECK-NEXT:  | Operation does not verify: operands must share one element type, got i8, ui8
