@@ -76,8 +76,12 @@ def test_a_refused_model_reports_where_it_stopped_and_claims_nothing(tmp_path: P
 
 def test_a_wrong_number_shows_as_an_error(tmp_path: Path, monkeypatch):
     """The comparison is real: onnxruntime answers shifted by 0.5 show as a 0.5 error everywhere."""
-    real = zoo_run.onnxruntime_outputs
-    monkeypatch.setattr(zoo_run, "onnxruntime_outputs", lambda path, feeds, fusions=True: {k: v + np.float32(0.5) for k, v in real(path, feeds, fusions).items()})
+    real = zoo_run.onnxruntime_runs
+
+    def shifted(path, feed_sets, fusions=True):
+        return [{k: v + np.float32(0.5) for k, v in run.items()} for run in real(path, feed_sets, fusions)]
+
+    monkeypatch.setattr(zoo_run, "onnxruntime_runs", shifted)
     work = tmp_path / "work"
     work.mkdir()
     result = run_zoo_model(_tiny(tmp_path, "Relu"), work, modes=("hoist",))

@@ -27,13 +27,17 @@ def onnxruntime_session(path: str | Path, fusions: bool = True):
     return onnxruntime.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
 
 
-def onnxruntime_outputs(path: str | Path, feeds: Mapping[str, np.ndarray], fusions: bool = True) -> dict[str, np.ndarray]:
-    """The model's outputs under onnxruntime (CPU), keyed by their names (see
-    :func:`onnxruntime_session` for ``fusions``)."""
+def onnxruntime_runs(path: str | Path, feed_sets: list[Mapping[str, np.ndarray]], fusions: bool = True) -> list[dict[str, np.ndarray]]:
+    """The model's outputs under onnxruntime (CPU) on each input set, from one session, keyed
+    by their names (see :func:`onnxruntime_session` for ``fusions``)."""
     session = onnxruntime_session(path, fusions)
     names = [o.name for o in session.get_outputs()]
-    results = session.run(names, dict(feeds))
-    return {name: np.asarray(value) for name, value in zip(names, results)}
+    return [{name: np.asarray(value) for name, value in zip(names, session.run(names, dict(feeds)))} for feeds in feed_sets]
+
+
+def onnxruntime_outputs(path: str | Path, feeds: Mapping[str, np.ndarray], fusions: bool = True) -> dict[str, np.ndarray]:
+    """The model's outputs under onnxruntime (CPU) on one input set, keyed by their names."""
+    return onnxruntime_runs(path, [feeds], fusions)[0]
 
 
 def cfmem_inputs(feeds: Mapping[str, np.ndarray], fixed: Mapping[str, float] = {}) -> dict[str, np.ndarray]:

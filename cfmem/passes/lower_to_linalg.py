@@ -160,6 +160,7 @@ from cfmem.dialects.nn_memref import ApplyOp
 from cfmem.dialects.nn_weights import ReshapeOp
 from cfmem.dialects.types import element_bytes
 from cfmem.interp import kernels
+from cfmem.interp.kernels import quant_params
 from cfmem.planning.problem import align_up
 
 Shape = tuple[int, ...]
@@ -385,11 +386,6 @@ def i1_const(value: bool) -> SSAValue:
 
 def int_const(value: int, element: Attribute) -> SSAValue:
     return arith.ConstantOp(IntegerAttr(value, element)).result
-
-
-def quant_params(op: Operation, prefix: str) -> tuple[np.ndarray, np.ndarray]:
-    """``<prefix>_scale`` (float32) and ``<prefix>_zero_point`` (int64) of a quantized op."""
-    return kernels.quant_params(op, prefix)
 
 
 def ratio_of(op: Operation, *prefixes: str, alpha: float = 1.0) -> np.ndarray:

@@ -27,7 +27,7 @@ from onnx import numpy_helper
 from cfmem.dma.timing import Chip
 from cfmem.importers.onnx_import import OnnxImportError, import_onnx
 from cfmem.importers.onnx_qdq import fuse_qdq, has_qdq
-from cfmem.importers.onnx_reference import cfmem_inputs, max_abs_error, onnxruntime_outputs
+from cfmem.importers.onnx_reference import cfmem_inputs, max_abs_error, onnxruntime_runs
 from cfmem.interp.flat import run_flat
 from cfmem.interp.golden import find_function, run_function
 from cfmem.ir_io import CfmemError
@@ -130,16 +130,17 @@ def run_zoo_model(model: ZooModel, work: Path, modes: tuple[str, ...] = MODES, c
         compared = work / "qoperator.onnx"
         onnx.save(fused, str(compared))
         result.qdq_error = 0.0
-    expected, inputs, references, branches = [], [], [], []
-    for feed in feeds:
-        expected.append(onnxruntime_outputs(compared, feed, fusions=result.qdq_error is None))
+    expected = onnxruntime_runs(compared, feeds, fusions=result.qdq_error is None)
+    own_runs = onnxruntime_runs(path, feeds) if result.qdq_error is not None else []
+    inputs, references, branches = [], [], []
+    for k, feed in enumerate(feeds):
         inputs.append(cfmem_inputs(feed, {}))
         golden = run_function(imported.module, inputs[-1], base_dir=work)
         references.append(golden.outputs)
         branches.append(golden.branches)
-        result.reference_error = max(result.reference_error, max_abs_error(expected[-1], golden.outputs))
-        if result.qdq_error is not None:
-            result.qdq_error = max(result.qdq_error, max_abs_error(onnxruntime_outputs(path, feed), golden.outputs))
+        result.reference_error = max(result.reference_error, max_abs_error(expected[k], golden.outputs))
+        if own_runs:
+            result.qdq_error = max(result.qdq_error, max_abs_error(own_runs[k], golden.outputs))
     result.paths, result.input_sets = len({tuple(b) for b in branches}), len(feeds)
     for mode in modes:
         began = time.perf_counter()
