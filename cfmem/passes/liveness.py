@@ -7,7 +7,11 @@ step of the enclosing op in the tensor's block. Weights (``nn.get_global``,
 ``nn.view``), constants and reshapes of them are read-only off-chip data and
 are not planned; so, by default, are the function's arguments and returned
 values (the model's inputs and outputs). ``nn.dma_buffer`` results are planned
-like any tensor and stay live while the weights DMA'd into them are read.
+like any tensor and stay live while the weights DMA'd into them are read; the
+buffer of resident weights (``cfmem.resident``) stays live for the whole
+function. Results of ops placed off chip (``cfmem.offchip``) are planned in a
+second tree, the off-chip activation arena's (``analyze_function(...,
+space="offchip")``).
 """
 
 from __future__ import annotations
@@ -27,6 +31,7 @@ from cfmem.dialects.nn_dma import DmaStartOp, DmaWaitOp
 from cfmem.dialects.nn_weights import GetGlobalOp, ReshapeOp, ViewOp
 from cfmem.dialects.types import tensor_bytes
 from cfmem.passes.names import ValueNames
+from cfmem.passes.placement import is_offchip_activation, is_resident
 from cfmem.planning.regions import IfNode, RegionTree, Tensor
 
 LIVE_ATTR = "cfmem.live"
@@ -77,8 +82,12 @@ class FunctionLiveness:
     if_node_of: dict[IfOp, IfNode] = field(default_factory=dict)
 
 
+SPACES = ("onchip", "offchip")
+
+
 class _Analysis:
-    def __init__(self, fn: func.FuncOp, io_on_chip: bool):
+    def __init__(self, fn: func.FuncOp, io_on_chip: bool, space: str = "onchip"):
+        self.space = space
         self.tensor_of: dict[SSAValue, Tensor] = {}
         self.region_of: dict[Block, RegionTree] = {}
         self.if_node_of: dict[IfOp, IfNode] = {}
@@ -95,7 +104,7 @@ class _Analysis:
             return False
         if not self.io_on_chip and (value in self.outputs or isinstance(value.owner, Block)):
             return False
-        return True
+        return is_offchip_activation(value) == (self.space == "offchip")
 
     def last_use(self, value: SSAValue, block: Block, start: int) -> int:
         end = start
@@ -129,7 +138,10 @@ class _Analysis:
     def add_tensors(self, tree: RegionTree, block: Block, values, start: int) -> None:
         for value in values:
             if self.planned(value):
-                t = Tensor(self.unique_id(value), tensor_bytes(value.type), start, self.last_use(value, block, start))
+                end = self.last_use(value, block, start)
+                if isinstance(value.owner, Operation) and is_resident(value.owner):
+                    end = len(block.ops) - 1  # kept for the whole function
+                t = Tensor(self.unique_id(value), tensor_bytes(value.type), start, end)
                 tree.tensors.append(t)
                 self.tensor_of[value] = t
 
@@ -148,13 +160,14 @@ def op_position(op: Operation) -> str:
     return f"after %{before.results[0].name_hint} {where}" if before is not None else f"{where}"
 
 
-def analyze_function(fn: func.FuncOp, io_on_chip: bool = False) -> FunctionLiveness:
-    """Liveness of ``fn``; ``io_on_chip`` also plans its arguments and results.
+def analyze_function(fn: func.FuncOp, io_on_chip: bool = False, space: str = "onchip") -> FunctionLiveness:
+    """Liveness of ``fn``'s tensors in memory ``space`` (``onchip`` or ``offchip``, see
+    ``SPACES``); ``io_on_chip`` also plans its arguments and results on chip.
 
     Raises ``PassFailedException`` at an op with regions other than ``nn.if``
     (e.g. an upstream ``scf.if``): the tensors inside it would go unplanned.
     """
-    analysis = _Analysis(fn, io_on_chip)
+    analysis = _Analysis(fn, io_on_chip, space)
     tree = analysis.region(fn.body.block)
     return FunctionLiveness(tree, analysis.tensor_of, analysis.region_of, analysis.if_node_of)
 

@@ -11,6 +11,12 @@ parsing and later passes can run in a separate ``xdsl-opt`` call:
   (``io-on-chip``);
 - ``cfmem.block = array<i64: offset, size>`` on each ``nn.if`` in hoist mode;
 - ``cfmem.arena_size``, ``cfmem.lower_bound``, ``cfmem.plan`` on the function.
+
+Results placed off chip (``cfmem.offchip``, see cfmem.passes.placement) are
+planned the same way in a second arena: ``cfmem.offchip_offsets`` on their
+ops, ``cfmem.offchip_arena_size`` and ``cfmem.offchip_lower_bound`` on the
+function. The on-chip budget is the ``budget`` option or, when absent, the
+function's ``cfmem.onchip_budget``.
 """
 
 from __future__ import annotations
@@ -26,6 +32,7 @@ from xdsl.utils.exceptions import PassFailedException
 
 from cfmem.passes.liveness import FunctionLiveness, analyze_function, functions
 from cfmem.passes.options import checked_options
+from cfmem.passes.placement import BUDGET_ATTR, function_int
 from cfmem.planning.control_flow import MODES, TreePlan, plan_tree
 from cfmem.planning.option_checks import (
     check_align,
@@ -44,6 +51,9 @@ BLOCK_ATTR = "cfmem.block"
 ARENA_ATTR = "cfmem.arena_size"
 BOUND_ATTR = "cfmem.lower_bound"
 PLAN_ATTR = "cfmem.plan"
+OFFCHIP_OFFSETS_ATTR = "cfmem.offchip_offsets"
+OFFCHIP_ARENA_ATTR = "cfmem.offchip_arena_size"
+OFFCHIP_BOUND_ATTR = "cfmem.offchip_lower_bound"
 
 
 def plan_function(
@@ -53,10 +63,23 @@ def plan_function(
     align: int = 16,
     options: PlanOptions | None = None,
     io_on_chip: bool = False,
+    space: str = "onchip",
 ) -> tuple[FunctionLiveness, TreePlan]:
-    """Liveness and a verified plan for ``fn`` (the IR is not changed)."""
-    info = analyze_function(fn, io_on_chip)
+    """Liveness and a verified plan for ``fn``'s tensors in ``space`` (the IR is not changed)."""
+    info = analyze_function(fn, io_on_chip, space)
     return info, plan_tree(info.tree, mode, strategy, options, align)
+
+
+def annotate_offchip(fn: func.FuncOp, info: FunctionLiveness, plan: TreePlan) -> None:
+    """Write the off-chip arena's ``plan`` onto ``fn`` (no attributes when it is empty)."""
+    for op in fn.walk():
+        if op is not fn and any(r in info.tensor_of for r in op.results):
+            op.attributes[OFFCHIP_OFFSETS_ATTR] = DenseArrayBase.from_list(
+                i64, [plan.offsets[info.tensor_of[r].id] if r in info.tensor_of else -1 for r in op.results]
+            )
+    if info.tensor_of:
+        fn.attributes[OFFCHIP_ARENA_ATTR] = IntegerAttr(plan.peak, i64)
+        fn.attributes[OFFCHIP_BOUND_ATTR] = IntegerAttr(plan.lower_bound, i64)
 
 
 def annotate(fn: func.FuncOp, info: FunctionLiveness, plan: TreePlan) -> None:
@@ -81,14 +104,16 @@ def annotate(fn: func.FuncOp, info: FunctionLiveness, plan: TreePlan) -> None:
     fn.attributes[PLAN_ATTR] = StringAttr(f"{plan.mode}/{plan.strategy}")
 
 
-def planned_offset(value: SSAValue) -> int | None:
-    """The offset ``nn-plan-memory`` gave ``value``, or None if off chip."""
+def planned_offset(value: SSAValue, attr_name: str = OFFSETS_ATTR) -> int | None:
+    """The offset ``nn-plan-memory`` gave ``value`` in the arena whose offsets are
+    ``attr_name`` (default: on chip), or None if it is not in that arena."""
     owner = value.owner
     if isinstance(owner, Operation):
-        attr, index = owner.attributes.get(OFFSETS_ATTR), value.index
+        attr, index = owner.attributes.get(attr_name), value.index
     else:
         fn = owner.parent_op()
-        attr, index = (fn.attributes.get(ARG_OFFSETS_ATTR) if fn else None), value.index
+        on_chip = attr_name == OFFSETS_ATTR
+        attr, index = (fn.attributes.get(ARG_OFFSETS_ATTR) if fn and on_chip else None), value.index
     if not isinstance(attr, DenseArrayBase):
         return None
     offset = int(attr.get_values()[index])
@@ -126,10 +151,13 @@ class PlanMemoryPass(ModulePass):
         options = PlanOptions(time_limit=self.time_limit, beam_width=self.beam_width)
         for fn in functions(op):
             info, plan = plan_function(fn, self.mode, self.strategy, self.align, options, self.io_on_chip)
-            if self.budget is not None and plan.peak > self.budget:
+            budget = self.budget if self.budget is not None else function_int(fn, BUDGET_ATTR)
+            if budget is not None and plan.peak > budget:
                 _, where = peak_path(info.tree)
                 raise PassFailedException(
                     f"function @{fn.sym_name.data} needs {plan.peak} bytes of on-chip memory"
-                    f" (lower bound {plan.lower_bound}, reached at {where}) but the budget is {self.budget}"
+                    f" (lower bound {plan.lower_bound}, reached at {where}) but the budget is {budget}"
                 )
             annotate(fn, info, plan)
+            offchip_info, offchip_plan = plan_function(fn, self.mode, self.strategy, self.align, options, space="offchip")
+            annotate_offchip(fn, offchip_info, offchip_plan)
