@@ -10,8 +10,11 @@ In checking mode the interpreter also records, for every byte of every
 writable buffer, which tensor (the ``cfmem.tensor`` name of the view or DMA
 that wrote it) owns it. It stops with a ``ClobberError`` naming both tensors
 when a view is read whose bytes another tensor has overwritten (or nobody
-wrote), when an op's output overlaps one of its inputs, and when bytes of a
-DMA transfer are read or overwritten before its ``memref.dma_wait``.
+wrote), when an op's output overlaps one of its inputs, when bytes of a
+DMA transfer are read or overwritten before its ``memref.dma_wait``, and
+when the source of a transfer from a writable memory (an activation
+prefetched from the off-chip arena) is not one tensor's bytes at the start
+or is overwritten before the wait.
 
 A function whose ``cfmem.init`` names a resident-weight loader runs it first,
 on the same memories, as a runtime would before the first inference. The
@@ -101,6 +104,10 @@ class Transfer:
 
     source: np.ndarray
     dest: Ref
+    source_memory: Memory | None = None
+    source_start: int = 0
+    source_owners: np.ndarray | None = None
+    """Checking mode, a writable source (a prefetched activation): who owned its bytes at the start."""
 
 
 @dataclass
@@ -257,6 +264,20 @@ class FlatInterpreter:
         ref.array()[...] = value
         ref.memory.touched = max(ref.memory.touched, ref.offset + ref.nbytes)
 
+    def check_source_kept(self, transfer: Transfer, op: Operation) -> None:
+        """A transfer reads its source until its wait: nothing may have overwritten it."""
+        if transfer.source_memory is None or transfer.source_owners is None or transfer.source_memory.owner is None:
+            return
+        start = transfer.source_start
+        now = transfer.source_memory.owner[start : start + transfer.source_owners.size]
+        changed = np.flatnonzero(now != transfer.source_owners)
+        if changed.size:
+            raise ClobberError(
+                f"%{self.tensor_names[int(now[changed[0]])]} overwrote bytes of {transfer.source_memory.name}"
+                f" that the DMA of %{transfer.dest.tensor} was still reading (first at byte {start + int(changed[0])})",
+                op,
+            )
+
     def check_not_in_flight(self, ref: Ref, op: Operation, verb: str) -> None:
         for transfer in self.in_flight.values():
             if transfer.dest.overlaps(ref):
@@ -316,6 +337,7 @@ class FlatInterpreter:
             transfer = self.in_flight.pop(key, None)
             if transfer is None:
                 raise InterpError("waits on a DMA tag no transfer is using", op)
+            self.check_source_kept(transfer, op)
             self.store(transfer.dest, transfer.source)  # no transfer in flight overlaps it: refused at its start
         else:
             raise InterpError(f"the flat interpreter cannot run '{op.name}'", op)
@@ -349,7 +371,16 @@ class FlatInterpreter:
         key = (id(tag.memory), values[op.tag_indices[0]])
         if key in self.in_flight:
             raise InterpError("reuses a DMA tag whose transfer has not been waited for", op)
-        self.in_flight[key] = Transfer(source, dest)
+        transfer = Transfer(source, dest)
+        if self.check and src.memory.owner is not None:
+            owners = src.memory.owner[s0 : s0 + count].copy()
+            if owners.size and (owners[0] == UNWRITTEN or (owners != owners[0]).any()):
+                raise ClobberError(
+                    f"the DMA of %{dest.tensor} reads bytes {s0} to {s0 + count} of {src.memory.name},"
+                    " which no single tensor wrote", op
+                )
+            transfer.source_memory, transfer.source_start, transfer.source_owners = src.memory, s0, owners
+        self.in_flight[key] = transfer
 
 
 def is_flat(module: ModuleOp) -> bool:

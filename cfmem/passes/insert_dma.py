@@ -57,7 +57,7 @@ from cfmem.dma.hazards import HazardError
 from cfmem.passes.dma_events import check_function
 from cfmem.passes.liveness import functions, is_weight, refuse_foreign_region
 from cfmem.passes.options import checked_options
-from cfmem.passes.placement import DEPTH_ATTR, RESIDENT_ATTR, function_int, weight_place
+from cfmem.passes.placement import DEPTH_ATTR, RESIDENT_ATTR, function_int, is_prefetched, weight_place
 from cfmem.planning.option_checks import check_align, check_budget, check_choice, check_depth
 from cfmem.planning.problem import align_up
 
@@ -74,6 +74,18 @@ def weight_operands(op: Operation) -> list[SSAValue]:
         if is_weight(v) and v not in seen:
             seen.append(v)
     return seen
+
+
+def streamed_operands(op: Operation) -> list[SSAValue]:
+    """What DMA brings on chip for ``op``: its weights when they are streamed, and the
+    off-chip activations it reads that are prefetched (``cfmem.prefetch``)."""
+    if isinstance(op, DmaStartOp | IfOp) or op.has_trait(IsTerminator):
+        return []
+    streamed = weight_operands(op) if weight_place(op) == "stream" else []
+    for v in op.operands:
+        if is_prefetched(v) and v not in streamed:
+            streamed.append(v)
+    return streamed
 
 
 def packed_offsets(values: list[SSAValue], align: int) -> tuple[list[int], int]:
@@ -171,8 +183,8 @@ class InsertDmaPass(ModulePass):
         """The ops of a segment whose weights go through DMA."""
         loaded = []
         for o in ops:
-            weights = weight_operands(o)
-            if not weights or weight_place(o) != "stream":
+            weights = streamed_operands(o)
+            if not weights:
                 continue
             need = packed_offsets(weights, self.align)[1]
             if self.dma_budget is not None and need > self.dma_budget:
@@ -198,7 +210,7 @@ class InsertDmaPass(ModulePass):
                 first = next(o for o in ops if not _defines_weight(o))
                 seg = _Segment(loaded, first, [0] * slots)
                 for k, o in enumerate(loaded):
-                    need = packed_offsets(weight_operands(o), self.align)[1]
+                    need = packed_offsets(streamed_operands(o), self.align)[1]
                     seg.sizes[k % slots] = max(seg.sizes[k % slots], need)
                 plan.append(seg)
         fixed: list[SSAValue | None] = []
@@ -219,23 +231,36 @@ class InsertDmaPass(ModulePass):
     ) -> None:
         starts: list[DmaStartOp] = []
         for k, o in enumerate(ops):
-            weights = weight_operands(o)
+            weights = streamed_operands(o)
             offsets, _ = packed_offsets(weights, self.align)
             buffer = buffers[k % len(buffers)]
             assert buffer is not None
             start = DmaStartOp(weights, buffer, offsets)
             start.token.name_hint = "load"
             starts.append(start)
+        block = first.parent_block()
+        assert block is not None
+        order = {op: i for i, op in enumerate(block.ops)}
+
+        def insert_start(start: DmaStartOp, before: Operation) -> None:
+            """Before ``before``, or right after the last op producing what it transfers."""
+            producers = [s.owner for s in start.sources if isinstance(s.owner, Operation) and s.owner in order]
+            latest = max(producers, key=order.__getitem__, default=None)
+            if latest is not None and order[latest] >= order[before]:
+                Rewriter.insert_op(start, InsertPoint.after(latest))
+            else:
+                Rewriter.insert_op(start, InsertPoint.before(before))
+
         ahead = 0 if sync else len(buffers) - 1
         for start in starts[:ahead]:
-            Rewriter.insert_op(start, InsertPoint.before(first))
+            insert_start(start, first)
         for k, o in enumerate(ops):
             if sync:
                 Rewriter.insert_op(starts[k], InsertPoint.before(o))
             wait = DmaWaitOp(starts[k])
             Rewriter.insert_op(wait, InsertPoint.before(o))
             if ahead and k + ahead < len(ops):
-                Rewriter.insert_op(starts[k + ahead], InsertPoint.before(o))
+                insert_start(starts[k + ahead], o)
             _use_on_chip(o, dict(zip(starts[k].sources, wait.results)))
 
 

@@ -57,7 +57,8 @@ def memory_readers(value: SSAValue) -> list[Operation]:
     """Ops that use ``value`` or memory aliasing it.
 
     The results of ``nn.dma_wait`` live inside the buffer their transfer
-    wrote, so their uses keep that buffer live.
+    wrote, so their uses keep that buffer live; a transfer reads its sources
+    (an activation prefetched from off chip) until its wait.
     """
     readers: list[Operation] = []
     for use in value.uses:
@@ -69,6 +70,8 @@ def memory_readers(value: SSAValue) -> list[Operation]:
                 readers.append(wait)
                 for result in wait.results:
                     readers.extend(u.operation for u in result.uses)
+        elif isinstance(start, DmaStartOp):  # a transfer reads its sources until its wait
+            readers.extend(u.operation for u in start.token.uses)
     return readers
 
 

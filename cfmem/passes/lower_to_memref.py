@@ -154,7 +154,7 @@ class _FunctionLowering:
         self.index_consts: dict[int, SSAValue] = {}
         self.prologue: list[Operation] = []
         check_tensor_signature(fn)
-        self.arena_size = max(1, check_stored_plan(fn) if check_plan else _stored_arena_size(fn))
+        self.arena_size = check_stored_plan(fn) if check_plan else _stored_arena_size(fn)
         arena_get = memref.GetGlobalOp(arena_name(fn), byte_memref(self.arena_size, ON_CHIP))
         arena_get.memref.name_hint = "arena"
         self.prologue.append(arena_get)
@@ -197,6 +197,7 @@ class _FunctionLowering:
             dest = self.view(b, self.arena, offset, memref_of(value.type, ON_CHIP), self.names(value))
         elif offchip is not None and self.offchip_arena is not None:
             dest = self.view(b, self.offchip_arena, offchip, memref_of(value.type), self.names(value))
+            self.bytes_of[value] = _Bytes(self.offchip_arena, offchip)  # a transfer may prefetch it
         elif value in self.returned:
             dest = self.outputs[self.returned.index(value)]
         else:

@@ -8,7 +8,10 @@ call or several, reads the same decisions:
   once before the first inference into on-chip bytes kept for the whole
   function, or read by the op straight from off-chip memory;
 - ``cfmem.offchip`` (unit) on an op: its results live in the off-chip
-  activation arena, read and written by compute at off-chip cost;
+  activation arena, written by compute at off-chip cost and read in place
+  at off-chip cost, or, with ``cfmem.prefetch`` (unit) too, read back by
+  DMA into the reading op's buffers (evicted, then prefetched in time for
+  each reader, as weights are streamed);
 - ``cfmem.dma_depth = N`` on a function: buffers in rotation for streamed
   weights (1 = sync);
 - ``cfmem.onchip_budget = N`` on a function: the on-chip bytes everything
@@ -27,6 +30,7 @@ WEIGHTS_ATTR = "cfmem.weights"
 OFFCHIP_ATTR = "cfmem.offchip"
 DEPTH_ATTR = "cfmem.dma_depth"
 BUDGET_ATTR = "cfmem.onchip_budget"
+PREFETCH_ATTR = "cfmem.prefetch"
 RESIDENT_ATTR = "cfmem.resident"
 """Unit attribute on the DMA buffer and transfers of resident weights."""
 
@@ -59,11 +63,19 @@ def is_offchip_activation(value: SSAValue) -> bool:
     return isinstance(owner, Operation) and OFFCHIP_ATTR in owner.attributes
 
 
-def set_offchip(op: Operation, offchip: bool) -> None:
-    if offchip:
-        op.attributes[OFFCHIP_ATTR] = UnitAttr()
-    else:
-        op.attributes.pop(OFFCHIP_ATTR, None)
+def is_prefetched(value: SSAValue) -> bool:
+    """Whether ``value`` lives off chip and its readers get it by DMA."""
+    owner = value.owner
+    return is_offchip_activation(value) and PREFETCH_ATTR in owner.attributes  # type: ignore[union-attr]
+
+
+def set_offchip(op: Operation, offchip: bool, prefetch: bool = False) -> None:
+    """Put ``op``'s results off chip (read in place, or prefetched by DMA) or back on chip."""
+    for name, on in ((OFFCHIP_ATTR, offchip), (PREFETCH_ATTR, offchip and prefetch)):
+        if on:
+            op.attributes[name] = UnitAttr()
+        else:
+            op.attributes.pop(name, None)
 
 
 def is_resident(op: Operation) -> bool:
