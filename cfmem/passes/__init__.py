@@ -47,6 +47,12 @@ def _lower_to_linalg() -> type[ModulePass]:
     return LowerToLinalgPass
 
 
+def _slice_weights() -> type[ModulePass]:
+    from cfmem.passes.slice_weights import SliceWeightsPass
+
+    return SliceWeightsPass
+
+
 def _fuse_quantized_elementwise() -> type[ModulePass]:
     from cfmem.passes.quant_lookup import FuseQuantizedElementwisePass
 
@@ -58,6 +64,7 @@ PASSES: dict[str, Callable[[], type[ModulePass]]] = {
     "nn-annotate-costs": _annotate_costs,
     "nn-liveness": _liveness,
     "nn-plan-memory": _plan_memory,
+    "nn-slice-weights": _slice_weights,
     "nn-insert-dma": _insert_dma,
     "nn-check-dma": _check_dma,
     "nn-lower-to-memref": _lower_to_memref,
