@@ -53,6 +53,12 @@ def _lower_to_linalg() -> type[ModulePass]:
     return LowerToLinalgPass
 
 
+def _slice_weights() -> type[ModulePass]:
+    from cfmem.passes.slice_weights import SliceWeightsPass
+
+    return SliceWeightsPass
+
+
 def _fuse_quantized_elementwise() -> type[ModulePass]:
     from cfmem.passes.quant_lookup import FuseQuantizedElementwisePass
 
@@ -65,6 +71,7 @@ PASSES: dict[str, Callable[[], type[ModulePass]]] = {
     "nn-liveness": _liveness,
     "nn-plan-memory": _plan_memory,
     "nn-place": _place,
+    "nn-slice-weights": _slice_weights,
     "nn-insert-dma": _insert_dma,
     "nn-check-dma": _check_dma,
     "nn-lower-to-memref": _lower_to_memref,
