@@ -55,11 +55,13 @@ def test_every_budget_fits_and_computes_the_same_numbers_on_every_branch_path(ex
     traces = set()
     for inputs in input_sets:
         reference = run_function(module, inputs, base_dir=path.parent)
+        sliced = run_function(compiled.graph, inputs, base_dir=path.parent)
         result, onchip, touched = measure_flat(compiled.flat, inputs)
-        assert onchip <= max(budget, 1) and touched <= budget  # measured on the flat module
+        assert onchip <= budget and touched <= budget  # measured on the flat module
         traces.add(tuple(result.branches))
         for name, value in reference.outputs.items():
-            assert np.array_equal(value, result.outputs[name]), name
+            assert np.array_equal(sliced.outputs[name], result.outputs[name]), name  # planning keeps every bit
+            np.testing.assert_allclose(result.outputs[name], value, rtol=1e-5, atol=1e-6)  # slicing reorders sums
     assert len(traces) == len(input_sets)
 
 
@@ -80,10 +82,13 @@ def test_a_weight_larger_than_the_whole_budget_still_runs():
     budget = largest // 2
     compiled = compile_for_budget(module, CHIP, budget, path.parent)
     assert compiled.onchip_peak <= budget
+    ver4 = next(op for op in compiled.graph.walk() if op.results and op.results[0].name_hint == "ver4")
+    assert ver4.name == "nn.concat" or ver4.attributes["cfmem.weights"].data == "offchip"  # sliced, or read in place
     for inputs, _ in branch_covering_inputs(module, base_dir=path.parent):
         reference = run_function(module, inputs, base_dir=path.parent)
         got = run_flat(compiled.flat, inputs)
-        assert all(np.array_equal(reference.outputs[k], got.outputs[k]) for k in reference.outputs)
+        for name, value in reference.outputs.items():
+            np.testing.assert_allclose(got.outputs[name], value, rtol=1e-5, atol=1e-6)
 
 
 def _bytes(value) -> int:

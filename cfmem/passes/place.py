@@ -13,7 +13,8 @@ DMA transfers (``nn-insert-dma``), and measured by
 - its latency: cfmem.dma.timing's simulation on the slowest path, the one
   place costs live (off-chip access by compute, transfers, stalls).
 
-The search, per function:
+Two searches run, one that may slice weights and one that may not; the
+faster placement wins. Each, per function:
 
 1. everything on chip, weights streamed whole; the DMA depth (1 = sync, up
    to ``MAX_DEPTH`` buffers in rotation) that is fastest within the budget;
@@ -259,8 +260,8 @@ class _Search:
                 except PassFailedException:
                     continue  # e.g. an op that cannot be sliced further
                 saved = m.need - candidate.need
-                if saved < 0 or (saved == 0 and config.depth < m.config.depth):
-                    continue
+                if saved < 0 or (saved == 0 and (key is None or key[0] != "result")):
+                    continue  # on a plateau only moving an activation off chip clears a peak
                 added = candidate.cycles - m.cycles
                 rank = (0, added / saved) if saved > 0 else (1, added)
                 if best_rank is None or rank < best_rank:
@@ -358,6 +359,22 @@ def _slicer():
     return lambda module: SliceWeightsPass().apply(Context(), module)
 
 
+def _best_search(module: ModuleOp, fn_name: str, chip: Chip, budget: int) -> tuple[_Search, Measure]:
+    """The faster of two searches, with and without slicing: the greedy moves differ, and
+    neither is always ahead. Raises the ``PlacementError`` of the smaller need if both fail."""
+    found: list[tuple[_Search, Measure]] = []
+    errors: list[PlacementError] = []
+    for slicer in (_slicer(), None):
+        search = _Search(module, fn_name, chip, budget, slicer)
+        try:
+            found.append((search, search.run()))
+        except PlacementError as err:
+            errors.append(err)
+    if not found:
+        raise min(errors, key=lambda e: e.need)
+    return min(found, key=lambda pair: (pair[1].cycles, pair[1].need))
+
+
 def place_module(module: ModuleOp, chip: Chip, budget: int | None = None) -> dict[str, Measure]:
     """Place every function of ``module`` in ``budget`` bytes (default: the chip's) and write
     the placement attributes; returns each function's chosen placement, measured."""
@@ -368,8 +385,7 @@ def place_module(module: ModuleOp, chip: Chip, budget: int | None = None) -> dic
     chosen: dict[str, Measure] = {}
     try:
         for fn in functions(module):
-            search = _Search(module, fn.sym_name.data, chip, budget, _slicer())
-            best = search.run()
+            search, best = _best_search(module, fn.sym_name.data, chip, budget)
             best.decisions = _decisions(search, best, chip)
             chosen[fn.sym_name.data] = best
             ops = {_key(op): op for op in fn.walk() if KEY_ATTR in op.attributes}

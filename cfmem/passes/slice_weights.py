@@ -92,8 +92,12 @@ class _Builder:
     new_ops: list[Operation]
 
     def add(self, new: Operation, hint: str | None = None) -> SSAValue:
+        """Collect ``new``; every new op but a weight view keeps ``op``'s discardable
+        attributes (its placement: where its results live, how its weights come)."""
         self.new_ops.append(new)
         new.results[0].name_hint = hint
+        if not isinstance(new, ViewOp):
+            new.attributes.update({k: v for k, v in self.op.attributes.items() if k != SLICES_ATTR})
         return new.results[0]
 
     def weight_slice(self, value: SSAValue, axis: int, lo: int, hi: int, k: int) -> SSAValue:
