@@ -66,6 +66,8 @@ from cfmem.planning.regions import peak_tensors
 
 MAX_DEPTH = 8
 """Deepest DMA rotation tried."""
+DEEPEN_DOUBLINGS = 3
+"""How many times ``deepen`` may double every slice count for one more DMA buffer."""
 ACTIVATION_CANDIDATES = 3
 """Largest activations at the peak tried as off-chip moves each step."""
 SLICES_ATTR = "cfmem.slices"
@@ -210,7 +212,30 @@ class _Search:
         else:
             best = self.shrink(min(streamed, key=lambda m: (m.need, m.cycles)))
         best = self.add_resident(best)
-        return self.undo_moves(best)
+        return self.deepen(self.undo_moves(best))
+
+    def deepen(self, m: Measure) -> Measure:
+        """Trade finer slices for a deeper DMA rotation: each sliced op cut in up to
+        ``2**DEEPEN_DOUBLINGS`` times more slices, so that more transfers overlap compute."""
+        best = m
+        for depth in range(m.config.depth + 1, MAX_DEPTH + 1):
+            config = replace(m.config, depth=depth)
+            for _ in range(DEEPEN_DOUBLINGS + 1):
+                try:
+                    candidate = self.measure(config)
+                except PassFailedException:
+                    break
+                if self.fits(candidate):
+                    if candidate.cycles < best.cycles:
+                        best = candidate
+                    break
+                if not config.slices:
+                    break
+                for key, count in config.slices:
+                    config = config.with_slices(key, count * 2)
+        if best is not m:
+            self.reasons[("depth", 0)] = f"deeper rotation with finer slices: {best.cycles:,.0f} cycles instead of {m.cycles:,.0f}"
+        return best
 
     def moves(self, m: Measure) -> list[tuple[Config, tuple[str, int] | None, str]]:
         """Placements that may lower ``m``'s peak, one per kind of move, with the op key
