@@ -184,7 +184,7 @@ def test_a_budget_below_what_must_stay_on_chip_names_it(tmp_path):
     model = tmp_path / "m.mlir"
     model.write_text(text)
     module, _ = load_module(model)
-    with pytest.raises(CfmemError, match=r"needs at least 256 bytes .* budget of 100: .*%r \(256 bytes\)"):
+    with pytest.raises(CfmemError, match=r"needs at least 256 bytes .* budget of 100: .*'nn.if' %r \(256 bytes\)"):
         compile_for_budget(module, CHIP, 100, tmp_path)
     assert compile_for_budget(module, CHIP, 256, tmp_path).onchip_peak <= 256
 

@@ -301,7 +301,7 @@ class _Search:
     def stuck_message(self, m: Measure) -> str:
         fixed = [(size, key) for kind, size, key in m.peak if kind == "fixed"]
         named = ", ".join(
-            f"%{self.ops[key].results[0].name_hint or '?'} ({size} bytes)" if key is not None else f"{size} bytes"
+            f"'{self.ops[key].name}' %{self.ops[key].results[0].name_hint or '?'} ({size} bytes)" if key is not None else f"{size} bytes"
             for size, key in sorted(fixed, reverse=True)[:3]
         )
         return (
