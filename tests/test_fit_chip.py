@@ -199,3 +199,57 @@ def test_compile_command_writes_the_flat_module_and_refuses_bad_budgets(tmp_path
     bad = run_cfmem("compile", str(EXAMPLES / "wakeword.mlir"), "--budget", "-5", "-o", str(tmp_path / "x.mlir"))
     assert bad.returncode == 1 and bad.stderr.count("\n") == 1 and "--budget" in bad.stderr
     assert not (tmp_path / "x.mlir").exists()
+
+
+def _readers_without_transfer_sources(value):
+    """``memory_readers`` as it would be if a transfer stopped reading its sources at its start."""
+    from cfmem.dialects.nn_dma import DmaStartOp
+
+    readers = []
+    for use in value.uses:
+        readers.append(use.operation)
+        start = use.operation
+        if isinstance(start, DmaStartOp) and start.buffer is value:
+            for token_use in start.token.uses:
+                readers.append(token_use.operation)
+                for result in token_use.operation.results:
+                    readers.extend(u.operation for u in result.uses)
+    return readers
+
+
+def prefetched_facedetect():
+    path = EXAMPLES / "facedetect.mlir"
+    module, _ = load_module(path)
+    for op in find_function(module).walk():
+        if op.name in ("nn.relu", "nn.conv2d", "nn.max_pool2d"):
+            set_offchip(op, True, prefetch=True)
+    return path, module
+
+
+def test_prefetched_activations_are_read_back_by_dma_and_keep_every_bit():
+    path, module = prefetched_facedetect()
+    flat = lower_model(module, "nn-insert-dma,nn-plan-memory,nn-check-dma", path.parent)
+    from_offchip = [op for op in flat.walk() if op.name == "memref.dma_start" and "offchip_arena" in str(op.operands[0])]
+    assert len(from_offchip) > 10
+    inputs = {a.name_hint: np.ones(a.type.get_shape(), np.float32) for a in find_function(module).body.block.args}
+    reference = run_function(module, inputs, base_dir=path.parent)
+    got = run_flat(flat, inputs)
+    assert all(np.array_equal(reference.outputs[k], got.outputs[k]) for k in reference.outputs)
+
+
+def test_a_plan_that_reuses_a_prefetch_source_before_its_wait_is_caught(monkeypatch):
+    """Liveness that ends a source at its transfer's start lets the off-chip plan put another
+    tensor there while the DMA still reads it: the flat interpreter and nn-check-dma catch it."""
+    import cfmem.passes.liveness as liveness
+    from cfmem.interp.flat import ClobberError
+
+    path, module = prefetched_facedetect()
+    monkeypatch.setattr(liveness, "memory_readers", _readers_without_transfer_sources)
+    flat = lower_model(module, "nn-insert-dma,nn-plan-memory", path.parent)
+    inputs = {a.name_hint: np.ones(a.type.get_shape(), np.float32) for a in find_function(module).body.block.args}
+    with pytest.raises(ClobberError, match="was still reading"):
+        run_flat(flat, inputs)
+    from cfmem.passes.dma_events import CheckDmaPass
+
+    with pytest.raises(PassFailedException, match="still reading"):
+        CheckDmaPass().apply(make_context(), flat)
