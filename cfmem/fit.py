@@ -38,8 +38,8 @@ from cfmem.interp.golden import find_function
 from cfmem.passes.dma_events import function_events
 from cfmem.passes.insert_dma import InsertDmaPass, weight_operands
 from cfmem.passes.liveness import functions
-from cfmem.passes.place import SLICES_ATTR, Measure, PlacementError, place_module
-from cfmem.passes.placement import BUDGET_ATTR, set_function_int, set_offchip, set_weight_place
+from cfmem.passes.place import Measure, PlacementError, place_module
+from cfmem.passes.placement import BUDGET_ATTR, SLICES_ATTR, set_function_int, set_offchip, set_weight_place
 from cfmem.passes.plan_memory import ARENA_ATTR, PlanMemoryPass
 from cfmem.pipeline import apply_pipeline
 

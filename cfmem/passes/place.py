@@ -55,6 +55,7 @@ from cfmem.passes.liveness import analyze_function, functions, is_read_only, mem
 from cfmem.passes.options import checked_options
 from cfmem.passes.placement import (
     BUDGET_ATTR,
+    SLICES_ATTR,
     DEPTH_ATTR,
     is_resident,
     set_function_int,
@@ -70,8 +71,6 @@ DEEPEN_DOUBLINGS = 3
 """How many times ``deepen`` may double every slice count for one more DMA buffer."""
 ACTIVATION_CANDIDATES = 3
 """Largest activations at the peak tried as off-chip moves each step."""
-SLICES_ATTR = "cfmem.slices"
-"""On an op: compute it in this many slices of its weights (``nn-slice-weights``)."""
 KEY_ATTR = "cfmem.place_key"
 """Marks ops while the search runs, so copies can be traced back to them."""
 
