@@ -24,6 +24,11 @@ faster placement wins. Each, per function:
    many slices, or reading its weights off chip; the largest activation
    there moved to the off-chip arena; the largest resident weight streamed
    again. The move with the least added latency per byte saved is kept;
+   The search also grows from the floor (everything that can leave the chip
+   off it: weights read in place, results off chip), taking moves back while
+   they fit and are faster, and keeps the faster result; below a quarter of
+   the streamed need it only grows. A budget below the floor's need is an
+   error at once;
 3. with room left: weights made resident, smallest first, while they fit and
    the latency drops; then each earlier move undone if it now fits and is
    faster.
@@ -69,6 +74,10 @@ MAX_DEPTH = 8
 """Deepest DMA rotation tried."""
 DEEPEN_DOUBLINGS = 3
 """How many times ``deepen`` may double every slice count for one more DMA buffer."""
+SHRINK_FROM = 0.25
+"""Shrinking from everything on chip is tried only for budgets at least this part of its need."""
+UNDO_PASSES = 3
+"""Passes over the moves taken back (a move that did not fit may fit after others)."""
 ACTIVATION_CANDIDATES = 3
 """Largest activations at the peak tried as off-chip moves each step."""
 KEY_ATTR = "cfmem.place_key"
@@ -150,6 +159,9 @@ class _Search:
         fn = self.function(module)
         self.ops: dict[int, Operation] = {_key(op): op for op in fn.walk() if KEY_ATTR in op.attributes}
         self.weighted = [k for k, op in self.ops.items() if weight_operands(op)]
+        returned = set(fn.body.block.last_op.operands) if fn.body.block.last_op else set()
+        self.movable = [k for k, op in self.ops.items() if _movable(op) and not set(op.results) & returned]
+        """Ops whose results may move off chip (a function's results are not planned at all)."""
 
     def function(self, module: ModuleOp) -> func.FuncOp:
         return next(f for f in functions(module) if f.sym_name.data == self.fn_name)
@@ -204,14 +216,26 @@ class _Search:
     # --- the search ----------------------------------------------------------------
 
     def run(self) -> Measure:
+        floor = self.measure(self.floor())
+        if not self.fits(floor):
+            raise PlacementError(self.stuck_message(floor), floor.need)
         streamed = [self.measure(Config(depth=d)) for d in range(1, MAX_DEPTH + 1)]
         fitting = [m for m in streamed if self.fits(m)]
+        smallest = min(streamed, key=lambda m: (m.need, m.cycles))
         if fitting:
             best = min(fitting, key=lambda m: (m.cycles, m.need))
         else:
-            best = self.shrink(min(streamed, key=lambda m: (m.need, m.cycles)))
+            best = self.undo_moves(floor)  # grow from the floor
+            if self.budget >= smallest.need * SHRINK_FROM:  # and shrink from the top, where that is not far
+                shrunk = self.shrink(smallest)
+                best = min((best, shrunk), key=lambda m: (m.cycles, m.need))
         best = self.add_resident(best)
         return self.deepen(self.undo_moves(best))
+
+    def floor(self) -> Config:
+        """Everything that can leave the chip off it: weights read in place, results off chip."""
+        weights = tuple((k, "offchip") for k in self.weighted)
+        return Config(depth=1, weights=weights, offchip=frozenset(self.movable))
 
     def deepen(self, m: Measure) -> Measure:
         """Trade finer slices for a deeper DMA rotation: each sliced op cut in up to
@@ -255,16 +279,26 @@ class _Search:
                 out.append((replace(c, prefetch=c.prefetch - {key}), ("result", key), why))
             keys = [k for k in served if c.weight_of(k) == "stream" and k in self.weighted]
             if keys:
-                key = max(keys, key=lambda k: (self.weight_bytes(k) // c.slices_of(k), -k))
+                largest = max(self.weight_bytes(k) // c.slices_of(k) for k in keys)
+                tied = [k for k in keys if self.weight_bytes(k) // c.slices_of(k) == largest]  # all size the buffer
                 why = f"its weights size the largest DMA buffer {at_peak}"
                 if self.slicer is not None:
-                    out.append((c.with_slices(key, c.slices_of(key) * 2), ("weights", key), why))
-                out.append((c.with_slices(key, 1).with_weight(key, "offchip"), ("weights", key), why))
+                    sliced = c
+                    for k in tied:
+                        sliced = sliced.with_slices(k, c.slices_of(k) * 2)
+                    out.append((sliced, ("weights", tied[0]), why))
+                offchip = c
+                for k in tied:
+                    offchip = offchip.with_slices(k, 1).with_weight(k, "offchip")
+                out.append((offchip, ("weights", tied[0]), why))
         activations = [(size, key) for kind, size, key in m.peak if kind == "activation" and key not in c.offchip]
         for _, key in sorted(activations, reverse=True)[:ACTIVATION_CANDIDATES]:
             out.append((replace(c, offchip=c.offchip | {key}), ("result", key), f"live {at_peak}"))
             prefetched = replace(c, offchip=c.offchip | {key}, prefetch=c.prefetch | {key})
             out.append((prefetched, ("result", key), f"live {at_peak}, idle until read"))
+        if len(activations) > ACTIVATION_CANDIDATES:  # far over the budget: clear the peak in one move
+            every = replace(c, offchip=c.offchip | {key for _, key in activations})
+            out.append((every, ("result", activations[0][1]), f"live {at_peak} with {len(activations) - 1} more"))
         resident = [k for k, p in c.weights if p == "resident"]
         if any(kind == "resident" for kind, _, _ in m.peak) and resident:
             key = max(resident, key=self.weight_bytes)
@@ -326,27 +360,30 @@ class _Search:
         return m
 
     def undo_moves(self, m: Measure) -> Measure:
-        """Revert, one at a time, each move that is no longer needed and now only costs time."""
-        improved = True
-        while improved:
-            improved = False
+        """Take back each move that is no longer needed and now only costs time, in passes
+        over the moves (at most ``UNDO_PASSES``) until one changes nothing."""
+        for _ in range(UNDO_PASSES):
+            before = m
             for undo in _undos(m.config):
                 try:
-                    candidate = self.measure(undo)
+                    candidate = self.measure(undo(m.config))
                 except PassFailedException:
                     continue
                 if self.fits(candidate) and candidate.cycles < m.cycles:
-                    m, improved = candidate, True
-                    break
+                    m = candidate
+            if m is before:
+                break
         return m
 
 
-def _undos(c: Config) -> list[Config]:
-    """``c`` with one move taken back: a result on chip again, fewer slices, weights streamed, a deeper rotation."""
-    undos = [replace(c, offchip=c.offchip - {k}, prefetch=c.prefetch - {k}) for k in sorted(c.offchip)]
-    undos += [c.with_slices(k, n // 2) for k, n in c.slices]
-    undos += [c.with_weight(k, "stream") for k, p in c.weights if p == "offchip"]
-    undos += [replace(c, depth=d) for d in range(c.depth + 1, MAX_DEPTH + 1)]
+def _undos(c: Config) -> list:
+    """Functions each taking one of ``c``'s moves back from a placement, in the order tried:
+    weights streamed again (four times faster than read in place), half the slices, a
+    result on chip again, a deeper rotation."""
+    undos = [lambda x, k=k: x.with_weight(k, "stream") for k, p in c.weights if p == "offchip"]
+    undos += [lambda x, k=k: x.with_slices(k, x.slices_of(k) // 2) for k, _ in c.slices]
+    undos += [lambda x, k=k: replace(x, offchip=x.offchip - {k}, prefetch=x.prefetch - {k}) for k in sorted(c.offchip)]
+    undos += [lambda x, d=d: replace(x, depth=max(x.depth, d)) for d in range(c.depth + 1, MAX_DEPTH + 1)]
     return undos
 
 
