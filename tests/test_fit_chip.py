@@ -265,3 +265,26 @@ def test_a_plan_that_reuses_a_prefetch_source_before_its_wait_is_caught(monkeypa
 
     with pytest.raises(PassFailedException, match="still reading"):
         CheckDmaPass().apply(make_context(), flat)
+
+
+def test_evicted_results_are_written_out_and_read_back_by_dma_and_agree_with_mlir():
+    from cfmem.differential import check
+    from cfmem.dialects.nn_dma import DmaWaitOp
+
+    path = EXAMPLES / "facedetect.mlir"
+    module, _ = load_module(path)
+    evicted = [op for op in find_function(module).walk() if op.name in ("nn.relu", "nn.conv2d")][::2]
+    for op in evicted:
+        set_offchip(op, True, evict=True)
+    planned = module.clone()
+    InsertDmaPass().apply(make_context(), planned)
+    copies = [op for op in planned.walk() if isinstance(op, DmaWaitOp) and "cfmem.offchip" in op.attributes]
+    assert len(copies) == len(evicted)
+    for wait in copies:  # waited for before the first reader of the copy
+        readers = [use.operation for use in wait.results[0].uses]
+        block = wait.parent_block()
+        assert all(block.get_operation_index(wait) < block.get_operation_index(r) for r in readers if r.parent_block() is block)
+    flat = lower_model(module, "nn-insert-dma,nn-plan-memory,nn-check-dma", path.parent)
+    inputs = {a.name_hint: np.ones(a.type.get_shape(), np.float32) for a in find_function(module).body.block.args}
+    (agreement,) = check(module, flat, [inputs], base_dir=path.parent)
+    assert agreement.ok() and agreement.golden_vs_flat == 0.0

@@ -23,7 +23,11 @@ The placement attributes of cfmem.passes.placement are honoured: an op marked
 the weights of ops marked ``"resident"`` are loaded by one transfer into one
 buffer at the function's entry (buffer and transfer marked ``cfmem.resident``),
 which liveness keeps for the whole function and lowering moves into a
-function of its own, run once before the first inference.
+function of its own, run once before the first inference. An op marked
+``cfmem.evict`` computes on chip; a transfer right after it copies its result
+into an off-chip buffer (an ``nn.dma_buffer`` placed off chip), waited for
+just before the result's first reader or after the next op, whichever comes
+first; every reader then gets the off-chip copy, prefetched like a weight.
 
 Buffers are ``nn.dma_buffer`` tensors planned like any other: ``buffers=region``
 defines them at the start of each segment (so a branch's buffers live inside
@@ -57,7 +61,15 @@ from cfmem.dma.hazards import HazardError
 from cfmem.passes.dma_events import check_function
 from cfmem.passes.liveness import functions, is_weight, refuse_foreign_region
 from cfmem.passes.options import checked_options
-from cfmem.passes.placement import DEPTH_ATTR, RESIDENT_ATTR, function_int, is_prefetched, weight_place
+from cfmem.passes.placement import (
+    DEPTH_ATTR,
+    RESIDENT_ATTR,
+    function_int,
+    is_evicted,
+    is_prefetched,
+    set_offchip,
+    weight_place,
+)
 from cfmem.planning.option_checks import check_align, check_budget, check_choice, check_depth
 from cfmem.planning.problem import align_up
 
@@ -201,6 +213,8 @@ class InsertDmaPass(ModulePass):
     def insert(self, fn: func.FuncOp, slots: int) -> None:
         hoist_weights(fn)
         _load_resident(fn, self.align)
+        for op in [o for o in fn.walk() if o is not fn and is_evicted(o)]:
+            _evict(op)
         plan: list[_Segment] = []
         for block in all_blocks(fn.body.block):
             for ops in segments(block):
@@ -271,6 +285,41 @@ def _use_on_chip(op: Operation, on_chip: dict[SSAValue, SSAValue]) -> None:
     for i, operand in enumerate(op.operands):
         if operand in on_chip:
             op.operands[i] = on_chip[operand]
+
+
+def _evict(op: Operation) -> None:
+    """Copy ``op``'s result out by DMA into an off-chip buffer; its readers read the copy."""
+    result = op.results[0]
+    readers = [use.operation for use in result.uses]
+    block = op.parent_block()
+    assert block is not None
+    first_reader = None
+    for reader in readers:
+        while reader.parent_block() is not block:
+            reader = reader.parent_op()
+        if first_reader is None or block.get_operation_index(reader) < block.get_operation_index(first_reader):
+            first_reader = reader
+    buffer = DmaBufferOp(tensor_bytes(result.type))
+    buffer.result.name_hint = (result.name_hint or "t") + "_out"
+    set_offchip(buffer, True)
+    start = DmaStartOp([result], buffer.result, [0])
+    start.token.name_hint = "evict"
+    wait = DmaWaitOp(start)
+    set_offchip(wait, True, prefetch=True)
+    Rewriter.insert_op([buffer, start], InsertPoint.after(op))
+    after_next = start.next_op
+    if first_reader is not None and (after_next is None or first_reader is after_next
+                                     or block.get_operation_index(first_reader) < block.get_operation_index(after_next)):
+        Rewriter.insert_op(wait, InsertPoint.before(first_reader))
+    elif after_next is not None and not after_next.has_trait(IsTerminator):
+        Rewriter.insert_op(wait, InsertPoint.after(after_next))
+    else:
+        Rewriter.insert_op(wait, InsertPoint.before(after_next) if after_next is not None else InsertPoint.at_end(block))
+    wait.results[0].name_hint = (result.name_hint or "t") + "_off"
+    for reader in readers:
+        for i, operand in enumerate(reader.operands):
+            if operand is result:
+                reader.operands[i] = wait.results[0]
 
 
 def _load_resident(fn: func.FuncOp, align: int) -> None:

@@ -68,8 +68,8 @@ def memory_readers(value: SSAValue) -> list[Operation]:
             for token_use in start.token.uses:
                 wait = token_use.operation
                 readers.append(wait)
-                for result in wait.results:
-                    readers.extend(u.operation for u in result.uses)
+                for result in wait.results:  # an evicted copy may itself be the source of a prefetch
+                    readers.extend(memory_readers(result))
         elif isinstance(start, DmaStartOp):  # a transfer reads its sources until its wait
             readers.extend(u.operation for u in start.token.uses)
     return readers

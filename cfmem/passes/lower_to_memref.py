@@ -195,6 +195,7 @@ class _FunctionLowering:
         offchip = planned_offset(value, OFFCHIP_OFFSETS_ATTR)
         if offset is not None:
             dest = self.view(b, self.arena, offset, memref_of(value.type, ON_CHIP), self.names(value))
+            self.bytes_of[value] = _Bytes(self.arena, offset)  # a transfer may evict it
         elif offchip is not None and self.offchip_arena is not None:
             dest = self.view(b, self.offchip_arena, offchip, memref_of(value.type), self.names(value))
             self.bytes_of[value] = _Bytes(self.offchip_arena, offchip)  # a transfer may prefetch it
@@ -380,8 +381,12 @@ class _FunctionLowering:
         tag, buffer, start = self.tags[op.token]
         for k, source in enumerate(start.sources):
             b.insert(memref.DmaWaitOp.get(tag, [self.index(k)], self.index(tensor_bytes(source.type))))
+        place = self.bytes_of.get(start.buffer)  # set for every planned buffer, on chip or off
         for result, slot in zip(op.results, start.byte_offsets):
-            self.mem[result] = self.view(b, buffer, slot, memref_of(result.type, ON_CHIP), self.names(result))
+            space = buffer.type.memory_space if isinstance(buffer.type, MemRefType) else None
+            self.mem[result] = self.view(b, buffer, slot, memref_of(result.type, space), self.names(result))
+            if place is not None:
+                self.bytes_of[result] = _Bytes(place.base, place.offset + slot)  # may be prefetched
 
 
 def blob_global(glob: GlobalOp, weights_dir: Path | None) -> memref.GlobalOp:

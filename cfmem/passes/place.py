@@ -94,6 +94,8 @@ class Config:
     offchip: frozenset[int] = frozenset()
     prefetch: frozenset[int] = frozenset()
     """Off-chip results read back by DMA (a subset of ``offchip``)."""
+    evict: frozenset[int] = frozenset()
+    """Off-chip results also written out by DMA from on chip (a subset of ``prefetch``)."""
 
     def weight_of(self, key: int) -> str:
         return dict(self.weights).get(key, "stream")
@@ -180,7 +182,7 @@ class _Search:
                 set_weight_place(op, config.weight_of(key))
                 if config.slices_of(key) > 1:
                     op.attributes[SLICES_ATTR] = IntegerAttr(config.slices_of(key), i64)
-            set_offchip(op, key in config.offchip, key in config.prefetch)
+            set_offchip(op, key in config.offchip, key in config.prefetch, key in config.evict)
         set_function_int(fn, DEPTH_ATTR, config.depth)
         if config.slices:
             self.slicer(module)
@@ -276,7 +278,7 @@ class _Search:
             if prefetched:
                 key = max(prefetched, key=lambda k: (self.result_bytes(k), -k))
                 why = f"it sizes the largest DMA buffer {at_peak}"
-                out.append((replace(c, prefetch=c.prefetch - {key}), ("result", key), why))
+                out.append((replace(c, prefetch=c.prefetch - {key}, evict=c.evict - {key}), ("result", key), why))
             keys = [k for k in served if c.weight_of(k) == "stream" and k in self.weighted]
             if keys:
                 largest = max(self.weight_bytes(k) // c.slices_of(k) for k in keys)
@@ -296,6 +298,8 @@ class _Search:
             out.append((replace(c, offchip=c.offchip | {key}), ("result", key), f"live {at_peak}"))
             prefetched = replace(c, offchip=c.offchip | {key}, prefetch=c.prefetch | {key})
             out.append((prefetched, ("result", key), f"live {at_peak}, idle until read"))
+            evicted = replace(prefetched, evict=c.evict | {key})
+            out.append((evicted, ("result", key), f"live {at_peak}, idle between its write and its reads"))
         if len(activations) > ACTIVATION_CANDIDATES:  # far over the budget: clear the peak in one move
             every = replace(c, offchip=c.offchip | {key for _, key in activations})
             out.append((every, ("result", activations[0][1]), f"live {at_peak} with {len(activations) - 1} more"))
@@ -382,7 +386,10 @@ def _undos(c: Config) -> list:
     result on chip again, a deeper rotation."""
     undos = [lambda x, k=k: x.with_weight(k, "stream") for k, p in c.weights if p == "offchip"]
     undos += [lambda x, k=k: x.with_slices(k, x.slices_of(k) // 2) for k, _ in c.slices]
-    undos += [lambda x, k=k: replace(x, offchip=x.offchip - {k}, prefetch=x.prefetch - {k}) for k in sorted(c.offchip)]
+    undos += [
+        lambda x, k=k: replace(x, offchip=x.offchip - {k}, prefetch=x.prefetch - {k}, evict=x.evict - {k})
+        for k in sorted(c.offchip)
+    ]
     undos += [lambda x, d=d: replace(x, depth=max(x.depth, d)) for d in range(c.depth + 1, MAX_DEPTH + 1)]
     return undos
 
@@ -455,7 +462,7 @@ def place_module(module: ModuleOp, chip: Chip, budget: int | None = None) -> dic
                     set_weight_place(op, best.config.weight_of(key))
                     if best.config.slices_of(key) > 1:
                         op.attributes[SLICES_ATTR] = IntegerAttr(best.config.slices_of(key), i64)
-                set_offchip(op, key in best.config.offchip, key in best.config.prefetch)
+                set_offchip(op, key in best.config.offchip, key in best.config.prefetch, key in best.config.evict)
             set_function_int(fn, DEPTH_ATTR, best.config.depth)
             set_function_int(fn, BUDGET_ATTR, budget)
     finally:
@@ -517,7 +524,10 @@ def _decisions(search: _Search, best: Measure, chip: Chip) -> list[Decision]:
         uses = sum(len(list(r.uses)) for r in op.results)
         cycles = nbytes * (1 + uses) / chip.offchip_bytes_per_cycle
         why = search.reasons.get(("result", key), "")
-        if key in c.prefetch:
+        if key in c.evict:
+            where = "evicted to the off-chip arena and prefetched by DMA"
+            cycles = (1 + uses) * chip.transfer_cycles(nbytes)
+        elif key in c.prefetch:
             where = "off-chip arena, prefetched by DMA"
             cycles = nbytes / chip.offchip_bytes_per_cycle + uses * chip.transfer_cycles(nbytes)
         else:

@@ -10,8 +10,10 @@ call or several, reads the same decisions:
 - ``cfmem.offchip`` (unit) on an op: its results live in the off-chip
   activation arena, written by compute at off-chip cost and read in place
   at off-chip cost, or, with ``cfmem.prefetch`` (unit) too, read back by
-  DMA into the reading op's buffers (evicted, then prefetched in time for
-  each reader, as weights are streamed);
+  DMA into the reading op's buffers in time for each reader, as weights are
+  streamed; with ``cfmem.evict`` (unit) as well, the op computes its results
+  on chip and a DMA transfer copies them out (``nn-insert-dma`` makes the
+  off-chip copy, which readers prefetch);
 - ``cfmem.slices = N`` on an op: compute it in N slices of its weights
   (``nn-slice-weights`` cuts it; each slice carries ``cfmem.slice_of``);
 - ``cfmem.dma_depth = N`` on a function: buffers in rotation for streamed
@@ -33,6 +35,7 @@ OFFCHIP_ATTR = "cfmem.offchip"
 DEPTH_ATTR = "cfmem.dma_depth"
 BUDGET_ATTR = "cfmem.onchip_budget"
 PREFETCH_ATTR = "cfmem.prefetch"
+EVICT_ATTR = "cfmem.evict"
 SLICES_ATTR = "cfmem.slices"
 SLICE_OF_ATTR = "cfmem.slice_of"
 """On each slice op: the name of the op it is a slice of (the timing model charges each slice)."""
@@ -63,9 +66,14 @@ def set_weight_place(op: Operation, place: str) -> None:
 
 
 def is_offchip_activation(value: SSAValue) -> bool:
-    """Whether ``value`` is a result of an op placed in the off-chip activation arena."""
+    """Whether ``value`` is a result of an op placed in the off-chip activation arena (an
+    evicted op computes on chip: its off-chip copy is another value)."""
     owner = value.owner
-    return isinstance(owner, Operation) and OFFCHIP_ATTR in owner.attributes
+    return isinstance(owner, Operation) and OFFCHIP_ATTR in owner.attributes and EVICT_ATTR not in owner.attributes
+
+
+def is_evicted(op: Operation) -> bool:
+    return EVICT_ATTR in op.attributes
 
 
 def is_prefetched(value: SSAValue) -> bool:
@@ -74,9 +82,11 @@ def is_prefetched(value: SSAValue) -> bool:
     return is_offchip_activation(value) and PREFETCH_ATTR in owner.attributes  # type: ignore[union-attr]
 
 
-def set_offchip(op: Operation, offchip: bool, prefetch: bool = False) -> None:
-    """Put ``op``'s results off chip (read in place, or prefetched by DMA) or back on chip."""
-    for name, on in ((OFFCHIP_ATTR, offchip), (PREFETCH_ATTR, offchip and prefetch)):
+def set_offchip(op: Operation, offchip: bool, prefetch: bool = False, evict: bool = False) -> None:
+    """Put ``op``'s results off chip (read in place, prefetched by DMA, or also written out
+    by DMA) or back on chip."""
+    prefetch = offchip and (prefetch or evict)
+    for name, on in ((OFFCHIP_ATTR, offchip), (PREFETCH_ATTR, prefetch), (EVICT_ATTR, offchip and evict)):
         if on:
             op.attributes[name] = UnitAttr()
         else:
