@@ -32,7 +32,7 @@ from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp
 
 from cfmem.dma.events import Block, Compute, IfEvent, Start
-from cfmem.dma.timing import Chip, simulate
+from cfmem.dma.timing import Chip, simulate, slower_path
 from cfmem.errors import CfmemError
 from cfmem.interp.golden import find_function
 from cfmem.passes.dma_events import function_events
@@ -82,28 +82,7 @@ def timing_path(module: ModuleOp, chip: Chip, func_name: str | None = None) -> d
     """The branch every if takes on the timed path: the one with more compute, every weight streamed."""
     streamed = module.clone()
     InsertDmaPass().apply(Context(), streamed)
-    events = function_events(find_function(streamed, func_name))
-    choices: dict[str, bool] = {}
-
-    def walk(block: Block) -> None:
-        for event in block.events:
-            if isinstance(event, IfEvent):
-                taken = _compute(event.branches[0], chip) >= _compute(event.branches[1], chip)
-                choices[event.label] = taken
-                walk(event.branches[0 if taken else 1])
-
-    walk(events)
-    return choices
-
-
-def _compute(block: Block, chip: Chip) -> float:
-    total = 0.0
-    for event in block.events:
-        if isinstance(event, Compute):
-            total += chip.compute_cycles(event)
-        elif isinstance(event, IfEvent):
-            total += max(_compute(b, chip) for b in event.branches)
-    return total
+    return slower_path(function_events(find_function(streamed, func_name)), chip)
 
 
 def latency_bound(module: ModuleOp, chip: Chip, budget: int, path: dict[str, bool], func_name: str | None = None) -> float:

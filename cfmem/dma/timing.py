@@ -156,6 +156,21 @@ def simulate(program: Block, chip: Chip, branches: dict[str, bool] | None = None
     return timeline
 
 
+def slower_path(program: Block, chip: Chip) -> dict[str, bool]:
+    """The branch ``simulate`` takes at every if it is not told about: the one with more compute."""
+    choices: dict[str, bool] = {}
+
+    def walk(block: Block) -> None:
+        for event in block.events:
+            if isinstance(event, IfEvent):
+                taken = _work(event.branches[0], chip) >= _work(event.branches[1], chip)
+                choices[event.label] = taken
+                walk(event.branches[0 if taken else 1])
+
+    walk(program)
+    return choices
+
+
 def _work(block: Block, chip: Chip) -> float:
     total = 0.0
     for event in block.events:

@@ -44,7 +44,7 @@ from dataclasses import dataclass, field, replace
 
 from xdsl.context import Context
 from xdsl.dialects import func
-from xdsl.dialects.builtin import IntegerAttr, ModuleOp, StringAttr, i64
+from xdsl.dialects.builtin import IntegerAttr, ModuleOp, i64
 from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.utils.exceptions import PassFailedException
@@ -229,8 +229,11 @@ class _Search:
         else:
             best = self.undo_moves(floor)  # grow from the floor
             if self.budget >= smallest.need * SHRINK_FROM:  # and shrink from the top, where that is not far
-                shrunk = self.shrink(smallest)
-                best = min((best, shrunk), key=lambda m: (m.cycles, m.need))
+                try:
+                    shrunk = self.shrink(smallest)
+                    best = min((best, shrunk), key=lambda m: (m.cycles, m.need))
+                except PlacementError:
+                    pass  # greedy moves can stall where growing from the floor does not
         best = self.add_resident(best)
         return self.deepen(self.undo_moves(best))
 

@@ -25,12 +25,12 @@ from cfmem.planning.option_checks import (
 )
 from cfmem.planning.problem import PlanOptions
 from cfmem.planning.strategies import STRATEGY_NAMES, get_strategy
-from cfmem.dma.timing import Chip
 from cfmem.interp.flat import is_flat
 from cfmem.interp.footprint import check_run_bytes
 from cfmem.interp.golden import GoldenInterpreter, InterpError
 from cfmem.reports import gantt, tables
 from cfmem.reports import timing as timing_reports
+from cfmem.tools.compile import load_chip
 from cfmem.tools.run import load_inputs
 
 
@@ -166,7 +166,7 @@ def _plan_and_report(module, source: SourceMap, path: str, args: argparse.Namesp
         trees[name] = info.tree
         result["functions"][name] = tables.function_report(name, info.tree, plan, args.align)
     if args.timing or args.timeline:
-        chip = _chip(args.chip)
+        chip = load_chip(args.chip)
         branches = _branches(module, source, fns[0], path, args.inputs) if args.inputs else None
         variants = timing_reports.VARIANTS
         if args.depth:
@@ -212,15 +212,6 @@ def _json(results: list[dict], compare: bool) -> dict:
     return {"models": results, "table": _table_json(*tables.models_table(_model_entries(results)))}
 
 
-def _chip(path: str | None) -> Chip:
-    if path is None:
-        return Chip()
-    try:
-        return Chip.load(path)
-    except (OSError, ValueError, TypeError) as err:
-        raise CfmemError(f"not a chip description: {err}", path) from None
-
-
 def _branches(module, source: SourceMap, fn: func.FuncOp, path: str, inputs: str) -> dict[str, bool]:
     """The branch each if took when the reference interpreter ran ``inputs``."""
     interpreter = GoldenInterpreter(module, Path(path).parent)
@@ -254,7 +245,7 @@ def _fit_report(args: argparse.Namespace) -> int:
     path = args.models[0]
     module, _ = load_module(path)
     _refuse_flat(module, path)
-    chip = _chip(args.chip)
+    chip = load_chip(args.chip)
     name = Path(path).stem
     result: dict = {"model": path, "chip": chip.name}
     sections = []
