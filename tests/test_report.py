@@ -361,3 +361,23 @@ def test_nested_hoisted_blocks_hold_their_branches():
     for block in report["blocks"]:
         for name in members[block["if"]]:
             assert block["offset"] <= rows[name]["offset"] and rows[name]["end_offset"] <= block["offset"] + block["size"]
+
+
+@pytest.mark.parametrize("path", EXAMPLE_FILES, ids=lambda p: p.stem)
+def test_aliases_are_listed_with_their_roots_and_the_bytes_aliasing_saves(cfmem, path):
+    res = cfmem("report", str(path))
+    assert res.returncode == 0, res.stderr
+    module, _ = load_module(path)
+    PassPipeline.parse_spec(PASSES, "nn-plan-memory").apply(make_context(), module)
+    (fn,) = functions(module)
+    without, _ = load_module(path)
+    PassPipeline.parse_spec(PASSES, "nn-plan-memory{aliases=false}").apply(make_context(), without)
+    unaliased = functions(without)[0].attributes[ARENA_ATTR].value.data
+    peak = fn.attributes[ARENA_ATTR].value.data
+    assert f"saved by aliasing: {unaliased - peak} bytes (peak {unaliased} bytes without aliases)" in res.stdout
+    lines = res.stdout.splitlines()
+    start = lines.index("aliases (no bytes of their own):") + 3
+    listed = {line.split()[0]: (line.split()[2], int(line.split()[4])) for line in lines[start:] if not line.startswith("saved")}
+    want = {op.results[0].name_hint: (op.attributes["cfmem.alias"].data, planned_offset(op.results[0]))
+            for op in fn.walk() if "cfmem.alias" in op.attributes}
+    assert listed == want and want

@@ -182,7 +182,8 @@ def analyze_function(
     analysis = _Analysis(fn, io_on_chip, aliases)
     tree = analysis.region(fn.body.block)
     for value, (root, offset) in aliases.items():
-        tree.aliases.append(Alias(analysis.unique_id(value), analysis.tensor_of[root].id, offset, tensor_bytes(value.type)))
+        alias = Alias(analysis.unique_id(value), analysis.tensor_of[root].id, offset, tensor_bytes(value.type))
+        tree.aliases.append(alias)
     return FunctionLiveness(tree, analysis.tensor_of, analysis.region_of, analysis.if_node_of, aliases)
 
 

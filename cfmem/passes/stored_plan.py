@@ -112,13 +112,15 @@ def declared_aliases(fn: func.FuncOp) -> Aliases:
     for op in fn.walk():
         if ALIAS_ATTR in op.attributes and (not op.results or op.results[0] not in allowed):
             raise PassFailedException(
-                f"{where}: the stored plan is wrong: '{op.name}' {op_position(op)} declares an alias of {op.attributes[ALIAS_ATTR]} that is not"
-                f" allowed (alias kinds: {','.join(kinds) or 'none'}): its result needs bytes of its own"
+                f"{where}: the stored plan is wrong: '{op.name}' {op_position(op)} declares an alias of"
+                f" {op.attributes[ALIAS_ATTR]} that is not allowed (alias kinds: {','.join(kinds) or 'none'}):"
+                " its result needs bytes of its own"
             )
     for value in allowed:
         if ALIAS_ATTR not in value.owner.attributes:
             raise PassFailedException(
-                f"{where}: {describe(value)} {op_position(value.owner)} is an alias but has no {ALIAS_ATTR}: plan the function again"
+                f"{where}: {describe(value)} {op_position(value.owner)} is an alias but has no {ALIAS_ATTR}:"
+                " plan the function again"
             )
     return allowed
 
@@ -132,7 +134,8 @@ def _check_aliases(info: FunctionLiveness, offsets: dict[SSAValue, int], where: 
         if declared != StringAttr(root_id):
             raise PassFailedException(f"{what} declares an alias of {declared}, but its root is \"{root_id}\"")
         at, base = offsets.get(value, OFF_CHIP), offsets.get(root, OFF_CHIP)
-        if base == OFF_CHIP or at != base + delta or not base <= at <= at + tensor_bytes(value.type) <= base + tensor_bytes(root.type):
+        inside = base <= at and at + tensor_bytes(value.type) <= base + tensor_bytes(root.type)
+        if base == OFF_CHIP or at != base + delta or not inside:
             raise PassFailedException(
                 f"{what} has offset {at} but as an alias of \"{root_id}\" at byte {delta} it must be at"
                 f" {base + delta} (inside its root's bytes)"
