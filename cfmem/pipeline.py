@@ -19,6 +19,8 @@ from cfmem.passes import PASSES
 from cfmem.passes.lower_to_memref import LowerToMemrefPass
 
 DEFAULT_PLAN_PIPELINE = "nn-insert-dma,nn-plan-memory"
+GRAPH_REWRITES = ("nn-slice-weights",)
+"""Passes that change which ops compute a result (and so, in float, the rounding)."""
 
 
 def apply_pipeline(module: ModuleOp, spec: str, where: str | None = None, base_dir: Path | None = None) -> None:
@@ -63,6 +65,25 @@ def _spec_error_message(err: BaseException) -> str:
         message = (lines[-1][0].lower() + lines[-1][1:]).removesuffix(" here")
         return f"{message} at column {column}" if column else message
     return lines[-1]
+
+
+def rewritten_graph(module: ModuleOp, spec: str, where: str | None = None) -> ModuleOp:
+    """A copy of ``module`` after the ``GRAPH_REWRITES`` passes of pipeline ``spec``, in
+    order (``module`` itself when it has none): the graph a lowered module must compute
+    bit for bit, since planning, DMA and lowering keep every op's numbers."""
+    try:
+        passes = PassPipeline.parse_spec(PASSES, spec).passes
+    except (Exception, ArgSpecParseError) as err:
+        raise CfmemError(f"bad pipeline '{spec}': {_spec_error_message(err)}", "-p") from None
+    rewrites = PassPipeline(tuple(p for p in passes if p.name in GRAPH_REWRITES))
+    if not rewrites.passes:
+        return module
+    graph = module.clone()
+    try:
+        rewrites.apply(make_context(), graph)
+    except DiagnosticException as err:
+        raise CfmemError(str(err).strip().splitlines()[0], where) from None
+    return graph
 
 
 def lower_model(module: ModuleOp, plan_pipeline: str, base_dir: Path | None, where: str | None = None) -> ModuleOp:

@@ -10,8 +10,18 @@ In checking mode the interpreter also records, for every byte of every
 writable buffer, which tensor (the ``cfmem.tensor`` name of the view or DMA
 that wrote it) owns it. It stops with a ``ClobberError`` naming both tensors
 when a view is read whose bytes another tensor has overwritten (or nobody
-wrote), when an op's output overlaps one of its inputs, and when bytes of a
-DMA transfer are read or overwritten before its ``memref.dma_wait``.
+wrote), when an op's output overlaps one of its inputs, when bytes of a
+DMA transfer are read or overwritten before its ``memref.dma_wait``, and
+when the source of a transfer from a writable memory (an activation
+prefetched from the off-chip arena) is not one tensor's bytes at the start
+or is overwritten before the wait.
+
+A function whose ``cfmem.init`` names a resident-weight loader runs it first,
+on the same memories, as a runtime would before the first inference. The
+on-chip memories (space 1) are measured: ``onchip_bytes`` is their total
+size and ``onchip_touched`` one past the highest byte any op or transfer
+wrote in them. A function with ``cfmem.onchip_budget`` is refused before it
+runs when its on-chip memories exceed the budget.
 
 Aliases: a view may also read bytes owned by the tensors its ``cfmem.reads``
 names (a reshape's source, a concat's parts, the values yielded into an if's
@@ -39,7 +49,8 @@ from cfmem.interp import kernels
 from cfmem.interp.golden import InterpError, RunResult, check_inputs, find_function
 from cfmem.interp.weights import numpy_dtype
 from cfmem.passes.aliases import is_inplace_op
-from cfmem.passes.lower_to_memref import INPLACE_ATTR, READS_ATTR, TENSOR_ATTR
+from cfmem.passes.lower_to_memref import INIT_ATTR, INPLACE_ATTR, ON_CHIP, READS_ATTR, TENSOR_ATTR
+from cfmem.passes.placement import BUDGET_ATTR
 from cfmem.signature import input_args, result_names
 
 UNWRITTEN = -1
@@ -51,6 +62,10 @@ class ClobberError(InterpError):
     """The plan let one tensor's bytes be overwritten while still needed."""
 
 
+class CapacityError(InterpError):
+    """The flat module needs more on-chip memory than its function's budget."""
+
+
 @dataclass
 class Memory:
     """One buffer of bytes; ``owner`` (checking mode) holds a tensor id per byte."""
@@ -58,6 +73,9 @@ class Memory:
     name: str
     data: np.ndarray
     owner: np.ndarray | None = None
+    on_chip: bool = False
+    touched: int = 0
+    """One past the highest byte written."""
 
 
 @dataclass
@@ -94,6 +112,10 @@ class Transfer:
 
     source: np.ndarray
     dest: Ref
+    source_memory: Memory | None = None
+    source_start: int = 0
+    source_owners: np.ndarray | None = None
+    """Checking mode, a writable source (a prefetched activation): who owned its bytes at the start."""
 
 
 @dataclass
@@ -126,6 +148,7 @@ class FlatInterpreter:
     def __init__(self, module: ModuleOp, check: bool = True):
         self.check = check
         self.global_ops = {op.sym_name.data: op for op in module.ops if isinstance(op, memref.GlobalOp)}
+        self.functions = {op.sym_name.data: op for op in module.ops if isinstance(op, func.FuncOp)}
         self.if_labels = {op: f"if#{k}" for k, op in enumerate(o for o in module.walk() if isinstance(o, scf.IfOp))}
         self.tensor_ids: dict[str, int] = {}
         self.tensor_names: list[str] = []
@@ -136,10 +159,54 @@ class FlatInterpreter:
             self.tensor_names.append(name)
         return self.tensor_ids[name]
 
+    def onchip_globals(self, fn: func.FuncOp) -> list[memref.GlobalOp]:
+        """The on-chip memories ``fn`` (and its loader) use."""
+        used = {op.name_.string_value() for f in (fn, self.init_of(fn)) if f is not None
+                for op in f.walk() if isinstance(op, memref.GetGlobalOp)}
+        return [g for name, g in self.global_ops.items()
+                if name in used and isinstance(g.type, MemRefType) and g.type.memory_space == ON_CHIP]
+
+    def init_of(self, fn: func.FuncOp) -> func.FuncOp | None:
+        attr = fn.attributes.get(INIT_ATTR)
+        if not isinstance(attr, StringAttr):
+            return None
+        init = self.functions.get(attr.data)
+        if init is None:
+            raise InterpError(f"@{fn.sym_name.data} names loader @{attr.data}, which the module does not have")
+        return init
+
+    def check_capacity(self, fn: func.FuncOp) -> None:
+        budget = fn.attributes.get(BUDGET_ATTR)
+        if not isinstance(budget, IntegerAttr):
+            return
+        sizes = {g.sym_name.data: int(np.prod(g.type.get_shape())) * numpy_dtype(g.type.get_element_type()).itemsize
+                 for g in self.onchip_globals(fn)}
+        if sum(sizes.values()) > budget.value.data:
+            raise CapacityError(
+                f"@{fn.sym_name.data} needs {sum(sizes.values())} bytes of on-chip memory"
+                f" ({', '.join(f'@{k} {v}' for k, v in sizes.items())}) but its budget is {budget.value.data}"
+            )
+
+    @property
+    def onchip_bytes(self) -> int:
+        """Total size of the on-chip memories the last run used."""
+        return sum(m.data.size for m in self.memories.values() if m.on_chip)
+
+    @property
+    def onchip_touched(self) -> int:
+        """Highest on-chip byte written in the last run, plus one (summed over on-chip memories)."""
+        return sum(m.touched for m in self.memories.values() if m.on_chip)
+
     def run(self, fn: func.FuncOp, inputs: dict[str, np.ndarray]) -> RunResult:
         self.memories: dict[str, Memory] = {}
         self.in_flight: dict[tuple[int, int], Transfer] = {}
         self.branches: list[tuple[str, bool]] = []
+        self.check_capacity(fn)
+        init = self.init_of(fn)
+        if init is not None:
+            self.run_block(init.body.block, _Frame())
+            if self.in_flight:
+                raise InterpError(f"loader @{init.sym_name.data} leaves a DMA transfer outstanding", init)
         frame = _Frame()
         args = list(fn.body.block.args)
         inputs_given = check_inputs(fn, inputs)
@@ -166,7 +233,7 @@ class FlatInterpreter:
             op = self.global_ops.get(name)
             if op is None:
                 raise InterpError(f"no memref.global @{name} in the module")
-            memory = Memory(name, _global_bytes(op))
+            memory = Memory(name, _global_bytes(op), on_chip=op.type.memory_space == ON_CHIP)
             if op.constant is None and self.check:
                 memory.owner = np.full(memory.data.shape, UNWRITTEN, np.int32)
             self.memories[name] = memory
@@ -204,6 +271,21 @@ class FlatInterpreter:
         if self.check and ref.memory.owner is not None and ref.tensor is not None:
             ref.memory.owner[ref.offset : ref.offset + ref.nbytes] = self.tensor_id(ref.tensor)
         ref.array()[...] = value
+        ref.memory.touched = max(ref.memory.touched, ref.offset + ref.nbytes)
+
+    def check_source_kept(self, transfer: Transfer, op: Operation) -> None:
+        """A transfer reads its source until its wait: nothing may have overwritten it."""
+        if transfer.source_memory is None or transfer.source_owners is None or transfer.source_memory.owner is None:
+            return
+        start = transfer.source_start
+        now = transfer.source_memory.owner[start : start + transfer.source_owners.size]
+        changed = np.flatnonzero(now != transfer.source_owners)
+        if changed.size:
+            raise ClobberError(
+                f"%{self.tensor_names[int(now[changed[0]])]} overwrote bytes of {transfer.source_memory.name}"
+                f" that the DMA of %{transfer.dest.tensor} was still reading (first at byte {start + int(changed[0])})",
+                op,
+            )
 
     def check_not_in_flight(self, ref: Ref, op: Operation, verb: str) -> None:
         for transfer in self.in_flight.values():
@@ -266,6 +348,7 @@ class FlatInterpreter:
             transfer = self.in_flight.pop(key, None)
             if transfer is None:
                 raise InterpError("waits on a DMA tag no transfer is using", op)
+            self.check_source_kept(transfer, op)
             self.store(transfer.dest, transfer.source)  # no transfer in flight overlaps it: refused at its start
         else:
             raise InterpError(f"the flat interpreter cannot run '{op.name}'", op)
@@ -302,7 +385,16 @@ class FlatInterpreter:
         key = (id(tag.memory), values[op.tag_indices[0]])
         if key in self.in_flight:
             raise InterpError("reuses a DMA tag whose transfer has not been waited for", op)
-        self.in_flight[key] = Transfer(source, dest)
+        transfer = Transfer(source, dest)
+        if self.check and src.memory.owner is not None:
+            owners = src.memory.owner[s0 : s0 + count].copy()
+            if owners.size and (owners[0] == UNWRITTEN or (owners != owners[0]).any()):
+                raise ClobberError(
+                    f"the DMA of %{dest.tensor} reads bytes {s0} to {s0 + count} of {src.memory.name},"
+                    " which no single tensor wrote", op
+                )
+            transfer.source_memory, transfer.source_start, transfer.source_owners = src.memory, s0, owners
+        self.in_flight[key] = transfer
 
 
 def is_flat(module: ModuleOp) -> bool:
@@ -315,3 +407,13 @@ def run_flat(module: ModuleOp, inputs: dict[str, np.ndarray], *, func_name: str 
     """Run a lowered function (default: the only or ``main`` one) on ``inputs``."""
     fn = find_function(module, func_name)
     return FlatInterpreter(module, check).run(fn, inputs)
+
+
+def measure_flat(module: ModuleOp, inputs: dict[str, np.ndarray], *, func_name: str | None = None
+                 ) -> tuple[RunResult, int, int]:
+    """A checking run of a lowered function, with its on-chip bytes: the total size of
+    its on-chip memories and one past the highest on-chip byte written."""
+    fn = find_function(module, func_name)
+    interp = FlatInterpreter(module, check=True)
+    result = interp.run(fn, inputs)
+    return result, interp.onchip_bytes, interp.onchip_touched

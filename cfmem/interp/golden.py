@@ -43,8 +43,12 @@ class RunResult:
 
 
 def find_function(module: ModuleOp, func_name: str | None = None) -> func.FuncOp:
-    """The function ``func_name``, or the module's only (or ``main``) function."""
-    funcs = [op for op in module.ops if isinstance(op, func.FuncOp)]
+    """The function ``func_name``, or the module's only (or ``main``) function.
+
+    Resident-weight loaders of the flat form (``cfmem.init_of``) are not
+    candidates: they run as part of the function they load for.
+    """
+    funcs = [op for op in module.ops if isinstance(op, func.FuncOp) and "cfmem.init_of" not in op.attributes]
     if func_name is not None:
         funcs = [f for f in funcs if f.sym_name.data == func_name]
         if not funcs:

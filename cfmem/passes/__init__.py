@@ -35,6 +35,12 @@ def _check_dma() -> type[ModulePass]:
     return CheckDmaPass
 
 
+def _place() -> type[ModulePass]:
+    from cfmem.passes.place import PlacePass
+
+    return PlacePass
+
+
 def _lower_to_memref() -> type[ModulePass]:
     from cfmem.passes.lower_to_memref import LowerToMemrefPass
 
@@ -45,6 +51,12 @@ def _lower_to_linalg() -> type[ModulePass]:
     from cfmem.passes.lower_to_linalg import LowerToLinalgPass
 
     return LowerToLinalgPass
+
+
+def _slice_weights() -> type[ModulePass]:
+    from cfmem.passes.slice_weights import SliceWeightsPass
+
+    return SliceWeightsPass
 
 
 def _fuse_quantized_elementwise() -> type[ModulePass]:
@@ -58,6 +70,8 @@ PASSES: dict[str, Callable[[], type[ModulePass]]] = {
     "nn-annotate-costs": _annotate_costs,
     "nn-liveness": _liveness,
     "nn-plan-memory": _plan_memory,
+    "nn-place": _place,
+    "nn-slice-weights": _slice_weights,
     "nn-insert-dma": _insert_dma,
     "nn-check-dma": _check_dma,
     "nn-lower-to-memref": _lower_to_memref,

@@ -24,8 +24,8 @@ the union of its aliases' lifetimes. Kinds (``ALIAS_KINDS``):
     a value made by an op of a branch and used only by the branch's
     ``nn.yield`` is computed straight into the if's result.
 
-Function arguments and results, read-only data, DMA buffers and values of
-ops with several results never take part. Consumer-side kinds (concat,
+Function arguments and results, read-only data, DMA buffers, results placed
+off chip (``cfmem.offchip``) and values of ops with several results never take part. Consumer-side kinds (concat,
 yield) are decided first; reshape, slice and in-place follow in program order.
 """
 
@@ -54,6 +54,7 @@ from cfmem.dialects.nn_quant import QBinaryOp, QConcatOp, QLookupOp
 from cfmem.dialects.nn_weights import ReshapeOp
 from cfmem.dialects.types import element_bytes, static_shape, tensor_bytes
 from cfmem.passes.liveness import is_read_only, memory_readers
+from cfmem.passes.placement import is_offchip_activation
 
 ALIAS_KINDS = ("reshape", "slice", "inplace", "concat", "yield")
 SAFE_KINDS = ("reshape", "inplace", "yield")
@@ -140,6 +141,7 @@ class _Finder:
             and value not in self.io
             and not is_read_only(value)
             and not isinstance(owner, DmaWaitOp | DmaBufferOp)
+            and not is_offchip_activation(value)
         )
 
     def free(self, value: SSAValue) -> bool:

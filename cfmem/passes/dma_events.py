@@ -1,5 +1,11 @@
 """The event tree of a function (cfmem.dma.events) read off nn IR, and the
-``nn-check-dma`` pass that runs the hazard checker on it."""
+``nn-check-dma`` pass that runs the hazard checker on it.
+
+The transfer of resident weights (``cfmem.resident``) is not an event of an
+inference: it runs once before the first one (``resident_bytes`` gives its
+size). An op's off-chip bytes are the weights it reads straight from off-chip
+memory and the off-chip activations (``cfmem.offchip``) it reads and writes.
+"""
 
 from __future__ import annotations
 
@@ -25,6 +31,7 @@ from cfmem.dma.hazards import HazardError, check
 from cfmem.passes.flat_dma_events import flat_function_events
 from cfmem.passes.liveness import functions, is_weight
 from cfmem.passes.names import ValueNames
+from cfmem.passes.placement import is_offchip_activation, is_resident
 
 
 def op_label(op: Operation, names: ValueNames) -> str:
@@ -33,9 +40,10 @@ def op_label(op: Operation, names: ValueNames) -> str:
 
 def _compute(op: Operation, names: ValueNames) -> Compute:
     reads = tuple(
-        names(v.owner.token) for v in op.operands if isinstance(v.owner, DmaWaitOp)
+        names(v.owner.token) for v in op.operands if isinstance(v.owner, DmaWaitOp) and not is_resident(v.owner)
     )
-    offchip = sum(tensor_bytes(v.type) for v in set(op.operands) if is_weight(v))
+    offchip = sum(tensor_bytes(v.type) for v in set(op.operands) if is_weight(v) or is_offchip_activation(v))
+    offchip += sum(tensor_bytes(r.type) for r in op.results if is_offchip_activation(r))
     macs = op.macs() if hasattr(op, "macs") else 0
     moved = op.bytes_written() if hasattr(op, "bytes_written") else 0
     return Compute(op_label(op, names), macs, moved, offchip, tuple(dict.fromkeys(reads)))
@@ -44,6 +52,8 @@ def _compute(op: Operation, names: ValueNames) -> Compute:
 def block_events(block: IRBlock, label: str, names: ValueNames, if_labels: dict[IfOp, str]) -> Block:
     events = Block(label)
     for op in block.ops:
+        if is_resident(op):
+            continue
         if isinstance(op, DmaStartOp):
             events.events.append(
                 Start(names(op.token), names(op.buffer), tuple(op.byte_ranges()), op.transfer_bytes())
@@ -73,6 +83,11 @@ def function_events(fn: func.FuncOp) -> Block:
     """The event tree of ``fn``; ifs are labelled ``if#k`` in pre-order."""
     if_labels = {op: f"if#{k}" for k, op in enumerate(o for o in fn.walk() if isinstance(o, IfOp))}
     return block_events(fn.body.block, f"@{fn.sym_name.data}", ValueNames("#", "v", "%"), if_labels)
+
+
+def resident_bytes(fn: func.FuncOp) -> int:
+    """Bytes of weights ``fn`` loads once before its first inference."""
+    return sum(op.transfer_bytes() for op in fn.walk() if isinstance(op, DmaStartOp) and is_resident(op))
 
 
 def check_function(fn: func.FuncOp) -> None:

@@ -15,7 +15,15 @@ execution order:
 
 ``depth=N`` (pingpong only, default 2) generalises ping-pong to N buffers in
 rotation: op k+N-1's transfer starts after op k's wait, so a long transfer
-can hide behind several short computes.
+can hide behind several short computes. A function's ``cfmem.dma_depth``
+(written by ``nn-place``) overrides ``mode`` and ``depth`` for it: 1 is sync.
+
+The placement attributes of cfmem.passes.placement are honoured: an op marked
+``cfmem.weights = "offchip"`` keeps reading its weights from off-chip memory;
+the weights of ops marked ``"resident"`` are loaded by one transfer into one
+buffer at the function's entry (buffer and transfer marked ``cfmem.resident``),
+which liveness keeps for the whole function and lowering moves into a
+function of its own, run once before the first inference.
 
 Buffers are ``nn.dma_buffer`` tensors planned like any other: ``buffers=region``
 defines them at the start of each segment (so a branch's buffers live inside
@@ -34,7 +42,7 @@ from dataclasses import dataclass, field
 
 from xdsl.context import Context
 from xdsl.dialects import func
-from xdsl.dialects.builtin import ModuleOp
+from xdsl.dialects.builtin import ModuleOp, UnitAttr
 from xdsl.ir import Block, Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
@@ -49,6 +57,7 @@ from cfmem.dma.hazards import HazardError
 from cfmem.passes.dma_events import check_function
 from cfmem.passes.liveness import functions, is_weight, refuse_foreign_region
 from cfmem.passes.options import checked_options
+from cfmem.passes.placement import DEPTH_ATTR, RESIDENT_ATTR, function_int, is_prefetched, weight_place
 from cfmem.planning.option_checks import check_align, check_budget, check_choice, check_depth
 from cfmem.planning.problem import align_up
 
@@ -65,6 +74,18 @@ def weight_operands(op: Operation) -> list[SSAValue]:
         if is_weight(v) and v not in seen:
             seen.append(v)
     return seen
+
+
+def streamed_operands(op: Operation) -> list[SSAValue]:
+    """What DMA brings on chip for ``op``: its weights when they are streamed, and the
+    off-chip activations it reads that are prefetched (``cfmem.prefetch``)."""
+    if isinstance(op, DmaStartOp | IfOp) or op.has_trait(IsTerminator):
+        return []
+    streamed = weight_operands(op) if weight_place(op) == "stream" else []
+    for v in op.operands:
+        if is_prefetched(v) and v not in streamed:
+            streamed.append(v)
+    return streamed
 
 
 def packed_offsets(values: list[SSAValue], align: int) -> tuple[list[int], int]:
@@ -151,16 +172,18 @@ class InsertDmaPass(ModulePass):
             for inner in fn.body.walk():
                 refuse_foreign_region(inner)
         for fn in functions(op):
-            self.insert(fn)
-
-    def slots(self) -> int:
-        return self.depth if self.mode == "pingpong" else 1
+            depth = function_int(fn, DEPTH_ATTR)
+            if depth is not None and depth < 1:
+                raise PassFailedException(f"function @{fn.sym_name.data}: {DEPTH_ATTR} must be 1 or more, not {depth}")
+            if depth is None:
+                depth = self.depth if self.mode == "pingpong" else 1
+            self.insert(fn, depth)
 
     def loaded_ops(self, ops: list[Operation]) -> list[Operation]:
         """The ops of a segment whose weights go through DMA."""
         loaded = []
         for o in ops:
-            weights = weight_operands(o)
+            weights = streamed_operands(o)
             if not weights:
                 continue
             need = packed_offsets(weights, self.align)[1]
@@ -175,8 +198,9 @@ class InsertDmaPass(ModulePass):
             loaded.append(o)
         return loaded
 
-    def insert(self, fn: func.FuncOp) -> None:
+    def insert(self, fn: func.FuncOp, slots: int) -> None:
         hoist_weights(fn)
+        _load_resident(fn, self.align)
         plan: list[_Segment] = []
         for block in all_blocks(fn.body.block):
             for ops in segments(block):
@@ -184,50 +208,92 @@ class InsertDmaPass(ModulePass):
                 if not loaded:
                     continue
                 first = next(o for o in ops if not _defines_weight(o))
-                seg = _Segment(loaded, first, [0] * self.slots())
+                seg = _Segment(loaded, first, [0] * slots)
                 for k, o in enumerate(loaded):
-                    need = packed_offsets(weight_operands(o), self.align)[1]
-                    seg.sizes[k % self.slots()] = max(seg.sizes[k % self.slots()], need)
+                    need = packed_offsets(streamed_operands(o), self.align)[1]
+                    seg.sizes[k % slots] = max(seg.sizes[k % slots], need)
                 plan.append(seg)
         fixed: list[SSAValue | None] = []
         if self.buffers == "fixed" and plan:
-            sizes = [max(seg.sizes[s] for seg in plan) for s in range(self.slots())]
+            sizes = [max(seg.sizes[s] for seg in plan) for s in range(slots)]
             entry_first = next(o for o in fn.body.block.ops if not _defines_weight(o))
             fixed = _insert_buffers(sizes, entry_first)
         for seg in plan:
             buffers = fixed or _insert_buffers(seg.sizes, seg.first)
-            self.insert_transfers(seg.ops, buffers, seg.first)
+            self.insert_transfers(seg.ops, buffers, seg.first, sync=slots == 1)
         try:
             check_function(fn)
         except HazardError as err:  # a bug in this pass, never the input's fault
             raise PassFailedException(f"nn-insert-dma produced a DMA hazard: {err}") from err
 
-    def insert_transfers(self, ops: list[Operation], buffers: list[SSAValue | None], first: Operation) -> None:
+    def insert_transfers(
+        self, ops: list[Operation], buffers: list[SSAValue | None], first: Operation, sync: bool
+    ) -> None:
         starts: list[DmaStartOp] = []
         for k, o in enumerate(ops):
-            weights = weight_operands(o)
+            weights = streamed_operands(o)
             offsets, _ = packed_offsets(weights, self.align)
             buffer = buffers[k % len(buffers)]
             assert buffer is not None
             start = DmaStartOp(weights, buffer, offsets)
             start.token.name_hint = "load"
             starts.append(start)
-        ahead = len(buffers) - 1 if self.mode == "pingpong" else 0
+        block = first.parent_block()
+        assert block is not None
+        order = {op: i for i, op in enumerate(block.ops)}
+
+        def insert_start(start: DmaStartOp, before: Operation) -> None:
+            """Before ``before``, or right after the last op producing what it transfers."""
+            producers = [s.owner for s in start.sources if isinstance(s.owner, Operation) and s.owner in order]
+            latest = max(producers, key=order.__getitem__, default=None)
+            if latest is not None and order[latest] >= order[before]:
+                Rewriter.insert_op(start, InsertPoint.after(latest))
+            else:
+                Rewriter.insert_op(start, InsertPoint.before(before))
+
+        ahead = 0 if sync else len(buffers) - 1
         for start in starts[:ahead]:
-            Rewriter.insert_op(start, InsertPoint.before(first))
+            insert_start(start, first)
         for k, o in enumerate(ops):
-            if self.mode == "sync":
+            if sync:
                 Rewriter.insert_op(starts[k], InsertPoint.before(o))
             wait = DmaWaitOp(starts[k])
             Rewriter.insert_op(wait, InsertPoint.before(o))
             if ahead and k + ahead < len(ops):
-                Rewriter.insert_op(starts[k + ahead], InsertPoint.before(o))
-            on_chip = dict(zip(starts[k].sources, wait.results))
-            for value, replacement in on_chip.items():
-                replacement.name_hint = (value.name_hint or "w") + "_sram"
-            for i, operand in enumerate(o.operands):
-                if operand in on_chip:
-                    o.operands[i] = on_chip[operand]
+                insert_start(starts[k + ahead], o)
+            _use_on_chip(o, dict(zip(starts[k].sources, wait.results)))
+
+
+def _use_on_chip(op: Operation, on_chip: dict[SSAValue, SSAValue]) -> None:
+    """Make ``op`` read the on-chip copies ``on_chip`` of its weights."""
+    for value, replacement in on_chip.items():
+        replacement.name_hint = (value.name_hint or "w") + "_sram"
+    for i, operand in enumerate(op.operands):
+        if operand in on_chip:
+            op.operands[i] = on_chip[operand]
+
+
+def _load_resident(fn: func.FuncOp, align: int) -> None:
+    """One buffer, transfer and wait at ``fn``'s entry for every weight a resident op reads."""
+    ops = [o for o in fn.walk() if o is not fn and weight_operands(o) and weight_place(o) == "resident"]
+    if not ops:
+        return
+    weights: list[SSAValue] = []
+    for o in ops:
+        weights.extend(w for w in weight_operands(o) if w not in weights)
+    offsets, size = packed_offsets(weights, align)
+    first = next(o for o in fn.body.block.ops if not _defines_weight(o))
+    buffer = DmaBufferOp(size)
+    buffer.result.name_hint = "resident"
+    start = DmaStartOp(weights, buffer.result, offsets)
+    start.token.name_hint = "load_resident"
+    wait = DmaWaitOp(start)
+    for new in (buffer, start, wait):
+        new.attributes[RESIDENT_ATTR] = UnitAttr()
+        Rewriter.insert_op(new, InsertPoint.before(first))
+    on_chip = dict(zip(weights, wait.results))
+    for o in ops:
+        _use_on_chip(o, {w: on_chip[w] for w in weight_operands(o)})
 
 
 def _defines_weight(op: Operation) -> bool:

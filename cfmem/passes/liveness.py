@@ -7,7 +7,11 @@ step of the enclosing op in the tensor's block. Weights (``nn.get_global``,
 ``nn.view``), constants and reshapes of them are read-only off-chip data and
 are not planned; so, by default, are the function's arguments and returned
 values (the model's inputs and outputs). ``nn.dma_buffer`` results are planned
-like any tensor and stay live while the weights DMA'd into them are read.
+like any tensor and stay live while the weights DMA'd into them are read; the
+buffer of resident weights (``cfmem.resident``) stays live for the whole
+function. Results of ops placed off chip (``cfmem.offchip``) are planned in a
+second tree, the off-chip activation arena's (``analyze_function(...,
+space="offchip")``).
 
 Given aliases (``cfmem.passes.aliases``), an alias is no tensor of its own: its
 root lives from the first definition to the last use of any value of its group,
@@ -31,6 +35,7 @@ from cfmem.dialects.nn_dma import DmaStartOp, DmaWaitOp
 from cfmem.dialects.nn_weights import GetGlobalOp, ReshapeOp, ViewOp
 from cfmem.dialects.types import tensor_bytes
 from cfmem.passes.names import ValueNames
+from cfmem.passes.placement import is_offchip_activation, is_resident
 from cfmem.planning.regions import Alias, IfNode, RegionTree, Tensor
 
 LIVE_ATTR = "cfmem.live"
@@ -56,7 +61,8 @@ def memory_readers(value: SSAValue) -> list[Operation]:
     """Ops that use ``value`` or memory aliasing it.
 
     The results of ``nn.dma_wait`` live inside the buffer their transfer
-    wrote, so their uses keep that buffer live.
+    wrote, so their uses keep that buffer live; a transfer reads its sources
+    (an activation prefetched from off chip) until its wait.
     """
     readers: list[Operation] = []
     for use in value.uses:
@@ -68,6 +74,8 @@ def memory_readers(value: SSAValue) -> list[Operation]:
                 readers.append(wait)
                 for result in wait.results:
                     readers.extend(u.operation for u in result.uses)
+        elif isinstance(start, DmaStartOp):  # a transfer reads its sources until its wait
+            readers.extend(u.operation for u in start.token.uses)
     return readers
 
 
@@ -85,8 +93,14 @@ class FunctionLiveness:
     """The alias kinds ``aliases`` was found with (see ``cfmem.passes.aliases``)."""
 
 
+SPACES = ("onchip", "offchip")
+
+
 class _Analysis:
-    def __init__(self, fn: func.FuncOp, io_on_chip: bool, aliases: dict[SSAValue, tuple[SSAValue, int]]):
+    def __init__(
+        self, fn: func.FuncOp, io_on_chip: bool, space: str, aliases: dict[SSAValue, tuple[SSAValue, int]]
+    ):
+        self.space = space
         self.tensor_of: dict[SSAValue, Tensor] = {}
         self.region_of: dict[Block, RegionTree] = {}
         self.if_node_of: dict[IfOp, IfNode] = {}
@@ -107,7 +121,7 @@ class _Analysis:
             return False
         if not self.io_on_chip and (value in self.outputs or isinstance(value.owner, Block)):
             return False
-        return True
+        return is_offchip_activation(value) == (self.space == "offchip")
 
     def step_in(self, op: Operation, block: Block) -> int:
         """The step of ``op``, or of the op of ``block`` that holds it."""
@@ -150,7 +164,10 @@ class _Analysis:
     def add_tensors(self, tree: RegionTree, block: Block, values, start: int) -> None:
         for value in values:
             if self.planned(value) and value not in self.aliases:
-                t = Tensor(self.unique_id(value), tensor_bytes(value.type), *self.lifetime(value, block, start))
+                first, end = self.lifetime(value, block, start)
+                if isinstance(value.owner, Operation) and is_resident(value.owner):
+                    end = len(block.ops) - 1  # kept for the whole function
+                t = Tensor(self.unique_id(value), tensor_bytes(value.type), first, end)
                 tree.tensors.append(t)
                 self.tensor_of[value] = t
 
@@ -170,16 +187,20 @@ def op_position(op: Operation) -> str:
 
 
 def analyze_function(
-    fn: func.FuncOp, io_on_chip: bool = False, aliases: dict[SSAValue, tuple[SSAValue, int]] | None = None
+    fn: func.FuncOp,
+    io_on_chip: bool = False,
+    space: str = "onchip",
+    aliases: dict[SSAValue, tuple[SSAValue, int]] | None = None,
 ) -> FunctionLiveness:
-    """Liveness of ``fn``; ``io_on_chip`` also plans its arguments and results;
-    ``aliases`` (alias -> (root, byte offset)) merges each alias into its root.
+    """Liveness of ``fn``'s tensors in memory ``space`` (``onchip`` or ``offchip``, see
+    ``SPACES``); ``io_on_chip`` also plans its arguments and results on chip;
+    ``aliases`` (alias -> (root, byte offset), all in ``space``) merges each alias into its root.
 
     Raises ``PassFailedException`` at an op with regions other than ``nn.if``
     (e.g. an upstream ``scf.if``): the tensors inside it would go unplanned.
     """
     aliases = aliases or {}
-    analysis = _Analysis(fn, io_on_chip, aliases)
+    analysis = _Analysis(fn, io_on_chip, space, aliases)
     tree = analysis.region(fn.body.block)
     for value, (root, offset) in aliases.items():
         alias = Alias(analysis.unique_id(value), analysis.tensor_of[root].id, offset, tensor_bytes(value.type))

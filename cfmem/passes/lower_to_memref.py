@@ -17,6 +17,14 @@ Runs after ``nn-plan-memory`` (and ``nn-insert-dma``). Each function becomes:
 - ``nn.dma_start`` one ``memref.dma_start`` per transfer (bytes from the blob
   into the buffer, tag element k), ``nn.dma_wait`` the matching waits, and the
   waited tensors views of the buffer;
+- results placed off chip (``cfmem.offchip``) views of a second arena,
+  ``memref.global @offchip_arena_<fn> : memref<Mxi8>`` in the default (off-chip)
+  memory space, at their ``cfmem.offchip_offsets``;
+- the transfer of resident weights (``cfmem.resident``) a function of its own,
+  ``@load_resident_<fn>`` (marked ``cfmem.init_of``, named by the function's
+  ``cfmem.init``), which a runtime calls once before the first inference: it
+  writes the resident buffer's bytes of the same on-chip arena, and the
+  function reads them through views;
 - aliases (ops marked ``cfmem.alias`` by ``nn-plan-memory``) copy nothing: a
   reshape or slice alias is a view of its source's bytes, an in-place
   elementwise op an ``nn.apply`` whose output view is its input's (marked
@@ -73,13 +81,18 @@ from cfmem.interp.weights import WeightError, blob_bytes
 from cfmem.passes.aliases import concat_parts, is_inplace_op, slice_byte_offset
 from cfmem.passes.liveness import functions, is_read_only
 from cfmem.passes.names import ValueNames
-from cfmem.passes.plan_memory import ALIAS_ATTR, ARENA_ATTR, planned_offset
-from cfmem.passes.stored_plan import check_stored_plan, describe
+from cfmem.passes.placement import is_resident
+from cfmem.passes.plan_memory import ALIAS_ATTR, ARENA_ATTR, OFFCHIP_OFFSETS_ATTR, planned_offset
+from cfmem.passes.stored_plan import check_offchip_plan, check_stored_plan, describe
 from cfmem.signature import OUTPUT_NAMES_ATTR, result_names
 
 ON_CHIP = IntegerAttr(1, i64)
 """Memory space of the arena; the default space (none) is off-chip memory."""
 TENSOR_ATTR = "cfmem.tensor"
+INIT_ATTR = "cfmem.init"
+"""On a function: the name of the function that loads its resident weights."""
+INIT_OF_ATTR = "cfmem.init_of"
+"""On a resident-weight loader: the function it loads for."""
 READS_ATTR = "cfmem.reads"
 INPLACE_ATTR = "cfmem.inplace"
 
@@ -126,6 +139,10 @@ def arena_name(fn: func.FuncOp) -> str:
     return flat_symbol(f"arena_{fn.sym_name.data}")
 
 
+def offchip_arena_name(fn: func.FuncOp) -> str:
+    return flat_symbol(f"offchip_arena_{fn.sym_name.data}")
+
+
 @dataclass
 class _Bytes:
     """Where a read-only tensor's bytes are: ``base`` (1-D i8 memref) + offset."""
@@ -155,11 +172,20 @@ class _FunctionLowering:
         """Planned values whose bytes other tensors wrote: their names (``cfmem.reads``)."""
         self.prologue: list[Operation] = []
         check_tensor_signature(fn)
-        self.arena_size = max(1, check_stored_plan(fn) if check_plan else _stored_arena_size(fn))
+        self.arena_size = check_stored_plan(fn) if check_plan else _stored_arena_size(fn)
         arena_get = memref.GetGlobalOp(arena_name(fn), byte_memref(self.arena_size, ON_CHIP))
         arena_get.memref.name_hint = "arena"
         self.prologue.append(arena_get)
         self.arena = arena_get.memref
+        self.offchip_size = check_offchip_plan(fn)
+        self.offchip_arena: SSAValue | None = None
+        if self.offchip_size:
+            offchip_get = memref.GetGlobalOp(offchip_arena_name(fn), byte_memref(self.offchip_size))
+            offchip_get.memref.name_hint = "offchip_arena"
+            self.prologue.append(offchip_get)
+            self.offchip_arena = offchip_get.memref
+        self.init: func.FuncOp | None = None
+        """The resident-weight loader, once the function has one."""
         ret = fn.body.block.last_op
         assert isinstance(ret, func.ReturnOp)
         self.returned = list(ret.operands)
@@ -184,8 +210,12 @@ class _FunctionLowering:
     def destination(self, b: Builder, value: SSAValue) -> SSAValue:
         """The buffer ``value`` is computed into: its arena view or an output."""
         offset = planned_offset(value)
+        offchip = planned_offset(value, OFFCHIP_OFFSETS_ATTR)
         if offset is not None:
             dest = self.view(b, self.arena, offset, memref_of(value.type, ON_CHIP), self.names(value))
+        elif offchip is not None and self.offchip_arena is not None:
+            dest = self.view(b, self.offchip_arena, offchip, memref_of(value.type), self.names(value))
+            self.bytes_of[value] = _Bytes(self.offchip_arena, offchip)  # a transfer may prefetch it
         elif value in self.returned:
             dest = self.outputs[self.returned.index(value)]
         else:
@@ -267,6 +297,13 @@ class _FunctionLowering:
             self.lower_if(op, b)
         elif isinstance(op, DmaBufferOp):
             self.destination(b, op.result)
+        elif isinstance(op, DmaStartOp) and is_resident(op):
+            self.lower_resident_load(op)
+        elif isinstance(op, DmaWaitOp) and is_resident(op):
+            start = op.start
+            assert start is not None
+            for result, slot in zip(op.results, start.byte_offsets):
+                self.mem[result] = self.view(b, self.mem[start.buffer], slot, memref_of(result.type, ON_CHIP), self.names(result))
         elif isinstance(op, DmaStartOp):
             self.lower_dma_start(op, b)
         elif isinstance(op, DmaWaitOp):
@@ -362,6 +399,49 @@ class _FunctionLowering:
             start.attributes[TENSOR_ATTR] = StringAttr(names[k])
         self.tags[op.token] = (tag, buffer, op)
 
+    def lower_resident_load(self, op: DmaStartOp) -> None:
+        """``@load_resident_<fn>``: the transfer ``op`` of resident weights into their buffer.
+
+        Reads the blobs and writes the bytes of this function's arena where
+        the plan put the resident buffer; the views the function reads them
+        through are made at its wait.
+        """
+        name = self.fn.sym_name.data
+        block = Block()
+        b = Builder(InsertPoint.at_end(block))
+        indices: dict[int, SSAValue] = {}
+
+        def index(value: int) -> SSAValue:
+            if value not in indices:
+                indices[value] = b.insert(arith.ConstantOp(IntegerAttr(value, IndexType()))).result
+            return indices[value]
+
+        arena = b.insert(memref.GetGlobalOp(arena_name(self.fn), byte_memref(self.arena_size, ON_CHIP))).memref
+        offset = planned_offset(op.buffer)
+        assert offset is not None  # the plan was checked: every planned tensor has an offset
+        buffer_type = memref_of(op.buffer.type, ON_CHIP)
+        buffer = b.insert(memref.ViewOp(arena, index(offset), [], buffer_type)).result
+        tag = b.insert(memref.AllocaOp.get(i32, shape=[len(op.sources)])).memref
+        wait = next(use.operation for use in op.token.uses)
+        for k, (source, slot) in enumerate(zip(op.sources, op.byte_offsets)):
+            src = self.bytes_of[source]
+            glob = src.base.owner
+            assert isinstance(glob, memref.GetGlobalOp)
+            base = b.insert(memref.GetGlobalOp(glob.name_.string_value(), glob.memref.type)).memref
+            start = b.insert(
+                memref.DmaStartOp.get(
+                    base, [index(src.offset)], buffer, [index(slot)], index(tensor_bytes(source.type)), tag, [index(k)]
+                )
+            )
+            start.attributes[TENSOR_ATTR] = StringAttr(self.names(wait.results[k]))
+        for k, source in enumerate(op.sources):
+            b.insert(memref.DmaWaitOp.get(tag, [index(k)], index(tensor_bytes(source.type))))
+        b.insert(func.ReturnOp())
+        init_name = flat_symbol(f"load_resident_{name}")
+        self.init = func.FuncOp(init_name, func.FunctionType.from_lists([], []), Region(block))
+        self.init.attributes[INIT_OF_ATTR] = StringAttr(name)
+        self.fn.attributes[INIT_ATTR] = StringAttr(init_name)
+
     def lower_dma_wait(self, op: DmaWaitOp, b: Builder) -> None:
         tag, buffer, start = self.tags[op.token]
         for k, source in enumerate(start.sources):
@@ -411,6 +491,13 @@ def lower_module(module: ModuleOp, weights_dir: Path | None = None, check_plan: 
             StringAttr(arena_name(fn)), byte_memref(lowering.arena_size, ON_CHIP), UnitAttr(), StringAttr("private")
         )
         module.body.block.insert_op_before(arena, fn)
+        if lowering.offchip_size:
+            offchip = memref.GlobalOp.get(
+                StringAttr(offchip_arena_name(fn)), byte_memref(lowering.offchip_size), UnitAttr(), StringAttr("private")
+            )
+            module.body.block.insert_op_before(offchip, fn)
+        if lowering.init is not None:
+            module.body.block.insert_op_after(lowering.init, fn)
     for glob in constants:
         module.body.block.insert_op_before(glob, module.body.block.first_op)
 

@@ -10,14 +10,20 @@ parsing and later passes can run in a separate ``xdsl-opt`` call:
 - ``cfmem.arg_offsets`` on the function when arguments are planned
   (``io-on-chip``);
 - ``cfmem.block = array<i64: offset, size>`` on each ``nn.if`` in hoist mode;
-- ``cfmem.arena_size``, ``cfmem.lower_bound``, ``cfmem.plan`` on the function;
-- with aliases (``cfmem.passes.aliases``): ``cfmem.alias = "<root tensor>"``
-  on each op whose result is an alias (its offset is the root's plus the
-  alias's byte offset), and ``cfmem.aliases = "<kinds>"`` on the function.
+- ``cfmem.arena_size``, ``cfmem.lower_bound``, ``cfmem.plan`` on the function.
 
-Aliasing never makes the plan worse: when the plan with every alias kind
-needs more bytes than the plan without aliases, the kinds that never lengthen
-a lifetime are tried, then none, and the smallest plan is kept.
+Results placed off chip (``cfmem.offchip``, see cfmem.passes.placement) are
+planned the same way in a second arena: ``cfmem.offchip_offsets`` on their
+ops, ``cfmem.offchip_arena_size`` and ``cfmem.offchip_lower_bound`` on the
+function. The on-chip budget is the ``budget`` option or, when absent, the
+function's ``cfmem.onchip_budget``.
+
+With aliases (``cfmem.passes.aliases``, on chip only): ``cfmem.alias =
+"<root tensor>"`` on each op whose result is an alias (its offset is the
+root's plus the alias's byte offset), and ``cfmem.aliases = "<kinds>"`` on the
+function. Aliasing never makes the plan worse: when the plan with every alias
+kind needs more bytes than the plan without aliases, the kinds that never
+lengthen a lifetime are tried, then none, and the smallest plan is kept.
 """
 
 from __future__ import annotations
@@ -34,6 +40,7 @@ from xdsl.utils.exceptions import PassFailedException
 from cfmem.passes.aliases import ALIAS_KINDS, SAFE_KINDS, find_aliases
 from cfmem.passes.liveness import FunctionLiveness, analyze_function, functions
 from cfmem.passes.options import checked_options
+from cfmem.passes.placement import BUDGET_ATTR, function_int
 from cfmem.planning.control_flow import MODES, TreePlan, plan_tree
 from cfmem.planning.option_checks import (
     check_align,
@@ -54,6 +61,9 @@ BOUND_ATTR = "cfmem.lower_bound"
 PLAN_ATTR = "cfmem.plan"
 ALIAS_ATTR = "cfmem.alias"
 ALIAS_KINDS_ATTR = "cfmem.aliases"
+OFFCHIP_OFFSETS_ATTR = "cfmem.offchip_offsets"
+OFFCHIP_ARENA_ATTR = "cfmem.offchip_arena_size"
+OFFCHIP_BOUND_ATTR = "cfmem.offchip_lower_bound"
 
 
 def plan_function(
@@ -63,17 +73,18 @@ def plan_function(
     align: int = 16,
     options: PlanOptions | None = None,
     io_on_chip: bool = False,
+    space: str = "onchip",
     aliases: bool = True,
 ) -> tuple[FunctionLiveness, TreePlan]:
-    """Liveness and a verified plan for ``fn`` (the IR is not changed).
+    """Liveness and a verified plan for ``fn``'s tensors in ``space`` (the IR is not changed).
 
-    With ``aliases``, the smallest of the plans with all alias kinds, with the
-    safe kinds and with none (in that order of preference on ties); the
-    liveness's ``kinds`` says which was kept.
+    With ``aliases`` (on chip only), the smallest of the plans with all alias
+    kinds, with the safe kinds and with none (in that order of preference on
+    ties); the liveness's ``kinds`` says which was kept.
     """
-    plain = analyze_function(fn, io_on_chip)
+    plain = analyze_function(fn, io_on_chip, space)
     plan = plan_tree(plain.tree, mode, strategy, options, align)
-    if not aliases:
+    if not aliases or space != "onchip":
         return plain, plan
     plan.unaliased_peak = plan.peak
     best: tuple[FunctionLiveness, TreePlan] | None = None
@@ -81,7 +92,7 @@ def plan_function(
         alias_map = find_aliases(fn, kinds)
         if not alias_map:
             continue
-        info = analyze_function(fn, io_on_chip, alias_map)
+        info = analyze_function(fn, io_on_chip, space, alias_map)
         info.kinds = kinds
         candidate = plan_tree(info.tree, mode, strategy, options, align)
         if best is None or candidate.peak < best[1].peak:
@@ -92,6 +103,18 @@ def plan_function(
         return plain, plan
     best[1].unaliased_peak = plan.peak
     return best
+
+
+def annotate_offchip(fn: func.FuncOp, info: FunctionLiveness, plan: TreePlan) -> None:
+    """Write the off-chip arena's ``plan`` onto ``fn`` (no attributes when it is empty)."""
+    for op in fn.walk():
+        if op is not fn and any(r in info.tensor_of for r in op.results):
+            op.attributes[OFFCHIP_OFFSETS_ATTR] = DenseArrayBase.from_list(
+                i64, [plan.offsets[info.tensor_of[r].id] if r in info.tensor_of else -1 for r in op.results]
+            )
+    if info.tensor_of:
+        fn.attributes[OFFCHIP_ARENA_ATTR] = IntegerAttr(plan.peak, i64)
+        fn.attributes[OFFCHIP_BOUND_ATTR] = IntegerAttr(plan.lower_bound, i64)
 
 
 def annotate(fn: func.FuncOp, info: FunctionLiveness, plan: TreePlan) -> None:
@@ -124,14 +147,16 @@ def annotate(fn: func.FuncOp, info: FunctionLiveness, plan: TreePlan) -> None:
         fn.attributes[ALIAS_KINDS_ATTR] = StringAttr(",".join(info.kinds))
 
 
-def planned_offset(value: SSAValue) -> int | None:
-    """The offset ``nn-plan-memory`` gave ``value``, or None if off chip."""
+def planned_offset(value: SSAValue, attr_name: str = OFFSETS_ATTR) -> int | None:
+    """The offset ``nn-plan-memory`` gave ``value`` in the arena whose offsets are
+    ``attr_name`` (default: on chip), or None if it is not in that arena."""
     owner = value.owner
     if isinstance(owner, Operation):
-        attr, index = owner.attributes.get(OFFSETS_ATTR), value.index
+        attr, index = owner.attributes.get(attr_name), value.index
     else:
         fn = owner.parent_op()
-        attr, index = (fn.attributes.get(ARG_OFFSETS_ATTR) if fn else None), value.index
+        on_chip = attr_name == OFFSETS_ATTR
+        attr, index = (fn.attributes.get(ARG_OFFSETS_ATTR) if fn and on_chip else None), value.index
     if not isinstance(attr, DenseArrayBase):
         return None
     offset = int(attr.get_values()[index])
@@ -172,12 +197,15 @@ class PlanMemoryPass(ModulePass):
         options = PlanOptions(time_limit=self.time_limit, beam_width=self.beam_width)
         for fn in functions(op):
             info, plan = plan_function(
-                fn, self.mode, self.strategy, self.align, options, self.io_on_chip, self.aliases
+                fn, self.mode, self.strategy, self.align, options, self.io_on_chip, aliases=self.aliases
             )
-            if self.budget is not None and plan.peak > self.budget:
+            budget = self.budget if self.budget is not None else function_int(fn, BUDGET_ATTR)
+            if budget is not None and plan.peak > budget:
                 _, where = peak_path(info.tree)
                 raise PassFailedException(
                     f"function @{fn.sym_name.data} needs {plan.peak} bytes of on-chip memory"
-                    f" (lower bound {plan.lower_bound}, reached at {where}) but the budget is {self.budget}"
+                    f" (lower bound {plan.lower_bound}, reached at {where}) but the budget is {budget}"
                 )
             annotate(fn, info, plan)
+            offchip_info, offchip_plan = plan_function(fn, self.mode, self.strategy, self.align, options, space="offchip")
+            annotate_offchip(fn, offchip_info, offchip_plan)

@@ -6,14 +6,16 @@ checks it with the planners' own verifier (``cfmem.planning.verify``) under
 path-exact conflicts: one offset per result, -1 (off chip) or a non-negative
 offset, every tensor that must be on chip has an offset, only on-chip tensors
 have one, and every planned tensor fits in ``cfmem.arena_size`` without
-sharing a byte with a tensor that can be live at the same time. Alignment is
-not rechecked: the option it was planned with is not stored.
+sharing a byte with a tensor that can be live at the same time. The off-chip
+activation arena (``cfmem.offchip_offsets``, ``cfmem.offchip_arena_size``) is
+checked the same way by ``check_offchip_plan``. Alignment is not rechecked:
+the option it was planned with is not stored.
 
-Aliases are the one allowed overlap. The ops marked ``cfmem.alias`` must be
-exactly the aliases ``cfmem.passes.aliases`` finds with the kinds named by the
-function's ``cfmem.aliases``, each naming its root and placed at its root's
-offset plus its byte offset, inside the root's bytes; roots are then checked
-with the lifetimes of their whole alias group.
+Aliases are the one allowed overlap (on chip). The ops marked ``cfmem.alias``
+must be exactly the aliases ``cfmem.passes.aliases`` finds with the kinds
+named by the function's ``cfmem.aliases``, each naming its root and placed at
+its root's offset plus its byte offset, inside the root's bytes; roots are then
+checked with the lifetimes of their whole alias group.
 """
 
 from __future__ import annotations
@@ -26,7 +28,15 @@ from xdsl.utils.exceptions import PassFailedException
 from cfmem.dialects.types import tensor_bytes
 from cfmem.passes.aliases import Aliases, find_aliases
 from cfmem.passes.liveness import FunctionLiveness, analyze_function, op_position
-from cfmem.passes.plan_memory import ALIAS_ATTR, ALIAS_KINDS_ATTR, ARENA_ATTR, ARG_OFFSETS_ATTR, OFFSETS_ATTR
+from cfmem.passes.plan_memory import (
+    ALIAS_ATTR,
+    ALIAS_KINDS_ATTR,
+    ARENA_ATTR,
+    ARG_OFFSETS_ATTR,
+    OFFCHIP_ARENA_ATTR,
+    OFFCHIP_OFFSETS_ATTR,
+    OFFSETS_ATTR,
+)
 from cfmem.planning.control_flow import timeline
 from cfmem.planning.verify import PlanError, verify_plan
 
@@ -68,23 +78,40 @@ def check_stored_plan(fn: func.FuncOp) -> int:
     if arena_size < 0:
         raise PassFailedException(f"{where} has a negative {ARENA_ATTR} {arena_size}")
 
+    _check_arena(fn, "onchip", OFFSETS_ATTR, arena_size)
+    return arena_size
+
+
+def check_offchip_plan(fn: func.FuncOp) -> int:
+    """Verify ``fn``'s stored off-chip activation plan; return that arena's size (0 if none)."""
+    arena = fn.attributes.get(OFFCHIP_ARENA_ATTR, IntegerAttr(0, i64))
+    if not isinstance(arena, IntegerAttr) or arena.value.data < 0:
+        raise PassFailedException(f"function @{fn.sym_name.data} has a bad {OFFCHIP_ARENA_ATTR} {arena}")
+    _check_arena(fn, "offchip", OFFCHIP_OFFSETS_ATTR, arena.value.data)
+    return arena.value.data
+
+
+def _check_arena(fn: func.FuncOp, space: str, attr_name: str, arena_size: int) -> None:
+    """Check the offsets ``attr_name`` of ``fn``'s tensors in ``space`` against an arena of ``arena_size``."""
+    where = f"function @{fn.sym_name.data}"
     offsets: dict[SSAValue, int] = {}
     args = list(fn.body.block.args)
-    if ARG_OFFSETS_ATTR in fn.attributes:
+    if space == "onchip" and ARG_OFFSETS_ATTR in fn.attributes:
         offsets.update(_stored_offsets(f"{where} ({ARG_OFFSETS_ATTR})", fn.attributes[ARG_OFFSETS_ATTR], args))
     for op in fn.walk():
-        if op is not fn and OFFSETS_ATTR in op.attributes:
+        if op is not fn and attr_name in op.attributes:
             owner = f"'{op.name}' {op_position(op)}"
-            offsets.update(_stored_offsets(owner, op.attributes[OFFSETS_ATTR], list(op.results)))
+            offsets.update(_stored_offsets(owner, op.attributes[attr_name], list(op.results)))
 
-    aliases = declared_aliases(fn)
-    info = analyze_function(fn, io_on_chip=True, aliases=aliases)
+    aliases = declared_aliases(fn) if space == "onchip" else {}
+    info = analyze_function(fn, io_on_chip=space == "onchip", space=space, aliases=aliases)
     ret = fn.body.block.last_op
     io = set(args) | set(ret.operands if isinstance(ret, func.ReturnOp) else ())
     _check_aliases(info, offsets, where)
+    memory = "an on-chip" if space == "onchip" else "an off-chip activation"
     for value, offset in offsets.items():
         if offset != OFF_CHIP and value not in info.tensor_of and value not in aliases:
-            raise PassFailedException(f"{describe(value)} has offset {offset} but is not an on-chip tensor")
+            raise PassFailedException(f"{describe(value)} has offset {offset} but is not {memory} tensor")
     for value in info.tensor_of:
         if value not in io and offsets.get(value, OFF_CHIP) == OFF_CHIP:
             raise PassFailedException(f"{describe(value)} has no planned offset: plan the function first")
@@ -94,8 +121,8 @@ def check_stored_plan(fn: func.FuncOp) -> int:
     try:
         verify_plan(buffers, by_id, arena_size)
     except PlanError as err:
-        raise PassFailedException(f"{where}: the stored plan is wrong: {err}") from None
-    return arena_size
+        which = "plan" if space == "onchip" else "off-chip plan"
+        raise PassFailedException(f"{where}: the stored {which} is wrong: {err}") from None
 
 
 def declared_aliases(fn: func.FuncOp) -> Aliases:

@@ -74,7 +74,18 @@ def peak_path(region: RegionTree) -> tuple[int, str]:
     return bound, " > ".join(where)
 
 
+def peak_tensors(region: RegionTree) -> tuple[int, list[Tensor]]:
+    """The lower bound and the tensors live where it is reached (one step, one path)."""
+    bound, _, tensors = _bound_path_tensors(region)
+    return bound, tensors
+
+
 def _bound_and_path(region: RegionTree) -> tuple[int, list[str]]:
+    bound, where, _ = _bound_path_tensors(region)
+    return bound, where
+
+
+def _bound_path_tensors(region: RegionTree) -> tuple[int, list[str], list[Tensor]]:
     """Largest byte total live at one step on one execution path.
 
     At an if's step the parent's live tensors (values from above, the if's
@@ -82,7 +93,7 @@ def _bound_and_path(region: RegionTree) -> tuple[int, list[str]]:
     live total plus the larger branch bound. Linear in the tree size.
     """
     if_at = {node.step: node for node in region.ifs}
-    best, where = 0, []
+    best, where, best_step, best_inner = 0, [], None, []
     events: dict[int, int] = {}
     for t in region.tensors:
         events[t.start] = events.get(t.start, 0) + t.size
@@ -90,13 +101,15 @@ def _bound_and_path(region: RegionTree) -> tuple[int, list[str]]:
     live = 0
     for step in sorted(events.keys() | if_at.keys()):  # live changes only at these steps
         live += events.get(step, 0)
-        inner, inner_where = 0, []
+        inner, inner_where, inner_tensors = 0, [], []
         if step in if_at:
             node = if_at[step]
             for label, branch in zip(("then", "else"), node.branches, strict=True):
-                sub, sub_where = _bound_and_path(branch)
+                sub, sub_where, sub_tensors = _bound_path_tensors(branch)
                 if sub > inner:
-                    inner, inner_where = sub, [f"if#{node.id}.{label}", *sub_where]
+                    inner, inner_where, inner_tensors = sub, [f"if#{node.id}.{label}", *sub_where], sub_tensors
         if live + inner > best:
-            best, where = live + inner, [f"step {step}", *inner_where]
-    return best, where
+            best, where, best_step, best_inner = live + inner, [f"step {step}", *inner_where], step, inner_tensors
+    if best_step is None:
+        return best, where, []
+    return best, where, [t for t in region.tensors if t.start <= best_step <= t.end] + best_inner

@@ -13,7 +13,7 @@ from cfmem.interp.flat import is_flat
 from cfmem.interp.footprint import FootprintError, check_run_bytes
 from cfmem.interp.golden import InterpError, conform_inputs, find_function, random_inputs
 from cfmem.ir_io import CfmemError, load_module
-from cfmem.pipeline import DEFAULT_PLAN_PIPELINE, lower_model
+from cfmem.pipeline import DEFAULT_PLAN_PIPELINE, lower_model, rewritten_graph
 from cfmem.tools.run import check_seed, load_inputs
 
 
@@ -23,7 +23,8 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         help="plan, lower and run a model three ways (reference, flat arena, real MLIR JIT) and compare",
         description=(
             "Plan a tensor-level model with PIPELINE, lower it to the flat form and run it"
-            " three ways: the reference interpreter on the unplanned graph, the checking flat"
+            " three ways: the reference interpreter on the unplanned graph (after the pipeline's"
+            " nn-slice-weights, if any), the checking flat"
             " interpreter on the planned byte arena (must be bit-identical), and upstream MLIR"
             " (nn-lower-to-linalg, lowered to LLVM and JIT-executed in a subprocess; must agree"
             " within --rtol). Without --inputs or --seed, inputs are searched that take every branch of"
@@ -100,7 +101,8 @@ def main(args: argparse.Namespace) -> int:
         if is_flat(module):
             model, flat = None, module
         else:
-            model, flat = module, lower_model(module, args.passes, base_dir, args.model)
+            flat = lower_model(module, args.passes, base_dir, args.model)
+            model = rewritten_graph(module, args.passes, args.model)
         fn = find_function(flat, args.func)
         sets = input_sets(args, model, flat, fn, base_dir)
         rows = check(model, flat, sets, with_mlir=not args.no_mlir, rtol=args.rtol, atol=args.atol,

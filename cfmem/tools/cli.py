@@ -18,7 +18,7 @@ import sys
 import traceback
 
 from cfmem.errors import CfmemError
-from cfmem.tools import check_mlir, import_onnx, opt, plan, report, run
+from cfmem.tools import check_mlir, compile, import_onnx, opt, plan, report, run
 from cfmem.tools.files import STDOUT, check_output_path, note_input, output_session
 
 # Arguments naming files a command reads, and files it writes.
@@ -58,6 +58,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     subparsers = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     import_onnx.add_parser(subparsers)
+    compile.add_parser(subparsers)
     run.add_parser(subparsers)
     report.add_parser(subparsers)
     plan.add_parser(subparsers)

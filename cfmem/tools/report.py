@@ -15,7 +15,14 @@ from cfmem.ir_io import CfmemError, SourceMap, load_module
 from cfmem.passes.liveness import functions
 from cfmem.passes.plan_memory import plan_function
 from cfmem.planning.control_flow import MODES
-from cfmem.planning.option_checks import OptionError, check_align, check_choice, check_depth, check_time_limit
+from cfmem.planning.option_checks import (
+    OptionError,
+    check_align,
+    check_budget,
+    check_choice,
+    check_depth,
+    check_time_limit,
+)
 from cfmem.planning.problem import PlanOptions
 from cfmem.planning.strategies import STRATEGY_NAMES, get_strategy
 from cfmem.dma.timing import Chip
@@ -61,6 +68,20 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     timing.add_argument("--depth", type=int, default=0, metavar="N", help="also show ping-pong with N buffers in rotation")
     timing.add_argument("--inputs", metavar="IN.npz", help="time the path these inputs take (default: the slowest path)")
     timing.add_argument("--timeline", metavar="OUT.png", help="write the compute and DMA lanes of ping-pong")
+    fit = p.add_argument_group("fitting an on-chip budget (see cfmem compile)")
+    fit.add_argument(
+        "--budget-sweep",
+        action="store_true",
+        help=(
+            "latency against on-chip budget, from the unconstrained ping-pong peak down to the smallest"
+            " budget that compiles, beside (a) the whole arena off chip and (b) whole-weight ping-pong;"
+            " with --png, the curve; with --json, the rows under 'budget_sweep'"
+        ),
+    )
+    fit.add_argument(
+        "--budget", type=int, metavar="BYTES",
+        help="the placement cfmem compile chooses for this budget: what, where, why, bytes, cycles",
+    )  # fmt: skip
     p.set_defaults(handler=main)
 
 
@@ -218,7 +239,53 @@ def _write(path: str, writer, *data) -> None:
         raise CfmemError(f"cannot write {path}: {err.strerror or err}") from None
 
 
+def _fit_report(args: argparse.Namespace) -> int:
+    """--budget-sweep and --budget: one tensor-level model, placed by cfmem.fit."""
+    from cfmem.fit import budget_sweep, compile_for_budget
+    from cfmem.reports import budget as budget_reports
+
+    if len(args.models) > 1 or args.compare or args.timing or args.csv or args.timeline:
+        raise CfmemError("takes one model and no --compare, --timing, --csv or --timeline", "--budget-sweep/--budget")
+    if args.budget is not None:
+        try:
+            check_budget("--budget", args.budget)
+        except OptionError as err:
+            raise CfmemError(err.rule, err.option) from None
+    path = args.models[0]
+    module, _ = load_module(path)
+    _refuse_flat(module, path)
+    chip = _chip(args.chip)
+    name = Path(path).stem
+    result: dict = {"model": path, "chip": chip.name}
+    sections = []
+    if args.budget is not None:
+        compiled = compile_for_budget(module, chip, args.budget, Path(path).parent, path)
+        decisions = compiled.placement[next(iter(compiled.placement))].decisions
+        result["placement"] = {
+            "budget": args.budget, "onchip_peak": compiled.onchip_peak, "ms": compiled.ms(chip),
+            "rows": [vars(d) for d in decisions],
+        }  # fmt: skip
+        sections.append(budget_reports.render_decisions(name, args.budget, decisions))
+    if args.budget_sweep:
+        rows = budget_sweep(module, chip, Path(path).parent)
+        result["budget_sweep"] = budget_reports.sweep_json(rows)
+        sections.append(budget_reports.render_sweep(name, rows))
+        if args.png:
+            _write(args.png, budget_reports.write_sweep_png, rows, f"{name} on {chip.name}")
+    elif args.png:
+        raise CfmemError("--png with --budget draws nothing: add --budget-sweep", "--png")
+    if args.json:
+        print(json.dumps(result, indent=1))
+    else:
+        print("\n\n".join(sections))
+    if args.png:
+        print(f"wrote {args.png}", file=sys.stderr if args.json else sys.stdout)
+    return 0
+
+
 def main(args: argparse.Namespace) -> int:
+    if args.budget_sweep or args.budget is not None:
+        return _fit_report(args)
     _check_options(args)
     options = PlanOptions(time_limit=args.time_limit)
     results = [_report_model(path, args, options) for path in args.models]

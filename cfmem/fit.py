@@ -1,0 +1,305 @@
+"""Compiling a model into a given on-chip budget, and the latency it costs.
+
+``compile_for_budget`` runs the budgeted pipeline on a copy of a tensor-level
+module: ``nn-place`` (cfmem.passes.place), ``nn-slice-weights`` where the
+placement sliced a weight, ``nn-insert-dma``, ``nn-plan-memory`` under the
+budget, ``nn-check-dma`` and ``nn-lower-to-memref``. The placement search
+measures a placement by its on-chip lower bound; when the real plan comes out
+above the budget (alignment, or a bound the planner does not reach), the
+placement is searched again for a budget smaller by the overshoot.
+
+Latency is cfmem.dma.timing's simulation of one path: the one whose ifs take
+the branch with more compute in the model with every weight streamed, so every
+placement of a model is timed on the same path. Its lower bound under a budget
+``B``: compute cannot be faster than with every operand on chip (``C``), and
+the weights the path reads that are not resident (at least ``W - B`` bytes)
+must come over the DMA engine or the compute unit's off-chip port, together at
+most ``dma + offchip`` bytes per cycle; so latency >= max(C, (W - B) / (dma +
+offchip)).
+
+Two baselines time the same path: the whole arena off chip with weights read
+in place (what TFLite Micro users do when a model does not fit), and today's
+whole-weight ping-pong with everything on chip (where it fits).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from xdsl.context import Context
+from xdsl.dialects import func
+from xdsl.dialects.builtin import ModuleOp
+
+from cfmem.dma.events import Block, Compute, IfEvent, Start
+from cfmem.dma.timing import Chip, simulate
+from cfmem.errors import CfmemError
+from cfmem.interp.golden import find_function
+from cfmem.passes.dma_events import function_events
+from cfmem.passes.insert_dma import InsertDmaPass, weight_operands
+from cfmem.passes.liveness import functions
+from cfmem.passes.place import Measure, PlacementError, place_module
+from cfmem.passes.placement import BUDGET_ATTR, set_function_int, set_offchip, set_weight_place
+from cfmem.passes.plan_memory import ARENA_ATTR, PlanMemoryPass
+from cfmem.pipeline import apply_pipeline
+
+RETRIES = 4
+"""Placement searches with a tightened budget before giving up."""
+
+
+class BudgetError(CfmemError):
+    """No placement fits the budget; ``need`` is the fewest on-chip bytes one was found for."""
+
+    def __init__(self, message: str, where: str | None, need: int):
+        super().__init__(message, where)
+        self.need = need
+
+
+@dataclass
+class Compiled:
+    """A model compiled for one budget: the placed and planned module, its flat form, numbers."""
+
+    budget: int
+    planned: ModuleOp
+    """Tensor level, placed, DMA inserted and planned (before lowering)."""
+    flat: ModuleOp
+    onchip_peak: int
+    """The on-chip arena the plan needs (``cfmem.arena_size`` of the function)."""
+    cycles: float
+    bound_cycles: float
+    placement: dict[str, Measure] = field(default_factory=dict)
+
+    def ms(self, chip: Chip) -> float:
+        return self.cycles / (chip.clock_mhz * 1000.0)
+
+    def gap_pct(self) -> float:
+        return 0.0 if self.bound_cycles <= 0 else 100.0 * (self.cycles - self.bound_cycles) / self.bound_cycles
+
+
+def timing_path(module: ModuleOp, chip: Chip, func_name: str | None = None) -> dict[str, bool]:
+    """The branch every if takes on the timed path: the one with more compute, every weight streamed."""
+    streamed = module.clone()
+    InsertDmaPass().apply(Context(), streamed)
+    events = function_events(find_function(streamed, func_name))
+    choices: dict[str, bool] = {}
+
+    def walk(block: Block) -> None:
+        for event in block.events:
+            if isinstance(event, IfEvent):
+                taken = _compute(event.branches[0], chip) >= _compute(event.branches[1], chip)
+                choices[event.label] = taken
+                walk(event.branches[0 if taken else 1])
+
+    walk(events)
+    return choices
+
+
+def _compute(block: Block, chip: Chip) -> float:
+    total = 0.0
+    for event in block.events:
+        if isinstance(event, Compute):
+            total += chip.compute_cycles(event)
+        elif isinstance(event, IfEvent):
+            total += max(_compute(b, chip) for b in event.branches)
+    return total
+
+
+def latency_bound(module: ModuleOp, chip: Chip, budget: int, path: dict[str, bool], func_name: str | None = None) -> float:
+    """max(C, (W - budget) / (dma + offchip rates)) on ``path`` (see the module docstring)."""
+    streamed = module.clone()
+    InsertDmaPass().apply(Context(), streamed)
+    compute = 0.0
+    weights = 0
+
+    def walk(block: Block) -> None:
+        nonlocal compute, weights
+        for event in block.events:
+            if isinstance(event, Compute):
+                compute += chip.compute_cycles(Compute(event.name, event.macs, event.bytes_moved))
+                weights += event.offchip_bytes  # weights no transfer carries
+            elif isinstance(event, Start):
+                weights += event.nbytes
+            elif isinstance(event, IfEvent):
+                walk(event.branches[0 if path.get(event.label, True) else 1])
+
+    walk(function_events(find_function(streamed, func_name)))
+    unavoidable = max(0, weights - budget) / (chip.dma_bytes_per_cycle + chip.offchip_bytes_per_cycle)
+    return max(compute, unavoidable)
+
+
+def cycles_of(planned: ModuleOp, chip: Chip, path: dict[str, bool], func_name: str | None = None) -> float:
+    """Modeled cycles of a module with its DMA inserted, along ``path``."""
+    return simulate(function_events(find_function(planned, func_name)), chip, path).cycles
+
+
+def compile_for_budget(
+    module: ModuleOp,
+    chip: Chip,
+    budget: int | None = None,
+    base_dir: Path | None = None,
+    where: str | None = None,
+    mode: str = "exact",
+    strategy: str = "auto",
+) -> Compiled:
+    """The budgeted pipeline on a copy of ``module`` (default budget: the chip's ``onchip_bytes``).
+
+    Raises ``CfmemError`` (at ``where``) when no placement fits, naming what
+    needs the bytes.
+    """
+    budget = chip.onchip_bytes if budget is None else budget
+    path = timing_path(module, chip)
+    target = budget
+    for _ in range(RETRIES + 1):
+        placed = module.clone()
+        try:
+            chosen = place_module(placed, chip, target)
+        except PlacementError as err:
+            message = err.args[0].replace(f"budget of {target}", f"budget of {budget}")
+            raise BudgetError(message, where, err.need + budget - target) from None
+        for fn in functions(placed):
+            set_function_int(fn, BUDGET_ATTR, None)  # planned unconstrained, to measure any overshoot
+        apply_pipeline(placed, _plan_spec(placed, mode, strategy), where, base_dir)
+        for fn in functions(placed):
+            set_function_int(fn, BUDGET_ATTR, budget)
+        peak = max(_arena(fn) for fn in functions(placed))
+        if peak <= budget:
+            break
+        target -= peak - budget
+        if target < 0:
+            break
+    else:
+        peak = budget + 1
+    if peak > budget:
+        raise BudgetError(
+            f"no placement found whose plan fits the budget of {budget} bytes (the closest needs {peak})", where, peak
+        )
+    flat = placed.clone()
+    apply_pipeline(flat, "nn-check-dma,nn-lower-to-memref", where, base_dir)
+    return Compiled(
+        budget=budget,
+        planned=placed,
+        flat=flat,
+        onchip_peak=peak,
+        cycles=cycles_of(placed, chip, path),
+        bound_cycles=latency_bound(module, chip, budget, path),
+        placement=chosen,
+    )
+
+
+def smallest_budget(
+    module: ModuleOp, chip: Chip, base_dir: Path | None = None, where: str | None = None
+) -> Compiled:
+    """The model compiled for the smallest budget the placement search fits it in."""
+    budget = 0
+    for _ in range(RETRIES + 1):
+        try:
+            return compile_for_budget(module, chip, budget, base_dir, where)
+        except BudgetError as err:
+            if err.need <= budget:
+                raise
+            budget = err.need
+    return compile_for_budget(module, chip, budget, base_dir, where)
+
+
+def _plan_spec(module: ModuleOp, mode: str, strategy: str) -> str:
+    """Slicing (when the placement asked for it), DMA insertion, planning under the stored budget."""
+    spec = f"nn-insert-dma,nn-plan-memory{{mode={mode} strategy={strategy}}}"
+    sliced = any("cfmem.slices" in op.attributes for op in module.walk())
+    return f"nn-slice-weights,{spec}" if sliced else spec
+
+
+def _arena(fn: func.FuncOp) -> int:
+    return fn.attributes[ARENA_ATTR].value.data  # type: ignore[union-attr]
+
+
+def _measure_config(module: ModuleOp, chip: Chip, path: dict[str, bool], *, offchip: bool) -> tuple[int, float]:
+    """On-chip need and cycles of a baseline: everything streamed ping-pong on chip, or
+    every movable activation off chip with weights read in place."""
+    from cfmem.passes.place import _movable  # the same rule the search uses
+
+    copy = module.clone()
+    if offchip:
+        for fn in functions(copy):
+            for op in fn.walk():
+                if op is fn:
+                    continue
+                if weight_operands(op):
+                    set_weight_place(op, "offchip")
+                if _movable(op):
+                    set_offchip(op, True)
+    InsertDmaPass().apply(Context(), copy)
+    PlanMemoryPass().apply(Context(), copy)
+    fn = find_function(copy)
+    return _arena(fn), cycles_of(copy, chip, path)
+
+
+def baseline_offchip(module: ModuleOp, chip: Chip, path: dict[str, bool]) -> tuple[int, float]:
+    """Baseline (a): the whole arena off chip, weights read in place: (on-chip bytes left, cycles)."""
+    return _measure_config(module, chip, path, offchip=True)
+
+
+def baseline_pingpong(module: ModuleOp, chip: Chip, path: dict[str, bool]) -> tuple[int, float]:
+    """Baseline (b): today's whole-weight ping-pong, everything on chip: (on-chip peak, cycles)."""
+    return _measure_config(module, chip, path, offchip=False)
+
+
+SWEEP_FRACTIONS = (1.0, 0.875, 0.75, 0.625, 0.5, 0.375, 0.25, 0.125)
+"""Budgets of a sweep, as fractions of the unconstrained ping-pong peak (the smallest feasible is added)."""
+
+
+@dataclass
+class SweepRow:
+    """One budget of a sweep: what cfmem achieves and the two baselines on the same path."""
+
+    budget: int
+    feasible: bool
+    ms: float | None
+    onchip_peak: int | None
+    bound_ms: float
+    gap_to_bound_pct: float | None
+    offchip_arena_ms: float
+    """Baseline (a): the whole arena off chip."""
+    pingpong_ms: float | None
+    """Baseline (b): today's whole-weight ping-pong, where its peak fits the budget."""
+    error: str = ""
+
+    def speedup_over_offchip(self) -> float | None:
+        return None if not self.ms else self.offchip_arena_ms / self.ms
+
+
+def budget_sweep(
+    module: ModuleOp, chip: Chip, base_dir: Path | None = None, fractions: tuple[float, ...] = SWEEP_FRACTIONS
+) -> list[SweepRow]:
+    """Latency against on-chip budget, from the unconstrained ping-pong peak down to the
+    smallest budget that compiles, largest budget first."""
+    path = timing_path(module, chip)
+    peak, pingpong_cycles = baseline_pingpong(module, chip, path)
+    offchip_cycles = baseline_offchip(module, chip, path)[1]
+    to_ms = 1.0 / (chip.clock_mhz * 1000.0)
+    budgets = sorted({int(peak * f) for f in fractions}, reverse=True)
+    rows: list[SweepRow] = []
+
+    def row(budget: int, compiled: Compiled | None, error: str = "") -> SweepRow:
+        bound = latency_bound(module, chip, budget, path) * to_ms
+        ms = compiled.cycles * to_ms if compiled else None
+        return SweepRow(
+            budget=budget,
+            feasible=compiled is not None,
+            ms=ms,
+            onchip_peak=compiled.onchip_peak if compiled else None,
+            bound_ms=bound,
+            gap_to_bound_pct=compiled.gap_pct() if compiled else None,
+            offchip_arena_ms=offchip_cycles * to_ms,
+            pingpong_ms=pingpong_cycles * to_ms if peak <= budget else None,
+            error=error,
+        )
+
+    for budget in budgets:
+        try:
+            rows.append(row(budget, compile_for_budget(module, chip, budget, base_dir)))
+        except BudgetError as err:
+            rows.append(row(budget, None, err.message))
+    smallest = smallest_budget(module, chip, base_dir)
+    if smallest.budget not in budgets:
+        rows.append(row(smallest.budget, smallest))
+    return sorted(rows, key=lambda r: -r.budget)

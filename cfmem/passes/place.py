@@ -1,0 +1,450 @@
+"""``nn-place``: choose where every weight and activation lives so the function fits
+an on-chip budget, at the lowest modeled latency.
+
+The choices are the attributes of cfmem.passes.placement (plus ``cfmem.slices``
+when a weight is computed slice by slice, see ``nn-slice-weights``). A
+placement is judged by building it: the function is copied, sliced, given its
+DMA transfers (``nn-insert-dma``), and measured by
+
+- its on-chip need: the path-exact lower bound of its on-chip tensors, DMA and
+  resident buffers included (the real plan is checked afterwards, and the
+  search repeated with the budget tightened by the planner's gap if it does
+  not fit);
+- its latency: cfmem.dma.timing's simulation on the slowest path, the one
+  place costs live (off-chip access by compute, transfers, stalls).
+
+The search, per function:
+
+1. everything on chip, weights streamed whole; the DMA depth (1 = sync, up
+   to ``MAX_DEPTH`` buffers in rotation) that is fastest within the budget;
+2. while the function does not fit: look at the tensors live at its peak and
+   try, for each kind, the largest candidate: a shallower DMA rotation; the
+   op whose weight sizes the largest DMA buffer there computed in twice as
+   many slices, or reading its weights off chip; the largest activation
+   there moved to the off-chip arena; the largest resident weight streamed
+   again. The move with the least added latency per byte saved is kept;
+3. with room left: weights made resident, smallest first, while they fit and
+   the latency drops; then each earlier move undone if it now fits and is
+   faster.
+
+Each branch path decides on its own: the candidates are ops and tensors, and
+the peak is found on one path. A budget below what the immovable tensors at
+the peak need (an if's results, which stay on chip) is an error naming them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+
+from xdsl.context import Context
+from xdsl.dialects import func
+from xdsl.dialects.builtin import IntegerAttr, ModuleOp, StringAttr, i64
+from xdsl.ir import Operation, SSAValue
+from xdsl.passes import ModulePass
+from xdsl.utils.exceptions import PassFailedException
+
+from cfmem.dialects.nn_compute import ComputeOp
+from cfmem.dialects.nn_dma import DmaBufferOp, DmaStartOp
+from cfmem.dialects.nn_weights import ReshapeOp
+from cfmem.dialects.types import tensor_bytes
+from cfmem.dma.timing import Chip, simulate
+from cfmem.passes.aliases import find_aliases
+from cfmem.passes.dma_events import function_events
+from cfmem.passes.insert_dma import InsertDmaPass, weight_operands
+from cfmem.passes.liveness import analyze_function, functions, is_read_only, memory_readers
+from cfmem.passes.options import checked_options
+from cfmem.passes.placement import (
+    BUDGET_ATTR,
+    DEPTH_ATTR,
+    is_resident,
+    set_function_int,
+    set_offchip,
+    set_weight_place,
+)
+from cfmem.planning.option_checks import check_budget
+from cfmem.planning.regions import peak_tensors
+
+MAX_DEPTH = 8
+"""Deepest DMA rotation tried."""
+ACTIVATION_CANDIDATES = 3
+"""Largest activations at the peak tried as off-chip moves each step."""
+SLICES_ATTR = "cfmem.slices"
+"""On an op: compute it in this many slices of its weights (``nn-slice-weights``)."""
+KEY_ATTR = "cfmem.place_key"
+"""Marks ops while the search runs, so copies can be traced back to them."""
+
+
+@dataclass(frozen=True)
+class Config:
+    """One placement: a DMA depth and, by op key, weight places, slices and off-chip results."""
+
+    depth: int = 2
+    weights: tuple[tuple[int, str], ...] = ()
+    slices: tuple[tuple[int, int], ...] = ()
+    offchip: frozenset[int] = frozenset()
+    prefetch: frozenset[int] = frozenset()
+    """Off-chip results read back by DMA (a subset of ``offchip``)."""
+
+    def weight_of(self, key: int) -> str:
+        return dict(self.weights).get(key, "stream")
+
+    def slices_of(self, key: int) -> int:
+        return dict(self.slices).get(key, 1)
+
+    def with_weight(self, key: int, place: str) -> Config:
+        weights = {**dict(self.weights), key: place}
+        return replace(self, weights=tuple(sorted((k, p) for k, p in weights.items() if p != "stream")))
+
+    def with_slices(self, key: int, count: int) -> Config:
+        slices = {**dict(self.slices), key: count}
+        return replace(self, slices=tuple(sorted((k, n) for k, n in slices.items() if n > 1)))
+
+
+@dataclass
+class Decision:
+    """One line of the placement table: what, where it lives, why, bytes, cycles."""
+
+    what: str
+    where: str
+    why: str
+    nbytes: int
+    cycles: float
+
+
+@dataclass
+class Measure:
+    config: Config
+    need: int
+    """On-chip lower bound of the placed function, in bytes."""
+    cycles: float
+    peak: list[tuple[str, int, int | None]] = field(default_factory=list)
+    """Tensors live at the peak: (kind, bytes, op key), kind 'dma', 'resident', 'activation' or 'fixed'."""
+    peak_ops: dict[int, list[int]] = field(default_factory=dict)
+    """For each DMA buffer at the peak (by index into ``peak``), the keys of the ops it serves."""
+    decisions: list[Decision] = field(default_factory=list)
+    """The placement table, filled in for the placement chosen."""
+
+
+class PlacementError(PassFailedException):
+    """No placement fits the budget; the message names what cannot move, ``need`` the
+    on-chip bytes the best placement found still needs."""
+
+    def __init__(self, message: str, need: int):
+        super().__init__(message)
+        self.need = need
+
+
+class _Search:
+    """Placement search for one function of a module whose ops carry ``KEY_ATTR``."""
+
+    def __init__(self, module: ModuleOp, fn_name: str, chip: Chip, budget: int, slicer):
+        self.module = module
+        self.fn_name = fn_name
+        self.chip = chip
+        self.budget = budget
+        self.slicer = slicer
+        self.cache: dict[Config, Measure] = {}
+        self.reasons: dict[tuple[str, int], str] = {}
+        """Why each move the search made was made: by ("weights" or "result", op key), or ("depth", 0)."""
+        fn = self.function(module)
+        self.ops: dict[int, Operation] = {_key(op): op for op in fn.walk() if KEY_ATTR in op.attributes}
+        self.weighted = [k for k, op in self.ops.items() if weight_operands(op)]
+
+    def function(self, module: ModuleOp) -> func.FuncOp:
+        return next(f for f in functions(module) if f.sym_name.data == self.fn_name)
+
+    # --- measuring a placement ---------------------------------------------------
+
+    def build(self, config: Config) -> ModuleOp:
+        """A copy of the module with ``config`` applied and DMA inserted (other functions untouched)."""
+        module = self.module.clone()
+        fn = self.function(module)
+        for op in fn.walk():
+            if KEY_ATTR not in op.attributes:
+                continue
+            key = _key(op)
+            if key in self.weighted:
+                set_weight_place(op, config.weight_of(key))
+                if config.slices_of(key) > 1:
+                    op.attributes[SLICES_ATTR] = IntegerAttr(config.slices_of(key), i64)
+            set_offchip(op, key in config.offchip, key in config.prefetch)
+        set_function_int(fn, DEPTH_ATTR, config.depth)
+        if config.slices:
+            self.slicer(module)
+        InsertDmaPass().apply(Context(), module)
+        return module
+
+    def measure(self, config: Config) -> Measure:
+        if config in self.cache:
+            return self.cache[config]
+        module = self.build(config)
+        fn = self.function(module)
+        info = analyze_function(fn, aliases=find_aliases(fn))  # as nn-plan-memory will share bytes
+        need, tensors = peak_tensors(info.tree)
+        value_of = {t.id: v for v, t in info.tensor_of.items()}
+        result = Measure(config, need, simulate(function_events(fn), self.chip).cycles)
+        for tensor in tensors:
+            value = value_of[tensor.id]
+            owner = value.owner
+            if isinstance(owner, DmaBufferOp):
+                kind = "resident" if is_resident(owner) else "dma"
+                result.peak_ops[len(result.peak)] = _served_keys(value)
+                result.peak.append((kind, tensor.size, None))
+            elif isinstance(owner, Operation) and KEY_ATTR in owner.attributes and _movable(owner):
+                result.peak.append(("activation", tensor.size, _key(owner)))
+            else:
+                result.peak.append(("fixed", tensor.size, _key(owner) if isinstance(owner, Operation) and KEY_ATTR in owner.attributes else None))
+        self.cache[config] = result
+        return result
+
+    def fits(self, m: Measure) -> bool:
+        return m.need <= self.budget
+
+    # --- the search ----------------------------------------------------------------
+
+    def run(self) -> Measure:
+        streamed = [self.measure(Config(depth=d)) for d in range(1, MAX_DEPTH + 1)]
+        fitting = [m for m in streamed if self.fits(m)]
+        if fitting:
+            best = min(fitting, key=lambda m: (m.cycles, m.need))
+        else:
+            best = self.shrink(min(streamed, key=lambda m: (m.need, m.cycles)))
+        best = self.add_resident(best)
+        return self.undo_moves(best)
+
+    def moves(self, m: Measure) -> list[tuple[Config, tuple[str, int] | None, str]]:
+        """Placements that may lower ``m``'s peak, one per kind of move, with the op key
+        each concerns and why it is tried."""
+        c = m.config
+        at_peak = f"at the on-chip peak of {m.need} bytes"
+        out: list[tuple[Config, tuple[str, int] | None, str]] = []
+        if c.depth > 1:
+            out.append((replace(c, depth=c.depth - 1), None, f"fewer DMA buffers {at_peak}"))
+        dma = [(size, i) for i, (kind, size, _) in enumerate(m.peak) if kind == "dma"]
+        if dma:
+            _, index = max(dma)
+            served = m.peak_ops.get(index, [])
+            prefetched = [k for k in c.prefetch if any(_reads(self.ops[s], self.ops[k]) for s in served)]
+            if prefetched:
+                key = max(prefetched, key=lambda k: (self.result_bytes(k), -k))
+                why = f"it sizes the largest DMA buffer {at_peak}"
+                out.append((replace(c, prefetch=c.prefetch - {key}), ("result", key), why))
+            keys = [k for k in served if c.weight_of(k) == "stream" and k in self.weighted]
+            if keys:
+                key = max(keys, key=lambda k: (self.weight_bytes(k) // c.slices_of(k), -k))
+                why = f"its weights size the largest DMA buffer {at_peak}"
+                if self.slicer is not None:
+                    out.append((c.with_slices(key, c.slices_of(key) * 2), ("weights", key), why))
+                out.append((c.with_slices(key, 1).with_weight(key, "offchip"), ("weights", key), why))
+        activations = [(size, key) for kind, size, key in m.peak if kind == "activation" and key not in c.offchip]
+        for _, key in sorted(activations, reverse=True)[:ACTIVATION_CANDIDATES]:
+            out.append((replace(c, offchip=c.offchip | {key}), ("result", key), f"live {at_peak}"))
+            prefetched = replace(c, offchip=c.offchip | {key}, prefetch=c.prefetch | {key})
+            out.append((prefetched, ("result", key), f"live {at_peak}, idle until read"))
+        resident = [k for k, p in c.weights if p == "resident"]
+        if any(kind == "resident" for kind, _, _ in m.peak) and resident:
+            key = max(resident, key=self.weight_bytes)
+            out.append((c.with_weight(key, "stream"), ("weights", key), f"resident bytes {at_peak}"))
+        return out
+
+    def shrink(self, m: Measure) -> Measure:
+        """Apply moves until ``m`` fits. A move that lowers the peak is chosen by the least
+        added latency per byte saved; when none does (several equal peaks, as along a chain
+        of same-sized activations), the cheapest move that keeps the peak is taken, which
+        clears one of them. Moves only add, so this ends."""
+        while not self.fits(m):
+            best, best_rank, best_why = None, None, None
+            for config, key, why in self.moves(m):
+                try:
+                    candidate = self.measure(config)
+                except PassFailedException:
+                    continue  # e.g. an op that cannot be sliced further
+                saved = m.need - candidate.need
+                if saved < 0 or (saved == 0 and config.depth < m.config.depth):
+                    continue
+                added = candidate.cycles - m.cycles
+                rank = (0, added / saved) if saved > 0 else (1, added)
+                if best_rank is None or rank < best_rank:
+                    best, best_rank, best_why = candidate, rank, (key, why)
+            if best is None:
+                raise PlacementError(self.stuck_message(m), m.need)
+            key, why = best_why
+            self.reasons[key if key is not None else ("depth", 0)] = why
+            m = best
+        return m
+
+    def stuck_message(self, m: Measure) -> str:
+        fixed = [(size, key) for kind, size, key in m.peak if kind == "fixed"]
+        named = ", ".join(
+            f"%{self.ops[key].results[0].name_hint or '?'} ({size} bytes)" if key is not None else f"{size} bytes"
+            for size, key in sorted(fixed, reverse=True)[:3]
+        )
+        return (
+            f"function @{self.fn_name} needs at least {m.need} bytes of on-chip memory, more than the budget"
+            f" of {self.budget}: what stays on chip at its peak ({named or 'nothing movable'}) cannot move"
+        )
+
+    def result_bytes(self, key: int) -> int:
+        return sum(tensor_bytes(r.type) for r in self.ops[key].results)
+
+    def weight_bytes(self, key: int) -> int:
+        return sum(tensor_bytes(w.type) for w in weight_operands(self.ops[key]))
+
+    def add_resident(self, m: Measure) -> Measure:
+        streamed = [k for k in self.weighted if m.config.weight_of(k) == "stream" and m.config.slices_of(k) == 1]
+        for key in sorted(streamed, key=lambda k: (self.weight_bytes(k), k)):
+            try:
+                candidate = self.measure(m.config.with_weight(key, "resident"))
+            except PassFailedException:
+                continue
+            if self.fits(candidate) and candidate.cycles < m.cycles:
+                m = candidate
+        return m
+
+    def undo_moves(self, m: Measure) -> Measure:
+        """Revert, one at a time, each move that is no longer needed and now only costs time."""
+        improved = True
+        while improved:
+            improved = False
+            for undo in _undos(m.config):
+                try:
+                    candidate = self.measure(undo)
+                except PassFailedException:
+                    continue
+                if self.fits(candidate) and candidate.cycles < m.cycles:
+                    m, improved = candidate, True
+                    break
+        return m
+
+
+def _undos(c: Config) -> list[Config]:
+    """``c`` with one move taken back: a result on chip again, fewer slices, weights streamed, a deeper rotation."""
+    undos = [replace(c, offchip=c.offchip - {k}, prefetch=c.prefetch - {k}) for k in sorted(c.offchip)]
+    undos += [c.with_slices(k, n // 2) for k, n in c.slices]
+    undos += [c.with_weight(k, "stream") for k, p in c.weights if p == "offchip"]
+    undos += [replace(c, depth=d) for d in range(c.depth + 1, MAX_DEPTH + 1)]
+    return undos
+
+
+def _reads(reader: Operation, producer: Operation) -> bool:
+    return any(v.owner is producer for v in reader.operands)
+
+
+def _key(op: Operation) -> int:
+    attr = op.attributes[KEY_ATTR]
+    assert isinstance(attr, IntegerAttr)
+    return attr.value.data
+
+
+def _movable(op: Operation) -> bool:
+    """Ops whose results may live off chip: compute ops (and copies of reshapes)."""
+    return isinstance(op, ComputeOp) or (isinstance(op, ReshapeOp) and not is_read_only(op.result))
+
+
+def _served_keys(buffer: SSAValue) -> list[int]:
+    """Keys of the ops reading weights a DMA buffer holds."""
+    keys: list[int] = []
+    for reader in memory_readers(buffer):
+        if KEY_ATTR in reader.attributes and not isinstance(reader, DmaStartOp) and _key(reader) not in keys:
+            keys.append(_key(reader))
+    return keys
+
+
+def _slicer():
+    """``nn-slice-weights`` as a function of a module, or None where it is not available."""
+    try:
+        from cfmem.passes.slice_weights import SliceWeightsPass
+    except ImportError:
+        return None
+    return lambda module: SliceWeightsPass().apply(Context(), module)
+
+
+def place_module(module: ModuleOp, chip: Chip, budget: int | None = None) -> dict[str, Measure]:
+    """Place every function of ``module`` in ``budget`` bytes (default: the chip's) and write
+    the placement attributes; returns each function's chosen placement, measured."""
+    budget = chip.onchip_bytes if budget is None else budget
+    keyed = [op for fn in functions(module) for op in fn.walk() if op is not fn]
+    for k, op in enumerate(keyed):
+        op.attributes[KEY_ATTR] = IntegerAttr(k, i64)
+    chosen: dict[str, Measure] = {}
+    try:
+        for fn in functions(module):
+            search = _Search(module, fn.sym_name.data, chip, budget, _slicer())
+            best = search.run()
+            best.decisions = _decisions(search, best, chip)
+            chosen[fn.sym_name.data] = best
+            ops = {_key(op): op for op in fn.walk() if KEY_ATTR in op.attributes}
+            for key, op in ops.items():
+                if key in search.weighted:
+                    set_weight_place(op, best.config.weight_of(key))
+                    if best.config.slices_of(key) > 1:
+                        op.attributes[SLICES_ATTR] = IntegerAttr(best.config.slices_of(key), i64)
+                set_offchip(op, key in best.config.offchip, key in best.config.prefetch)
+            set_function_int(fn, DEPTH_ATTR, best.config.depth)
+            set_function_int(fn, BUDGET_ATTR, budget)
+    finally:
+        for op in keyed:
+            op.attributes.pop(KEY_ATTR, None)
+    return chosen
+
+
+@dataclass(frozen=True)
+class PlacePass(ModulePass):
+    """Chooses where weights and activations live so each function fits on chip.
+
+    Options: ``budget`` (on-chip bytes; default: the chip's ``onchip_bytes``),
+    ``chip`` (path of a chip JSON file; default: cfmem.dma.timing.Chip()).
+    """
+
+    name = "nn-place"
+    budget: int | None = None
+    chip: str = ""
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        with checked_options():
+            check_budget("budget", self.budget)
+        try:
+            chip = Chip.load(self.chip) if self.chip else Chip()
+        except (OSError, ValueError) as err:
+            raise PassFailedException(f"nn-place: cannot read chip '{self.chip}': {err}") from None
+        place_module(op, chip, self.budget)
+
+
+def _label(op: Operation) -> str:
+    name = op.results[0].name_hint if op.results and op.results[0].name_hint else "?"
+    return f"%{name}"
+
+
+def _decisions(search: _Search, best: Measure, chip: Chip) -> list[Decision]:
+    """The placement table of ``best``: every weighted op, every off-chip result, the DMA depth."""
+    c = best.config
+    fastest = search.reasons.get(("depth", 0), "the fastest that fits")
+    rows = [Decision("DMA rotation", f"{c.depth} buffer(s)" if c.depth > 1 else "sync (1 buffer)", fastest, 0, 0.0)]
+    for key in search.weighted:
+        op = search.ops[key]
+        nbytes = search.weight_bytes(key)
+        transfer = chip.transfer_cycles(nbytes)
+        place = c.weight_of(key)
+        if place == "resident":
+            where, why, cycles = "resident", "room left: loaded once, no transfer per inference", 0.0
+        elif place == "offchip":
+            where, why = "read off chip", search.reasons.get(("weights", key), "")
+            cycles = nbytes / chip.offchip_bytes_per_cycle
+        elif c.slices_of(key) > 1:
+            where, why, cycles = f"streamed in {c.slices_of(key)} slices", search.reasons.get(("weights", key), ""), transfer
+        else:
+            where, why, cycles = "streamed whole", "fits in the DMA rotation", transfer
+        rows.append(Decision(f"weights of {op.name} {_label(op)}", where, why, nbytes, cycles))
+    for key in sorted(c.offchip):
+        op = search.ops[key]
+        nbytes = sum(tensor_bytes(r.type) for r in op.results)
+        uses = sum(len(list(r.uses)) for r in op.results)
+        cycles = nbytes * (1 + uses) / chip.offchip_bytes_per_cycle
+        why = search.reasons.get(("result", key), "")
+        if key in c.prefetch:
+            where = "off-chip arena, prefetched by DMA"
+            cycles = nbytes / chip.offchip_bytes_per_cycle + uses * chip.transfer_cycles(nbytes)
+        else:
+            where = "off-chip arena, read in place"
+        rows.append(Decision(f"{op.name} {_label(op)}", where, why, nbytes, cycles))
+    return rows

@@ -1,0 +1,78 @@
+"""The budget sweep of ``cfmem report --budget-sweep``: table and PNG curve."""
+
+from __future__ import annotations
+
+from dataclasses import asdict
+from pathlib import Path
+
+from cfmem.fit import SweepRow
+from cfmem.passes.place import Decision
+
+
+def sweep_json(rows: list[SweepRow]) -> list[dict]:
+    return [{**asdict(r), "speedup_over_offchip_arena": r.speedup_over_offchip()} for r in rows]
+
+
+def _ms(value: float | None) -> str:
+    return "-" if value is None else f"{value:.3f}"
+
+
+def render_sweep(name: str, rows: list[SweepRow]) -> str:
+    lines = [
+        f"budget sweep of {name}: modeled latency against on-chip budget (slowest-compute path)",
+        "",
+        "| budget (bytes) | fits | ms | on-chip peak | bound ms | gap to bound | (a) arena off chip ms | speedup over (a) | (b) ping-pong ms |",
+        "|---:|:---:|---:|---:|---:|---:|---:|---:|---:|",
+    ]
+    for r in rows:
+        gap = "-" if r.gap_to_bound_pct is None else f"{r.gap_to_bound_pct:.1f} %"
+        speedup = r.speedup_over_offchip()
+        lines.append(
+            f"| {r.budget:,} | {'yes' if r.feasible else 'no'} | {_ms(r.ms)} | "
+            f"{'-' if r.onchip_peak is None else f'{r.onchip_peak:,}'} | {_ms(r.bound_ms)} | {gap} | "
+            f"{_ms(r.offchip_arena_ms)} | {'-' if speedup is None else f'{speedup:.2f}x'} | {_ms(r.pingpong_ms)} |"
+        )
+    return "\n".join(lines)
+
+
+def render_decisions(name: str, budget: int, rows: list[Decision]) -> str:
+    lines = [
+        f"placement of {name} in {budget:,} on-chip bytes",
+        "",
+        "| what | where | why | bytes | cycles |",
+        "|---|---|---|---:|---:|",
+    ]
+    lines += [f"| {d.what} | {d.where} | {d.why} | {d.nbytes:,} | {d.cycles:,.0f} |" for d in rows]
+    return "\n".join(lines)
+
+
+def write_sweep_png(path: str | Path, rows: list[SweepRow], title: str) -> None:
+    """Latency against budget: cfmem, its bound, and the two baselines."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from cfmem.tools.files import atomic_write_bytes
+
+    fits = sorted((r for r in rows if r.feasible), key=lambda r: r.budget)
+    kib = [r.budget / 1024 for r in fits]
+    fig, ax = plt.subplots(figsize=(7, 4))
+    ax.plot(kib, [r.ms for r in fits], "o-", label="cfmem")
+    ax.plot(kib, [r.bound_ms for r in fits], "--", label="latency bound")
+    ax.plot(kib, [r.offchip_arena_ms for r in fits], ":", label="(a) whole arena off chip")
+    pingpong = [(r.budget / 1024, r.pingpong_ms) for r in fits if r.pingpong_ms is not None]
+    if pingpong:
+        ax.plot(*zip(*pingpong), "s", label="(b) whole-weight ping-pong")
+    ax.set_xlabel("on-chip budget (KiB)")
+    ax.set_ylabel("modeled latency (ms)")
+    ax.set_yscale("log")
+    ax.set_title(title)
+    ax.legend()
+    fig.tight_layout()
+    import io
+
+    data = io.BytesIO()
+    fig.savefig(data, format="png", dpi=110)
+    plt.close(fig)
+    atomic_write_bytes(path, data.getvalue())

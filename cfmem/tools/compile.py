@@ -1,0 +1,84 @@
+"""``cfmem compile``: a tensor-level model to the flat form, within an on-chip budget."""
+
+from __future__ import annotations
+
+import argparse
+import io
+import sys
+from pathlib import Path
+
+from xdsl.printer import Printer
+
+from cfmem.dma.timing import Chip
+from cfmem.fit import compile_for_budget
+from cfmem.interp.flat import is_flat
+from cfmem.ir_io import CfmemError, load_module
+from cfmem.planning.control_flow import MODES
+from cfmem.planning.option_checks import OptionError, check_budget, check_choice
+from cfmem.planning.strategies import STRATEGY_NAMES
+from cfmem.tools.files import atomic_write_text
+
+
+def add_parser(subparsers: argparse._SubParsersAction) -> None:
+    p = subparsers.add_parser(
+        "compile",
+        help="compile a model into an on-chip budget: placement, slicing, DMA, planning, lowering",
+        description=(
+            "Run the budgeted pipeline down to the flat form: choose where every weight (resident,"
+            " streamed whole with a DMA depth chosen automatically, streamed in slices, or read off"
+            " chip) and every activation (on chip or in an off-chip arena) lives so that everything"
+            " on chip fits the budget at the lowest modeled latency (nn-place), then slice, insert DMA,"
+            " plan, check DMA and lower (nn-slice-weights, nn-insert-dma, nn-plan-memory,"
+            " nn-check-dma, nn-lower-to-memref). The flat function's cfmem.arena_size is its on-chip"
+            " bytes, and its cfmem.onchip_budget the budget the flat interpreter enforces. A budget"
+            " too small for what must stay on chip is an error naming it. The summary goes to"
+            " standard error."
+        ),
+    )
+    p.add_argument("model", help="the tensor-level .mlir module")
+    p.add_argument("--budget", type=int, metavar="BYTES", help="on-chip bytes (default: the chip's onchip_bytes)")
+    p.add_argument("--chip", metavar="CHIP.json", help="chip description (default: a small edge NPU, see examples/chips)")
+    p.add_argument("--mode", default="exact", help=f"control-flow mode: {', '.join(MODES)} (default: exact)")
+    p.add_argument("--strategy", default="auto", help=f"planning strategy: {', '.join(STRATEGY_NAMES)} (default: auto)")
+    p.add_argument("-o", "--output", metavar="FLAT.mlir", help="write the flat module here instead of standard output")
+    p.set_defaults(handler=main)
+
+
+def load_chip(path: str | None) -> Chip:
+    if path is None:
+        return Chip()
+    try:
+        return Chip.load(path)
+    except (OSError, ValueError, TypeError) as err:
+        raise CfmemError(f"not a chip description: {err}", path) from None
+
+
+def main(args: argparse.Namespace) -> int:
+    try:
+        check_choice("--mode", args.mode, MODES)
+        check_choice("--strategy", args.strategy, STRATEGY_NAMES)
+        if args.budget is not None:
+            check_budget("--budget", args.budget)
+    except OptionError as err:
+        raise CfmemError(err.rule, err.option) from None
+    chip = load_chip(args.chip)
+    module, _ = load_module(args.model)
+    if is_flat(module):
+        raise CfmemError("the module is already lowered: compile the tensor-level module", args.model)
+    compiled = compile_for_budget(
+        module, chip, args.budget, Path(args.model).parent, args.model, args.mode, args.strategy
+    )
+    text = io.StringIO()
+    Printer(stream=text).print_op(compiled.flat)
+    text.write("\n")
+    if args.output:
+        atomic_write_text(args.output, text.getvalue())
+    else:
+        print(text.getvalue(), end="")
+    print(
+        f"{args.model}: {compiled.onchip_peak} of {compiled.budget} on-chip bytes;"
+        f" {compiled.ms(chip):.3f} ms modeled on {chip.name}, bound {compiled.bound_cycles / (chip.clock_mhz * 1000):.3f} ms"
+        f" (gap {compiled.gap_pct():.1f} %)",
+        file=sys.stderr,
+    )
+    return 0

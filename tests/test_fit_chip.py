@@ -1,0 +1,196 @@
+"""Compiling into an on-chip budget: every budget fits, computes the same numbers, and the
+checkers catch a placement that breaks the rules."""
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+from xdsl.dialects.builtin import IntegerAttr, i64
+
+from cfmem.dma.timing import Chip
+from cfmem.errors import CfmemError
+from cfmem.fit import BudgetError, baseline_offchip, baseline_pingpong, compile_for_budget, smallest_budget, timing_path
+from cfmem.interp.coverage import branch_covering_inputs
+from cfmem.interp.flat import CapacityError, measure_flat, run_flat
+from cfmem.interp.golden import find_function, run_function
+from cfmem.ir_io import load_module, make_context
+from cfmem.passes.insert_dma import InsertDmaPass, weight_operands
+from cfmem.passes.lower_to_memref import INIT_ATTR
+from cfmem.passes.placement import BUDGET_ATTR, set_offchip, set_weight_place
+from cfmem.passes.plan_memory import OFFCHIP_OFFSETS_ATTR, PlanMemoryPass
+from cfmem.passes.stored_plan import check_offchip_plan
+from cfmem.pipeline import lower_model
+from xdsl.utils.exceptions import PassFailedException
+
+from conftest import EXAMPLES, run_cfmem
+
+CHIP = Chip()
+MODELS = sorted(EXAMPLES.glob("*.mlir"))
+
+
+def pingpong_peak(module) -> int:
+    return baseline_pingpong(module, CHIP, timing_path(module, CHIP))[0]
+
+
+@pytest.fixture(scope="module", params=MODELS, ids=lambda p: p.stem)
+def example(request):
+    module, _ = load_module(request.param)
+    inputs = [found for found, _ in branch_covering_inputs(module, base_dir=request.param.parent)]
+    return request.param, module, inputs
+
+
+@pytest.mark.parametrize("fraction", [1.0, 0.75, 0.5, 0.25, None], ids=["100%", "75%", "50%", "25%", "smallest"])
+def test_every_budget_fits_and_computes_the_same_numbers_on_every_branch_path(example, fraction):
+    path, module, input_sets = example
+    if fraction is None:
+        compiled = smallest_budget(module, CHIP, path.parent)
+        budget = compiled.budget
+        if budget:
+            with pytest.raises(BudgetError, match="needs at least"):
+                compile_for_budget(module, CHIP, budget - 1, path.parent)
+    else:
+        budget = int(pingpong_peak(module) * fraction)
+        compiled = compile_for_budget(module, CHIP, budget, path.parent)
+    assert compiled.onchip_peak <= budget
+    traces = set()
+    for inputs in input_sets:
+        reference = run_function(module, inputs, base_dir=path.parent)
+        result, onchip, touched = measure_flat(compiled.flat, inputs)
+        assert onchip <= max(budget, 1) and touched <= budget  # measured on the flat module
+        traces.add(tuple(result.branches))
+        for name, value in reference.outputs.items():
+            assert np.array_equal(value, result.outputs[name]), name
+    assert len(traces) == len(input_sets)
+
+
+def test_latency_never_rises_with_the_budget_and_beats_the_off_chip_arena(example):
+    path, module, _ = example
+    peak = pingpong_peak(module)
+    timed = timing_path(module, CHIP)
+    cycles = [compile_for_budget(module, CHIP, int(peak * f), path.parent).cycles for f in (0.25, 0.5, 1.0)]
+    assert cycles[0] >= cycles[1] >= cycles[2]
+    assert cycles[2] <= baseline_pingpong(module, CHIP, timed)[1]  # no slower than today's ping-pong
+    assert cycles[1] < baseline_offchip(module, CHIP, timed)[1]  # the 2x target is measured in bench/fit_chip.py
+
+
+def test_a_weight_larger_than_the_whole_budget_still_runs():
+    path = EXAMPLES / "wakeword.mlir"
+    module, _ = load_module(path)
+    largest = max(sum(_bytes(w) for w in weight_operands(op)) for op in find_function(module).walk() if weight_operands(op))
+    budget = largest // 2
+    compiled = compile_for_budget(module, CHIP, budget, path.parent)
+    assert compiled.onchip_peak <= budget
+    for inputs, _ in branch_covering_inputs(module, base_dir=path.parent):
+        reference = run_function(module, inputs, base_dir=path.parent)
+        got = run_flat(compiled.flat, inputs)
+        assert all(np.array_equal(reference.outputs[k], got.outputs[k]) for k in reference.outputs)
+
+
+def _bytes(value) -> int:
+    from cfmem.dialects.types import tensor_bytes
+
+    return tensor_bytes(value.type)
+
+
+def test_resident_weights_are_loaded_once_by_a_loader_and_read_in_place():
+    path = EXAMPLES / "facedetect.mlir"
+    module, _ = load_module(path)
+    for op in find_function(module).walk():
+        if weight_operands(op):
+            set_weight_place(op, "resident")
+    flat = lower_model(module, "nn-insert-dma,nn-plan-memory", path.parent)
+    fn = find_function(flat)
+    assert INIT_ATTR in fn.attributes
+    assert not any(op.name == "memref.dma_start" for op in fn.walk())  # the function itself loads nothing
+    original, _ = load_module(path)
+    inputs = {a.name_hint: np.ones(a.type.get_shape(), np.float32) for a in find_function(original).body.block.args}
+    reference = run_function(original, inputs, base_dir=path.parent)
+    got = run_flat(flat, inputs)
+    assert all(np.array_equal(reference.outputs[k], got.outputs[k]) for k in reference.outputs)
+
+
+def test_the_flat_interpreter_refuses_a_module_above_its_budget():
+    path = EXAMPLES / "facedetect.mlir"
+    module, _ = load_module(path)
+    flat = lower_model(module, "nn-insert-dma,nn-plan-memory", path.parent)
+    fn = find_function(flat)
+    arena = fn.attributes["cfmem.arena_size"].value.data
+    fn.attributes[BUDGET_ATTR] = IntegerAttr(arena - 1, i64)
+    inputs = {a.name_hint: np.ones(a.type.get_shape(), np.float32) for a in find_function(module).body.block.args}
+    with pytest.raises(CapacityError, match=f"but its budget is {arena - 1}"):
+        run_flat(flat, inputs)
+    fn.attributes[BUDGET_ATTR] = IntegerAttr(arena, i64)
+    run_flat(flat, inputs)
+
+
+def test_a_wrong_off_chip_plan_is_caught_by_the_verifier():
+    module, _ = load_module(EXAMPLES / "facedetect.mlir")
+    fn = find_function(module)
+    compute = [op for op in fn.walk() if op.name in ("nn.conv2d", "nn.relu")][:4]
+    for op in compute:
+        set_offchip(op, True)
+    InsertDmaPass().apply(make_context(), module)
+    PlanMemoryPass().apply(make_context(), module)
+    assert check_offchip_plan(fn) > 0
+    placed = [op for op in fn.walk() if OFFCHIP_OFFSETS_ATTR in op.attributes]
+    for op in placed:  # every off-chip tensor on the same bytes
+        op.attributes[OFFCHIP_OFFSETS_ATTR] = type(op.attributes[OFFCHIP_OFFSETS_ATTR]).from_list(i64, [0])
+    with pytest.raises(PassFailedException, match="stored off-chip plan is wrong"):
+        check_offchip_plan(fn)
+
+
+def test_offchip_activations_cost_time_and_resident_loads_do_not():
+    from cfmem.passes.dma_events import function_events, resident_bytes
+    from cfmem.dma.timing import simulate
+
+    module, _ = load_module(EXAMPLES / "facedetect.mlir")
+    base = module.clone()
+    InsertDmaPass().apply(make_context(), base)
+    slow = module.clone()
+    for op in find_function(slow).walk():
+        if op.name == "nn.conv2d":
+            set_offchip(op, True)
+    InsertDmaPass().apply(make_context(), slow)
+    assert simulate(function_events(find_function(slow)), CHIP).cycles > simulate(function_events(find_function(base)), CHIP).cycles
+    resident = module.clone()
+    for op in find_function(resident).walk():
+        if weight_operands(op):
+            set_weight_place(op, "resident")
+    InsertDmaPass().apply(make_context(), resident)
+    fn = find_function(resident)
+    assert resident_bytes(fn) > 0
+    assert simulate(function_events(fn), CHIP).cycles < simulate(function_events(find_function(base)), CHIP).cycles
+
+
+def test_a_budget_below_what_must_stay_on_chip_names_it(tmp_path):
+    text = """
+    func.func @main(%x: tensor<1x64xf32>, %c: tensor<1xi1>) -> tensor<1x64xf32> {
+      %r = nn.if %c : tensor<1xi1> -> (tensor<1x64xf32>) {
+        %a = nn.relu %x : (tensor<1x64xf32>) -> tensor<1x64xf32>
+        nn.yield %a : tensor<1x64xf32>
+      } else {
+        %b = nn.tanh %x : (tensor<1x64xf32>) -> tensor<1x64xf32>
+        nn.yield %b : tensor<1x64xf32>
+      }
+      %y = nn.sigmoid %r : (tensor<1x64xf32>) -> tensor<1x64xf32>
+      func.return %y : tensor<1x64xf32>
+    }
+    """
+    model = tmp_path / "m.mlir"
+    model.write_text(text)
+    module, _ = load_module(model)
+    with pytest.raises(CfmemError, match=r"needs at least 256 bytes .* budget of 100: .*%r \(256 bytes\)"):
+        compile_for_budget(module, CHIP, 100, tmp_path)
+    assert compile_for_budget(module, CHIP, 256, tmp_path).onchip_peak <= 256
+
+
+def test_compile_command_writes_the_flat_module_and_refuses_bad_budgets(tmp_path):
+    out = tmp_path / "flat.mlir"
+    done = run_cfmem("compile", str(EXAMPLES / "wakeword.mlir"), "--budget", "200000", "-o", str(out))
+    assert done.returncode == 0, done.stderr
+    assert "of 200000 on-chip bytes" in done.stderr
+    flat, _ = load_module(out)
+    assert find_function(flat).attributes[BUDGET_ATTR].value.data == 200000
+    bad = run_cfmem("compile", str(EXAMPLES / "wakeword.mlir"), "--budget", "-5", "-o", str(tmp_path / "x.mlir"))
+    assert bad.returncode == 1 and bad.stderr.count("\n") == 1 and "--budget" in bad.stderr
+    assert not (tmp_path / "x.mlir").exists()
