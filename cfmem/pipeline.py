@@ -19,8 +19,9 @@ from cfmem.passes import PASSES
 from cfmem.passes.lower_to_memref import LowerToMemrefPass
 
 DEFAULT_PLAN_PIPELINE = "nn-insert-dma,nn-plan-memory"
-GRAPH_REWRITES = ("nn-slice-weights",)
-"""Passes that change which ops compute a result (and so, in float, the rounding)."""
+GRAPH_REWRITES = ("nn-place", "nn-slice-weights")
+"""Passes that change which ops compute a result (and so, in float, the rounding):
+``nn-slice-weights``, and ``nn-place``, which decides what it slices."""
 
 
 def apply_pipeline(module: ModuleOp, spec: str, where: str | None = None, base_dir: Path | None = None) -> None:

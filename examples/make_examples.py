@@ -203,11 +203,40 @@ def wakeword() -> tuple[GraphBuilder, list[str]]:
     ]
 
 
+# --- bigfc: a keyword spotter whose one dense weight outgrows a small chip --------
+
+
+def bigfc() -> tuple[GraphBuilder, list[str]]:
+    b = GraphBuilder("main", seed=5, scale=0.05)
+    mfcc = b.input("mfcc", (1, 1, 49, 40))
+    y = b.relu(b.conv2d(mfcc, 16, 3, stride=2, pad=1, name="conv"), name="conv_out")  # 16x25x20
+    f = b.flatten(y, name="feat")  # 1x8000
+    h = b.relu(b.dense(f, 24, name="fc"), name="fc_out")  # weight 24x8000: 768,000 bytes
+    score = b.sigmoid(b.dense(h, 1, name="gate"), name="score")
+    keyword = b.cmp("gt", score, 0.5, name="keyword")
+
+    def classify(b: GraphBuilder) -> list[SSAValue]:
+        return [b.softmax(b.dense(h, 12, name="cls_fc"), name="cls_probs")]
+
+    def background(b: GraphBuilder) -> list[SSAValue]:
+        return [b.softmax(b.dense(h, 12, name="bg_fc"), name="bg_probs")]
+
+    (probs,) = b.if_(keyword, classify, background, names=["probs"])
+    b.output(score, probs, names=["score", "probs"])
+    return b, [
+        "The fc weight (24x8000 f32, 768,000 bytes) is larger than a 512 KiB chip's whole memory:",
+        "cfmem compile streams it in slices or reads it in place.",
+        "if#0 (keyword = score > 0.5): mfcc = 0 or 1 (score 0.505, 0.507) -> then (classify);",
+        "  mfcc = -1 (score 0.497) -> else (background).",
+    ]
+
+
 MODELS: dict[str, Callable[[], tuple[GraphBuilder, list[str]]]] = {
     "facedetect": facedetect,
     "fusiondetect": fusiondetect,
     "denoise": denoise,
     "wakeword": wakeword,
+    "bigfc": bigfc,
 }
 
 

@@ -124,8 +124,24 @@ CASES: dict[str, Callable[[Path], list[str]]] = {
     "onnx-huge-known-tensor": lambda d: ["import", onnx_case(d, "huge-known-tensor"), "-o", "out.mlir"],
     "onnx-input-value-out-of-range": lambda d: ["import", onnx_model(d, "m.onnx"), "-o", "out.mlir", "--input-value", "x=1e50"],
     "nul-byte": lambda d: ["run", write(d, "m.mlir", b"\x00" + TINY.format(where="seed(1)").encode())],
+    "compile-below-what-must-stay-on-chip": lambda d: ["compile", write(d, "m.mlir", IF_RESULT), "--budget", "100", "-o", "out.mlir"],
+    "compile-negative-budget": lambda d: ["compile", write(d, "m.mlir", IF_RESULT), "--budget", "-1", "-o", "out.mlir"],
+    "compile-flat-module": lambda d: ["compile", run_cfmem("opt", write(d, "m.mlir", TINY.format(where="seed(1)")), "-p", "nn-plan-memory,nn-lower-to-memref", "-o", "flat.mlir", cwd=d) and "flat.mlir", "-o", "out.mlir"],
+    "report-budget-sweep-with-compare": lambda d: ["report", write(d, "m.mlir", IF_RESULT), "--budget-sweep", "--compare"],
     "root-usage-error": lambda d: ["run", write(d, "m.mlir", TINY.format(where="seed(1)")), "--frobnicate"],
 }  # fmt: skip
+
+IF_RESULT = """func.func @main(%x: tensor<1x64xf32>, %c: tensor<1xi1>) -> tensor<1x64xf32> {
+  %r = nn.if %c : tensor<1xi1> -> (tensor<1x64xf32>) {
+    %a = nn.relu %x : (tensor<1x64xf32>) -> tensor<1x64xf32>
+    nn.yield %a : tensor<1x64xf32>
+  } else {
+    nn.yield %x : tensor<1x64xf32>
+  }
+  %y = nn.sigmoid %r : (tensor<1x64xf32>) -> tensor<1x64xf32>
+  func.return %y : tensor<1x64xf32>
+}
+"""
 
 SCF_IF = """func.func @main(%x: tensor<4xf32>, %c: i1) -> tensor<4xf32> {
   %r = scf.if %c -> (tensor<4xf32>) {

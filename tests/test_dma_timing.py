@@ -66,7 +66,7 @@ def test_unknown_chip_keys_are_named_with_the_known_ones(tmp_path):
     assert str(err.value) == f"unknown chip keys clock, sram (known: {known})"
 
 
-@pytest.mark.parametrize("key", [f.name for f in fields(Chip) if f.name != "name"])
+@pytest.mark.parametrize("key", [f.name for f in fields(Chip) if f.name not in ("name", "slice_overhead_cycles")])
 @pytest.mark.parametrize("value", [0, -1])
 def test_every_rate_and_size_must_be_positive(tmp_path, key, value):
     path = tmp_path / "chip.json"
@@ -74,6 +74,15 @@ def test_every_rate_and_size_must_be_positive(tmp_path, key, value):
     with pytest.raises(ValueError) as err:
         Chip.load(path)
     assert str(err.value) == f"chip key '{key}' must be positive"
+
+
+def test_a_slice_may_cost_nothing_extra_but_not_less(tmp_path):
+    path = tmp_path / "chip.json"
+    path.write_text(json.dumps({"slice_overhead_cycles": 0}))
+    assert Chip.load(path).slice_overhead_cycles == 0
+    path.write_text(json.dumps({"slice_overhead_cycles": -1}))
+    with pytest.raises(ValueError, match="'slice_overhead_cycles' must not be negative"):
+        Chip.load(path)
 
 
 def test_the_smallest_positive_values_are_accepted(tmp_path):

@@ -66,6 +66,12 @@ def program(*events):
          "transfer of %v overwrites bytes of arena that the transfer of %w is still writing"),
         ([FlatStart(("tag", 0), span(0, 8, "w")), FlatStart(("tag", 0), span(8, 16, "v"))],
          "transfer of %v reuses tag tag[0] before the wait on the transfer of %w"),
+        ([FlatStart(("tag", 0), span(0, 8, "w"), span(0, 8, "x", memory="offchip")),
+          Access("'nn.apply'", "writes", span(4, 12, "y", memory="offchip"))],
+         "'nn.apply' writes %y while the transfer of %w is still reading the same bytes"),
+        ([FlatStart(("tag", 0), span(0, 8, "w"), span(0, 8, "x", memory="offchip")),
+          FlatStart(("tag", 1), span(0, 8, "v", memory="offchip"))],
+         "transfer of %v overwrites bytes of offchip that the transfer of %w is still reading"),
         ([FlatWait(("tag", 0))], "wait on tag tag[0] with no transfer outstanding"),
         ([FlatStart(("tag", 0), span(0, 8, "w"))], "transfer of %w is never waited for"),
         ([FlatStart(("tag", 0), span(0, 8, "w")),
@@ -86,4 +92,8 @@ def test_flat_rules_accept_a_wait_on_every_path_and_other_memories():
         Access("'nn.apply'", "writes", span(8, 16, "y")),
         IfEvent("if#0", [Block("a", [FlatWait(("tag", 0))]), Block("b", [FlatWait(("tag", 0))])]),
         Access("'nn.apply'", "reads", span(0, 8, "w")),
+        FlatStart(("tag", 1), span(16, 24, "p"), span(0, 8, "x", memory="offchip")),
+        Access("'nn.apply'", "reads", span(0, 8, "x", memory="offchip")),  # reading a source is fine
+        FlatWait(("tag", 1)),
+        Access("'nn.apply'", "writes", span(0, 8, "z", memory="offchip")),  # after the wait, so is writing it
     ))  # fmt: skip

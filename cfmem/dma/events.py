@@ -34,8 +34,10 @@ class Compute:
     macs: int = 0
     bytes_moved: int = 0
     offchip_bytes: int = 0
-    """Weights it reads straight from off-chip memory (not DMA'd)."""
+    """Bytes it reads or writes straight in off-chip memory (weights read in place, off-chip activations)."""
     reads: tuple[str, ...] = ()
+    slice: bool = False
+    """One slice of an op computed slice by slice (charged the chip's per-slice overhead)."""
 
 
 @dataclass

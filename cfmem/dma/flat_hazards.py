@@ -6,7 +6,9 @@ range of a memory (the arena, a global, an argument), finished by the
 of the same memories through views. The rules, on every execution path:
 
 1. No op reads or writes bytes a transfer is still writing (so a transfer's
-   data is read only after its wait, and its buffer is reused only after it).
+   data is read only after its wait, and its buffer is reused only after it),
+   and no op or transfer writes bytes a transfer is still reading (the
+   source of a prefetch from the off-chip activation arena).
 2. A tag element is not reused while its transfer is outstanding, and every
    wait finds a transfer on its tag element.
 3. Every transfer is waited for before the function ends.
@@ -43,6 +45,7 @@ class Bytes:
 class FlatStart:
     tag: Tag
     dest: Bytes
+    source: Bytes | None = None
 
 
 @dataclass(frozen=True)
@@ -77,6 +80,11 @@ def _run(block: Block, in_flight: dict[Tag, FlatStart]) -> dict[Tag, FlatStart]:
                         f"transfer of %{event.dest.name} overwrites bytes of {event.dest.memory} that the"
                         f" transfer of %{prior.dest.name} is still writing (region {block.label})"
                     )
+                if prior.source is not None and prior.source.overlaps(event.dest):
+                    raise HazardError(
+                        f"transfer of %{event.dest.name} overwrites bytes of {event.dest.memory} that the"
+                        f" transfer of %{prior.dest.name} is still reading (region {block.label})"
+                    )
             in_flight[event.tag] = event
         elif isinstance(event, FlatWait):
             if in_flight.pop(event.tag, None) is None:
@@ -87,6 +95,11 @@ def _run(block: Block, in_flight: dict[Tag, FlatStart]) -> dict[Tag, FlatStart]:
                     raise HazardError(
                         f"{event.op} {event.verb} %{event.target.name} before the wait on the transfer of"
                         f" %{prior.dest.name} into the same bytes (region {block.label})"
+                    )
+                if event.verb != "reads" and prior.source is not None and prior.source.overlaps(event.target):
+                    raise HazardError(
+                        f"{event.op} {event.verb} %{event.target.name} while the transfer of %{prior.dest.name}"
+                        f" is still reading the same bytes (region {block.label})"
                     )
         elif isinstance(event, IfEvent):
             after: dict[Tag, FlatStart] = {}

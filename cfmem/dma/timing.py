@@ -6,7 +6,9 @@ on the DMA engine when it is issued and the engine is free, and finishes
 one at a time in issue order. A wait stalls compute until its transfer is
 done. An op computes for ``max(macs / macs_per_cycle, bytes written /
 move_bytes_per_cycle)`` cycles, plus ``bytes / offchip_bytes_per_cycle`` for
-weights it reads straight from off-chip memory.
+what it reads or writes straight in off-chip memory (weights read in place,
+activations placed off chip), plus ``slice_overhead_cycles`` when it is one
+slice of an op computed slice by slice (setting up each slice's kernel).
 
 For every region (the paper's: start to first if, each branch, between ifs,
 after the last if) the model also gives the overlap lower bound: a region
@@ -35,6 +37,7 @@ class Chip:
     dma_latency_cycles: int = 200
     offchip_bytes_per_cycle: float = 0.5
     clock_mhz: float = 200.0
+    slice_overhead_cycles: int = 64
 
     @classmethod
     def load(cls, path: str | Path) -> Chip:
@@ -45,9 +48,11 @@ class Chip:
         if unknown:
             raise ValueError(f"unknown chip keys {', '.join(sorted(unknown))} (known: {', '.join(sorted(known))})")
         chip = cls(**data)
-        for key in known - {"name"}:
+        for key in known - {"name", "slice_overhead_cycles"}:
             if not getattr(chip, key) > 0:
                 raise ValueError(f"chip key '{key}' must be positive")
+        if not chip.slice_overhead_cycles >= 0:
+            raise ValueError("chip key 'slice_overhead_cycles' must not be negative")
         return chip
 
     def to_json(self) -> str:
@@ -58,7 +63,7 @@ class Chip:
 
     def compute_cycles(self, op: Compute) -> float:
         busy = max(op.macs / self.macs_per_cycle, op.bytes_moved / self.move_bytes_per_cycle)
-        return busy + op.offchip_bytes / self.offchip_bytes_per_cycle
+        return busy + op.offchip_bytes / self.offchip_bytes_per_cycle + (self.slice_overhead_cycles if op.slice else 0)
 
 
 @dataclass

@@ -31,7 +31,7 @@ from cfmem.dma.hazards import HazardError, check
 from cfmem.passes.flat_dma_events import flat_function_events
 from cfmem.passes.liveness import functions, is_weight
 from cfmem.passes.names import ValueNames
-from cfmem.passes.placement import is_offchip_activation, is_resident
+from cfmem.passes.placement import SLICE_OF_ATTR, is_offchip_activation, is_resident
 
 
 def op_label(op: Operation, names: ValueNames) -> str:
@@ -46,7 +46,8 @@ def _compute(op: Operation, names: ValueNames) -> Compute:
     offchip += sum(tensor_bytes(r.type) for r in op.results if is_offchip_activation(r))
     macs = op.macs() if hasattr(op, "macs") else 0
     moved = op.bytes_written() if hasattr(op, "bytes_written") else 0
-    return Compute(op_label(op, names), macs, moved, offchip, tuple(dict.fromkeys(reads)))
+    sliced = SLICE_OF_ATTR in op.attributes
+    return Compute(op_label(op, names), macs, moved, offchip, tuple(dict.fromkeys(reads)), sliced)
 
 
 def block_events(block: IRBlock, label: str, names: ValueNames, if_labels: dict[IfOp, str]) -> Block:

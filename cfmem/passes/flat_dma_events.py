@@ -107,26 +107,28 @@ def _accesses(op: Operation, memories: _Memories) -> list[Access]:
     return [Access(label, verb, memories(v)) for v, verb in pairs]
 
 
-def _written(op: memref.DmaStartOp, memories: _Memories) -> Bytes:
-    """The bytes a transfer writes: its element range of the destination
-    (the whole destination if the range is not constant)."""
-    dest = memories(op.dest)
+def _transferred(op: memref.DmaStartOp, memories: _Memories, side: str) -> Bytes:
+    """The bytes a transfer writes (``side`` "dest") or reads ("src"): its element range of
+    that memref (the whole memref if the range is not constant), named by the transfer."""
+    value, indices = (op.dest, op.dest_indices) if side == "dest" else (op.src, op.src_indices)
+    whole = memories(value)
     tag = op.attributes.get(TENSOR_ATTR)
-    name = tag.data if isinstance(tag, StringAttr) else dest.name
-    first = _constant(op.dest_indices[0]) if len(op.dest_indices) == 1 else None
+    name = tag.data if isinstance(tag, StringAttr) else whole.name
+    first = _constant(indices[0]) if len(indices) == 1 else None
     count = _constant(op.num_elements)
     if first is None or count is None:
-        return Bytes(dest.memory, dest.lo, dest.hi, name)
-    item = _item_bytes(op.dest.type)
-    return Bytes(dest.memory, dest.lo + first * item, dest.lo + (first + count) * item, name)
+        return Bytes(whole.memory, whole.lo, whole.hi, name)
+    item = _item_bytes(value.type)
+    return Bytes(whole.memory, whole.lo + first * item, whole.lo + (first + count) * item, name)
 
 
 def block_events(block: IRBlock, label: str, memories: _Memories, if_labels: dict[scf.IfOp, str]) -> Block:
     events = Block(label)
     for op in block.ops:
         if isinstance(op, memref.DmaStartOp):
-            events.events.append(Access("'memref.dma_start'", "reads", memories(op.src)))
-            events.events.append(FlatStart(_tag(op, memories), _written(op, memories)))
+            source = _transferred(op, memories, "src")
+            events.events.append(Access("'memref.dma_start'", "reads", source))
+            events.events.append(FlatStart(_tag(op, memories), _transferred(op, memories, "dest"), source))
         elif isinstance(op, memref.DmaWaitOp):
             events.events.append(FlatWait(_tag(op, memories)))
         elif isinstance(op, scf.IfOp):

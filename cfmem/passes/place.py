@@ -13,7 +13,8 @@ DMA transfers (``nn-insert-dma``), and measured by
 - its latency: cfmem.dma.timing's simulation on the slowest path, the one
   place costs live (off-chip access by compute, transfers, stalls).
 
-The search, per function:
+Two searches run, one that may slice weights and one that may not; the
+faster placement wins. Each, per function:
 
 1. everything on chip, weights streamed whole; the DMA depth (1 = sync, up
    to ``MAX_DEPTH`` buffers in rotation) that is fastest within the budget;
@@ -55,6 +56,7 @@ from cfmem.passes.liveness import analyze_function, functions, is_read_only, mem
 from cfmem.passes.options import checked_options
 from cfmem.passes.placement import (
     BUDGET_ATTR,
+    SLICES_ATTR,
     DEPTH_ATTR,
     is_resident,
     set_function_int,
@@ -66,10 +68,10 @@ from cfmem.planning.regions import peak_tensors
 
 MAX_DEPTH = 8
 """Deepest DMA rotation tried."""
+DEEPEN_DOUBLINGS = 3
+"""How many times ``deepen`` may double every slice count for one more DMA buffer."""
 ACTIVATION_CANDIDATES = 3
 """Largest activations at the peak tried as off-chip moves each step."""
-SLICES_ATTR = "cfmem.slices"
-"""On an op: compute it in this many slices of its weights (``nn-slice-weights``)."""
 KEY_ATTR = "cfmem.place_key"
 """Marks ops while the search runs, so copies can be traced back to them."""
 
@@ -210,7 +212,30 @@ class _Search:
         else:
             best = self.shrink(min(streamed, key=lambda m: (m.need, m.cycles)))
         best = self.add_resident(best)
-        return self.undo_moves(best)
+        return self.deepen(self.undo_moves(best))
+
+    def deepen(self, m: Measure) -> Measure:
+        """Trade finer slices for a deeper DMA rotation: each sliced op cut in up to
+        ``2**DEEPEN_DOUBLINGS`` times more slices, so that more transfers overlap compute."""
+        best = m
+        for depth in range(m.config.depth + 1, MAX_DEPTH + 1):
+            config = replace(m.config, depth=depth)
+            for _ in range(DEEPEN_DOUBLINGS + 1):
+                try:
+                    candidate = self.measure(config)
+                except PassFailedException:
+                    break
+                if self.fits(candidate):
+                    if candidate.cycles < best.cycles:
+                        best = candidate
+                    break
+                if not config.slices:
+                    break
+                for key, count in config.slices:
+                    config = config.with_slices(key, count * 2)
+        if best is not m:
+            self.reasons[("depth", 0)] = f"deeper rotation with finer slices: {best.cycles:,.0f} cycles instead of {m.cycles:,.0f}"
+        return best
 
     def moves(self, m: Measure) -> list[tuple[Config, tuple[str, int] | None, str]]:
         """Placements that may lower ``m``'s peak, one per kind of move, with the op key
@@ -260,8 +285,8 @@ class _Search:
                 except PassFailedException:
                     continue  # e.g. an op that cannot be sliced further
                 saved = m.need - candidate.need
-                if saved < 0 or (saved == 0 and config.depth < m.config.depth):
-                    continue
+                if saved < 0 or (saved == 0 and (key is None or key[0] != "result")):
+                    continue  # on a plateau only moving an activation off chip clears a peak
                 added = candidate.cycles - m.cycles
                 rank = (0, added / saved) if saved > 0 else (1, added)
                 if best_rank is None or rank < best_rank:
@@ -276,7 +301,7 @@ class _Search:
     def stuck_message(self, m: Measure) -> str:
         fixed = [(size, key) for kind, size, key in m.peak if kind == "fixed"]
         named = ", ".join(
-            f"%{self.ops[key].results[0].name_hint or '?'} ({size} bytes)" if key is not None else f"{size} bytes"
+            f"'{self.ops[key].name}' %{self.ops[key].results[0].name_hint or '?'} ({size} bytes)" if key is not None else f"{size} bytes"
             for size, key in sorted(fixed, reverse=True)[:3]
         )
         return (
@@ -359,6 +384,22 @@ def _slicer():
     return lambda module: SliceWeightsPass().apply(Context(), module)
 
 
+def _best_search(module: ModuleOp, fn_name: str, chip: Chip, budget: int) -> tuple[_Search, Measure]:
+    """The faster of two searches, with and without slicing: the greedy moves differ, and
+    neither is always ahead. Raises the ``PlacementError`` of the smaller need if both fail."""
+    found: list[tuple[_Search, Measure]] = []
+    errors: list[PlacementError] = []
+    for slicer in (_slicer(), None):
+        search = _Search(module, fn_name, chip, budget, slicer)
+        try:
+            found.append((search, search.run()))
+        except PlacementError as err:
+            errors.append(err)
+    if not found:
+        raise min(errors, key=lambda e: e.need)
+    return min(found, key=lambda pair: (pair[1].cycles, pair[1].need))
+
+
 def place_module(module: ModuleOp, chip: Chip, budget: int | None = None) -> dict[str, Measure]:
     """Place every function of ``module`` in ``budget`` bytes (default: the chip's) and write
     the placement attributes; returns each function's chosen placement, measured."""
@@ -369,8 +410,7 @@ def place_module(module: ModuleOp, chip: Chip, budget: int | None = None) -> dic
     chosen: dict[str, Measure] = {}
     try:
         for fn in functions(module):
-            search = _Search(module, fn.sym_name.data, chip, budget, _slicer())
-            best = search.run()
+            search, best = _best_search(module, fn.sym_name.data, chip, budget)
             best.decisions = _decisions(search, best, chip)
             chosen[fn.sym_name.data] = best
             ops = {_key(op): op for op in fn.walk() if KEY_ATTR in op.attributes}

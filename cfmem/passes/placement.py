@@ -12,6 +12,8 @@ call or several, reads the same decisions:
   at off-chip cost, or, with ``cfmem.prefetch`` (unit) too, read back by
   DMA into the reading op's buffers (evicted, then prefetched in time for
   each reader, as weights are streamed);
+- ``cfmem.slices = N`` on an op: compute it in N slices of its weights
+  (``nn-slice-weights`` cuts it; each slice carries ``cfmem.slice_of``);
 - ``cfmem.dma_depth = N`` on a function: buffers in rotation for streamed
   weights (1 = sync);
 - ``cfmem.onchip_budget = N`` on a function: the on-chip bytes everything
@@ -31,6 +33,9 @@ OFFCHIP_ATTR = "cfmem.offchip"
 DEPTH_ATTR = "cfmem.dma_depth"
 BUDGET_ATTR = "cfmem.onchip_budget"
 PREFETCH_ATTR = "cfmem.prefetch"
+SLICES_ATTR = "cfmem.slices"
+SLICE_OF_ATTR = "cfmem.slice_of"
+"""On each slice op: the name of the op it is a slice of (the timing model charges each slice)."""
 RESIDENT_ATTR = "cfmem.resident"
 """Unit attribute on the DMA buffer and transfers of resident weights."""
 

@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from math import prod
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import DenseArrayBase, IntegerAttr, ModuleOp, TensorType, i64
+from xdsl.dialects.builtin import DenseArrayBase, IntegerAttr, ModuleOp, StringAttr, TensorType, i64
 from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
@@ -42,11 +42,11 @@ from cfmem.dialects.nn_quant import QConcatOp, QConv2dOp, QGemmOp, f32_array, fl
 from cfmem.dialects.nn_weights import ReshapeOp, ViewOp
 from cfmem.dialects.types import element_bytes, tensor_bytes
 from cfmem.passes.insert_dma import weight_operands
+from cfmem.passes.placement import SLICE_OF_ATTR, SLICES_ATTR
 from cfmem.passes.liveness import functions, is_weight, op_position
 from cfmem.passes.options import checked_options
 from cfmem.planning.option_checks import check_at_least
 
-SLICES_ATTR = "cfmem.slices"
 
 
 class Unsliceable(Exception):
@@ -92,8 +92,12 @@ class _Builder:
     new_ops: list[Operation]
 
     def add(self, new: Operation, hint: str | None = None) -> SSAValue:
+        """Collect ``new``; every new op but a weight view keeps ``op``'s discardable
+        attributes (its placement: where its results live, how its weights come)."""
         self.new_ops.append(new)
         new.results[0].name_hint = hint
+        if not isinstance(new, ViewOp):
+            new.attributes.update({k: v for k, v in self.op.attributes.items() if k != SLICES_ATTR})
         return new.results[0]
 
     def weight_slice(self, value: SSAValue, axis: int, lo: int, hi: int, k: int) -> SSAValue:
@@ -119,7 +123,9 @@ class _Builder:
         """An op of ``op``'s kind with new operands, result type and properties."""
         properties = dict(self.op.properties) | props
         new = type(self.op).create(operands=operands, result_types=[result_type], properties=properties)
-        return self.add(new, hint)
+        result = self.add(new, hint)
+        new.attributes[SLICE_OF_ATTR] = StringAttr(self.op.results[0].name_hint or "?")  # for the timing model
+        return result
 
 
 @dataclass

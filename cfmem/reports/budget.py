@@ -21,8 +21,8 @@ def render_sweep(name: str, rows: list[SweepRow]) -> str:
     lines = [
         f"budget sweep of {name}: modeled latency against on-chip budget (slowest-compute path)",
         "",
-        "| budget (bytes) | fits | ms | on-chip peak | bound ms | gap to bound | (a) arena off chip ms | speedup over (a) | (b) ping-pong ms |",
-        "|---:|:---:|---:|---:|---:|---:|---:|---:|---:|",
+        "| budget (bytes) | fits | ms | on-chip peak | bound ms | gap to bound | (a) arena off chip ms | speedup over (a) | (b) ping-pong ms | placement of |",
+        "|---:|:---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for r in rows:
         gap = "-" if r.gap_to_bound_pct is None else f"{r.gap_to_bound_pct:.1f} %"
@@ -30,8 +30,15 @@ def render_sweep(name: str, rows: list[SweepRow]) -> str:
         lines.append(
             f"| {r.budget:,} | {'yes' if r.feasible else 'no'} | {_ms(r.ms)} | "
             f"{'-' if r.onchip_peak is None else f'{r.onchip_peak:,}'} | {_ms(r.bound_ms)} | {gap} | "
-            f"{_ms(r.offchip_arena_ms)} | {'-' if speedup is None else f'{speedup:.2f}x'} | {_ms(r.pingpong_ms)} |"
+            f"{_ms(r.offchip_arena_ms)} | {'-' if speedup is None else f'{speedup:.2f}x'} | {_ms(r.pingpong_ms)} | "
+            f"{'-' if r.placement_of is None else ('itself' if r.placement_of == r.budget else f'{r.placement_of:,}')} |"
         )
+    lines += [
+        "",
+        "(a) every activation off chip and every weight read in place; (b) every weight streamed whole"
+        " with two DMA buffers and everything on chip, where its peak fits. 'placement of' names a smaller"
+        " budget when its placement is faster than the one found for this budget.",
+    ]
     return "\n".join(lines)
 
 
