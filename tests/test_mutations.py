@@ -22,6 +22,7 @@ from cfmem.interp.golden import find_function
 from cfmem.passes.liveness import analyze_function
 from cfmem.passes.lower_to_memref import TENSOR_ATTR, lower_module
 from cfmem.passes.plan_memory import OFFSETS_ATTR
+from cfmem.passes.stored_plan import declared_aliases
 from cfmem.pipeline import apply_pipeline
 from cfmem.testing.random_graphs import GraphShape, covering_input_sets, random_graph
 
@@ -47,9 +48,11 @@ def caught(model: ModuleOp, flat: ModuleOp, seed: int) -> str | None:
 
 
 def clobbering_pairs(module: ModuleOp):
-    """Top-level tensors (a, b): b is written while a is still to be read, by an op not reading a."""
-    info = analyze_function(find_function(module))
-    top = [(v, t) for v, t in info.tensor_of.items() if t in info.tree.tensors and v.owner is not None]
+    """Top-level tensors without aliases (a, b): b is written while a is still to be read, by an op not reading a."""
+    fn = find_function(module)
+    info = analyze_function(fn, aliases=declared_aliases(fn))
+    roots = {root for root, _ in info.aliases.values()}
+    top = [(v, t) for v, t in info.tensor_of.items() if t in info.tree.tensors and v.owner is not None and v not in roots]
     for va, a in top:
         for vb, b in top:
             if a.start < b.start < a.end and not hasattr(vb.owner, "branches") and va not in vb.owner.operands:

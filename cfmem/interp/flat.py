@@ -22,6 +22,11 @@ on-chip memories (space 1) are measured: ``onchip_bytes`` is their total
 size and ``onchip_touched`` one past the highest byte any op or transfer
 wrote in them. A function with ``cfmem.onchip_budget`` is refused before it
 runs when its on-chip memories exceed the budget.
+
+Aliases: a view may also read bytes owned by the tensors its ``cfmem.reads``
+names (a reshape's source, a concat's parts, the values yielded into an if's
+result), and an ``nn.apply`` marked ``cfmem.inplace`` running an elementwise
+op may write exactly over one of its inputs (no other overlap).
 """
 
 from __future__ import annotations
@@ -43,7 +48,8 @@ from cfmem.dialects.nn_memref import ApplyOp
 from cfmem.interp import kernels
 from cfmem.interp.golden import InterpError, RunResult, check_inputs, find_function
 from cfmem.interp.weights import numpy_dtype
-from cfmem.passes.lower_to_memref import INIT_ATTR, ON_CHIP, TENSOR_ATTR
+from cfmem.passes.aliases import is_inplace_op
+from cfmem.passes.lower_to_memref import INIT_ATTR, INPLACE_ATTR, ON_CHIP, READS_ATTR, TENSOR_ATTR
 from cfmem.passes.placement import BUDGET_ATTR
 from cfmem.signature import input_args, result_names
 
@@ -81,6 +87,8 @@ class Ref:
     shape: tuple[int, ...]
     dtype: np.dtype
     tensor: str | None = None
+    reads: tuple[str, ...] = ()
+    """Other tensors whose bytes this view may hold."""
 
     @property
     def nbytes(self) -> int:
@@ -239,7 +247,8 @@ class FlatInterpreter:
             owner = ref.memory.owner
             if owner is not None and ref.tensor is not None:
                 segment = owner[ref.offset : ref.offset + ref.nbytes]
-                bad = np.flatnonzero(segment != self.tensor_id(ref.tensor))
+                allowed = [self.tensor_id(name) for name in (ref.tensor, *ref.reads)]
+                bad = np.flatnonzero(~np.isin(segment, allowed))
                 if bad.size:
                     first = int(segment[bad[0]])
                     where = f"byte {ref.offset + int(bad[0])} of {ref.memory.name}"
@@ -309,8 +318,10 @@ class FlatInterpreter:
             base: Ref = values[op.source]
             shape, dtype = _shape_dtype(op.result.type)
             name = op.attributes.get(TENSOR_ATTR)
+            reads = op.attributes.get(READS_ATTR)
             ref = Ref(base.memory, base.offset + values[op.byte_shift], shape, dtype,
-                      name.data if isinstance(name, StringAttr) else None)
+                      name.data if isinstance(name, StringAttr) else None,
+                      tuple(n.data for n in reads.data) if reads is not None else ())
             if ref.offset + ref.nbytes > base.offset + base.nbytes:
                 raise InterpError(f"view of {ref.nbytes} bytes at {values[op.byte_shift]} runs past its source", op)
             values[op.result] = ref
@@ -346,7 +357,10 @@ class FlatInterpreter:
         ins: list[Ref] = [values[v] for v in op.ins]
         out: Ref = values[op.outs[0]]
         if self.check:
+            in_place = INPLACE_ATTR in op.attributes and is_inplace_op(op.compute)
             for ref in ins:
+                if in_place and (ref.memory, ref.offset, ref.nbytes) == (out.memory, out.offset, out.nbytes):
+                    continue
                 if ref.overlaps(out):
                     raise ClobberError(
                         f"'{op.compute.name}' writes %{out.tensor or out.memory.name} over its own input"

@@ -12,6 +12,10 @@ buffer of resident weights (``cfmem.resident``) stays live for the whole
 function. Results of ops placed off chip (``cfmem.offchip``) are planned in a
 second tree, the off-chip activation arena's (``analyze_function(...,
 space="offchip")``).
+
+Given aliases (``cfmem.passes.aliases``), an alias is no tensor of its own: its
+root lives from the first definition to the last use of any value of its group,
+each counted in the root's block.
 """
 
 from __future__ import annotations
@@ -32,7 +36,7 @@ from cfmem.dialects.nn_weights import GetGlobalOp, ReshapeOp, ViewOp
 from cfmem.dialects.types import tensor_bytes
 from cfmem.passes.names import ValueNames
 from cfmem.passes.placement import is_offchip_activation, is_resident
-from cfmem.planning.regions import IfNode, RegionTree, Tensor
+from cfmem.planning.regions import Alias, IfNode, RegionTree, Tensor
 
 LIVE_ATTR = "cfmem.live"
 
@@ -83,13 +87,19 @@ class FunctionLiveness:
     tensor_of: dict[SSAValue, Tensor] = field(default_factory=dict)
     region_of: dict[Block, RegionTree] = field(default_factory=dict)
     if_node_of: dict[IfOp, IfNode] = field(default_factory=dict)
+    aliases: dict[SSAValue, tuple[SSAValue, int]] = field(default_factory=dict)
+    """Alias -> (root, byte offset); roots are in ``tensor_of``, aliases are not."""
+    kinds: tuple[str, ...] = ()
+    """The alias kinds ``aliases`` was found with (see ``cfmem.passes.aliases``)."""
 
 
 SPACES = ("onchip", "offchip")
 
 
 class _Analysis:
-    def __init__(self, fn: func.FuncOp, io_on_chip: bool, space: str = "onchip"):
+    def __init__(
+        self, fn: func.FuncOp, io_on_chip: bool, space: str, aliases: dict[SSAValue, tuple[SSAValue, int]]
+    ):
         self.space = space
         self.tensor_of: dict[SSAValue, Tensor] = {}
         self.region_of: dict[Block, RegionTree] = {}
@@ -99,6 +109,10 @@ class _Analysis:
         self.step: dict[Operation, int] = {}
         self.unique_id = ValueNames()
         self.next_if = 0
+        self.aliases = aliases
+        self.members: dict[SSAValue, list[SSAValue]] = {}
+        for value, (root, _) in aliases.items():
+            self.members.setdefault(root, []).append(value)
 
     def planned(self, value: SSAValue) -> bool:
         if not isinstance(value.type, TensorType):
@@ -109,15 +123,24 @@ class _Analysis:
             return False
         return is_offchip_activation(value) == (self.space == "offchip")
 
+    def step_in(self, op: Operation, block: Block) -> int:
+        """The step of ``op``, or of the op of ``block`` that holds it."""
+        inner: Operation | None = op
+        while inner is not None and inner.parent_block() is not block:
+            inner = inner.parent_op()
+        assert inner is not None  # SSA dominance and aliases: nested in the root's block
+        return self.step[inner]
+
     def last_use(self, value: SSAValue, block: Block, start: int) -> int:
-        end = start
-        for reader in memory_readers(value):
-            op: Operation | None = reader
-            while op is not None and op.parent_block() is not block:
-                op = op.parent_op()
-            assert op is not None  # SSA dominance: every use is nested in the defining block
-            end = max(end, self.step[op])
-        return end
+        return max([start, *(self.step_in(reader, block) for reader in memory_readers(value))])
+
+    def lifetime(self, value: SSAValue, block: Block, start: int) -> tuple[int, int]:
+        """``[start, end]`` of ``value`` with all its aliases, in ``block``."""
+        end = self.last_use(value, block, start)
+        for member in self.members.get(value, ()):
+            defined = self.step_in(member.owner, block)
+            start, end = min(start, defined), max(end, self.last_use(member, block, defined))
+        return start, end
 
     def region(self, block: Block) -> RegionTree:
         ops = list(block.ops)
@@ -140,11 +163,11 @@ class _Analysis:
 
     def add_tensors(self, tree: RegionTree, block: Block, values, start: int) -> None:
         for value in values:
-            if self.planned(value):
-                end = self.last_use(value, block, start)
+            if self.planned(value) and value not in self.aliases:
+                first, end = self.lifetime(value, block, start)
                 if isinstance(value.owner, Operation) and is_resident(value.owner):
                     end = len(block.ops) - 1  # kept for the whole function
-                t = Tensor(self.unique_id(value), tensor_bytes(value.type), start, end)
+                t = Tensor(self.unique_id(value), tensor_bytes(value.type), first, end)
                 tree.tensors.append(t)
                 self.tensor_of[value] = t
 
@@ -163,16 +186,26 @@ def op_position(op: Operation) -> str:
     return f"after %{before.results[0].name_hint} {where}" if before is not None else f"{where}"
 
 
-def analyze_function(fn: func.FuncOp, io_on_chip: bool = False, space: str = "onchip") -> FunctionLiveness:
+def analyze_function(
+    fn: func.FuncOp,
+    io_on_chip: bool = False,
+    space: str = "onchip",
+    aliases: dict[SSAValue, tuple[SSAValue, int]] | None = None,
+) -> FunctionLiveness:
     """Liveness of ``fn``'s tensors in memory ``space`` (``onchip`` or ``offchip``, see
-    ``SPACES``); ``io_on_chip`` also plans its arguments and results on chip.
+    ``SPACES``); ``io_on_chip`` also plans its arguments and results on chip;
+    ``aliases`` (alias -> (root, byte offset), all in ``space``) merges each alias into its root.
 
     Raises ``PassFailedException`` at an op with regions other than ``nn.if``
     (e.g. an upstream ``scf.if``): the tensors inside it would go unplanned.
     """
-    analysis = _Analysis(fn, io_on_chip, space)
+    aliases = aliases or {}
+    analysis = _Analysis(fn, io_on_chip, space, aliases)
     tree = analysis.region(fn.body.block)
-    return FunctionLiveness(tree, analysis.tensor_of, analysis.region_of, analysis.if_node_of)
+    for value, (root, offset) in aliases.items():
+        alias = Alias(analysis.unique_id(value), analysis.tensor_of[root].id, offset, tensor_bytes(value.type))
+        tree.aliases.append(alias)
+    return FunctionLiveness(tree, analysis.tensor_of, analysis.region_of, analysis.if_node_of, aliases)
 
 
 def functions(module: ModuleOp) -> list[func.FuncOp]:

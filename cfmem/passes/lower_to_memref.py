@@ -25,6 +25,14 @@ Runs after ``nn-plan-memory`` (and ``nn-insert-dma``). Each function becomes:
   ``cfmem.init``), which a runtime calls once before the first inference: it
   writes the resident buffer's bytes of the same on-chip arena, and the
   function reads them through views;
+- aliases (ops marked ``cfmem.alias`` by ``nn-plan-memory``) copy nothing: a
+  reshape or slice alias is a view of its source's bytes, an in-place
+  elementwise op an ``nn.apply`` whose output view is its input's (marked
+  ``cfmem.inplace``), a concat of inputs computed into their parts copies
+  only its other inputs, and a branch yields its aliased values without a
+  copy. A view that holds bytes other tensors wrote lists them in
+  ``cfmem.reads`` (the source of a reshape or slice, the parts of a concat,
+  the values yielded into an if's result), for the flat interpreter's checks;
 - arguments and results stay memrefs of their own: results become trailing
   output arguments (named by ``cfmem.output_names``) that the function writes; values
   planned on chip (``io-on-chip``) are copied in at entry and out at return.
@@ -62,17 +70,19 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint
 from xdsl.utils.exceptions import PassFailedException
 
-from cfmem.dialects.nn_compute import ComputeOp, ConstantOp
+from cfmem.dialects.nn_compute import ComputeOp, ConcatOp, ConstantOp, SliceOp
 from cfmem.dialects.nn_control import IfOp, YieldOp
 from cfmem.dialects.nn_dma import DmaBufferOp, DmaStartOp, DmaWaitOp
 from cfmem.dialects.nn_memref import ApplyOp
+from cfmem.dialects.nn_quant import QConcatOp
 from cfmem.dialects.nn_weights import GetGlobalOp, GlobalOp, ReshapeOp, ViewOp
 from cfmem.dialects.types import tensor_bytes
 from cfmem.interp.weights import WeightError, blob_bytes
+from cfmem.passes.aliases import concat_parts, is_inplace_op, slice_byte_offset
 from cfmem.passes.liveness import functions, is_read_only
 from cfmem.passes.names import ValueNames
 from cfmem.passes.placement import is_resident
-from cfmem.passes.plan_memory import ARENA_ATTR, OFFCHIP_OFFSETS_ATTR, planned_offset
+from cfmem.passes.plan_memory import ALIAS_ATTR, ARENA_ATTR, OFFCHIP_OFFSETS_ATTR, planned_offset
 from cfmem.passes.stored_plan import check_offchip_plan, check_stored_plan, describe
 from cfmem.signature import OUTPUT_NAMES_ATTR, result_names
 
@@ -83,6 +93,12 @@ INIT_ATTR = "cfmem.init"
 """On a function: the name of the function that loads its resident weights."""
 INIT_OF_ATTR = "cfmem.init_of"
 """On a resident-weight loader: the function it loads for."""
+READS_ATTR = "cfmem.reads"
+INPLACE_ATTR = "cfmem.inplace"
+
+
+def _is_alias(value: SSAValue) -> bool:
+    return isinstance(value.owner, Operation) and ALIAS_ATTR in value.owner.attributes
 
 
 def memref_of(ty: Attribute, space: Attribute | None = None) -> MemRefType:
@@ -152,6 +168,8 @@ class _FunctionLowering:
         """Each constant, and each reshape of one, by its value (lowered to a global of its own)."""
         self.tags: dict[SSAValue, tuple[SSAValue, SSAValue, DmaStartOp]] = {}
         self.index_consts: dict[int, SSAValue] = {}
+        self.reads: dict[SSAValue, list[str]] = {}
+        """Planned values whose bytes other tensors wrote: their names (``cfmem.reads``)."""
         self.prologue: list[Operation] = []
         check_tensor_signature(fn)
         self.arena_size = check_stored_plan(fn) if check_plan else _stored_arena_size(fn)
@@ -228,6 +246,8 @@ class _FunctionLowering:
         self.lower_block(old_entry, b)
         for op in reversed(self.prologue):
             entry.insert_op_before(op, entry.first_op) if entry.first_op else entry.add_op(op)
+        for value, names in self.reads.items():
+            self.mem[value].owner.attributes[READS_ATTR] = ArrayAttr([StringAttr(n) for n in dict.fromkeys(names)])
         self.fn.body.detach_block(old_entry)
         self.fn.body.add_block(entry)
         self.fn.function_type = func.FunctionType.from_lists(arg_types, [])
@@ -264,9 +284,16 @@ class _FunctionLowering:
             self.bytes_of[op.result] = src
         elif isinstance(op, ConstantOp):
             self.lower_constant(op.result, op.value, b)
+        elif isinstance(op, ReshapeOp | SliceOp) and self.is_view_alias(op):
+            self.destination(b, op.result)
+            self.add_reads(op.result, [op.input])
+        elif isinstance(op, ConcatOp | QConcatOp) and self.lower_concat_in_place(op, b):
+            pass
         elif isinstance(op, ComputeOp | ReshapeOp):
             ins = [self.mem[v] for v in op.operands]
-            b.insert(ApplyOp.wrap(op, ins, self.destination(b, op.results[0])))
+            apply = b.insert(ApplyOp.wrap(op, ins, self.destination(b, op.results[0])))
+            if self.is_in_place(op):
+                apply.attributes[INPLACE_ATTR] = UnitAttr()
         elif isinstance(op, IfOp):
             self.lower_if(op, b)
         elif isinstance(op, DmaBufferOp):
@@ -284,6 +311,41 @@ class _FunctionLowering:
             self.lower_dma_wait(op, b)
         else:
             raise PassFailedException(f"nn-lower-to-memref cannot lower '{op.name}'")
+
+    def add_reads(self, value: SSAValue, writers: list[SSAValue]) -> None:
+        """``value``'s bytes hold what ``writers`` (and whoever wrote theirs) wrote."""
+        names = self.reads.setdefault(value, [])
+        for writer in writers:
+            names += [self.names(writer), *self.reads.get(writer, [])]
+
+    def is_view_alias(self, op: ReshapeOp | SliceOp) -> bool:
+        """A reshape or slice planned on its source's bytes."""
+        source, at = planned_offset(op.input), planned_offset(op.result)
+        if not _is_alias(op.result) or source is None:
+            return False
+        delta = 0 if isinstance(op, ReshapeOp) else slice_byte_offset(op)
+        return delta is not None and at == source + delta
+
+    def is_in_place(self, op: Operation) -> bool:
+        """An elementwise alias planned on the bytes of one of its operands."""
+        at = planned_offset(op.results[0])
+        return _is_alias(op.results[0]) and is_inplace_op(op) and at in {planned_offset(v) for v in op.operands}
+
+    def lower_concat_in_place(self, op: ConcatOp | QConcatOp, b: Builder) -> bool:
+        """Copy only the inputs not computed into their parts; False if none was."""
+        base, parts = planned_offset(op.result), concat_parts(op)
+        if base is None or parts is None:
+            return False
+        placed = [_is_alias(v) and planned_offset(v) == base + part for v, part in zip(op.operands, parts)]
+        if not any(placed):
+            return False
+        self.destination(b, op.result)
+        for value, part, done in zip(op.operands, parts, placed):
+            if not done:
+                ty = memref_of(value.type, ON_CHIP)
+                b.insert(memref.CopyOp(self.mem[value], self.view(b, self.arena, base + part, ty, self.names(op.result))))
+        self.add_reads(op.result, [v for v, done in zip(op.operands, placed) if done])
+        return True
 
     def lower_constant(self, result: SSAValue, value: DenseIntOrFPElementsAttr, b: Builder) -> None:
         """``result`` as a constant global holding ``value``'s elements in ``result``'s shape."""
@@ -308,8 +370,12 @@ class _FunctionLowering:
             inner = Builder(InsertPoint.at_end(block))
             for child in region.block.ops:
                 if isinstance(child, YieldOp):
-                    for value, dest in zip(child.operands, dests):
-                        inner.insert(memref.CopyOp(self.mem[value], dest))
+                    for value, result, dest in zip(child.operands, op.results, dests):
+                        at = planned_offset(result)
+                        if _is_alias(value) and at is not None and planned_offset(value) == at:
+                            self.add_reads(result, [value])
+                        else:
+                            inner.insert(memref.CopyOp(self.mem[value], dest))
                     inner.insert(scf.YieldOp())
                 else:
                     self.lower_op(child, inner)

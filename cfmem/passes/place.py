@@ -54,6 +54,7 @@ from cfmem.dialects.nn_dma import DmaBufferOp, DmaStartOp
 from cfmem.dialects.nn_weights import ReshapeOp
 from cfmem.dialects.types import tensor_bytes
 from cfmem.dma.timing import Chip, simulate
+from cfmem.passes.aliases import find_aliases
 from cfmem.passes.dma_events import function_events
 from cfmem.passes.insert_dma import InsertDmaPass, weight_operands
 from cfmem.passes.liveness import analyze_function, functions, is_read_only, memory_readers
@@ -194,7 +195,7 @@ class _Search:
             return self.cache[config]
         module = self.build(config)
         fn = self.function(module)
-        info = analyze_function(fn)
+        info = analyze_function(fn, aliases=find_aliases(fn))  # as nn-plan-memory will share bytes
         need, tensors = peak_tensors(info.tree)
         value_of = {t.id: v for v, t in info.tensor_of.items()}
         result = Measure(config, need, simulate(function_events(fn), self.chip).cycles)

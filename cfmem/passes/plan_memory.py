@@ -17,6 +17,13 @@ planned the same way in a second arena: ``cfmem.offchip_offsets`` on their
 ops, ``cfmem.offchip_arena_size`` and ``cfmem.offchip_lower_bound`` on the
 function. The on-chip budget is the ``budget`` option or, when absent, the
 function's ``cfmem.onchip_budget``.
+
+With aliases (``cfmem.passes.aliases``, on chip only): ``cfmem.alias =
+"<root tensor>"`` on each op whose result is an alias (its offset is the
+root's plus the alias's byte offset), and ``cfmem.aliases = "<kinds>"`` on the
+function. Aliasing never makes the plan worse: when the plan with every alias
+kind needs more bytes than the plan without aliases, the kinds that never
+lengthen a lifetime are tried, then none, and the smallest plan is kept.
 """
 
 from __future__ import annotations
@@ -30,6 +37,7 @@ from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.utils.exceptions import PassFailedException
 
+from cfmem.passes.aliases import ALIAS_KINDS, SAFE_KINDS, find_aliases
 from cfmem.passes.liveness import FunctionLiveness, analyze_function, functions
 from cfmem.passes.options import checked_options
 from cfmem.passes.placement import BUDGET_ATTR, function_int
@@ -51,6 +59,8 @@ BLOCK_ATTR = "cfmem.block"
 ARENA_ATTR = "cfmem.arena_size"
 BOUND_ATTR = "cfmem.lower_bound"
 PLAN_ATTR = "cfmem.plan"
+ALIAS_ATTR = "cfmem.alias"
+ALIAS_KINDS_ATTR = "cfmem.aliases"
 OFFCHIP_OFFSETS_ATTR = "cfmem.offchip_offsets"
 OFFCHIP_ARENA_ATTR = "cfmem.offchip_arena_size"
 OFFCHIP_BOUND_ATTR = "cfmem.offchip_lower_bound"
@@ -64,10 +74,35 @@ def plan_function(
     options: PlanOptions | None = None,
     io_on_chip: bool = False,
     space: str = "onchip",
+    aliases: bool = True,
 ) -> tuple[FunctionLiveness, TreePlan]:
-    """Liveness and a verified plan for ``fn``'s tensors in ``space`` (the IR is not changed)."""
-    info = analyze_function(fn, io_on_chip, space)
-    return info, plan_tree(info.tree, mode, strategy, options, align)
+    """Liveness and a verified plan for ``fn``'s tensors in ``space`` (the IR is not changed).
+
+    With ``aliases`` (on chip only), the smallest of the plans with all alias
+    kinds, with the safe kinds and with none (in that order of preference on
+    ties); the liveness's ``kinds`` says which was kept.
+    """
+    plain = analyze_function(fn, io_on_chip, space)
+    plan = plan_tree(plain.tree, mode, strategy, options, align)
+    if not aliases or space != "onchip":
+        return plain, plan
+    plan.unaliased_peak = plan.peak
+    best: tuple[FunctionLiveness, TreePlan] | None = None
+    for kinds in (ALIAS_KINDS, SAFE_KINDS):
+        alias_map = find_aliases(fn, kinds)
+        if not alias_map:
+            continue
+        info = analyze_function(fn, io_on_chip, space, alias_map)
+        info.kinds = kinds
+        candidate = plan_tree(info.tree, mode, strategy, options, align)
+        if best is None or candidate.peak < best[1].peak:
+            best = info, candidate
+        if candidate.peak <= plan.peak:
+            break
+    if best is None or best[1].peak > plan.peak:
+        return plain, plan
+    best[1].unaliased_peak = plan.peak
+    return best
 
 
 def annotate_offchip(fn: func.FuncOp, info: FunctionLiveness, plan: TreePlan) -> None:
@@ -85,14 +120,20 @@ def annotate_offchip(fn: func.FuncOp, info: FunctionLiveness, plan: TreePlan) ->
 def annotate(fn: func.FuncOp, info: FunctionLiveness, plan: TreePlan) -> None:
     """Write ``plan`` onto ``fn`` as the attributes described above."""
 
+    def offset(value: SSAValue) -> int:
+        if value in info.aliases:
+            root, delta = info.aliases[value]
+            return plan.offsets[info.tensor_of[root].id] + delta
+        return plan.offsets[info.tensor_of[value].id] if value in info.tensor_of else -1
+
     def offsets_of(values: list[SSAValue]) -> DenseArrayBase:
-        return DenseArrayBase.from_list(
-            i64, [plan.offsets[info.tensor_of[v].id] if v in info.tensor_of else -1 for v in values]
-        )
+        return DenseArrayBase.from_list(i64, [offset(v) for v in values])
 
     for op in fn.walk():
-        if op is not fn and any(r in info.tensor_of for r in op.results):
+        if op is not fn and any(r in info.tensor_of or r in info.aliases for r in op.results):
             op.attributes[OFFSETS_ATTR] = offsets_of(list(op.results))
+        if op is not fn and op.results and op.results[0] in info.aliases:
+            op.attributes[ALIAS_ATTR] = StringAttr(info.tensor_of[info.aliases[op.results[0]][0]].id)
     for if_op, node in info.if_node_of.items():
         if node.id in plan.blocks:
             if_op.attributes[BLOCK_ATTR] = DenseArrayBase.from_list(i64, list(plan.blocks[node.id]))
@@ -102,6 +143,8 @@ def annotate(fn: func.FuncOp, info: FunctionLiveness, plan: TreePlan) -> None:
     fn.attributes[ARENA_ATTR] = IntegerAttr(plan.peak, i64)
     fn.attributes[BOUND_ATTR] = IntegerAttr(plan.lower_bound, i64)
     fn.attributes[PLAN_ATTR] = StringAttr(f"{plan.mode}/{plan.strategy}")
+    if info.aliases:
+        fn.attributes[ALIAS_KINDS_ATTR] = StringAttr(",".join(info.kinds))
 
 
 def planned_offset(value: SSAValue, attr_name: str = OFFSETS_ATTR) -> int | None:
@@ -128,7 +171,9 @@ class PlanMemoryPass(ModulePass):
     ``strategy`` (sequential, large-first, short-first, best-fit, beam, auto,
     search), ``align`` (bytes), ``time-limit`` (seconds for search),
     ``beam-width``, ``budget`` (bytes of arena at most; absent = no budget),
-    ``io-on-chip``.
+    ``io-on-chip``, ``aliases`` (default true: reshapes, slices, in-place
+    elementwise ops, concat inputs and yielded values share bytes; false
+    plans every tensor on bytes of its own).
     """
 
     name = "nn-plan-memory"
@@ -139,6 +184,7 @@ class PlanMemoryPass(ModulePass):
     beam_width: int = 8
     budget: int | None = None
     io_on_chip: bool = False
+    aliases: bool = True
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         with checked_options():
@@ -150,7 +196,9 @@ class PlanMemoryPass(ModulePass):
             check_budget("budget", self.budget)
         options = PlanOptions(time_limit=self.time_limit, beam_width=self.beam_width)
         for fn in functions(op):
-            info, plan = plan_function(fn, self.mode, self.strategy, self.align, options, self.io_on_chip)
+            info, plan = plan_function(
+                fn, self.mode, self.strategy, self.align, options, self.io_on_chip, aliases=self.aliases
+            )
             budget = self.budget if self.budget is not None else function_int(fn, BUDGET_ATTR)
             if budget is not None and plan.peak > budget:
                 _, where = peak_path(info.tree)

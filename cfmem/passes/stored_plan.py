@@ -10,17 +10,27 @@ sharing a byte with a tensor that can be live at the same time. The off-chip
 activation arena (``cfmem.offchip_offsets``, ``cfmem.offchip_arena_size``) is
 checked the same way by ``check_offchip_plan``. Alignment is not rechecked:
 the option it was planned with is not stored.
+
+Aliases are the one allowed overlap (on chip). The ops marked ``cfmem.alias``
+must be exactly the aliases ``cfmem.passes.aliases`` finds with the kinds
+named by the function's ``cfmem.aliases``, each naming its root and placed at
+its root's offset plus its byte offset, inside the root's bytes; roots are then
+checked with the lifetimes of their whole alias group.
 """
 
 from __future__ import annotations
 
 from xdsl.dialects import func
-from xdsl.dialects.builtin import DenseArrayBase, IntegerAttr, i64
+from xdsl.dialects.builtin import DenseArrayBase, IntegerAttr, StringAttr, i64
 from xdsl.ir import Operation, SSAValue
 from xdsl.utils.exceptions import PassFailedException
 
-from cfmem.passes.liveness import analyze_function, op_position
+from cfmem.dialects.types import tensor_bytes
+from cfmem.passes.aliases import Aliases, find_aliases
+from cfmem.passes.liveness import FunctionLiveness, analyze_function, op_position
 from cfmem.passes.plan_memory import (
+    ALIAS_ATTR,
+    ALIAS_KINDS_ATTR,
     ARENA_ATTR,
     ARG_OFFSETS_ATTR,
     OFFCHIP_ARENA_ATTR,
@@ -93,12 +103,14 @@ def _check_arena(fn: func.FuncOp, space: str, attr_name: str, arena_size: int) -
             owner = f"'{op.name}' {op_position(op)}"
             offsets.update(_stored_offsets(owner, op.attributes[attr_name], list(op.results)))
 
-    info = analyze_function(fn, io_on_chip=space == "onchip", space=space)
+    aliases = declared_aliases(fn) if space == "onchip" else {}
+    info = analyze_function(fn, io_on_chip=space == "onchip", space=space, aliases=aliases)
     ret = fn.body.block.last_op
     io = set(args) | set(ret.operands if isinstance(ret, func.ReturnOp) else ())
+    _check_aliases(info, offsets, where)
     memory = "an on-chip" if space == "onchip" else "an off-chip activation"
     for value, offset in offsets.items():
-        if offset != OFF_CHIP and value not in info.tensor_of:
+        if offset != OFF_CHIP and value not in info.tensor_of and value not in aliases:
             raise PassFailedException(f"{describe(value)} has offset {offset} but is not {memory} tensor")
     for value in info.tensor_of:
         if value not in io and offsets.get(value, OFF_CHIP) == OFF_CHIP:
@@ -111,3 +123,47 @@ def _check_arena(fn: func.FuncOp, space: str, attr_name: str, arena_size: int) -
     except PlanError as err:
         which = "plan" if space == "onchip" else "off-chip plan"
         raise PassFailedException(f"{where}: the stored {which} is wrong: {err}") from None
+
+
+def declared_aliases(fn: func.FuncOp) -> Aliases:
+    """The aliases ``fn``'s stored plan declares, if they are exactly the ones its alias kinds allow."""
+    where = f"function @{fn.sym_name.data}"
+    kinds_attr = fn.attributes.get(ALIAS_KINDS_ATTR)
+    if kinds_attr is not None and not isinstance(kinds_attr, StringAttr):
+        raise PassFailedException(f"{where} has {ALIAS_KINDS_ATTR} {kinds_attr}, not a string of alias kinds")
+    kinds = [k for k in kinds_attr.data.split(",") if k] if kinds_attr else []
+    try:
+        allowed = find_aliases(fn, kinds) if kinds else {}
+    except ValueError as err:
+        raise PassFailedException(f"{where} has a bad {ALIAS_KINDS_ATTR}: {err}") from None
+    for op in fn.walk():
+        if ALIAS_ATTR in op.attributes and (not op.results or op.results[0] not in allowed):
+            raise PassFailedException(
+                f"{where}: the stored plan is wrong: '{op.name}' {op_position(op)} declares an alias of"
+                f" {op.attributes[ALIAS_ATTR]} that is not allowed (alias kinds: {','.join(kinds) or 'none'}):"
+                " its result needs bytes of its own"
+            )
+    for value in allowed:
+        if ALIAS_ATTR not in value.owner.attributes:
+            raise PassFailedException(
+                f"{where}: {describe(value)} {op_position(value.owner)} is an alias but has no {ALIAS_ATTR}:"
+                " plan the function again"
+            )
+    return allowed
+
+
+def _check_aliases(info: FunctionLiveness, offsets: dict[SSAValue, int], where: str) -> None:
+    """Each alias names its root and lies at its place inside the root's bytes."""
+    for value, (root, delta) in info.aliases.items():
+        what = f"{where}: the stored plan is wrong: {describe(value)} {op_position(value.owner)}"
+        root_id = info.tensor_of[root].id
+        declared = value.owner.attributes[ALIAS_ATTR]
+        if declared != StringAttr(root_id):
+            raise PassFailedException(f"{what} declares an alias of {declared}, but its root is \"{root_id}\"")
+        at, base = offsets.get(value, OFF_CHIP), offsets.get(root, OFF_CHIP)
+        inside = base <= at and at + tensor_bytes(value.type) <= base + tensor_bytes(root.type)
+        if base == OFF_CHIP or at != base + delta or not inside:
+            raise PassFailedException(
+                f"{what} has offset {at} but as an alias of \"{root_id}\" at byte {delta} it must be at"
+                f" {base + delta} (inside its root's bytes)"
+            )

@@ -52,6 +52,8 @@ class TreePlan:
     """Hoist mode: if id -> (offset, size) of the block its branches share."""
     chosen: str = ""
     """Exact mode: which candidate plan won (exact, hoist, linearize, conservative)."""
+    unaliased_peak: int | None = None
+    """The peak of the same function planned without aliases, when aliases were used."""
 
     @property
     def gap_pct(self) -> float:

@@ -24,6 +24,16 @@ class Tensor:
 
 
 @dataclass
+class Alias:
+    """A tensor planned inside another's bytes: ``[offset, offset + size)`` of tensor ``root``."""
+
+    id: str
+    root: str
+    offset: int
+    size: int
+
+
+@dataclass
 class IfNode:
     id: int
     step: int
@@ -35,6 +45,9 @@ class RegionTree:
     num_steps: int
     tensors: list[Tensor] = field(default_factory=list)
     ifs: list[IfNode] = field(default_factory=list)
+    aliases: list[Alias] = field(default_factory=list)
+    """Function level only: tensors that take no bytes of their own; their roots'
+    lifetimes already cover their uses."""
 
     def walk(self) -> Iterator[RegionTree]:
         """This region and every nested one, parents first."""

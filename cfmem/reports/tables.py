@@ -106,6 +106,16 @@ def function_report(name: str, tree: RegionTree, plan: TreePlan, align: int) -> 
         {"if": if_id, "offset": offset, "size": size, "global_start": spans[if_id][0], "global_end": spans[if_id][1]}
         for if_id, (offset, size) in sorted(plan.blocks.items())
     ]
+    aliases = [
+        {
+            "tensor": a.id,
+            "alias_of": a.root,
+            "byte_offset": a.offset,
+            "size": a.size,
+            "offset": plan.offsets[a.root] + a.offset,
+        }
+        for a in tree.aliases
+    ]
     return {
         "function": name,
         "mode": plan.mode,
@@ -120,6 +130,8 @@ def function_report(name: str, tree: RegionTree, plan: TreePlan, align: int) -> 
         "time_steps": length,
         "tensors": [row for _, row in rows],
         "blocks": blocks,
+        "aliases": aliases,
+        "unaliased_peak": plan.peak if plan.unaliased_peak is None else plan.unaliased_peak,
     }
 
 
@@ -263,6 +275,12 @@ def render_function(report: dict) -> str:
             for b in report["blocks"]
         ]
         out.append(_indent(format_table(("if", "offset", "size", "end", "global"), rows)))
+    if report["aliases"]:
+        out.append("aliases (no bytes of their own):")
+        rows = [(a["tensor"], a["size"], a["alias_of"], a["byte_offset"], a["offset"]) for a in report["aliases"]]
+        out.append(_indent(format_table(("alias", "size", "alias of", "at byte", "offset"), rows)))
+    saved = report["unaliased_peak"] - report["peak"]
+    out.append(f"saved by aliasing: {saved} bytes (peak {report['unaliased_peak']} bytes without aliases)")
     return "\n".join(out)
 
 

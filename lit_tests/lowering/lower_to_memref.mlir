@@ -1,7 +1,8 @@
 // nn-lower-to-memref: one i8 arena per function (memory space 1), every
 // planned tensor a memref.view of it at its planned offset, compute ops as
 // nn.apply into their result's buffer, results as trailing output arguments.
-// RUN: xdsl-opt %s --split-input-file -p 'nn-plan-memory{strategy=sequential},nn-lower-to-memref' | filecheck %s
+// (aliases=false: every tensor on bytes of its own; aliases.mlir covers aliasing.)
+// RUN: xdsl-opt %s --split-input-file -p 'nn-plan-memory{aliases=false strategy=sequential},nn-lower-to-memref' | filecheck %s
 
 // Straight line: %a at 0, %r at 64 (both live at the matmul), %o is the
 // result and is computed straight into the output buffer.

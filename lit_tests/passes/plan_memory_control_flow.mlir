@@ -4,11 +4,12 @@
 // max(branch peaks) at its step in the parent (cfmem.block = [offset, size]),
 // and branch offsets land inside it; the if's result is a parent tensor,
 // never inside the block. The other modes are pinned by their arena sizes.
-// RUN: xdsl-opt %s -p 'nn-plan-memory{mode=hoist strategy=large-first align=1}' | filecheck %s --check-prefix=HOIST
-// RUN: xdsl-opt %s -p 'nn-plan-memory{mode=exact strategy=large-first align=1}' | filecheck %s --check-prefix=EXACT
-// RUN: xdsl-opt %s -p 'nn-plan-memory{mode=linearize strategy=large-first align=1}' | filecheck %s --check-prefix=LIN
-// RUN: xdsl-opt %s -p 'nn-plan-memory{mode=conservative strategy=large-first align=1}' | filecheck %s --check-prefix=CONS
-// RUN: xdsl-opt %s -p 'nn-plan-memory{mode=naive align=1}' | filecheck %s --check-prefix=NAIVE
+// aliases=false throughout: the intervals below are those of tensors on bytes of their own.
+// RUN: xdsl-opt %s -p 'nn-plan-memory{aliases=false mode=hoist strategy=large-first align=1}' | filecheck %s --check-prefix=HOIST
+// RUN: xdsl-opt %s -p 'nn-plan-memory{aliases=false mode=exact strategy=large-first align=1}' | filecheck %s --check-prefix=EXACT
+// RUN: xdsl-opt %s -p 'nn-plan-memory{aliases=false mode=linearize strategy=large-first align=1}' | filecheck %s --check-prefix=LIN
+// RUN: xdsl-opt %s -p 'nn-plan-memory{aliases=false mode=conservative strategy=large-first align=1}' | filecheck %s --check-prefix=CONS
+// RUN: xdsl-opt %s -p 'nn-plan-memory{aliases=false mode=naive align=1}' | filecheck %s --check-prefix=NAIVE
 
 func.func @two_branch(%x: tensor<1x256xf32>, %c: tensor<1xi1>) -> tensor<1x256xf32> {
   %a = nn.relu %x : (tensor<1x256xf32>) -> tensor<1x256xf32>

@@ -6,14 +6,15 @@
 // a@0, b@1K, c@3K, d@4K, e@8K (0..3K is too small), f@0, g@2K, h@4K, i@8K,
 // o@0, r@2K: peak 12288. Large-first places e, d, h, i, then b, g, f, o, r,
 // then c, a and reaches the bound.
-// RUN: xdsl-opt %s -p 'nn-plan-memory{strategy=sequential}' | filecheck %s --check-prefix=SEQ
-// RUN: xdsl-opt %s -p 'nn-plan-memory{strategy=large-first}' | filecheck %s --check-prefix=LARGE
-// RUN: xdsl-opt %s -p 'nn-plan-memory{strategy=best-fit}' | filecheck %s --check-prefix=LARGE
-// RUN: xdsl-opt %s -p 'nn-plan-memory{strategy=auto}' | filecheck %s --check-prefix=LARGE
-// RUN: xdsl-opt %s -p 'nn-plan-memory{strategy=short-first}' | filecheck %s --check-prefix=SHORT
+// aliases=false throughout: no tensor shares bytes with another (aliases.mlir covers that).
+// RUN: xdsl-opt %s -p 'nn-plan-memory{aliases=false strategy=sequential}' | filecheck %s --check-prefix=SEQ
+// RUN: xdsl-opt %s -p 'nn-plan-memory{aliases=false strategy=large-first}' | filecheck %s --check-prefix=LARGE
+// RUN: xdsl-opt %s -p 'nn-plan-memory{aliases=false strategy=best-fit}' | filecheck %s --check-prefix=LARGE
+// RUN: xdsl-opt %s -p 'nn-plan-memory{aliases=false strategy=auto}' | filecheck %s --check-prefix=LARGE
+// RUN: xdsl-opt %s -p 'nn-plan-memory{aliases=false strategy=short-first}' | filecheck %s --check-prefix=SHORT
 // beam and search reach the bound too (their offsets may differ: only the arena is pinned)
-// RUN: xdsl-opt %s -p 'nn-plan-memory{strategy=beam}' | filecheck %s --check-prefix=BOUND
-// RUN: xdsl-opt %s -p 'nn-plan-memory{strategy=search time_limit=2.0}' | filecheck %s --check-prefix=BOUND
+// RUN: xdsl-opt %s -p 'nn-plan-memory{aliases=false strategy=beam}' | filecheck %s --check-prefix=BOUND
+// RUN: xdsl-opt %s -p 'nn-plan-memory{aliases=false strategy=search time_limit=2.0}' | filecheck %s --check-prefix=BOUND
 // BOUND: func.func @chain(%x: tensor<1x256xf32>) -> tensor<1x256xf32> attributes {cfmem.arena_size = 10240 : i64, cfmem.lower_bound = 10240 : i64
 
 func.func @chain(%x: tensor<1x256xf32>) -> tensor<1x256xf32> {
