@@ -13,8 +13,9 @@ DMA transfers (``nn-insert-dma``), and measured by
 - its latency: cfmem.dma.timing's simulation on the slowest path, the one
   place costs live (off-chip access by compute, transfers, stalls).
 
-Two searches run, one that may slice weights and one that may not; the
-faster placement wins. Each, per function:
+Three searches run: one that may slice weights, one that may not, and one
+that may slice for half the budget; the fastest placement wins. Each, per
+function:
 
 1. everything on chip, weights streamed whole; the DMA depth (1 = sync, up
    to ``MAX_DEPTH`` buffers in rotation) that is fastest within the budget;
@@ -26,9 +27,9 @@ faster placement wins. Each, per function:
    again. The move with the least added latency per byte saved is kept;
    The search also grows from the floor (everything that can leave the chip
    off it: weights read in place, results off chip), taking moves back while
-   they fit and are faster, and keeps the faster result; below a quarter of
-   the streamed need it only grows. A budget below the floor's need is an
-   error at once;
+   they fit and are faster, and keeps the faster result; shrinking gives up
+   after ``SHRINK_EVALUATIONS`` placements. A budget below the floor's need
+   is an error at once;
 3. with room left: weights made resident, smallest first, while they fit and
    the latency drops; then each earlier move undone if it now fits and is
    faster.
@@ -75,8 +76,11 @@ MAX_DEPTH = 8
 """Deepest DMA rotation tried."""
 DEEPEN_DOUBLINGS = 3
 """How many times ``deepen`` may double every slice count for one more DMA buffer."""
-SHRINK_FROM = 0.25
-"""Shrinking from everything on chip is tried only for budgets at least this part of its need."""
+SHRINK_EVALUATIONS = 150
+"""Placements shrinking may build before it gives way to growing from the floor (far below
+the need of everything on chip, one move at a time is slow)."""
+UNDO_SLICE_DOUBLINGS = 6
+"""Growing from the floor tries a weight read in place streamed in up to 2**6 slices."""
 UNDO_PASSES = 3
 """Passes over the moves taken back (a move that did not fit may fit after others)."""
 ACTIVATION_CANDIDATES = 3
@@ -186,6 +190,8 @@ class _Search:
             set_offchip(op, key in config.offchip, key in config.prefetch, key in config.evict)
         set_function_int(fn, DEPTH_ATTR, config.depth)
         if config.slices:
+            if self.slicer is None:
+                raise PassFailedException("this search does not slice")
             self.slicer(module)
         InsertDmaPass().apply(Context(), module)
         return module
@@ -229,14 +235,13 @@ class _Search:
             best = min(fitting, key=lambda m: (m.cycles, m.need))
         else:
             best = self.undo_moves(floor)  # grow from the floor
-            if self.budget >= smallest.need * SHRINK_FROM:  # and shrink from the top, where that is not far
-                try:
-                    shrunk = self.shrink(smallest)
-                    best = min((best, shrunk), key=lambda m: (m.cycles, m.need))
-                except PlacementError:
-                    pass  # greedy moves can stall where growing from the floor does not
-        best = self.add_resident(best)
-        return self.deepen(self.undo_moves(best))
+            try:  # and shrink from the top
+                shrunk = self.shrink(smallest)
+                best = min((best, shrunk), key=lambda m: (m.cycles, m.need))
+            except PlacementError:
+                pass  # greedy moves can stall, or take too long, where growing from the floor does not
+        best = self.deepen(self.undo_moves(self.add_resident(best)))
+        return self.add_resident(best)  # deeper rotations with finer slices may leave room
 
     def floor(self) -> Config:
         """Everything that can leave the chip off it: weights read in place, results off chip."""
@@ -244,9 +249,14 @@ class _Search:
         return Config(depth=1, weights=weights, offchip=frozenset(self.movable))
 
     def deepen(self, m: Measure) -> Measure:
-        """Trade finer slices for a deeper DMA rotation: each sliced op cut in up to
-        ``2**DEEPEN_DOUBLINGS`` times more slices, so that more transfers overlap compute."""
+        """Trade finer slices for a deeper DMA rotation, so that more transfers overlap
+        compute: at each deeper rotation, the sliced ops (or, with none, the op with the
+        largest streamed weights) cut in up to ``2**DEEPEN_DOUBLINGS`` times more slices."""
         best = m
+        streamed = [k for k in self.weighted if m.config.weight_of(k) == "stream"]
+        if self.slicer is None and not m.config.slices:
+            streamed = []
+        largest = max(streamed, key=lambda k: (self.weight_bytes(k), -k), default=None)
         for depth in range(m.config.depth + 1, MAX_DEPTH + 1):
             config = replace(m.config, depth=depth)
             for _ in range(DEEPEN_DOUBLINGS + 1):
@@ -258,10 +268,13 @@ class _Search:
                     if candidate.cycles < best.cycles:
                         best = candidate
                     break
-                if not config.slices:
+                if config.slices:
+                    for key, count in config.slices:
+                        config = config.with_slices(key, count * 2)
+                elif largest is not None and self.slicer is not None:
+                    config = config.with_slices(largest, 2)
+                else:
                     break
-                for key, count in config.slices:
-                    config = config.with_slices(key, count * 2)
         if best is not m:
             self.reasons[("depth", 0)] = f"deeper rotation with finer slices: {best.cycles:,.0f} cycles instead of {m.cycles:,.0f}"
         return best
@@ -318,7 +331,10 @@ class _Search:
         added latency per byte saved; when none does (several equal peaks, as along a chain
         of same-sized activations), the cheapest move that keeps the peak is taken, which
         clears one of them. Moves only add, so this ends."""
+        spent = len(self.cache)
         while not self.fits(m):
+            if len(self.cache) - spent > SHRINK_EVALUATIONS:
+                raise PlacementError(f"shrinking took more than {SHRINK_EVALUATIONS} placements", m.need)
             best, best_rank, best_why = None, None, None
             for config, key, why in self.moves(m):
                 try:
@@ -369,32 +385,41 @@ class _Search:
 
     def undo_moves(self, m: Measure) -> Measure:
         """Take back each move that is no longer needed and now only costs time, in passes
-        over the moves (at most ``UNDO_PASSES``) until one changes nothing."""
+        over the moves (at most ``UNDO_PASSES``) until one changes nothing. A weight read in
+        place is tried streamed whole, then in 2, 4, ... slices, so growing from the floor
+        reaches the slices a weight too large for the budget needs."""
         for _ in range(UNDO_PASSES):
             before = m
             for undo in _undos(m.config):
-                try:
-                    candidate = self.measure(undo(m.config))
-                except PassFailedException:
-                    continue
-                if self.fits(candidate) and candidate.cycles < m.cycles:
-                    m = candidate
+                for config in undo(m.config):
+                    try:
+                        candidate = self.measure(config)
+                    except PassFailedException:
+                        break  # no finer slices
+                    if self.fits(candidate):
+                        if candidate.cycles < m.cycles:
+                            m = candidate
+                        break
             if m is before:
                 break
         return m
 
 
 def _undos(c: Config) -> list:
-    """Functions each taking one of ``c``'s moves back from a placement, in the order tried:
-    weights streamed again (four times faster than read in place), half the slices, a
-    result on chip again, a deeper rotation."""
-    undos = [lambda x, k=k: x.with_weight(k, "stream") for k, p in c.weights if p == "offchip"]
-    undos += [lambda x, k=k: x.with_slices(k, x.slices_of(k) // 2) for k, _ in c.slices]
+    """Functions each giving the ways to take one of ``c``'s moves back from a placement, in
+    the order tried: weights streamed again (four times faster than read in place; whole, then
+    in ever finer slices), half the slices, a result on chip again, a deeper rotation."""
+    def stream(x: Config, k: int) -> list[Config]:
+        whole = x.with_weight(k, "stream")
+        return [whole] + [whole.with_slices(k, 2**n) for n in range(1, UNDO_SLICE_DOUBLINGS + 1)]
+
+    undos = [lambda x, k=k: stream(x, k) for k, p in c.weights if p == "offchip"]
+    undos += [lambda x, k=k: [x.with_slices(k, x.slices_of(k) // 2)] for k, _ in c.slices]
     undos += [
-        lambda x, k=k: replace(x, offchip=x.offchip - {k}, prefetch=x.prefetch - {k}, evict=x.evict - {k})
+        lambda x, k=k: [replace(x, offchip=x.offchip - {k}, prefetch=x.prefetch - {k}, evict=x.evict - {k})]
         for k in sorted(c.offchip)
     ]
-    undos += [lambda x, d=d: replace(x, depth=max(x.depth, d)) for d in range(c.depth + 1, MAX_DEPTH + 1)]
+    undos += [lambda x, d=d: [replace(x, depth=max(x.depth, d))] for d in range(c.depth + 1, MAX_DEPTH + 1)]
     return undos
 
 
@@ -432,16 +457,20 @@ def _slicer():
 
 
 def _best_search(module: ModuleOp, fn_name: str, chip: Chip, budget: int) -> tuple[_Search, Measure]:
-    """The faster of two searches, with and without slicing: the greedy moves differ, and
-    neither is always ahead. Raises the ``PlacementError`` of the smaller need if both fail."""
+    """The fastest of three searches: with and without slicing, and with slicing for half
+    the budget (its placement fits this one too). The greedy moves differ, and none is
+    always ahead; the third keeps a larger budget from doing worse than half of it, which
+    greedy moves alone do not promise. Raises the ``PlacementError`` of the smallest need
+    if the searches for the whole budget fail."""
     found: list[tuple[_Search, Measure]] = []
     errors: list[PlacementError] = []
-    for slicer in (_slicer(), None):
-        search = _Search(module, fn_name, chip, budget, slicer)
+    for slicer, share in ((_slicer(), 1), (None, 1), (_slicer(), 2)):
+        search = _Search(module, fn_name, chip, budget // share, slicer)
         try:
             found.append((search, search.run()))
         except PlacementError as err:
-            errors.append(err)
+            if share == 1:
+                errors.append(err)
     if not found:
         raise min(errors, key=lambda e: e.need)
     return min(found, key=lambda pair: (pair[1].cycles, pair[1].need))
