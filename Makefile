@@ -43,6 +43,7 @@ bench: $(STAMP)
 	$(BIN)/python bench/differential.py
 	$(BIN)/python bench/real_models.py
 	$(BIN)/python bench/zoo.py
+	$(BIN)/python bench/fit_chip.py
 	$(BIN)/python bench/limits.py
 	$(BIN)/python bench/plan_benchmarks.py
 	$(BIN)/python bench/plan_scaling.py
