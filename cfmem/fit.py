@@ -6,7 +6,8 @@ placement sliced a weight, ``nn-insert-dma``, ``nn-plan-memory`` under the
 budget, ``nn-check-dma`` and ``nn-lower-to-memref``. The placement search
 measures a placement by its on-chip lower bound; when the real plan comes out
 above the budget (alignment, or a bound the planner does not reach), the
-placement is searched again for a budget smaller by the overshoot.
+placement is searched again for a budget smaller by the overshoot, then for
+half the budget left.
 
 Latency is cfmem.dma.timing's simulation of one path: the one whose ifs take
 the branch with more compute in the model with every weight streamed, so every
@@ -44,7 +45,8 @@ from cfmem.passes.plan_memory import ARENA_ATTR, PlanMemoryPass
 from cfmem.pipeline import apply_pipeline
 
 RETRIES = 4
-"""Placement searches with a tightened budget before giving up."""
+"""Placement searches for a budget tightened by the plan's overshoot, then as many for half
+the budget left each time, before giving up."""
 
 
 class BudgetError(CfmemError):
@@ -130,13 +132,15 @@ def compile_for_budget(
     budget = chip.onchip_bytes if budget is None else budget
     path = timing_path(module, chip)
     target = budget
-    for _ in range(RETRIES + 1):
+    closest: int | None = None
+    for attempt in range(2 * RETRIES + 1):
         placed = module.clone()
         try:
             chosen = place_module(placed, chip, target)
         except PlacementError as err:
-            message = err.args[0].replace(f"budget of {target}", f"budget of {budget}")
-            raise BudgetError(message, where, err.need + budget - target) from None
+            if attempt == 0:
+                raise BudgetError(err.args[0], where, err.need) from None
+            break  # tightened below what fits: report the closest plan found
         for fn in functions(placed):
             set_function_int(fn, BUDGET_ATTR, None)  # planned unconstrained, to measure any overshoot
         if any(SLICES_ATTR in op.attributes for op in placed.walk()):
@@ -148,14 +152,16 @@ def compile_for_budget(
         peak = max(_arena(fn) for fn in functions(placed))
         if peak <= budget:
             break
-        target -= peak - budget
+        closest = peak if closest is None else min(closest, peak)
+        # first tighten by the overshoot; then, if that keeps missing, halve what is left
+        target = target - (peak - budget) if attempt < RETRIES else target // 2
         if target < 0:
             break
-    else:
-        peak = budget + 1
     if peak > budget:
         raise BudgetError(
-            f"no placement found whose plan fits the budget of {budget} bytes (the closest needs {peak})", where, peak
+            f"no placement found whose plan fits the budget of {budget} bytes (the closest plan needs {closest})",
+            where,
+            closest or peak,
         )
     flat = placed.clone()
     apply_pipeline(flat, "nn-check-dma,nn-lower-to-memref", where, base_dir)

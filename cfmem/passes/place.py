@@ -76,6 +76,11 @@ MAX_DEPTH = 8
 """Deepest DMA rotation tried."""
 DEEPEN_DOUBLINGS = 3
 """How many times ``deepen`` may double every slice count for one more DMA buffer."""
+PLACEMENT_OPS = 60_000
+MIN_PLACEMENTS = 60
+"""A search builds at most max(MIN_PLACEMENTS, PLACEMENT_OPS / ops in the function) placements:
+a fixed amount of work whatever the model's size (each build costs time in proportion to it),
+and the same count on every machine, so the result is deterministic."""
 SHRINK_EVALUATIONS = 150
 """Placements shrinking may build before it gives way to growing from the floor (far below
 the need of everything on chip, one move at a time is slow)."""
@@ -161,6 +166,8 @@ class _Search:
         self.budget = budget
         self.slicer = slicer
         self.cache: dict[Config, Measure] = {}
+        size = sum(1 for _ in self.function(module).walk())
+        self.max_placements = max(MIN_PLACEMENTS, PLACEMENT_OPS // size)
         self.reasons: dict[tuple[str, int], str] = {}
         """Why each move the search made was made: by ("weights" or "result", op key), or ("depth", 0)."""
         fn = self.function(module)
@@ -197,8 +204,12 @@ class _Search:
         return module
 
     def measure(self, config: Config) -> Measure:
+        """``config`` built and measured (once). Past ``self.max_placements`` a new placement
+        is refused like one that cannot be built, so every phase ends with what it has."""
         if config in self.cache:
             return self.cache[config]
+        if len(self.cache) >= self.max_placements:
+            raise PassFailedException(f"the search built its {self.max_placements} placements")
         module = self.build(config)
         fn = self.function(module)
         info = analyze_function(fn, aliases=find_aliases(fn))  # as nn-plan-memory will share bytes
