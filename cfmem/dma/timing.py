@@ -171,6 +171,18 @@ def slower_path(program: Block, chip: Chip) -> dict[str, bool]:
     return choices
 
 
+def all_paths_compute(block: Block, chip: Chip) -> float:
+    """Compute cycles of every op on every branch: a tie-breaker that sees what happens on
+    the paths a simulation does not take."""
+    total = 0.0
+    for event in block.events:
+        if isinstance(event, Compute):
+            total += chip.compute_cycles(event)
+        elif isinstance(event, IfEvent):
+            total += sum(all_paths_compute(b, chip) for b in event.branches)
+    return total
+
+
 def _work(block: Block, chip: Chip) -> float:
     total = 0.0
     for event in block.events:

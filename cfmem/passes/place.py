@@ -54,7 +54,7 @@ from cfmem.dialects.nn_compute import ComputeOp
 from cfmem.dialects.nn_dma import DmaBufferOp, DmaStartOp
 from cfmem.dialects.nn_weights import ReshapeOp
 from cfmem.dialects.types import tensor_bytes
-from cfmem.dma.timing import Chip, simulate
+from cfmem.dma.timing import Chip, all_paths_compute, simulate
 from cfmem.passes.aliases import find_aliases
 from cfmem.passes.dma_events import function_events
 from cfmem.passes.insert_dma import InsertDmaPass, weight_operands
@@ -139,6 +139,9 @@ class Measure:
     need: int
     """On-chip lower bound of the placed function, in bytes."""
     cycles: float
+    """Modeled latency on the slowest path."""
+    work: float
+    """Compute cycles on every path: among equally fast placements, the one better off the slowest path."""
     peak: list[tuple[str, int, int | None]] = field(default_factory=list)
     """Tensors live at the peak: (kind, bytes, op key), kind 'dma', 'resident', 'activation' or 'fixed'."""
     peak_ops: dict[int, list[int]] = field(default_factory=dict)
@@ -215,7 +218,8 @@ class _Search:
         info = analyze_function(fn, aliases=find_aliases(fn))  # as nn-plan-memory will share bytes
         need, tensors = peak_tensors(info.tree)
         value_of = {t.id: v for v, t in info.tensor_of.items()}
-        result = Measure(config, need, simulate(function_events(fn), self.chip).cycles)
+        events = function_events(fn)
+        result = Measure(config, need, simulate(events, self.chip).cycles, all_paths_compute(events, self.chip))
         for tensor in tensors:
             value = value_of[tensor.id]
             owner = value.owner
@@ -243,12 +247,12 @@ class _Search:
         fitting = [m for m in streamed if self.fits(m)]
         smallest = min(streamed, key=lambda m: (m.need, m.cycles))
         if fitting:
-            best = min(fitting, key=lambda m: (m.cycles, m.need))
+            best = min(fitting, key=lambda m: (m.cycles, m.work, m.need))
         else:
             best = self.undo_moves(floor)  # grow from the floor
             try:  # and shrink from the top
                 shrunk = self.shrink(smallest)
-                best = min((best, shrunk), key=lambda m: (m.cycles, m.need))
+                best = min((best, shrunk), key=lambda m: (m.cycles, m.work, m.need))
             except PlacementError:
                 pass  # greedy moves can stall, or take too long, where growing from the floor does not
         best = self.deepen(self.undo_moves(self.add_resident(best)))
@@ -276,7 +280,7 @@ class _Search:
                 except PassFailedException:
                     break
                 if self.fits(candidate):
-                    if candidate.cycles < best.cycles:
+                    if _faster(candidate, best):
                         best = candidate
                     break
                 if config.slices:
@@ -377,6 +381,14 @@ class _Search:
             f" of {self.budget}: what stays on chip at its peak ({named or 'nothing movable'}) cannot move"
         )
 
+    def back_on_chip_order(self, keys) -> list[int]:
+        """Off-chip results in the order growing brings them back: the most read first (each
+        read in place costs its bytes again), then the smallest (more of them fit)."""
+        def reads(k: int) -> int:
+            return sum(len(list(r.uses)) for r in self.ops[k].results)
+
+        return sorted(keys, key=lambda k: (-reads(k), self.result_bytes(k), k))
+
     def result_bytes(self, key: int) -> int:
         return sum(tensor_bytes(r.type) for r in self.ops[key].results)
 
@@ -390,7 +402,7 @@ class _Search:
                 candidate = self.measure(m.config.with_weight(key, "resident"))
             except PassFailedException:
                 continue
-            if self.fits(candidate) and candidate.cycles < m.cycles:
+            if self.fits(candidate) and _faster(candidate, m):
                 m = candidate
         return m
 
@@ -401,14 +413,14 @@ class _Search:
         reaches the slices a weight too large for the budget needs."""
         for _ in range(UNDO_PASSES):
             before = m
-            for undo in _undos(m.config):
+            for undo in _undos(m.config, self.back_on_chip_order):
                 for config in undo(m.config):
                     try:
                         candidate = self.measure(config)
                     except PassFailedException:
                         break  # no finer slices
                     if self.fits(candidate):
-                        if candidate.cycles < m.cycles:
+                        if _faster(candidate, m):
                             m = candidate
                         break
             if m is before:
@@ -416,7 +428,7 @@ class _Search:
         return m
 
 
-def _undos(c: Config) -> list:
+def _undos(c: Config, order=sorted) -> list:
     """Functions each giving the ways to take one of ``c``'s moves back from a placement, in
     the order tried: weights streamed again (four times faster than read in place; whole, then
     in ever finer slices), half the slices, a result on chip again, a deeper rotation."""
@@ -428,10 +440,15 @@ def _undos(c: Config) -> list:
     undos += [lambda x, k=k: [x.with_slices(k, x.slices_of(k) // 2)] for k, _ in c.slices]
     undos += [
         lambda x, k=k: [replace(x, offchip=x.offchip - {k}, prefetch=x.prefetch - {k}, evict=x.evict - {k})]
-        for k in sorted(c.offchip)
+        for k in order(c.offchip)
     ]
     undos += [lambda x, d=d: [replace(x, depth=max(x.depth, d))] for d in range(c.depth + 1, MAX_DEPTH + 1)]
     return undos
+
+
+def _faster(a: Measure, b: Measure) -> bool:
+    """Whether ``a`` beats ``b``: less latency, or as much and less compute off the slowest path."""
+    return (a.cycles, a.work) < (b.cycles, b.work)
 
 
 def _reads(reader: Operation, producer: Operation) -> bool:
@@ -484,7 +501,7 @@ def _best_search(module: ModuleOp, fn_name: str, chip: Chip, budget: int) -> tup
                 errors.append(err)
     if not found:
         raise min(errors, key=lambda e: e.need)
-    return min(found, key=lambda pair: (pair[1].cycles, pair[1].need))
+    return min(found, key=lambda pair: (pair[1].cycles, pair[1].work, pair[1].need))
 
 
 def place_module(module: ModuleOp, chip: Chip, budget: int | None = None) -> dict[str, Measure]:
