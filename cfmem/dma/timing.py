@@ -174,20 +174,15 @@ def slower_path(program: Block, chip: Chip) -> dict[str, bool]:
 def all_paths_compute(block: Block, chip: Chip) -> float:
     """Compute cycles of every op on every branch: a tie-breaker that sees what happens on
     the paths a simulation does not take."""
+    return _work(block, chip, sum)
+
+
+def _work(block: Block, chip: Chip, branches=max) -> float:
+    """Compute cycles of ``block``; an if counts ``branches`` of its branches' (the larger by default)."""
     total = 0.0
     for event in block.events:
         if isinstance(event, Compute):
             total += chip.compute_cycles(event)
         elif isinstance(event, IfEvent):
-            total += sum(all_paths_compute(b, chip) for b in event.branches)
-    return total
-
-
-def _work(block: Block, chip: Chip) -> float:
-    total = 0.0
-    for event in block.events:
-        if isinstance(event, Compute):
-            total += chip.compute_cycles(event)
-        elif isinstance(event, IfEvent):
-            total += max(_work(b, chip) for b in event.branches)
+            total += branches(_work(b, chip, branches) for b in event.branches)
     return total
