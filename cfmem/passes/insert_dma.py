@@ -288,17 +288,13 @@ def _use_on_chip(op: Operation, on_chip: dict[SSAValue, SSAValue]) -> None:
 
 
 def _evict(op: Operation) -> None:
-    """Copy ``op``'s result out by DMA into an off-chip buffer; its readers read the copy."""
+    """Copy ``op``'s result out by DMA into an off-chip buffer; its readers read the copy.
+
+    The wait goes after the op that follows, so the copy overlaps it, unless that op
+    (or an op nested in it) reads the result: then right before it.
+    """
     result = op.results[0]
     readers = [use.operation for use in result.uses]
-    block = op.parent_block()
-    assert block is not None
-    first_reader = None
-    for reader in readers:
-        while reader.parent_block() is not block:
-            reader = reader.parent_op()
-        if first_reader is None or block.get_operation_index(reader) < block.get_operation_index(first_reader):
-            first_reader = reader
     buffer = DmaBufferOp(tensor_bytes(result.type))
     buffer.result.name_hint = (result.name_hint or "t") + "_out"
     set_offchip(buffer, True)
@@ -306,20 +302,15 @@ def _evict(op: Operation) -> None:
     start.token.name_hint = "evict"
     wait = DmaWaitOp(start)
     set_offchip(wait, True, prefetch=True)
-    Rewriter.insert_op([buffer, start], InsertPoint.after(op))
-    after_next = start.next_op
-    if first_reader is not None and (after_next is None or first_reader is after_next
-                                     or block.get_operation_index(first_reader) < block.get_operation_index(after_next)):
-        Rewriter.insert_op(wait, InsertPoint.before(first_reader))
-    elif after_next is not None and not after_next.has_trait(IsTerminator):
-        Rewriter.insert_op(wait, InsertPoint.after(after_next))
-    else:
-        Rewriter.insert_op(wait, InsertPoint.before(after_next) if after_next is not None else InsertPoint.at_end(block))
     wait.results[0].name_hint = (result.name_hint or "t") + "_off"
-    for reader in readers:
-        for i, operand in enumerate(reader.operands):
-            if operand is result:
-                reader.operands[i] = wait.results[0]
+    Rewriter.insert_op([buffer, start], InsertPoint.after(op))
+    following = start.next_op
+    assert following is not None  # every block ends with its terminator
+    if following.has_trait(IsTerminator) or any(following.is_ancestor(r) for r in readers):
+        Rewriter.insert_op(wait, InsertPoint.before(following))
+    else:
+        Rewriter.insert_op(wait, InsertPoint.after(following))
+    result.replace_uses_with_if(wait.results[0], lambda use: use.operation is not start)
 
 
 def _load_resident(fn: func.FuncOp, align: int) -> None:

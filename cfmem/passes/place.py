@@ -169,11 +169,10 @@ class _Search:
         self.budget = budget
         self.slicer = slicer
         self.cache: dict[Config, Measure] = {}
-        size = sum(1 for _ in self.function(module).walk())
-        self.max_placements = max(MIN_PLACEMENTS, PLACEMENT_OPS // size)
+        fn = self.function(module)
+        self.max_placements = max(MIN_PLACEMENTS, PLACEMENT_OPS // sum(1 for _ in fn.walk()))
         self.reasons: dict[tuple[str, int], str] = {}
         """Why each move the search made was made: by ("weights" or "result", op key), or ("depth", 0)."""
-        fn = self.function(module)
         self.ops: dict[int, Operation] = {_key(op): op for op in fn.walk() if KEY_ATTR in op.attributes}
         self.weighted = [k for k, op in self.ops.items() if weight_operands(op)]
         returned = set(fn.body.block.last_op.operands) if fn.body.block.last_op else set()
@@ -188,17 +187,7 @@ class _Search:
     def build(self, config: Config) -> ModuleOp:
         """A copy of the module with ``config`` applied and DMA inserted (other functions untouched)."""
         module = self.module.clone()
-        fn = self.function(module)
-        for op in fn.walk():
-            if KEY_ATTR not in op.attributes:
-                continue
-            key = _key(op)
-            if key in self.weighted:
-                set_weight_place(op, config.weight_of(key))
-                if config.slices_of(key) > 1:
-                    op.attributes[SLICES_ATTR] = IntegerAttr(config.slices_of(key), i64)
-            set_offchip(op, key in config.offchip, key in config.prefetch, key in config.evict)
-        set_function_int(fn, DEPTH_ATTR, config.depth)
+        _apply(config, self.function(module), self.weighted)
         if config.slices:
             if self.slicer is None:
                 raise PassFailedException("this search does not slice")
@@ -446,6 +435,20 @@ def _undos(c: Config, order=sorted) -> list:
     return undos
 
 
+def _apply(config: Config, fn: func.FuncOp, weighted: list[int]) -> None:
+    """Write ``config`` onto ``fn``'s keyed ops as placement attributes."""
+    for op in fn.walk():
+        if KEY_ATTR not in op.attributes:
+            continue
+        key = _key(op)
+        if key in weighted:
+            set_weight_place(op, config.weight_of(key))
+            if config.slices_of(key) > 1:
+                op.attributes[SLICES_ATTR] = IntegerAttr(config.slices_of(key), i64)
+        set_offchip(op, key in config.offchip, key in config.prefetch, key in config.evict)
+    set_function_int(fn, DEPTH_ATTR, config.depth)
+
+
 def _faster(a: Measure, b: Measure) -> bool:
     """Whether ``a`` beats ``b``: less latency, or as much and less compute off the slowest path."""
     return (a.cycles, a.work) < (b.cycles, b.work)
@@ -517,14 +520,7 @@ def place_module(module: ModuleOp, chip: Chip, budget: int | None = None) -> dic
             search, best = _best_search(module, fn.sym_name.data, chip, budget)
             best.decisions = _decisions(search, best, chip)
             chosen[fn.sym_name.data] = best
-            ops = {_key(op): op for op in fn.walk() if KEY_ATTR in op.attributes}
-            for key, op in ops.items():
-                if key in search.weighted:
-                    set_weight_place(op, best.config.weight_of(key))
-                    if best.config.slices_of(key) > 1:
-                        op.attributes[SLICES_ATTR] = IntegerAttr(best.config.slices_of(key), i64)
-                set_offchip(op, key in best.config.offchip, key in best.config.prefetch, key in best.config.evict)
-            set_function_int(fn, DEPTH_ATTR, best.config.depth)
+            _apply(best.config, fn, search.weighted)
             set_function_int(fn, BUDGET_ATTR, budget)
     finally:
         for op in keyed:
