@@ -59,9 +59,8 @@ def timing_table(models: list[tuple[str, func.FuncOp]], chip: Chip, depth: int) 
         report = timing_report(fn, chip, variants)
         rows = {r["variant"]: r for r in report["variants"]}
         sync, pp, fixed, deep = (rows[v.name] for v in variants)
-        ms = chip.clock_mhz * 1000.0
         lines.append(
-            f"| {name} | {sync['ms']:.3f} | {pp['ms']:.3f} | {pp['gain_pct']:.1f} | {pp['bound_cycles'] / ms:.3f}"
+            f"| {name} | {sync['ms']:.3f} | {pp['ms']:.3f} | {pp['gain_pct']:.1f} | {chip.milliseconds(pp['bound_cycles']):.3f}"
             f" | {pp['gap_to_bound_pct']:.1f} | {deep['ms']:.3f} | {deep['gap_to_bound_pct']:.1f}"
             f" | {sync['peak']} | {pp['peak']} | {fixed['peak']} |"
         )

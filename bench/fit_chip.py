@@ -270,10 +270,6 @@ def _kib(n: int | None) -> str:
     return "-" if n is None else f"{n / 1024:,.1f}"
 
 
-def _ms(cycles: float, chip: Chip) -> float:
-    return cycles / (chip.clock_mhz * 1000.0)
-
-
 HEADER = ["model", "budget", "% of P", "fits", "on-chip measured / budget KiB", "ms", "bound ms", "gap %",
           "speedup over (a)", "(b) ms", "flat==graph", "max diff vs original", "MLIR ok", "paths (outcomes)",
           "compile s", "largest weight > budget"]  # fmt: skip
@@ -291,8 +287,8 @@ def table_row(result: Result, row: Row, chip: Chip) -> list[str]:
     return head + [
         "yes" if row.fits else "NO",
         f"{_kib(row.onchip)} (written {_kib(row.touched)}) / {_kib(row.budget)}" if measured else f"0 / {_kib(row.budget)}",
-        f"{c.ms(chip):.3f}", f"{_ms(c.bound_cycles, chip):.3f}", f"{c.gap_pct():.1f}",
-        f"{speedup:.2f}x", f"{_ms(result.pingpong_cycles, chip):.3f}",
+        f"{c.ms(chip):.3f}", f"{chip.milliseconds(c.bound_cycles):.3f}", f"{c.gap_pct():.1f}",
+        f"{speedup:.2f}x", f"{chip.milliseconds(result.pingpong_cycles):.3f}",
         "yes" if row.flat_equals_graph else "NO",
         f"{row.diff_vs_original:.1e}" + ("" if row.within_tolerance else " (OUT OF TOLERANCE)"),
         {True: "ok", False: "FAIL", None: "not run"}[row.mlir_ok],
@@ -326,7 +322,7 @@ def targets(result: Result, chip: Chip) -> list[tuple[str, bool | None, str]]:
         out.append(("at 100 % no slower than baseline (b)", False, "100 % did not compile"))
     else:
         out.append(("at 100 % no slower than baseline (b)", full.compiled.cycles <= result.pingpong_cycles,
-                    f"{full.compiled.ms(chip):.3f} ms vs (b) {_ms(result.pingpong_cycles, chip):.3f} ms"))
+                    f"{full.compiled.ms(chip):.3f} ms vs (b) {chip.milliseconds(result.pingpong_cycles):.3f} ms"))
     half = next((r for r in rows if r.label == "50%"), None)
     if half is None:
         out.append(("at 50 % speedup over (a) >= 2x", False, "50 % did not compile"))
@@ -336,7 +332,7 @@ def targets(result: Result, chip: Chip) -> list[tuple[str, bool | None, str]]:
     else:
         speedup = result.offchip_cycles / half.compiled.cycles
         out.append(("at 50 % speedup over (a) >= 2x", speedup >= 2.0,
-                    f"{speedup:.2f}x ((a) {_ms(result.offchip_cycles, chip):.3f} ms, cfmem {half.compiled.ms(chip):.3f} ms)"))
+                    f"{speedup:.2f}x ((a) {chip.milliseconds(result.offchip_cycles):.3f} ms, cfmem {half.compiled.ms(chip):.3f} ms)"))
     if result.subject.name == "bigfc":
         for label in ("25%", "smallest"):
             r = next((x for x in result.rows if x.label == label), None)
@@ -354,8 +350,8 @@ def targets(result: Result, chip: Chip) -> list[tuple[str, bool | None, str]]:
             out.append((
                 "facedetect at the depth-8 peak: within 5 % of its bound, peak <= it", ok,
                 f"budget {fd['peak8']:,} B; cfmem {r.compiled.ms(chip):.3f} ms vs depth-8 overlap bound"
-                f" {_ms(fd['bound8'], chip):.3f} ms ({100 * (ratio - 1):+.1f} %; depth-8 plan simulated"
-                f" {_ms(fd['cycles8'], chip):.3f} ms); cfmem peak {r.compiled.onchip_peak:,} B, measured"
+                f" {chip.milliseconds(fd['bound8']):.3f} ms ({100 * (ratio - 1):+.1f} %; depth-8 plan simulated"
+                f" {chip.milliseconds(fd['cycles8']):.3f} ms); cfmem peak {r.compiled.onchip_peak:,} B, measured"
                 f" {max(r.onchip, r.touched):,} B; depth chosen {fd['depth']}; checked: {'yes' if r.checked else 'NO'}"
                 f"{(' (' + r.error + ')') if r.error else ''}",
             ))  # fmt: skip
@@ -398,8 +394,8 @@ def report(results: list[Result], chip: Chip, ran: list[str], skipped: list[str]
             target_lines.append(f"- {_verdict(ok)} {result.subject.name}: {name}: {numbers}")
     baselines = md_table(
         ["model", "group", "P (ping-pong peak) KiB", "(b) ms", "(a) on-chip KiB", "(a) ms", "largest weight KiB", "input sets"],
-        [[r.subject.name, r.subject.group, _kib(r.peak), f"{_ms(r.pingpong_cycles, chip):.3f}", _kib(r.offchip_need),
-          f"{_ms(r.offchip_cycles, chip):.3f}", _kib(r.largest_weight), str(len(r.subject.input_sets))] for r in results],
+        [[r.subject.name, r.subject.group, _kib(r.peak), f"{chip.milliseconds(r.pingpong_cycles):.3f}", _kib(r.offchip_need),
+          f"{chip.milliseconds(r.offchip_cycles):.3f}", _kib(r.largest_weight), str(len(r.subject.input_sets))] for r in results],
     )  # fmt: skip
     text = "\n\n".join([
         "# Fit the chip",
@@ -451,14 +447,14 @@ def readme_draft(results: list[Result], chip: Chip) -> str:
         half = by.get("50%")
         speed = f"{result.offchip_cycles / half.compiled.cycles:.1f}x" if half is not None and half.compiled else "-"
         lines.append([result.subject.name, _kib(result.peak), ms("100%"), ms("50%"), ms("25%"),
-                      f"{_ms(result.offchip_cycles, chip):.2f}", speed])  # fmt: skip
+                      f"{chip.milliseconds(result.offchip_cycles):.2f}", speed])  # fmt: skip
     face = next((r.facedetect for r in results if r.facedetect is not None), None)
     face_line = ""
     if face is not None and face["row"].compiled is not None:
         c = face["row"].compiled
         face_line = (
             f"facedetect at the budget of today's depth-{FACEDETECT_DEPTH} plan ({face['peak8']:,} bytes): cfmem"
-            f" {c.ms(chip):.2f} ms against that plan's overlap bound of {_ms(face['bound8'], chip):.2f} ms"
+            f" {c.ms(chip):.2f} ms against that plan's overlap bound of {chip.milliseconds(face['bound8']):.2f} ms"
             f" ({100 * (c.cycles / face['bound8'] - 1):+.1f} %), on-chip peak {c.onchip_peak:,} bytes, DMA depth"
             f" {face['depth']}."
         )

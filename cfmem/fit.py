@@ -74,23 +74,26 @@ class Compiled:
     placement: dict[str, Measure] = field(default_factory=dict)
 
     def ms(self, chip: Chip) -> float:
-        return self.cycles / (chip.clock_mhz * 1000.0)
+        return chip.milliseconds(self.cycles)
 
     def gap_pct(self) -> float:
         return 0.0 if self.bound_cycles <= 0 else 100.0 * (self.cycles - self.bound_cycles) / self.bound_cycles
 
 
-def timing_path(module: ModuleOp, chip: Chip, func_name: str | None = None) -> dict[str, bool]:
-    """The branch every if takes on the timed path: the one with more compute, every weight streamed."""
+def _streamed_events(module: ModuleOp, func_name: str | None) -> Block:
+    """The events of a copy of ``module`` with every weight streamed (``nn-insert-dma``'s defaults)."""
     streamed = module.clone()
     InsertDmaPass().apply(Context(), streamed)
-    return slower_path(function_events(find_function(streamed, func_name)), chip)
+    return function_events(find_function(streamed, func_name))
+
+
+def timing_path(module: ModuleOp, chip: Chip, func_name: str | None = None) -> dict[str, bool]:
+    """The branch every if takes on the timed path: the one with more compute, every weight streamed."""
+    return slower_path(_streamed_events(module, func_name), chip)
 
 
 def latency_bound(module: ModuleOp, chip: Chip, budget: int, path: dict[str, bool], func_name: str | None = None) -> float:
     """max(C, (W - budget) / (dma + offchip rates)) on ``path`` (see the module docstring)."""
-    streamed = module.clone()
-    InsertDmaPass().apply(Context(), streamed)
     compute = 0.0
     weights = 0
 
@@ -105,7 +108,7 @@ def latency_bound(module: ModuleOp, chip: Chip, budget: int, path: dict[str, boo
             elif isinstance(event, IfEvent):
                 walk(event.branches[0 if path.get(event.label, True) else 1])
 
-    walk(function_events(find_function(streamed, func_name)))
+    walk(_streamed_events(module, func_name))
     unavoidable = max(0, weights - budget) / (chip.dma_bytes_per_cycle + chip.offchip_bytes_per_cycle)
     return max(compute, unavoidable)
 
@@ -123,14 +126,16 @@ def compile_for_budget(
     where: str | None = None,
     mode: str = "exact",
     strategy: str = "auto",
+    path: dict[str, bool] | None = None,
 ) -> Compiled:
-    """The budgeted pipeline on a copy of ``module`` (default budget: the chip's ``onchip_bytes``).
+    """The budgeted pipeline on a copy of ``module`` (default budget: the chip's ``onchip_bytes``),
+    timed on ``path`` (default: ``timing_path``).
 
     Raises ``CfmemError`` (at ``where``) when no placement fits, naming what
     needs the bytes.
     """
     budget = chip.onchip_bytes if budget is None else budget
-    path = timing_path(module, chip)
+    path = timing_path(module, chip) if path is None else path
     target = budget
     closest: int | None = None
     for attempt in range(2 * RETRIES + 1):
@@ -178,18 +183,23 @@ def compile_for_budget(
 
 
 def smallest_budget(
-    module: ModuleOp, chip: Chip, base_dir: Path | None = None, where: str | None = None
+    module: ModuleOp,
+    chip: Chip,
+    base_dir: Path | None = None,
+    where: str | None = None,
+    path: dict[str, bool] | None = None,
 ) -> Compiled:
     """The model compiled for the smallest budget the placement search fits it in."""
+    path = timing_path(module, chip) if path is None else path
     budget = 0
     for _ in range(RETRIES + 1):
         try:
-            return compile_for_budget(module, chip, budget, base_dir, where)
+            return compile_for_budget(module, chip, budget, base_dir, where, path=path)
         except BudgetError as err:
             if err.need <= budget:
                 raise
             budget = err.need
-    return compile_for_budget(module, chip, budget, base_dir, where)
+    return compile_for_budget(module, chip, budget, base_dir, where, path=path)
 
 
 def _arena(fn: func.FuncOp) -> int:
@@ -261,32 +271,30 @@ def budget_sweep(
     path = timing_path(module, chip)
     peak, pingpong_cycles = baseline_pingpong(module, chip, path)
     offchip_cycles = baseline_offchip(module, chip, path)[1]
-    to_ms = 1.0 / (chip.clock_mhz * 1000.0)
     budgets = sorted({int(peak * f) for f in fractions}, reverse=True)
     rows: list[SweepRow] = []
 
     def row(budget: int, compiled: Compiled | None, error: str = "") -> SweepRow:
-        bound = latency_bound(module, chip, budget, path) * to_ms
-        ms = compiled.cycles * to_ms if compiled else None
+        bound = compiled.bound_cycles if compiled else latency_bound(module, chip, budget, path)
         return SweepRow(
             budget=budget,
             feasible=compiled is not None,
-            ms=ms,
+            ms=compiled.ms(chip) if compiled else None,
             onchip_peak=compiled.onchip_peak if compiled else None,
-            bound_ms=bound,
+            bound_ms=chip.milliseconds(bound),
             gap_to_bound_pct=compiled.gap_pct() if compiled else None,
-            offchip_arena_ms=offchip_cycles * to_ms,
-            pingpong_ms=pingpong_cycles * to_ms if peak <= budget else None,
+            offchip_arena_ms=chip.milliseconds(offchip_cycles),
+            pingpong_ms=chip.milliseconds(pingpong_cycles) if peak <= budget else None,
             error=error,
             placement_of=budget if compiled else None,
         )
 
     for budget in budgets:
         try:
-            rows.append(row(budget, compile_for_budget(module, chip, budget, base_dir)))
+            rows.append(row(budget, compile_for_budget(module, chip, budget, base_dir, path=path)))
         except BudgetError as err:
             rows.append(row(budget, None, err.message))
-    smallest = smallest_budget(module, chip, base_dir)
+    smallest = smallest_budget(module, chip, base_dir, path=path)
     if smallest.budget not in budgets:
         rows.append(row(smallest.budget, smallest))
     return _monotone(sorted(rows, key=lambda r: -r.budget))

@@ -58,6 +58,9 @@ class Chip:
     def to_json(self) -> str:
         return json.dumps(asdict(self), indent=2)
 
+    def milliseconds(self, cycles: float) -> float:
+        return cycles / (self.clock_mhz * 1000.0)
+
     def transfer_cycles(self, nbytes: int) -> float:
         return self.dma_latency_cycles + nbytes / self.dma_bytes_per_cycle
 
@@ -102,7 +105,7 @@ class Timeline:
         return sum(r.bound for r in self.regions)
 
     def milliseconds(self, chip: Chip) -> float:
-        return self.cycles / (chip.clock_mhz * 1000.0)
+        return chip.milliseconds(self.cycles)
 
 
 def simulate(program: Block, chip: Chip, branches: dict[str, bool] | None = None) -> Timeline:

@@ -77,7 +77,7 @@ def main(args: argparse.Namespace) -> int:
         print(text.getvalue(), end="")
     print(
         f"{args.model}: {compiled.onchip_peak} of {compiled.budget} on-chip bytes;"
-        f" {compiled.ms(chip):.3f} ms modeled on {chip.name}, bound {compiled.bound_cycles / (chip.clock_mhz * 1000):.3f} ms"
+        f" {compiled.ms(chip):.3f} ms modeled on {chip.name}, bound {chip.milliseconds(compiled.bound_cycles):.3f} ms"
         f" (gap {compiled.gap_pct():.1f} %)",
         file=sys.stderr,
     )
