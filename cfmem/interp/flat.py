@@ -46,6 +46,7 @@ from xdsl.ir import Block, Operation, SSAValue
 
 from cfmem.dialects.nn_memref import ApplyOp
 from cfmem.interp import kernels
+from cfmem.interp.footprint import type_bytes
 from cfmem.interp.golden import InterpError, RunResult, check_inputs, find_function
 from cfmem.interp.weights import numpy_dtype
 from cfmem.passes.aliases import is_inplace_op
@@ -179,8 +180,7 @@ class FlatInterpreter:
         budget = fn.attributes.get(BUDGET_ATTR)
         if not isinstance(budget, IntegerAttr):
             return
-        sizes = {g.sym_name.data: int(np.prod(g.type.get_shape())) * numpy_dtype(g.type.get_element_type()).itemsize
-                 for g in self.onchip_globals(fn)}
+        sizes = {g.sym_name.data: type_bytes(g.type) for g in self.onchip_globals(fn)}
         if sum(sizes.values()) > budget.value.data:
             raise CapacityError(
                 f"@{fn.sym_name.data} needs {sum(sizes.values())} bytes of on-chip memory"
