@@ -126,6 +126,7 @@ CASES: dict[str, Callable[[Path], list[str]]] = {
     "nul-byte": lambda d: ["run", write(d, "m.mlir", b"\x00" + TINY.format(where="seed(1)").encode())],
     "compile-below-what-must-stay-on-chip": lambda d: ["compile", write(d, "m.mlir", IF_RESULT), "--budget", "100", "-o", "out.mlir"],
     "compile-negative-budget": lambda d: ["compile", write(d, "m.mlir", IF_RESULT), "--budget", "-1", "-o", "out.mlir"],
+    "compile-budget-beyond-i64": lambda d: ["compile", write(d, "m.mlir", IF_RESULT), "--budget", "99999999999999999999999", "-o", "out.mlir"],
     "compile-flat-module": lambda d: ["compile", run_cfmem("opt", write(d, "m.mlir", TINY.format(where="seed(1)")), "-p", "nn-plan-memory,nn-lower-to-memref", "-o", "flat.mlir", cwd=d) and "flat.mlir", "-o", "out.mlir"],
     "report-budget-sweep-with-compare": lambda d: ["report", write(d, "m.mlir", IF_RESULT), "--budget-sweep", "--compare"],
     "root-usage-error": lambda d: ["run", write(d, "m.mlir", TINY.format(where="seed(1)")), "--frobnicate"],

@@ -57,6 +57,16 @@ def check_time_limit(name: str, value: float) -> None:
         raise OptionError(name, f"must be a positive number of seconds, not {value:g}")
 
 
+I64_MAX = 2**63 - 1
+
+
+def check_stored_budget(name: str, value: int | None) -> None:
+    """A budget that is stored on the IR as an i64 (``cfmem.onchip_budget``)."""
+    check_budget(name, value)
+    if value is not None and value > I64_MAX:
+        raise OptionError(name, f"must be at most {I64_MAX} bytes, not {value}")
+
+
 def check_budget(name: str, value: int | None) -> None:
     """Bytes, or ``None`` for no budget."""
     if value is None:

@@ -14,7 +14,7 @@ from cfmem.fit import compile_for_budget
 from cfmem.interp.flat import is_flat
 from cfmem.ir_io import CfmemError, load_module
 from cfmem.planning.control_flow import MODES
-from cfmem.planning.option_checks import OptionError, check_budget, check_choice
+from cfmem.planning.option_checks import OptionError, check_choice, check_stored_budget
 from cfmem.planning.strategies import STRATEGY_NAMES
 from cfmem.tools.files import atomic_write_text
 
@@ -58,7 +58,7 @@ def main(args: argparse.Namespace) -> int:
         check_choice("--mode", args.mode, MODES)
         check_choice("--strategy", args.strategy, STRATEGY_NAMES)
         if args.budget is not None:
-            check_budget("--budget", args.budget)
+            check_stored_budget("--budget", args.budget)
     except OptionError as err:
         raise CfmemError(err.rule, err.option) from None
     chip = load_chip(args.chip)

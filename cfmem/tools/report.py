@@ -18,7 +18,7 @@ from cfmem.planning.control_flow import MODES
 from cfmem.planning.option_checks import (
     OptionError,
     check_align,
-    check_budget,
+    check_stored_budget,
     check_choice,
     check_depth,
     check_time_limit,
@@ -239,7 +239,7 @@ def _fit_report(args: argparse.Namespace) -> int:
         raise CfmemError("takes one model and no --compare, --timing, --csv or --timeline", "--budget-sweep/--budget")
     if args.budget is not None:
         try:
-            check_budget("--budget", args.budget)
+            check_stored_budget("--budget", args.budget)
         except OptionError as err:
             raise CfmemError(err.rule, err.option) from None
     path = args.models[0]
