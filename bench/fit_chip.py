@@ -58,10 +58,18 @@ from cfmem.passes.dma_events import function_events  # noqa: E402
 from cfmem.passes.insert_dma import weight_operands  # noqa: E402
 from cfmem.passes.plan_memory import ARENA_ATTR  # noqa: E402
 from cfmem.pipeline import apply_pipeline  # noqa: E402
+from cfmem.testing.zoo_run import FLOAT_TOLERANCE  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 FRACTIONS = (1.0, 0.75, 0.5, 0.25)
-RTOL, ATOL = 1e-5, 1e-6
+RTOL, ATOL = 1e-5, 1e-5
+"""Against the original model: the issue's tolerance where slicing reorders a reduction (1e-5).
+The flat run must still equal the placed graph bit for bit."""
+MLIR_ATOL = {"example": 1e-6, "imported": FLOAT_TOLERANCE}
+"""Upstream MLIR against the flat run: check-mlir's default for the examples; for imported
+models the zoo's tolerance against onnxruntime. Upstream's loop order rounds silero's LSTM state
+differently: on one input set the flat run is 1.2e-5 from onnxruntime and MLIR 3.5e-6, 1.5e-5
+apart."""
 TEST_MODELS = ("silero_vad_op18_ifless.onnx", "silero_vad.onnx", "cond_mlp", "cond_conv", "cond_chain")
 """The imported test models of cfmem.testing.onnx_models (the first zoo entries)."""
 DEFAULT_ZOO = ("squeezenet1_1", "squeezenet1_1_int8_qdq", "dscnn", "transformer")
@@ -162,7 +170,8 @@ def check_row(row: Row, subject: Subject, with_mlir: bool) -> None:
     row.outcomes = f"{len(outcomes) - len(missing)}/{len(outcomes)}"
     if with_mlir:
         try:
-            agreements = check(compiled.graph, compiled.flat, subject.input_sets, base_dir=base, rtol=RTOL, atol=ATOL)
+            agreements = check(compiled.graph, compiled.flat, subject.input_sets, base_dir=base, rtol=RTOL,
+                               atol=MLIR_ATOL["example" if subject.group == "example" else "imported"])
             row.mlir_ok = all(a.ok() for a in agreements)
             if not row.mlir_ok:
                 row.mlir_note = "; ".join(
@@ -410,7 +419,9 @@ def report(results: list[Result], chip: Chip, ran: list[str], skipped: list[str]
         " `flat==graph`: every output of the checking flat run bit-identical to the reference run of"
         " `Compiled.graph` on every input set; `max diff vs original`: largest |flat - reference run of the"
         f" original model| (target rtol {RTOL:g} / atol {ATOL:g}); `MLIR ok`: `cfmem.differential.check` on"
-        " `Compiled.graph` and `Compiled.flat` all ok (check-mlir's criterion). `ms`: modeled latency on the"
+        f" `Compiled.graph` and `Compiled.flat` all ok (check-mlir's criterion; MLIR within rtol {RTOL:g} / atol"
+        f" {MLIR_ATOL['example']:g} of the flat run on the examples, atol {MLIR_ATOL['imported']:g}, the zoo's"
+        " tolerance against onnxruntime, on imported models). `ms`: modeled latency on the"
         " timed path (`timing_path`), `bound ms`: `latency_bound`, `gap %`: above the bound. (a): the whole arena"
         " off chip, weights read in place (`baseline_offchip`); (b): today's whole-weight ping-pong, everything on"
         " chip. `paths (outcomes)`: distinct branch paths the input sets took (branch outcomes run / all)."
