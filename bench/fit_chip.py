@@ -33,6 +33,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
+from xdsl.dialects import scf
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _common import environment, md_table, write_atomic  # noqa: E402
@@ -57,6 +58,7 @@ from cfmem.ir_io import load_module  # noqa: E402
 from cfmem.passes.dma_events import function_events  # noqa: E402
 from cfmem.passes.insert_dma import weight_operands  # noqa: E402
 from cfmem.passes.plan_memory import ARENA_ATTR  # noqa: E402
+from cfmem.passes.placement import SLICE_OF_ATTR  # noqa: E402
 from cfmem.pipeline import apply_pipeline  # noqa: E402
 from cfmem.testing.zoo_run import FLOAT_TOLERANCE  # noqa: E402
 
@@ -109,6 +111,8 @@ class Row:
     mlir_note: str = ""
     paths: int = 0
     outcomes: str = ""
+    loops: str = ""
+    """Sliced ops computed by an scf.for / sliced ops (``nn-roll-slices``)."""
     error: str = ""
 
     @property
@@ -168,6 +172,10 @@ def check_row(row: Row, subject: Subject, with_mlir: bool) -> None:
     missing = missing_outcomes(outcomes, traces)
     row.paths = len(set(traces))
     row.outcomes = f"{len(outcomes) - len(missing)}/{len(outcomes)}"
+    sliced = {op.attributes[SLICE_OF_ATTR] for op in compiled.flat.walk() if SLICE_OF_ATTR in op.attributes}
+    rolled = {op.attributes[SLICE_OF_ATTR] for loop in compiled.flat.walk() if isinstance(loop, scf.ForOp)
+              for op in loop.walk() if SLICE_OF_ATTR in op.attributes}  # fmt: skip
+    row.loops = f"{len(rolled)}/{len(sliced)}"
     if with_mlir:
         try:
             agreements = check(compiled.graph, compiled.flat, subject.input_sets, base_dir=base, rtol=RTOL,
@@ -281,7 +289,7 @@ def _kib(n: int | None) -> str:
 
 HEADER = ["model", "budget", "% of P", "fits", "on-chip measured / budget KiB", "ms", "bound ms", "gap %",
           "speedup over (a)", "(b) ms", "flat==graph", "max diff vs original", "MLIR ok", "paths (outcomes)",
-          "compile s", "largest weight > budget"]  # fmt: skip
+          "sliced ops as loops", "compile s", "largest weight > budget"]  # fmt: skip
 
 
 def table_row(result: Result, row: Row, chip: Chip) -> list[str]:
@@ -289,7 +297,7 @@ def table_row(result: Result, row: Row, chip: Chip) -> list[str]:
     pct = f"{100.0 * row.budget / result.peak:.1f}" if result.peak else "-"
     head = [name, row.label, pct]
     if row.compiled is None:
-        return head + [f"NO: {row.error}"] + [""] * 10 + [f"{row.compile_s:.1f}", ""]
+        return head + [f"NO: {row.error}"] + [""] * 11 + [f"{row.compile_s:.1f}", ""]
     c = row.compiled
     measured = max(row.onchip, row.touched)
     speedup = result.offchip_cycles / c.cycles if c.cycles else float("inf")
@@ -302,6 +310,7 @@ def table_row(result: Result, row: Row, chip: Chip) -> list[str]:
         f"{row.diff_vs_original:.1e}" + ("" if row.within_tolerance else " (OUT OF TOLERANCE)"),
         {True: "ok", False: "FAIL", None: "not run"}[row.mlir_ok],
         f"{row.paths} ({row.outcomes})",
+        row.loops,
         f"{row.compile_s:.1f}",
         "yes" if result.largest_weight > row.budget else "no",
     ] + ([f"check: {row.error}"] if row.error else [])  # fmt: skip
@@ -424,7 +433,9 @@ def report(results: list[Result], chip: Chip, ran: list[str], skipped: list[str]
         " tolerance against onnxruntime, on imported models). `ms`: modeled latency on the"
         " timed path (`timing_path`), `bound ms`: `latency_bound`, `gap %`: above the bound. (a): the whole arena"
         " off chip, weights read in place (`baseline_offchip`); (b): today's whole-weight ping-pong, everything on"
-        " chip. `paths (outcomes)`: distinct branch paths the input sets took (branch outcomes run / all)."
+        " chip. `paths (outcomes)`: distinct branch paths the input sets took (branch outcomes run / all). `sliced ops as loops`: ops computed in slices whose slices"
+        " `nn-roll-slices` made an `scf.for` / all sliced ops (one whose slices cannot share a loop trip, such as"
+        " four slices in a rotation of four buffers, stays unrolled)."
         " Examples use `branch_covering_inputs`, imported models the zoo's input sets."
         " `compile s`: wall seconds of `compile_for_budget` (`smallest_budget`: its whole search).",
         "## Targets",

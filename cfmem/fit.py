@@ -3,7 +3,8 @@
 ``compile_for_budget`` runs the budgeted pipeline on a copy of a tensor-level
 module: ``nn-place`` (cfmem.passes.place), ``nn-slice-weights`` where the
 placement sliced a weight, ``nn-insert-dma``, ``nn-plan-memory`` under the
-budget, ``nn-check-dma`` and ``nn-lower-to-memref``. The placement search
+budget, ``nn-check-dma``, ``nn-lower-to-memref`` and ``nn-roll-slices`` (sliced compute as
+loops; its trips are DMA-checked again). The placement search
 measures a placement by its on-chip lower bound; when the real plan comes out
 above the budget (alignment, or a bound the planner does not reach), the
 placement is searched again for a budget smaller by the overshoot, then for
@@ -127,9 +128,10 @@ def compile_for_budget(
     mode: str = "exact",
     strategy: str = "auto",
     path: dict[str, bool] | None = None,
+    roll: bool = True,
 ) -> Compiled:
     """The budgeted pipeline on a copy of ``module`` (default budget: the chip's ``onchip_bytes``),
-    timed on ``path`` (default: ``timing_path``).
+    timed on ``path`` (default: ``timing_path``); ``roll`` False leaves sliced compute unrolled.
 
     Raises ``CfmemError`` (at ``where``) when no placement fits, naming what
     needs the bytes.
@@ -169,7 +171,7 @@ def compile_for_budget(
             closest or peak,
         )
     flat = placed.clone()
-    apply_pipeline(flat, "nn-check-dma,nn-lower-to-memref", where, base_dir)
+    apply_pipeline(flat, "nn-check-dma,nn-lower-to-memref" + (",nn-roll-slices,nn-check-dma" if roll else ""), where, base_dir)
     return Compiled(
         budget=budget,
         graph=graph,

@@ -62,9 +62,15 @@ def test_a_wait_without_a_transfer_is_refused_at_the_wait():
 
 
 def test_an_op_it_cannot_run_is_named():
-    ops, err = refusal(["%z = arith.addi %c0, %c1 : index"])
-    assert str(err) == "the flat interpreter cannot run 'arith.addi'"
-    assert err.op is op_named(ops, "arith.addi")
+    ops, err = refusal(["%z = arith.subi %c0, %c1 : index"])
+    assert str(err) == "the flat interpreter cannot run 'arith.subi'"
+    assert err.op is op_named(ops, "arith.subi")
+
+
+def test_a_loop_with_loop_carried_values_is_refused_at_the_loop():
+    ops, err = refusal(["%s = scf.for %i = %c0 to %c1 step %c1 iter_args(%a = %c0) -> (index) {", "scf.yield %a : index", "}"])
+    assert str(err) == "the flat interpreter runs scf.for loops with a positive step and no iter_args"
+    assert err.op is op_named(ops, "scf.for")
 
 
 def test_a_global_missing_from_the_module_is_named():

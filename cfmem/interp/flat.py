@@ -36,6 +36,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from xdsl.dialects import arith, func, memref, scf
 from xdsl.dialects.builtin import (
+    DenseArrayBase,
     DenseIntOrFPElementsAttr,
     IntegerAttr,
     MemRefType,
@@ -52,6 +53,7 @@ from cfmem.interp.weights import numpy_dtype
 from cfmem.passes.aliases import is_inplace_op
 from cfmem.passes.lower_to_memref import INIT_ATTR, INPLACE_ATTR, ON_CHIP, READS_ATTR, TENSOR_ATTR
 from cfmem.passes.placement import BUDGET_ATTR
+from cfmem.passes.slice_loops import TENSOR_INDEX_ATTR, tensor_name
 from cfmem.signature import input_args, result_names
 
 UNWRITTEN = -1
@@ -317,10 +319,8 @@ class FlatInterpreter:
         elif isinstance(op, memref.ViewOp):
             base: Ref = values[op.source]
             shape, dtype = _shape_dtype(op.result.type)
-            name = op.attributes.get(TENSOR_ATTR)
             reads = op.attributes.get(READS_ATTR)
-            ref = Ref(base.memory, base.offset + values[op.byte_shift], shape, dtype,
-                      name.data if isinstance(name, StringAttr) else None,
+            ref = Ref(base.memory, base.offset + values[op.byte_shift], shape, dtype, _tensor_name(op, values),
                       tuple(n.data for n in reads.data) if reads is not None else ())
             if ref.offset + ref.nbytes > base.offset + base.nbytes:
                 raise InterpError(f"view of {ref.nbytes} bytes at {values[op.byte_shift]} runs past its source", op)
@@ -336,6 +336,16 @@ class FlatInterpreter:
             self.write(values[op.destination], self.read(values[op.source], op), op)
         elif isinstance(op, ApplyOp):
             self.run_apply(op, values)
+        elif isinstance(op, arith.AddiOp | arith.MuliOp):
+            a, b = values[op.lhs], values[op.rhs]
+            values[op.result] = a + b if isinstance(op, arith.AddiOp) else a * b
+        elif isinstance(op, scf.ForOp):
+            lower, upper, step = values[op.lb], values[op.ub], values[op.step]
+            if op.iter_args or step <= 0:
+                raise InterpError("the flat interpreter runs scf.for loops with a positive step and no iter_args", op)
+            for trip in range(lower, upper, step):
+                values[op.body.block.args[0]] = trip
+                self.run_block(op.body.block, frame)
         elif isinstance(op, scf.IfOp):
             taken = bool(values[op.cond])
             self.branches.append((self.if_labels[op], taken))
@@ -377,8 +387,7 @@ class FlatInterpreter:
         count = values[op.num_elements] * src.dtype.itemsize
         s0 = src.offset + values[op.src_indices[0]] * src.dtype.itemsize
         d0 = dst.offset + values[op.dest_indices[0]] * dst.dtype.itemsize
-        name = op.attributes.get(TENSOR_ATTR)
-        dest = Ref(dst.memory, d0, (count,), np.dtype(np.uint8), name.data if isinstance(name, StringAttr) else None)
+        dest = Ref(dst.memory, d0, (count,), np.dtype(np.uint8), _tensor_name(op, values))
         if self.check:
             self.check_not_in_flight(dest, op, "overwrites")
         source = src.memory.data[s0 : s0 + count].copy()
@@ -395,6 +404,20 @@ class FlatInterpreter:
                 )
             transfer.source_memory, transfer.source_start, transfer.source_owners = src.memory, s0, owners
         self.in_flight[key] = transfer
+
+
+def _tensor_name(op: Operation, values: dict) -> str | None:
+    """``op``'s ``cfmem.tensor``; a template of ``nn-roll-slices`` named for the current trip."""
+    name = op.attributes.get(TENSOR_ATTR)
+    if not isinstance(name, StringAttr):
+        return None
+    index = op.attributes.get(TENSOR_INDEX_ATTR)
+    loop = op.parent_op()
+    if not isinstance(index, DenseArrayBase) or not isinstance(loop, scf.ForOp):
+        return name.data
+    a, b = index.get_values()
+    trip = (values[loop.body.block.args[0]] - values[loop.lb]) // values[loop.step]
+    return tensor_name(name.data, (a, b), trip)
 
 
 def is_flat(module: ModuleOp) -> bool:

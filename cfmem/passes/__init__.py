@@ -59,6 +59,12 @@ def _slice_weights() -> type[ModulePass]:
     return SliceWeightsPass
 
 
+def _roll_slices() -> type[ModulePass]:
+    from cfmem.passes.slice_loops import RollSlicesPass
+
+    return RollSlicesPass
+
+
 def _fuse_quantized_elementwise() -> type[ModulePass]:
     from cfmem.passes.quant_lookup import FuseQuantizedElementwisePass
 
@@ -75,5 +81,6 @@ PASSES: dict[str, Callable[[], type[ModulePass]]] = {
     "nn-insert-dma": _insert_dma,
     "nn-check-dma": _check_dma,
     "nn-lower-to-memref": _lower_to_memref,
+    "nn-roll-slices": _roll_slices,
     "nn-lower-to-linalg": _lower_to_linalg,
 }

@@ -22,6 +22,7 @@ from cfmem.dialects.types import element_bytes, tensor_bytes
 from cfmem.dma.events import Block, IfEvent
 from cfmem.dma.flat_hazards import Access, Bytes, FlatStart, FlatWait
 from cfmem.passes.lower_to_memref import TENSOR_ATTR
+from cfmem.passes.slice_loops import unroll_loops
 
 UNBOUNDED = 1 << 62
 
@@ -145,6 +146,10 @@ def block_events(block: IRBlock, label: str, memories: _Memories, if_labels: dic
 
 
 def flat_function_events(fn: func.FuncOp) -> Block:
-    """The flat DMA events of ``fn``; ``scf.if`` ops are labelled ``if#k`` in pre-order."""
+    """The flat DMA events of ``fn``; ``scf.if`` ops are labelled ``if#k`` in pre-order.
+    Loops (``nn-roll-slices``) are checked trip by trip, on an unrolled copy."""
+    if any(isinstance(op, scf.ForOp) for op in fn.walk()):
+        fn = fn.clone()
+        unroll_loops(fn)
     if_labels = {op: f"if#{k}" for k, op in enumerate(o for o in fn.walk() if isinstance(o, scf.IfOp))}
     return block_events(fn.body.block, f"@{fn.sym_name.data}", _Memories(), if_labels)

@@ -81,7 +81,7 @@ from cfmem.interp.weights import WeightError, blob_bytes
 from cfmem.passes.aliases import concat_parts, is_inplace_op, slice_byte_offset
 from cfmem.passes.liveness import functions, is_read_only
 from cfmem.passes.names import ValueNames
-from cfmem.passes.placement import is_resident
+from cfmem.passes.placement import SLICE_OF_ATTR, is_resident
 from cfmem.passes.plan_memory import ALIAS_ATTR, ARENA_ATTR, OFFCHIP_OFFSETS_ATTR, planned_offset
 from cfmem.passes.stored_plan import check_offchip_plan, check_stored_plan, describe
 from cfmem.signature import OUTPUT_NAMES_ATTR, result_names
@@ -294,6 +294,8 @@ class _FunctionLowering:
             apply = b.insert(ApplyOp.wrap(op, ins, self.destination(b, op.results[0])))
             if self.is_in_place(op):
                 apply.attributes[INPLACE_ATTR] = UnitAttr()
+            if SLICE_OF_ATTR in op.attributes:  # nn-roll-slices finds the slices by it
+                apply.attributes[SLICE_OF_ATTR] = op.attributes[SLICE_OF_ATTR]
         elif isinstance(op, IfOp):
             self.lower_if(op, b)
         elif isinstance(op, DmaBufferOp):

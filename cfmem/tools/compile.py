@@ -29,7 +29,8 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
             " chip) and every activation (on chip or in an off-chip arena) lives so that everything"
             " on chip fits the budget at the lowest modeled latency (nn-place), then slice, insert DMA,"
             " plan, check DMA and lower (nn-slice-weights, nn-insert-dma, nn-plan-memory,"
-            " nn-check-dma, nn-lower-to-memref). The flat function's cfmem.arena_size is its on-chip"
+            " nn-check-dma, nn-lower-to-memref), and compute the slices of an op as an scf.for loop"
+            " (nn-roll-slices). The flat function's cfmem.arena_size is its on-chip"
             " bytes, and its cfmem.onchip_budget the budget the flat interpreter enforces. A budget"
             " too small for what must stay on chip is an error naming it. The summary goes to"
             " standard error."
@@ -40,6 +41,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--chip", metavar="CHIP.json", help="chip description (default: a small edge NPU, see examples/chips)")
     p.add_argument("--mode", default="exact", help=f"control-flow mode: {', '.join(MODES)} (default: exact)")
     p.add_argument("--strategy", default="auto", help=f"planning strategy: {', '.join(STRATEGY_NAMES)} (default: auto)")
+    p.add_argument("--unrolled", action="store_true", help="leave sliced compute unrolled, one op per slice (no loops)")
     p.add_argument("-o", "--output", metavar="FLAT.mlir", help="write the flat module here instead of standard output")
     p.set_defaults(handler=main)
 
@@ -66,7 +68,7 @@ def main(args: argparse.Namespace) -> int:
     if is_flat(module):
         raise CfmemError("the module is already lowered: compile the tensor-level module", args.model)
     compiled = compile_for_budget(
-        module, chip, args.budget, Path(args.model).parent, args.model, args.mode, args.strategy
+        module, chip, args.budget, Path(args.model).parent, args.model, args.mode, args.strategy, roll=not args.unrolled
     )
     text = io.StringIO()
     Printer(stream=text).print_op(compiled.flat)
