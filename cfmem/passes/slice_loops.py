@@ -17,8 +17,8 @@ rotate through (so a group's buffers are the same on every trip):
   name on trip ``i`` has ``a + b * i`` in place of ``{}``, so the flat
   interpreter's ownership checks still tell every slice apart.
 
-Anything else that differs between iterations, a value of the run used after
-it, or an op with regions other than ``nn.apply`` ends the run there, and
+Anything else that differs between iterations (a transfer's element count
+among them: only offsets step), a value of the run used after it, or an op with regions other than ``nn.apply`` ends the run there, and
 runs of fewer than two groups stay as they are. ``unroll_loops`` is the
 inverse (constant trip counts), used where a checker wants straight-line code.
 """
@@ -159,7 +159,7 @@ class _Run:
         if where[0] is None and all(w is not None and w[0] == g - 1 for g, w in enumerate(where) if g):
             return self.carried_tag(plan, values, [w[1] for w in where[1:] if w is not None])
         constants = [_index_constant(v) for v in values]
-        if all(c is not None for c in constants):
+        if all(c is not None for c in constants) and j not in _sizes(self.groups[0][p]):
             stepping = _stepping(constants)  # type: ignore[arg-type]
             if stepping is None:
                 return False
@@ -219,6 +219,15 @@ class _Run:
                         elif w is not None and w[0] != g and not (p in plan.carried and w[0] == g + 1):
                             return False
         return True
+
+
+def _sizes(op: Operation) -> set[int]:
+    """Positions of a transfer's element count: it stays a constant (only offsets step)."""
+    if isinstance(op, memref.DmaStartOp):
+        return {2 + len(op.src_indices) + len(op.dest_indices)}
+    if isinstance(op, memref.DmaWaitOp):
+        return {1 + len(op.tag_indices)}
+    return set()
 
 
 def _anchor(op: Operation) -> str | None:
