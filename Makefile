@@ -36,7 +36,7 @@ demo: $(STAMP)
 	$(BIN)/cfmem report $(DEMO_MODEL) --compare
 	@echo "== 5. where each tensor lives, and sync vs ping-pong DMA on the default chip model"
 	$(BIN)/cfmem report $(DEMO_MODEL) --timing --png $(OUT)/plan.png --timeline $(OUT)/dma.png | tail -8
-	@echo "== 6. a 256 KiB chip: bigfc's 750 KiB weight streamed in slices, then run with the budget enforced"
+	@echo "== 6. a 256 KiB chip: bigfc's 750 KiB weight streamed in slices computed by an scf.for, then run with the budget enforced"
 	$(BIN)/cfmem compile examples/bigfc.mlir --budget 262144 -o $(OUT)/bigfc_flat.mlir
 	$(BIN)/cfmem run $(OUT)/bigfc_flat.mlir --seed 0
 
