@@ -27,7 +27,8 @@ placement wins. Each, per function:
    again. The move with the least added latency per byte saved is kept;
    The search also grows from the floor (everything that can leave the chip
    off it: weights read in place, results off chip), taking moves back while
-   they fit and are faster, and keeps the faster result; shrinking gives up
+   they fit and are faster, in three orders (see ``_Search.grow``), and keeps
+   the fastest result; shrinking gives up
    after ``SHRINK_EVALUATIONS`` placements. A budget below the floor's need
    is an error at once;
 3. with room left: weights made resident, smallest first, while they fit and
@@ -238,7 +239,7 @@ class _Search:
         if fitting:
             best = min(fitting, key=lambda m: (m.cycles, m.work, m.need))
         else:
-            best = self.undo_moves(floor)  # grow from the floor
+            best = self.grow(floor)
             try:  # and shrink from the top
                 shrunk = self.shrink(smallest)
                 best = min((best, shrunk), key=lambda m: (m.cycles, m.work, m.need))
@@ -395,14 +396,28 @@ class _Search:
                 m = candidate
         return m
 
-    def undo_moves(self, m: Measure) -> Measure:
+    def grow(self, floor: Measure) -> Measure:
+        """Grow from the floor three ways and keep the fastest: weights streamed again first;
+        results on chip again first, the most read and smallest first; and results first,
+        the latest first. Which fills the budget best depends on the model: DMA buffers taken
+        first can leave no room for any result (dscnn), and results early in a chain brought
+        back first can keep every later one off chip (denoise)."""
+        ways = [
+            self.undo_moves(floor),
+            self.undo_moves(floor, results_first=True),
+            self.undo_moves(floor, results_first=True, order=lambda keys: sorted(keys, reverse=True)),
+        ]
+        return min(ways, key=lambda m: (m.cycles, m.work, m.need))
+
+    def undo_moves(self, m: Measure, results_first: bool = False, order=None) -> Measure:
         """Take back each move that is no longer needed and now only costs time, in passes
-        over the moves (at most ``UNDO_PASSES``) until one changes nothing. A weight read in
+        over the moves (at most ``UNDO_PASSES``) until one changes nothing; results come back
+        in ``order`` (default ``back_on_chip_order``), before weights with ``results_first``. A weight read in
         place is tried streamed whole, then in 2, 4, ... slices, so growing from the floor
         reaches the slices a weight too large for the budget needs."""
         for _ in range(UNDO_PASSES):
             before = m
-            for undo in _undos(m.config, self.back_on_chip_order):
+            for undo in _undos(m.config, order or self.back_on_chip_order, results_first):
                 for config in undo(m.config):
                     try:
                         candidate = self.measure(config)
@@ -417,20 +432,23 @@ class _Search:
         return m
 
 
-def _undos(c: Config, order=sorted) -> list:
+def _undos(c: Config, order=sorted, results_first: bool = False) -> list:
     """Functions each giving the ways to take one of ``c``'s moves back from a placement, in
     the order tried: weights streamed again (four times faster than read in place; whole, then
-    in ever finer slices), half the slices, a result on chip again, a deeper rotation."""
+    in ever finer slices), half the slices, a result on chip again, a deeper rotation. With
+    ``results_first`` the results come first: a result read in place costs its bytes at every
+    read and write, and DMA buffers taken by weights first can leave no room for any result."""
     def stream(x: Config, k: int) -> list[Config]:
         whole = x.with_weight(k, "stream")
         return [whole] + [whole.with_slices(k, 2**n) for n in range(1, UNDO_SLICE_DOUBLINGS + 1)]
 
-    undos = [lambda x, k=k: stream(x, k) for k, p in c.weights if p == "offchip"]
-    undos += [lambda x, k=k: [x.with_slices(k, x.slices_of(k) // 2)] for k, _ in c.slices]
-    undos += [
+    weights = [lambda x, k=k: stream(x, k) for k, p in c.weights if p == "offchip"]
+    weights += [lambda x, k=k: [x.with_slices(k, x.slices_of(k) // 2)] for k, _ in c.slices]
+    results = [
         lambda x, k=k: [replace(x, offchip=x.offchip - {k}, prefetch=x.prefetch - {k}, evict=x.evict - {k})]
         for k in order(c.offchip)
     ]
+    undos = results + weights if results_first else weights + results
     undos += [lambda x, d=d: [replace(x, depth=max(x.depth, d))] for d in range(c.depth + 1, MAX_DEPTH + 1)]
     return undos
 
