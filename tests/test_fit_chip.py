@@ -86,7 +86,7 @@ def test_latency_never_rises_with_the_budget_and_beats_the_off_chip_arena(exampl
     cycles = cycles[1:]
     assert cycles[0] >= cycles[1] >= cycles[2]
     assert cycles[2] <= baseline_pingpong(module, CHIP, timed)[1]  # no slower than today's ping-pong
-    assert cycles[1] < baseline_offchip(module, CHIP, timed)[1]  # the 2x target is measured in bench/fit_chip.py
+    assert 2 * cycles[1] <= baseline_offchip(module, CHIP, timed)[1]  # at half the peak, 2x the whole arena off chip
 
 
 def test_a_weight_larger_than_the_whole_budget_still_runs():
