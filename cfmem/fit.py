@@ -143,7 +143,7 @@ def compile_for_budget(
     for attempt in range(2 * RETRIES + 1):
         placed = module.clone()
         try:
-            chosen = place_module(placed, chip, target)
+            chosen = place_module(placed, chip, target, {find_function(module).sym_name.data: path})
         except PlacementError as err:
             if attempt == 0:
                 raise BudgetError(err.args[0], where, err.need) from None

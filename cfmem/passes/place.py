@@ -10,8 +10,10 @@ DMA transfers (``nn-insert-dma``), and measured by
   resident buffers included (the real plan is checked afterwards, and the
   search repeated with the budget tightened by the planner's gap if it does
   not fit);
-- its latency: cfmem.dma.timing's simulation on the slowest path, the one
-  place costs live (off-chip access by compute, transfers, stalls).
+- its latency: cfmem.dma.timing's simulation, the one place costs live
+  (off-chip access by compute, transfers, stalls), along the path its
+  latency is reported on (``cfmem compile``'s timed path), or else along
+  each placement's slower path.
 
 Five searches run: one that may slice weights, one that may not, and three
 that may slice for 3/4, 9/16 and 1/2 of the budget; the fastest placement
@@ -27,8 +29,8 @@ wins. Each, per function:
    again. The move with the least added latency per byte saved is kept;
    The search also grows from the floor (everything that can leave the chip
    off it: weights read in place, results off chip), taking moves back while
-   they fit and are faster, in three orders (see ``_Search.grow``), and keeps
-   the fastest result; shrinking gives up
+   they fit and are faster, in three orders (see ``_Search.grow``); each
+   result is finished by step 3 and the fastest kept; shrinking gives up
    after ``SHRINK_EVALUATIONS`` placements. A budget below the floor's need
    is an error at once;
 3. with room left: weights made resident, smallest first, while they fit and
@@ -163,8 +165,10 @@ class PlacementError(PassFailedException):
 class _Search:
     """Placement search for one function of a module whose ops carry ``KEY_ATTR``."""
 
-    def __init__(self, module: ModuleOp, fn_name: str, chip: Chip, budget: int, slicer):
+    def __init__(self, module: ModuleOp, fn_name: str, chip: Chip, budget: int, slicer, path: dict[str, bool] | None = None):
         self.module = module
+        self.path = path
+        """The branch each if takes when timing; None: each placement's slower path."""
         self.fn_name = fn_name
         self.chip = chip
         self.budget = budget
@@ -209,7 +213,7 @@ class _Search:
         need, tensors = peak_tensors(info.tree)
         value_of = {t.id: v for v, t in info.tensor_of.items()}
         events = function_events(fn)
-        result = Measure(config, need, simulate(events, self.chip).cycles, all_paths_compute(events, self.chip))
+        result = Measure(config, need, simulate(events, self.chip, self.path).cycles, all_paths_compute(events, self.chip))
         for tensor in tensors:
             value = value_of[tensor.id]
             owner = value.owner
@@ -237,16 +241,20 @@ class _Search:
         fitting = [m for m in streamed if self.fits(m)]
         smallest = min(streamed, key=lambda m: (m.need, m.cycles))
         if fitting:
-            best = min(fitting, key=lambda m: (m.cycles, m.work, m.need))
+            starts = [min(fitting, key=lambda m: (m.cycles, m.work, m.need))]
         else:
-            best = self.grow(floor)
+            starts = self.grow(floor)
             try:  # and shrink from the top
-                shrunk = self.shrink(smallest)
-                best = min((best, shrunk), key=lambda m: (m.cycles, m.work, m.need))
+                starts.append(self.shrink(smallest))
             except PlacementError:
                 pass  # greedy moves can stall, or take too long, where growing from the floor does not
-        best = self.deepen(self.undo_moves(self.add_resident(best)))
-        return self.add_resident(best)  # deeper rotations with finer slices may leave room
+        finished = [self.finish(m) for m in {m.config: m for m in starts}.values()]
+        return min(finished, key=lambda m: (m.cycles, m.work, m.need))
+
+    def finish(self, m: Measure) -> Measure:
+        """Resident weights, needless moves taken back, deeper rotations, resident weights again."""
+        m = self.deepen(self.undo_moves(self.add_resident(m)))
+        return self.add_resident(m)  # deeper rotations with finer slices may leave room
 
     def floor(self) -> Config:
         """Everything that can leave the chip off it: weights read in place, results off chip."""
@@ -396,18 +404,18 @@ class _Search:
                 m = candidate
         return m
 
-    def grow(self, floor: Measure) -> Measure:
-        """Grow from the floor three ways and keep the fastest: weights streamed again first;
-        results on chip again first, the most read and smallest first; and results first,
-        the latest first. Which fills the budget best depends on the model: DMA buffers taken
-        first can leave no room for any result (dscnn), and results early in a chain brought
-        back first can keep every later one off chip (denoise)."""
-        ways = [
+    def grow(self, floor: Measure) -> list[Measure]:
+        """Grow from the floor three ways: weights streamed again first; results on chip
+        again first, the most read and smallest first; and results first, the latest first.
+        Which fills the budget best depends on the model (DMA buffers taken first can leave
+        no room for any result, as in dscnn; a chain's early results brought back first can
+        keep every later one off chip, as in denoise), and which ends fastest depends on the
+        steps after, so every way is finished and the fastest kept."""
+        return [
             self.undo_moves(floor),
             self.undo_moves(floor, results_first=True),
             self.undo_moves(floor, results_first=True, order=lambda keys: sorted(keys, reverse=True)),
         ]
-        return min(ways, key=lambda m: (m.cycles, m.work, m.need))
 
     def undo_moves(self, m: Measure, results_first: bool = False, order=None) -> Measure:
         """Take back each move that is no longer needed and now only costs time, in passes
@@ -505,7 +513,9 @@ def _slicer():
     return lambda module: SliceWeightsPass().apply(Context(), module)
 
 
-def _best_search(module: ModuleOp, fn_name: str, chip: Chip, budget: int) -> tuple[_Search, Measure]:
+def _best_search(
+    module: ModuleOp, fn_name: str, chip: Chip, budget: int, path: dict[str, bool] | None = None
+) -> tuple[_Search, Measure]:
     """The fastest of five searches: with and without slicing, and with slicing for 3/4, 9/16
     (3/4 of 3/4) and 1/2 of the budget (their placements fit this one too). The greedy moves
     differ, and none is always ahead; the last three keep a larger budget from doing worse
@@ -515,7 +525,7 @@ def _best_search(module: ModuleOp, fn_name: str, chip: Chip, budget: int) -> tup
     found: list[tuple[_Search, Measure]] = []
     errors: list[PlacementError] = []
     for slicer, share in ((_slicer(), 1.0), (None, 1.0), (_slicer(), 0.75), (_slicer(), 0.5625), (_slicer(), 0.5)):
-        search = _Search(module, fn_name, chip, int(budget * share), slicer)
+        search = _Search(module, fn_name, chip, int(budget * share), slicer, path)
         try:
             found.append((search, search.run()))
         except PlacementError as err:
@@ -526,9 +536,13 @@ def _best_search(module: ModuleOp, fn_name: str, chip: Chip, budget: int) -> tup
     return min(found, key=lambda pair: (pair[1].cycles, pair[1].work, pair[1].need))
 
 
-def place_module(module: ModuleOp, chip: Chip, budget: int | None = None) -> dict[str, Measure]:
+def place_module(
+    module: ModuleOp, chip: Chip, budget: int | None = None, paths: dict[str, dict[str, bool]] | None = None
+) -> dict[str, Measure]:
     """Place every function of ``module`` in ``budget`` bytes (default: the chip's) and write
-    the placement attributes; returns each function's chosen placement, measured."""
+    the placement attributes; returns each function's chosen placement, measured. A function
+    named in ``paths`` is timed along that path (the one its latency is reported on), any
+    other along each placement's slower path."""
     budget = chip.onchip_bytes if budget is None else budget
     keyed = [op for fn in functions(module) for op in fn.walk() if op is not fn]
     for k, op in enumerate(keyed):
@@ -536,7 +550,7 @@ def place_module(module: ModuleOp, chip: Chip, budget: int | None = None) -> dic
     chosen: dict[str, Measure] = {}
     try:
         for fn in functions(module):
-            search, best = _best_search(module, fn.sym_name.data, chip, budget)
+            search, best = _best_search(module, fn.sym_name.data, chip, budget, (paths or {}).get(fn.sym_name.data))
             best.decisions = _decisions(search, best, chip)
             chosen[fn.sym_name.data] = best
             _apply(best.config, fn, search.weighted)
