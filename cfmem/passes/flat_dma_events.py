@@ -12,8 +12,8 @@ access the memrefs they take: ``nn.apply`` reads its ins and writes its outs,
 
 from __future__ import annotations
 
-from xdsl.dialects import arith, func, memref, scf
-from xdsl.dialects.builtin import IntegerAttr, MemRefType, StringAttr
+from xdsl.dialects import func, memref, scf
+from xdsl.dialects.builtin import MemRefType, StringAttr
 from xdsl.ir import Block as IRBlock
 from xdsl.ir import BlockArgument, Operation, SSAValue
 
@@ -22,16 +22,9 @@ from cfmem.dialects.types import element_bytes, tensor_bytes
 from cfmem.dma.events import Block, IfEvent
 from cfmem.dma.flat_hazards import Access, Bytes, FlatStart, FlatWait
 from cfmem.passes.lower_to_memref import TENSOR_ATTR
-from cfmem.passes.slice_loops import unroll_loops
+from cfmem.passes.slice_loops import index_constant, unroll_loops
 
 UNBOUNDED = 1 << 62
-
-
-def _constant(value: SSAValue) -> int | None:
-    op = value.owner
-    if isinstance(op, arith.ConstantOp) and isinstance(op.value, IntegerAttr):
-        return op.value.value.data
-    return None
 
 
 def _name(value: SSAValue) -> str:
@@ -64,7 +57,7 @@ class _Memories:
         if isinstance(op, memref.GetGlobalOp):
             return Bytes(f"@{op.name_.string_value()}", 0, self.size(value), _name(value))
         if isinstance(op, memref.ViewOp):
-            base, shift = self(op.source), _constant(op.byte_shift)
+            base, shift = self(op.source), index_constant(op.byte_shift)
             if shift is None:
                 return Bytes(base.memory, base.lo, base.hi, _name(value))
             lo = base.lo + shift
@@ -89,7 +82,7 @@ class _Memories:
 
 
 def _tag(op: memref.DmaStartOp | memref.DmaWaitOp, memories: _Memories):
-    index = _constant(op.tag_indices[0]) if len(op.tag_indices) == 1 else None
+    index = index_constant(op.tag_indices[0]) if len(op.tag_indices) == 1 else None
     return (memories(op.tag).memory, index)
 
 
@@ -115,8 +108,8 @@ def _transferred(op: memref.DmaStartOp, memories: _Memories, side: str) -> Bytes
     whole = memories(value)
     tag = op.attributes.get(TENSOR_ATTR)
     name = tag.data if isinstance(tag, StringAttr) else whole.name
-    first = _constant(indices[0]) if len(indices) == 1 else None
-    count = _constant(op.num_elements)
+    first = index_constant(indices[0]) if len(indices) == 1 else None
+    count = index_constant(op.num_elements)
     if first is None or count is None:
         return Bytes(whole.memory, whole.lo, whole.hi, name)
     item = _item_bytes(value.type)

@@ -18,7 +18,8 @@ rotate through (so a group's buffers are the same on every trip):
   interpreter's ownership checks still tell every slice apart.
 
 Anything else that differs between iterations (a transfer's element count
-among them: only offsets step), a value of the run used after it, or an op with regions other than ``nn.apply`` ends the run there, and
+among them: only offsets step), a value of the run used after it, or an op
+with regions other than ``nn.apply`` ends the run there, and
 runs of fewer than two groups stay as they are. ``unroll_loops`` is the
 inverse (constant trip counts), used where a checker wants straight-line code.
 """
@@ -36,7 +37,7 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from cfmem.dialects.nn_memref import ApplyOp
-from cfmem.passes.lower_to_memref import READS_ATTR, TENSOR_ATTR
+from cfmem.passes.lower_to_memref import TENSOR_ATTR
 from cfmem.passes.placement import SLICE_OF_ATTR
 
 TENSOR_INDEX_ATTR = "cfmem.tensor_index"
@@ -51,7 +52,8 @@ def tensor_name(template: str, index: tuple[int, int], trip: int) -> str:
     return template.replace("{}", str(index[0] + index[1] * trip), 1)
 
 
-def _index_constant(value: SSAValue) -> int | None:
+def index_constant(value: SSAValue) -> int | None:
+    """The value of an ``arith.constant`` of index type, or None."""
     op = value.owner
     if isinstance(op, arith.ConstantOp) and isinstance(op.value, IntegerAttr) and isinstance(op.value.type, IndexType):
         return op.value.value.data
@@ -158,7 +160,7 @@ class _Run:
             return True  # the same value, made before the run
         if where[0] is None and all(w is not None and w[0] == g - 1 for g, w in enumerate(where) if g):
             return self.carried_tag(plan, values, [w[1] for w in where[1:] if w is not None])
-        constants = [_index_constant(v) for v in values]
+        constants = [index_constant(v) for v in values]
         if all(c is not None for c in constants) and j not in _sizes(self.groups[0][p]):
             stepping = _stepping(constants)  # type: ignore[arg-type]
             if stepping is None:
@@ -188,7 +190,7 @@ class _Run:
             return False
         if any(v.attributes != first.attributes for v in views):
             return False
-        shifts = [_index_constant(v.byte_shift) for v in views]
+        shifts = [index_constant(v.byte_shift) for v in views]
         if any(s is None for s in shifts):
             return False
         stepping = _stepping(shifts)  # type: ignore[arg-type]
@@ -238,9 +240,9 @@ def _anchor(op: Operation) -> str | None:
     return attr.data if isinstance(attr, StringAttr) else None
 
 
-def _best_run(ops: list[Operation], anchors: list[int]) -> tuple[int, int, int, _Plan] | None:
-    """(start, iteration length, groups, plan) of the longest rollable run at these anchors."""
-    best: tuple[int, int, int, _Plan] | None = None
+def _best_run(ops: list[Operation], anchors: list[int]) -> _Plan | None:
+    """The plan of the run at these anchors that rolls the most slices, or None."""
+    best: tuple[int, _Plan] | None = None
     period = anchors[1] - anchors[0]
     regular = 1
     while regular < len(anchors) and anchors[regular] - anchors[regular - 1] == period:
@@ -255,38 +257,38 @@ def _best_run(ops: list[Operation], anchors: list[int]) -> tuple[int, int, int, 
             after = set(ops[start + count * length :])
             plan = _Run(groups, after).plan()
             if plan is not None:
-                if best is None or count * per_group > best[2] * (best[1] // period):
-                    best = (start, length, count, plan)
+                if best is None or count * per_group > best[0]:
+                    best = (count * per_group, plan)
                 break
-    return best
+    return best[1] if best is not None else None
 
 
-def roll_block(block: Block) -> int:
-    """Roll every run of sliced iterations in ``block`` (not nested blocks); loops made."""
+def roll_block(block: Block, entry: Block) -> int:
+    """Roll every run of sliced iterations in ``block`` (not nested blocks), making new index
+    constants in its function's ``entry`` block; loops made."""
     made = 0
+    unrollable: set[str] = set()
     while True:
         ops = list(block.ops)
         anchors: dict[str, list[int]] = {}
         for k, op in enumerate(ops):
             name = _anchor(op)
-            if name is not None:
+            if name is not None and name not in unrollable:
                 anchors.setdefault(name, []).append(k)
-        for positions in anchors.values():
-            if len(positions) < 2:
-                continue
-            found = _best_run(ops, positions)
-            if found is not None:
-                _build_loop(*found)
+        for name, positions in anchors.items():
+            plan = _best_run(ops, positions) if len(positions) > 1 else None
+            if plan is not None:
+                _build_loop(plan, entry)
                 made += 1
                 break
+            unrollable.add(name)  # rolling another op's slices leaves this one's as they are
         else:
             return made
 
 
-def _build_loop(start: int, length: int, count: int, plan: _Plan) -> None:
+def _build_loop(plan: _Plan, entry: Block) -> None:
     first = plan.groups[0]
-    entry = _entry_block(first[0])
-    consts = {c: op.result for op in entry.ops if (c := _index_constant_op(op)) is not None}
+    consts = {c: op.results[0] for op in entry.ops if op.results and (c := index_constant(op.results[0])) is not None}
 
     def const(value: int) -> SSAValue:
         """An index constant at the function's entry (the one there already if any)."""
@@ -297,7 +299,7 @@ def _build_loop(start: int, length: int, count: int, plan: _Plan) -> None:
             consts[value] = op.result
         return consts[value]
 
-    lower, upper, one = const(0), const(count), const(1)
+    lower, upper, one = const(0), const(len(plan.groups)), const(1)
     body = Block(arg_types=[IndexType()])
     trip = body.args[0]
     trip.name_hint = "trip"
@@ -326,7 +328,7 @@ def _build_loop(start: int, length: int, count: int, plan: _Plan) -> None:
                 operands.append(stepped(*plan.progressions[(p, j)]))
             elif (p, j) in plan.views:
                 view, step = plan.views[(p, j)]
-                base = _index_constant(view.byte_shift)
+                base = index_constant(view.byte_shift)
                 assert base is not None
                 new_view = memref.ViewOp(view.source, stepped(base, step), [], view.result.type)
                 new_view.attributes.update(view.attributes)
@@ -359,18 +361,6 @@ def _build_loop(start: int, length: int, count: int, plan: _Plan) -> None:
     _erase_unused(feeding - set(dropped))
 
 
-def _index_constant_op(op: Operation) -> int | None:
-    return _index_constant(op.results[0]) if isinstance(op, arith.ConstantOp) else None
-
-
-def _entry_block(op: Operation) -> Block:
-    while not isinstance(op, func.FuncOp):
-        parent = op.parent_op()
-        assert parent is not None
-        op = parent
-    return op.body.block
-
-
 def _erase_unused(ops: set[Operation]) -> None:
     """Erase the index constants and views among ``ops`` that nothing uses any more."""
     pending = [o for o in ops if isinstance(o, arith.ConstantOp | memref.ViewOp)]
@@ -395,7 +385,9 @@ def _blocks(fn: func.FuncOp) -> list[Block]:
 
 def roll_slices(module: ModuleOp) -> int:
     """Roll the sliced compute of every function of flat ``module``; loops made."""
-    return sum(roll_block(block) for fn in module.ops if isinstance(fn, func.FuncOp) for block in _blocks(fn))
+    return sum(
+        roll_block(block, fn.body.block) for fn in module.ops if isinstance(fn, func.FuncOp) for block in _blocks(fn)
+    )
 
 
 def _resolve(op: Operation, trip: int) -> None:
@@ -409,7 +401,7 @@ def _resolve(op: Operation, trip: int) -> None:
 def _fold(op: Operation) -> Operation:
     """``arith.addi`` / ``arith.muli`` of two index constants as one constant."""
     if isinstance(op, arith.AddiOp | arith.MuliOp):
-        a, b = _index_constant(op.lhs), _index_constant(op.rhs)
+        a, b = index_constant(op.lhs), index_constant(op.rhs)
         if a is not None and b is not None:
             folded = arith.ConstantOp(IntegerAttr(a + b if isinstance(op, arith.AddiOp) else a * b, IndexType()))
             return folded
@@ -421,7 +413,7 @@ def unroll_loops(fn: func.FuncOp) -> None:
     the trip count folded into index arithmetic and tensor names (innermost loops first)."""
     loops = [op for op in fn.walk() if isinstance(op, scf.ForOp)]
     for loop in reversed(loops):
-        bounds = [_index_constant(v) for v in (loop.lb, loop.ub, loop.step)]
+        bounds = [index_constant(v) for v in (loop.lb, loop.ub, loop.step)]
         if any(b is None for b in bounds) or loop.results:
             raise ValueError("unroll_loops: a loop without constant bounds or with results")
         lower, upper, step = bounds  # type: ignore[misc]
