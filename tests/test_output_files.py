@@ -249,3 +249,16 @@ def test_outputs_named_like_numpy_parameters_are_saved(tmp_path):
         assert sorted(saved.files) == sorted(arrays)
         for name, value in arrays.items():
             assert saved[name].dtype == value.dtype and (saved[name] == value).all()
+
+
+def test_a_command_started_without_standard_output_says_so_in_one_line(workdir):
+    """`cfmem run m.mlir >&-`: what it was asked to print cannot be written, so it fails (exit 1)
+    with one line and writes nothing; with every output in a file it succeeds."""
+    closed = {"cwd": workdir, "stderr": subprocess.PIPE, "preexec_fn": lambda: os.close(1)}
+    process = subprocess.run([*CFMEM, "run", "m.mlir", "-o", "out.npz"], **closed)
+    assert process.returncode == 1, process.stderr
+    assert process.stderr.decode().splitlines() == ["cfmem: standard output: error: cannot write: it is closed"]
+    assert not (workdir / "out.npz").exists()
+    process = subprocess.run([*CFMEM, "opt", "m.mlir", "-p", "nn-liveness", "-o", "live.mlir"], **closed)
+    assert process.returncode == 0, process.stderr
+    assert (workdir / "live.mlir").exists()

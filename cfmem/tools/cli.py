@@ -94,7 +94,24 @@ def _run(argv: list[str] | None) -> int:
         raise CfmemError("out of memory: the model or its inputs are too large for this machine", where) from None
 
 
+class _ClosedStdout:
+    """Standard output when the process started without one (``>&-``): a write is the
+    command's one-line error, so no output it was asked for is lost without a word."""
+
+    @property
+    def buffer(self) -> _ClosedStdout:
+        return self
+
+    def write(self, data) -> int:
+        raise CfmemError("cannot write: it is closed", "standard output")
+
+    def flush(self) -> None:
+        pass
+
+
 def main(argv: list[str] | None = None) -> int:
+    if sys.stdout is None:
+        sys.stdout = _ClosedStdout()  # type: ignore[assignment]
     try:
         return _run(argv)
     except CfmemError as err:
