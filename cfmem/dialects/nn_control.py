@@ -1,10 +1,19 @@
-"""Control flow of the nn dialect: ``nn.if`` and its ``nn.yield``.
+"""Control flow of the nn dialect: ``nn.if``, ``nn.loop`` and their ``nn.yield``.
 
 ``nn.if`` is ``scf.if`` for tensor graphs: the condition is a one-element i1
 tensor computed by the graph (so the branch is decided by data at run time),
 both regions are single blocks ending in ``nn.yield``, and the yielded types
 must equal the if's result types. Ifs nest to any depth; a branch may use any
 value defined above it.
+
+``nn.loop`` is ONNX ``Loop`` (``scf.while`` with a trip limit): it runs its
+body while the iteration number is below ``trip_count`` and the condition
+holds; both may be data. The body takes the iteration number, the condition
+and the loop-carried values, and yields the next condition, the next carried
+values and one element of each scan output. Results are the final carried
+values, then the scan outputs, each stacking its per-iteration elements on a
+new leading axis of static length (the loop must run exactly that many times).
+Loops and ifs nest both ways.
 """
 
 from __future__ import annotations
@@ -13,7 +22,7 @@ from collections.abc import Sequence
 from math import prod
 from typing import Self
 
-from xdsl.dialects.builtin import TensorType, i1
+from xdsl.dialects.builtin import TensorType, i1, i64
 from xdsl.ir import Attribute, Block, Region, SSAValue
 from xdsl.irdl import (
     IRDLOperation,
@@ -39,12 +48,13 @@ def _apply_op() -> type[IRDLOperation]:
 
 @irdl_op_definition
 class YieldOp(IRDLOperation):
-    """Ends an ``nn.if`` branch (its values become the if's results) or an
-    ``nn.apply`` body (its value is written to the output buffer)."""
+    """Ends an ``nn.if`` branch (its values become the if's results), an
+    ``nn.loop`` body (the next condition, carried values and scan elements) or
+    an ``nn.apply`` body (its value is written to the output buffer)."""
 
     name = "nn.yield"
     values = var_operand_def(TensorType)
-    traits = lazy_traits_def(lambda: (IsTerminator(), Pure(), HasParent(IfOp, _apply_op())))
+    traits = lazy_traits_def(lambda: (IsTerminator(), Pure(), HasParent(IfOp, LoopOp, _apply_op())))
     assembly_format = "($values^ `:` type($values))? attr-dict"
 
     def __init__(self, *values: SSAValue):
@@ -138,9 +148,191 @@ class IfOp(IRDLOperation):
                 )
 
 
+def _one_element(ty: Attribute, element: Attribute) -> bool:
+    return isinstance(ty, TensorType) and ty.get_element_type() == element and ty.has_static_shape() \
+        and prod(ty.get_shape()) == 1
+
+
+def _types(types) -> str:
+    return ", ".join(map(str, types))
+
+
+@irdl_op_definition
+class LoopOp(IRDLOperation):
+    """Runs ``body`` while ``iteration < trip_count`` and the condition holds.
+
+    Syntax::
+
+        %h, %ys = nn.loop %n, %go (%h0) : (tensor<i64>, tensor<i1>, tensor<4xf32>)
+            -> (tensor<4xf32>, tensor<8x4xf32>) {
+        ^bb0(%i: tensor<i64>, %c: tensor<i1>, %h: tensor<4xf32>):
+          ...
+          nn.yield %c2, %h2, %y : tensor<i1>, tensor<4xf32>, tensor<4xf32>
+        }
+
+    ``trip_count`` is a one-element i64 tensor, ``cond`` a one-element i1
+    tensor (the condition before the first iteration). The body's arguments
+    are the iteration number (one-element i64), the current condition and the
+    carried values; it yields the next condition, the next carried values and
+    one element per scan output. With zero iterations the carried results are
+    the initial values.
+    """
+
+    name = "nn.loop"
+    trip_count = operand_def(TensorType)
+    cond = operand_def(TensorType)
+    inits = var_operand_def(TensorType)
+    outputs = var_result_def(TensorType)
+    body = region_def("single_block")
+    traits = traits_def(RecursiveMemoryEffect())
+
+    def __init__(
+        self,
+        trip_count: SSAValue,
+        cond: SSAValue,
+        inits: Sequence[SSAValue],
+        result_types: Sequence[Attribute],
+        body: Region,
+    ):
+        super().__init__(operands=[trip_count, cond, inits], result_types=[result_types], regions=[body])
+
+    @property
+    def branches(self) -> tuple[Region]:
+        """The one region, under the name the region walkers share with ``nn.if``."""
+        return (self.body,)
+
+    @property
+    def carried(self) -> tuple[SSAValue, ...]:
+        """The final carried values (the results that are not scan outputs)."""
+        return tuple(self.outputs[: len(self.inits)])
+
+    @property
+    def scans(self) -> tuple[SSAValue, ...]:
+        return tuple(self.outputs[len(self.inits) :])
+
+    @property
+    def iteration_arg(self) -> SSAValue:
+        return self.body.block.args[0]
+
+    @property
+    def cond_arg(self) -> SSAValue:
+        return self.body.block.args[1]
+
+    @property
+    def carried_args(self) -> tuple[SSAValue, ...]:
+        return tuple(self.body.block.args[2:])
+
+    @property
+    def yield_op(self) -> YieldOp:
+        end = self.body.block.last_op
+        assert isinstance(end, YieldOp)
+        return end
+
+    def scan_length(self) -> int | None:
+        """The static trip count that the scan outputs stack (None without scans)."""
+        return self.scans[0].type.get_shape()[0] if self.scans else None
+
+    def is_counted(self) -> bool:
+        """True when the condition is a constant true before and after every
+        iteration: the loop runs exactly ``trip_count`` times (an ``scf.for``)."""
+        after = self.yield_op.values[0]
+        return _is_true_constant(self.cond) and (after is self.cond_arg or _is_true_constant(after))
+
+    @classmethod
+    def parse(cls, parser: Parser) -> Self:
+        operands = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_unresolved_operand)
+        inits = []
+        if parser.parse_optional_punctuation("("):
+            if not parser.parse_optional_punctuation(")"):
+                inits = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_unresolved_operand)
+                parser.parse_punctuation(")")
+        parser.parse_punctuation(":")
+        types = parser.parse_comma_separated_list(parser.Delimiter.PAREN, parser.parse_type)
+        unresolved = [*operands, *inits]
+        if len(operands) != 2 or len(types) != len(unresolved):
+            parser.raise_error("expected 'nn.loop %trips, %cond (inits) : (types of all of them)'")
+        resolved = [parser.resolve_operand(u, t) for u, t in zip(unresolved, types)]
+        result_types: list[Attribute] = []
+        if parser.parse_optional_punctuation("->"):
+            result_types = parser.parse_comma_separated_list(parser.Delimiter.PAREN, parser.parse_type)
+        body = parser.parse_region()
+        attrs = parser.parse_optional_attr_dict()
+        op = cls(resolved[0], resolved[1], resolved[2:], result_types, body)
+        op.attributes.update(attrs)
+        return op
+
+    def print(self, printer: Printer):
+        printer.print_string(" ")
+        printer.print_list((self.trip_count, self.cond), printer.print_operand)
+        printer.print_string(" (")
+        printer.print_list(self.inits, printer.print_operand)
+        printer.print_string(") : (")
+        printer.print_list(self.operand_types, printer.print_attribute)
+        printer.print_string(")")
+        if self.outputs:
+            printer.print_string(" -> (")
+            printer.print_list(self.outputs.types, printer.print_attribute)
+            printer.print_string(")")
+        printer.print_string(" ")
+        printer.print_region(self.body, print_entry_block_args=True)
+        if self.attributes:
+            printer.print_op_attributes(self.attributes)
+
+    def verify_(self) -> None:
+        if not _one_element(self.trip_count.type, i64):
+            raise VerifyException(f"trip count must be a one-element i64 tensor, got {self.trip_count.type}")
+        if not _one_element(self.cond.type, i1):
+            raise VerifyException(f"condition must be a one-element i1 tensor, got {self.cond.type}")
+        n = len(self.inits)
+        init_types = tuple(self.inits.types)
+        if tuple(self.outputs.types[:n]) != init_types:
+            raise VerifyException(
+                f"the loop returns ({_types(self.outputs.types)}) but its first {n} results must be"
+                f" the carried types ({_types(init_types)})"
+            )
+        block = self.body.block
+        arg_types = tuple(a.type for a in block.args)
+        if len(arg_types) != n + 2 or not _one_element(arg_types[0], i64) or not _one_element(arg_types[1], i1) \
+                or arg_types[2:] != init_types:
+            raise VerifyException(
+                f"the body takes ({_types(arg_types)}) but must take the iteration number (one-element i64),"
+                f" the condition (one-element i1) and the carried values ({_types(init_types)})"
+            )
+        scan_elements = []
+        lengths = set()
+        for ty in self.outputs.types[n:]:
+            shape = ty.get_shape() if isinstance(ty, TensorType) else ()
+            if not shape or shape[0] < 0:
+                raise VerifyException(f"scan output {ty} needs a static leading axis (the trip count)")
+            lengths.add(shape[0])
+            scan_elements.append(TensorType(ty.get_element_type(), shape[1:]))
+        if len(lengths) > 1:
+            raise VerifyException(f"scan outputs stack different trip counts {sorted(lengths)}")
+        end = block.last_op
+        if not isinstance(end, YieldOp):
+            raise VerifyException("the body must end in nn.yield")
+        got = tuple(end.values.types)
+        if not got or not _one_element(got[0], i1) or got[1:] != (*init_types, *scan_elements):
+            want = ("tensor<i1>", *map(str, init_types), *map(str, scan_elements))
+            raise VerifyException(
+                f"the body yields ({_types(got)}) but must yield the next condition, the carried values"
+                f" and one element per scan output ({', '.join(want)})"
+            )
+
+
+def _is_true_constant(value: SSAValue) -> bool:
+    from cfmem.dialects.nn_compute import ConstantOp
+
+    op = value.owner
+    return isinstance(op, ConstantOp) and all(bool(v) for v in op.value.get_values())
+
+
 def new_branch() -> Region:
     """An empty single-block region for building an ``nn.if`` branch."""
     return Region(Block())
 
 
-CONTROL_OPS: tuple[type[IRDLOperation], ...] = (IfOp, YieldOp)
+REGION_OPS = (IfOp, LoopOp)
+"""The nn ops with regions; each has ``branches`` (an if's two, a loop's body)."""
+
+CONTROL_OPS: tuple[type[IRDLOperation], ...] = (IfOp, LoopOp, YieldOp)

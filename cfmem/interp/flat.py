@@ -27,6 +27,11 @@ Aliases: a view may also read bytes owned by the tensors its ``cfmem.reads``
 names (a reshape's source, a concat's parts, the values yielded into an if's
 result), and an ``nn.apply`` marked ``cfmem.inplace`` running an elementwise
 op may write exactly over one of its inputs (no other overlap).
+
+Loops: ``scf.for`` (positive step, no iter_args) and ``scf.while`` over index
+values run iteration by iteration on the same memories, so every iteration's
+reads are checked, not only the first; those of an ``nn.loop``
+(``cfmem.loop``) are recorded with the iterations they ran.
 """
 
 from __future__ import annotations
@@ -51,12 +56,14 @@ from cfmem.interp.footprint import type_bytes
 from cfmem.interp.golden import InterpError, RunResult, check_inputs, find_function
 from cfmem.interp.weights import numpy_dtype
 from cfmem.passes.aliases import is_inplace_op
-from cfmem.passes.lower_to_memref import INIT_ATTR, INPLACE_ATTR, ON_CHIP, READS_ATTR, TENSOR_ATTR
+from cfmem.passes.lower_to_memref import INIT_ATTR, INPLACE_ATTR, LOOP_ATTR, ON_CHIP, READS_ATTR, TENSOR_ATTR
 from cfmem.passes.placement import BUDGET_ATTR
 from cfmem.passes.slice_loops import TENSOR_INDEX_ATTR, tensor_name
 from cfmem.signature import input_args, result_names
 
 UNWRITTEN = -1
+SLT = 2
+"""``arith.cmpi`` predicate number of signed less-than."""
 ARENA_FILL = 0xFF
 """Fresh arena bytes: all-ones, so an f32 read of never-written bytes is NaN."""
 
@@ -203,6 +210,7 @@ class FlatInterpreter:
         self.memories: dict[str, Memory] = {}
         self.in_flight: dict[tuple[int, int], Transfer] = {}
         self.branches: list[tuple[str, bool]] = []
+        self.loops: list[tuple[str, int]] = []
         self.check_capacity(fn)
         init = self.init_of(fn)
         if init is not None:
@@ -223,7 +231,7 @@ class FlatInterpreter:
             outputs.append(ref)
         self.run_block(fn.body.block, frame)
         results = {name: ref.array().copy() for name, ref in zip(result_names(fn), outputs)}
-        return RunResult(results, list(self.branches))
+        return RunResult(results, list(self.branches), list(self.loops))
 
     def own_memory(self, name: str, array: np.ndarray) -> Ref:
         """A buffer of its own for ``array`` (viewed in place when C-contiguous, else copied)."""
@@ -302,7 +310,7 @@ class FlatInterpreter:
 
     def run_block(self, block: Block, frame: _Frame) -> None:
         for op in block.ops:
-            if isinstance(op, func.ReturnOp | scf.YieldOp):
+            if isinstance(op, func.ReturnOp | scf.YieldOp | scf.ConditionOp):
                 return
             self.run_op(op, frame)
 
@@ -339,13 +347,31 @@ class FlatInterpreter:
         elif isinstance(op, arith.AddiOp | arith.MuliOp):
             a, b = values[op.lhs], values[op.rhs]
             values[op.result] = a + b if isinstance(op, arith.AddiOp) else a * b
+        elif isinstance(op, arith.AndIOp):
+            values[op.result] = values[op.lhs] & values[op.rhs]
+        elif isinstance(op, arith.CmpiOp) and op.predicate.value.data == SLT:
+            values[op.result] = bool(values[op.lhs] < values[op.rhs])
+        elif isinstance(op, arith.IndexCastOp):
+            values[op.result] = int(values[op.input])
+        elif isinstance(op, memref.StoreOp):
+            ref: Ref = values[op.memref]
+            index = tuple(values[i] for i in op.indices)
+            flat = int(np.ravel_multi_index(index, ref.shape)) if ref.shape else 0
+            element = Ref(ref.memory, ref.offset + flat * ref.dtype.itemsize, (), ref.dtype, ref.tensor)
+            self.write(element, np.asarray(values[op.value], ref.dtype), op)
+        elif isinstance(op, scf.WhileOp):
+            self.run_while(op, frame)
         elif isinstance(op, scf.ForOp):
             lower, upper, step = values[op.lb], values[op.ub], values[op.step]
             if op.iter_args or step <= 0:
                 raise InterpError("the flat interpreter runs scf.for loops with a positive step and no iter_args", op)
+            trips = 0
             for trip in range(lower, upper, step):
                 values[op.body.block.args[0]] = trip
                 self.run_block(op.body.block, frame)
+                trips += 1
+            if LOOP_ATTR in op.attributes:
+                self.loops.append((op.attributes[LOOP_ATTR].data, trips))
         elif isinstance(op, scf.IfOp):
             taken = bool(values[op.cond])
             self.branches.append((self.if_labels[op], taken))
@@ -362,6 +388,31 @@ class FlatInterpreter:
             self.store(transfer.dest, transfer.source)  # no transfer in flight overlaps it: refused at its start
         else:
             raise InterpError(f"the flat interpreter cannot run '{op.name}'", op)
+
+    def run_while(self, op: scf.WhileOp, frame: _Frame) -> None:
+        """``scf.while`` with index arguments: the before region's ``scf.condition``
+        decides and forwards, the after region's ``scf.yield`` feeds the next test."""
+        values = frame.values
+        carried = [values[v] for v in op.arguments]
+        trips = 0
+        while True:
+            before = op.before_region.block
+            values.update(zip(before.args, carried))
+            self.run_block(before, frame)
+            test = before.last_op
+            if not isinstance(test, scf.ConditionOp):
+                raise InterpError("the before region of scf.while must end in scf.condition", op)
+            forwarded = [values[v] for v in test.args]
+            if not values[test.condition]:
+                break
+            after = op.after_region.block
+            values.update(zip(after.args, forwarded))
+            self.run_block(after, frame)
+            carried = [values[v] for v in after.last_op.operands]
+            trips += 1
+        values.update(zip(op.results, forwarded))
+        if LOOP_ATTR in op.attributes:
+            self.loops.append((op.attributes[LOOP_ATTR].data, trips))
 
     def run_apply(self, op: ApplyOp, values: dict) -> None:
         ins: list[Ref] = [values[v] for v in op.ins]

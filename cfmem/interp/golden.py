@@ -40,6 +40,8 @@ class RunResult:
     """Returned values, keyed by the SSA name of each returned value."""
     branches: list[tuple[str, bool]] = field(default_factory=list)
     """Each executed ``nn.if`` in order: its label ``if#k`` and whether then ran."""
+    loops: list[tuple[str, int]] = field(default_factory=list)
+    """Each finished ``nn.loop`` in order: its label ``loop#k`` and how many iterations ran."""
 
 
 def find_function(module: ModuleOp, func_name: str | None = None) -> func.FuncOp:
@@ -151,6 +153,9 @@ class GoldenInterpreter:
         self.if_labels = {op: f"if#{k}" for k, op in enumerate(o for o in module.walk() if isinstance(o, ncf.IfOp))}
         self._blobs: dict[str, np.ndarray] = {}
         self.branches: list[tuple[str, bool]] = []
+        self.loop_labels = {op: f"loop#{k}" for k, op in enumerate(o for o in module.walk() if isinstance(o, ncf.LoopOp))}
+        self.loops: list[tuple[str, int]] = []
+        self.env: dict[SSAValue, np.ndarray] = {}
 
     def blob(self, name: str) -> np.ndarray:
         if name not in self._blobs:
@@ -158,10 +163,11 @@ class GoldenInterpreter:
         return self._blobs[name]
 
     def run(self, fn: func.FuncOp, inputs: dict[str, np.ndarray]) -> RunResult:
-        self.branches = []
+        self.branches, self.loops = [], []
         env: dict[SSAValue, np.ndarray] = dict(zip(fn.body.block.args, check_inputs(fn, inputs)))
+        self.env = env
         outputs = self.run_block(fn.body.block, env)
-        return RunResult(dict(zip(result_names(fn), outputs)), list(self.branches))
+        return RunResult(dict(zip(result_names(fn), outputs)), list(self.branches), list(self.loops))
 
     def run_block(self, block: Block, env: dict[SSAValue, np.ndarray]) -> list[np.ndarray]:
         """Execute ``block``; return the operands of its terminator."""
@@ -179,6 +185,8 @@ class GoldenInterpreter:
             self.branches.append((self.if_labels[op], taken))
             region = op.then_region if taken else op.else_region
             return self.run_block(region.block, env)
+        if isinstance(op, ncf.LoopOp):
+            return self.run_loop(op, args)
         if isinstance(op, nw.GetGlobalOp):
             return [self.blob(op.global_name.string_value())]
         if isinstance(op, nw.ViewOp):
@@ -197,6 +205,32 @@ class GoldenInterpreter:
         if type(op) in kernels.KERNELS:
             return [kernels.evaluate(op, args)]
         raise InterpError(f"cannot interpret '{op.name}'", op)
+
+
+    def run_loop(self, op: ncf.LoopOp, args: list[np.ndarray]) -> list[np.ndarray]:
+        """Iterations run while ``i < trip_count`` and the condition holds; each
+        scan output stacks one element per iteration and must be full."""
+        limit, cond, carried = int(args[0].reshape(-1)[0]), bool(args[1].reshape(-1)[0]), args[2:]
+        scans: list[list[np.ndarray]] = [[] for _ in op.scans]
+        env = self.env
+        i = 0
+        while i < limit and cond:
+            block = op.body.block
+            env[block.args[0]] = np.full(block.args[0].type.get_shape(), i, np.int64)
+            env[block.args[1]] = np.full(block.args[1].type.get_shape(), True)
+            env.update(zip(block.args[2:], carried))
+            yielded = self.run_block(block, env)
+            cond, carried = bool(yielded[0].reshape(-1)[0]), yielded[1 : 1 + len(carried)]
+            for stack, element in zip(scans, yielded[1 + len(carried) :]):
+                stack.append(element)
+            i += 1
+        self.loops.append((self.loop_labels[op], i))
+        length = op.scan_length()
+        if length is not None and i != length:
+            raise InterpError(f"{self.loop_labels[op]} ran {i} iterations but its scan outputs hold {length}", op)
+        stacked = [np.stack(s) if s else np.zeros(r.type.get_shape(), numpy_dtype(r.type.get_element_type()))
+                   for s, r in zip(scans, op.scans)]
+        return [*carried, *stacked]
 
 
 def run_function(

@@ -13,6 +13,14 @@ function. Results of ops placed off chip (``cfmem.offchip``) are planned in a
 second tree, the off-chip activation arena's (``analyze_function(...,
 space="offchip")``).
 
+An ``nn.loop``'s body is a region like a branch (cfmem.planning.regions):
+its tensors live within one iteration. What crosses iterations lives in the
+parent at the loop's step: each carried value in its result's bytes (the
+body's argument is the result's tensor; the loop copies the initial value in
+before the first iteration and the yielded value in at the end of each), the
+condition in a slot of its own (only for a loop that tests one, or whose
+body reads it) and the iteration number (only when the body reads it).
+
 Given aliases (``cfmem.passes.aliases``), an alias is no tensor of its own: its
 root lives from the first definition to the last use of any value of its group,
 each counted in the root's block.
@@ -30,7 +38,7 @@ from xdsl.passes import ModulePass
 from xdsl.utils.exceptions import PassFailedException
 
 from cfmem.dialects.nn_compute import ConstantOp
-from cfmem.dialects.nn_control import IfOp
+from cfmem.dialects.nn_control import REGION_OPS, IfOp, LoopOp
 from cfmem.dialects.nn_dma import DmaStartOp, DmaWaitOp
 from cfmem.dialects.nn_weights import GetGlobalOp, ReshapeOp, ViewOp
 from cfmem.dialects.types import tensor_bytes
@@ -86,7 +94,8 @@ class FunctionLiveness:
     tree: RegionTree
     tensor_of: dict[SSAValue, Tensor] = field(default_factory=dict)
     region_of: dict[Block, RegionTree] = field(default_factory=dict)
-    if_node_of: dict[IfOp, IfNode] = field(default_factory=dict)
+    if_node_of: dict[IfOp | LoopOp, IfNode] = field(default_factory=dict)
+    """Each nn.if and nn.loop and its node of the tree."""
     aliases: dict[SSAValue, tuple[SSAValue, int]] = field(default_factory=dict)
     """Alias -> (root, byte offset); roots are in ``tensor_of``, aliases are not."""
     kinds: tuple[str, ...] = ()
@@ -103,12 +112,13 @@ class _Analysis:
         self.space = space
         self.tensor_of: dict[SSAValue, Tensor] = {}
         self.region_of: dict[Block, RegionTree] = {}
-        self.if_node_of: dict[IfOp, IfNode] = {}
+        self.if_node_of: dict[IfOp | LoopOp, IfNode] = {}
         self.io_on_chip = io_on_chip
         self.outputs = set(fn.body.block.last_op.operands)  # func.return's
         self.step: dict[Operation, int] = {}
         self.unique_id = ValueNames()
         self.next_if = 0
+        self.labels = {"if": 0, "loop": 0}
         self.aliases = aliases
         self.members: dict[SSAValue, list[SSAValue]] = {}
         for value, (root, _) in aliases.items():
@@ -119,8 +129,10 @@ class _Analysis:
             return False  # DMA tokens
         if is_read_only(value) or isinstance(value.owner, DmaWaitOp):
             return False
-        if not self.io_on_chip and (value in self.outputs or isinstance(value.owner, Block)):
+        if not self.io_on_chip and is_function_arg(value):
             return False
+        if not self.io_on_chip and value in self.outputs and not isinstance(value.owner, LoopOp):
+            return False  # a loop's results are built on chip, iteration by iteration
         return is_offchip_activation(value) == (self.space == "offchip")
 
     def step_in(self, op: Operation, block: Block) -> int:
@@ -152,14 +164,31 @@ class _Analysis:
             self.add_tensors(tree, block, block.args, 0)
         for k, op in enumerate(ops):
             refuse_foreign_region(op)
-            if isinstance(op, IfOp):
+            if isinstance(op, REGION_OPS):
                 if_id = self.next_if  # numbered in walk order: an if before the ifs inside it
                 self.next_if += 1
-                node = IfNode(if_id, k, [self.region(r.block) for r in op.branches])
+                kind = "loop" if isinstance(op, LoopOp) else "if"
+                label = f"{kind}#{self.labels[kind]}"
+                self.labels[kind] += 1
+                node = IfNode(if_id, k, [self.region(r.block) for r in op.branches], kind, label)
                 self.if_node_of[op] = node
                 tree.ifs.append(node)
             self.add_tensors(tree, block, op.results, k)
+            if isinstance(op, LoopOp):
+                self.add_loop_slots(tree, op, k)
         return tree
+
+    def add_loop_slots(self, tree: RegionTree, op: LoopOp, step: int) -> None:
+        """The parent's tensors of what crosses ``op``'s iterations (see the module docstring)."""
+        for arg, result in zip(op.carried_args, op.carried):
+            if result in self.tensor_of:
+                self.tensor_of[arg] = self.tensor_of[result]
+        if self.space != "onchip":
+            return
+        for value in loop_slots(op):
+            t = Tensor(self.unique_id(value), tensor_bytes(value.type), step, step)
+            tree.tensors.append(t)
+            self.tensor_of[value] = t
 
     def add_tensors(self, tree: RegionTree, block: Block, values, start: int) -> None:
         for value in values:
@@ -170,6 +199,21 @@ class _Analysis:
                 t = Tensor(self.unique_id(value), tensor_bytes(value.type), first, end)
                 tree.tensors.append(t)
                 self.tensor_of[value] = t
+
+
+def loop_slots(op: LoopOp) -> list[SSAValue]:
+    """The body arguments of ``op`` that get bytes of their own in the parent: the
+    iteration number when the body reads it, the condition when the loop tests it."""
+    slots = [op.iteration_arg] if op.iteration_arg.uses else []
+    read = any(use.operation is not op.yield_op for use in op.cond_arg.uses)
+    if not op.is_counted() or read:
+        slots.append(op.cond_arg)
+    return slots
+
+
+def is_function_arg(value: SSAValue) -> bool:
+    owner = value.owner
+    return isinstance(owner, Block) and isinstance(owner.parent_op(), func.FuncOp)
 
 
 def op_position(op: Operation) -> str:
@@ -196,8 +240,8 @@ def analyze_function(
     ``SPACES``); ``io_on_chip`` also plans its arguments and results on chip;
     ``aliases`` (alias -> (root, byte offset), all in ``space``) merges each alias into its root.
 
-    Raises ``PassFailedException`` at an op with regions other than ``nn.if``
-    (e.g. an upstream ``scf.if``): the tensors inside it would go unplanned.
+    Raises ``PassFailedException`` at an op with regions other than ``nn.if`` and
+    ``nn.loop`` (e.g. an upstream ``scf.if``): the tensors inside it would go unplanned.
     """
     aliases = aliases or {}
     analysis = _Analysis(fn, io_on_chip, space, aliases)
@@ -231,8 +275,9 @@ class LivenessPass(ModulePass):
 
 
 def refuse_foreign_region(op: Operation) -> None:
-    """Fail on an op with regions other than nn.if: cfmem cannot see into its control flow."""
-    if op.regions and not isinstance(op, IfOp):
+    """Fail on an op with regions other than nn.if and nn.loop: cfmem cannot see into its control flow."""
+    if op.regions and not isinstance(op, REGION_OPS):
         raise PassFailedException(
-            f"'{op.name}' {op_position(op)}: only nn.if regions can be planned (write this control flow as nn.if)"
+            f"'{op.name}' {op_position(op)}: only nn.if and nn.loop regions can be planned"
+            " (write this control flow as nn.if or nn.loop)"
         )

@@ -14,6 +14,17 @@ Runs after ``nn-plan-memory`` (and ``nn-insert-dma``). Each function becomes:
   same bytes;
 - ``nn.if`` an ``scf.if`` on the loaded condition; its results are buffers
   planned in the parent, and each branch copies its yielded values into them;
+- ``nn.loop`` an ``scf.for`` from 0 to the loaded trip count when it tests no
+  condition (``LoopOp.is_counted``), else an ``scf.while`` that tests
+  ``i < trip count`` and the condition's slot before each iteration; both are
+  marked ``cfmem.loop = "loop#k"``. The initial values are copied into the
+  carried results' buffers before the loop, and the body reads them there; at
+  the end of each iteration the body copies the next condition into its slot,
+  the next carried values into the results' buffers (a value carried into
+  another position is refused: copies would overwrite each other) and each
+  scan element into row ``i`` of its result (a view at ``base + i * row
+  bytes``); the iteration number is stored into its slot as i64 when the body
+  reads it;
 - ``nn.dma_start`` one ``memref.dma_start`` per transfer (bytes from the blob
   into the buffer, tag element k), ``nn.dma_wait`` the matching waits, and the
   waited tensors views of the buffer;
@@ -71,7 +82,7 @@ from xdsl.rewriter import InsertPoint
 from xdsl.utils.exceptions import PassFailedException
 
 from cfmem.dialects.nn_compute import ComputeOp, ConcatOp, ConstantOp, SliceOp
-from cfmem.dialects.nn_control import IfOp, YieldOp
+from cfmem.dialects.nn_control import IfOp, LoopOp, YieldOp
 from cfmem.dialects.nn_dma import DmaBufferOp, DmaStartOp, DmaWaitOp
 from cfmem.dialects.nn_memref import ApplyOp
 from cfmem.dialects.nn_quant import QConcatOp
@@ -95,6 +106,8 @@ INIT_OF_ATTR = "cfmem.init_of"
 """On a resident-weight loader: the function it loads for."""
 READS_ATTR = "cfmem.reads"
 INPLACE_ATTR = "cfmem.inplace"
+LOOP_ATTR = "cfmem.loop"
+"""On the scf.for or scf.while of an ``nn.loop``: its label ``loop#k`` (slice loops carry none)."""
 
 
 def _is_alias(value: SSAValue) -> bool:
@@ -298,6 +311,8 @@ class _FunctionLowering:
                 apply.attributes[SLICE_OF_ATTR] = op.attributes[SLICE_OF_ATTR]
         elif isinstance(op, IfOp):
             self.lower_if(op, b)
+        elif isinstance(op, LoopOp):
+            self.lower_loop(op, b)
         elif isinstance(op, DmaBufferOp):
             self.destination(b, op.result)
         elif isinstance(op, DmaStartOp) and is_resident(op):
@@ -383,6 +398,84 @@ class _FunctionLowering:
                     self.lower_op(child, inner)
             branches.append(Region(block))
         b.insert(scf.IfOp(cond, [], branches[0], branches[1]))
+
+    def load_scalar(self, b: Builder, value: SSAValue) -> SSAValue:
+        """The one element of one-element tensor ``value``."""
+        mem = self.mem[value]
+        return b.insert(memref.LoadOp.get(mem, [self.index(0)] * len(mem.type.get_shape()))).res
+
+    def lower_loop(self, op: LoopOp, b: Builder) -> None:
+        dests = [self.destination(b, r) for r in op.outputs]
+        for arg, dest in zip(op.carried_args, dests):
+            self.mem[arg] = dest
+        for init, dest in zip(op.inits, dests):
+            if self.mem[init] is not dest:
+                b.insert(memref.CopyOp(self.mem[init], dest))
+        cond_slot = self.destination(b, op.cond_arg) if planned_offset(op.cond_arg) is not None else None
+        if cond_slot is not None:
+            b.insert(memref.CopyOp(self.mem[op.cond], cond_slot))
+        iteration_slot = self.destination(b, op.iteration_arg) if planned_offset(op.iteration_arg) is not None else None
+        trips = b.insert(arith.IndexCastOp(self.load_scalar(b, op.trip_count), IndexType())).result
+        trips.name_hint = "trips"
+        body = Block(arg_types=[IndexType()])
+        iteration = body.args[0]
+        iteration.name_hint = "i"
+        inner = Builder(InsertPoint.at_end(body))
+        if iteration_slot is not None:
+            as_i64 = inner.insert(arith.IndexCastOp(iteration, i64)).result
+            inner.insert(memref.StoreOp.get(as_i64, iteration_slot, [self.index(0)] * len(iteration_slot.type.get_shape())))
+        for child in op.body.block.ops:
+            if isinstance(child, YieldOp):
+                self.lower_loop_yield(op, child, dests, cond_slot, iteration, inner)
+            else:
+                self.lower_op(child, inner)
+        label = StringAttr(self.loop_label(op))
+        if op.is_counted():
+            inner.insert(scf.YieldOp())
+            loop = b.insert(scf.ForOp(self.index(0), trips, self.index(1), [], Region(body)))
+        else:
+            inner.insert(scf.YieldOp(inner.insert(arith.AddiOp(iteration, self.index(1))).result))
+            test = Block(arg_types=[IndexType()])
+            t = Builder(InsertPoint.at_end(test))
+            assert cond_slot is not None  # a loop that tests a condition has a slot for it
+            below = t.insert(arith.CmpiOp(test.args[0], trips, "slt")).result
+            held = t.insert(memref.LoadOp.get(cond_slot, [self.index(0)] * len(cond_slot.type.get_shape()))).res
+            t.insert(scf.ConditionOp(t.insert(arith.AndIOp(below, held)).result, test.args[0]))
+            loop = b.insert(scf.WhileOp([self.index(0)], [IndexType()], Region(test), Region(body)))
+        loop.attributes[LOOP_ATTR] = label
+
+    def loop_label(self, op: LoopOp) -> str:
+        loops = [o for o in self.fn.walk() if isinstance(o, LoopOp)]
+        return f"loop#{loops.index(op)}"
+
+    def lower_loop_yield(
+        self, op: LoopOp, end: YieldOp, dests: list[SSAValue], cond_slot: SSAValue | None, i: SSAValue, b: Builder
+    ) -> None:
+        """The copies at the end of an iteration: condition, carried values, scan rows."""
+        values = list(end.values)
+        n = len(op.inits)
+        slots = [*dests[:n], *([cond_slot] if cond_slot is not None else [])]
+        pairs = [(values[1 + k], dests[k]) for k in range(n)]
+        if cond_slot is not None:
+            pairs.append((values[0], cond_slot))
+        for value, dest in pairs:
+            source = self.mem[value]
+            if source is not dest and source in slots:
+                raise PassFailedException(
+                    f"{self.loop_label(op)} in @{self.fn.sym_name.data} carries {describe(value)} into another"
+                    " position: copy it first (the iteration's copies would overwrite each other)"
+                )
+        for value, dest in pairs:
+            if self.mem[value] is not dest:
+                b.insert(memref.CopyOp(self.mem[value], dest))
+        for value, result in zip(values[1 + n :], op.scans):
+            base = planned_offset(result)
+            assert base is not None  # liveness plans every scan output on chip
+            row = tensor_bytes(value.type)
+            shift = b.insert(arith.AddiOp(self.index(base), b.insert(arith.MuliOp(i, self.index(row))).result)).result
+            view = b.insert(memref.ViewOp(self.arena, shift, [], memref_of(value.type, ON_CHIP)))
+            view.attributes[TENSOR_ATTR] = StringAttr(self.names(result))
+            b.insert(memref.CopyOp(self.mem[value], view.result))
 
     def lower_dma_start(self, op: DmaStartOp, b: Builder) -> None:
         count = len(op.sources)

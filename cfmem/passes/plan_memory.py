@@ -9,7 +9,10 @@ parsing and later passes can run in a separate ``xdsl-opt`` call:
   (-1 for a result that is not planned on chip);
 - ``cfmem.arg_offsets`` on the function when arguments are planned
   (``io-on-chip``);
-- ``cfmem.block = array<i64: offset, size>`` on each ``nn.if`` in hoist mode;
+- ``cfmem.block = array<i64: offset, size>`` on each ``nn.if`` and ``nn.loop`` in hoist mode;
+- ``cfmem.slot_offsets = array<i64: iteration, condition>`` on each ``nn.loop``:
+  where its body's iteration number and condition live (-1 when they need no
+  bytes); its carried body arguments live in the bytes of its results;
 - ``cfmem.arena_size``, ``cfmem.lower_bound``, ``cfmem.plan`` on the function.
 
 Results placed off chip (``cfmem.offchip``, see cfmem.passes.placement) are
@@ -33,10 +36,11 @@ from dataclasses import dataclass
 from xdsl.context import Context
 from xdsl.dialects import func
 from xdsl.dialects.builtin import DenseArrayBase, IntegerAttr, ModuleOp, StringAttr, i64
-from xdsl.ir import Operation, SSAValue
+from xdsl.ir import Block, Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.utils.exceptions import PassFailedException
 
+from cfmem.dialects.nn_control import LoopOp
 from cfmem.passes.aliases import ALIAS_KINDS, SAFE_KINDS, find_aliases
 from cfmem.passes.liveness import FunctionLiveness, analyze_function, functions
 from cfmem.passes.options import checked_options
@@ -56,6 +60,7 @@ from cfmem.planning.strategies import STRATEGY_NAMES
 OFFSETS_ATTR = "cfmem.offsets"
 ARG_OFFSETS_ATTR = "cfmem.arg_offsets"
 BLOCK_ATTR = "cfmem.block"
+SLOT_OFFSETS_ATTR = "cfmem.slot_offsets"
 ARENA_ATTR = "cfmem.arena_size"
 BOUND_ATTR = "cfmem.lower_bound"
 PLAN_ATTR = "cfmem.plan"
@@ -137,6 +142,8 @@ def annotate(fn: func.FuncOp, info: FunctionLiveness, plan: TreePlan) -> None:
     for if_op, node in info.if_node_of.items():
         if node.id in plan.blocks:
             if_op.attributes[BLOCK_ATTR] = DenseArrayBase.from_list(i64, list(plan.blocks[node.id]))
+        if isinstance(if_op, LoopOp):
+            if_op.attributes[SLOT_OFFSETS_ATTR] = offsets_of([if_op.iteration_arg, if_op.cond_arg])
     args = list(fn.body.block.args)
     if any(a in info.tensor_of for a in args):
         fn.attributes[ARG_OFFSETS_ATTR] = offsets_of(args)
@@ -151,7 +158,12 @@ def planned_offset(value: SSAValue, attr_name: str = OFFSETS_ATTR) -> int | None
     """The offset ``nn-plan-memory`` gave ``value`` in the arena whose offsets are
     ``attr_name`` (default: on chip), or None if it is not in that arena."""
     owner = value.owner
-    if isinstance(owner, Operation):
+    loop = owner.parent_op() if isinstance(owner, Block) else None
+    if isinstance(loop, LoopOp):  # a body argument: a slot of the loop's, or a carried result's bytes
+        if value.index >= 2:
+            return planned_offset(loop.outputs[value.index - 2], attr_name)
+        attr, index = (loop.attributes.get(SLOT_OFFSETS_ATTR) if attr_name == OFFSETS_ATTR else None), value.index
+    elif isinstance(owner, Operation):
         attr, index = owner.attributes.get(attr_name), value.index
     else:
         fn = owner.parent_op()

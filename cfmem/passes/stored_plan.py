@@ -25,6 +25,7 @@ from xdsl.dialects.builtin import DenseArrayBase, IntegerAttr, StringAttr, i64
 from xdsl.ir import Operation, SSAValue
 from xdsl.utils.exceptions import PassFailedException
 
+from cfmem.dialects.nn_control import LoopOp
 from cfmem.dialects.types import tensor_bytes
 from cfmem.passes.aliases import Aliases, find_aliases
 from cfmem.passes.liveness import FunctionLiveness, analyze_function, op_position
@@ -36,6 +37,7 @@ from cfmem.passes.plan_memory import (
     OFFCHIP_ARENA_ATTR,
     OFFCHIP_OFFSETS_ATTR,
     OFFSETS_ATTR,
+    SLOT_OFFSETS_ATTR,
 )
 from cfmem.planning.control_flow import timeline
 from cfmem.planning.verify import PlanError, verify_plan
@@ -102,6 +104,12 @@ def _check_arena(fn: func.FuncOp, space: str, attr_name: str, arena_size: int) -
         if op is not fn and attr_name in op.attributes:
             owner = f"'{op.name}' {op_position(op)}"
             offsets.update(_stored_offsets(owner, op.attributes[attr_name], list(op.results)))
+        if isinstance(op, LoopOp) and space == "onchip" and SLOT_OFFSETS_ATTR in op.attributes:
+            owner = f"'{op.name}' {op_position(op)} ({SLOT_OFFSETS_ATTR})"
+            offsets.update(_stored_offsets(owner, op.attributes[SLOT_OFFSETS_ATTR], [op.iteration_arg, op.cond_arg]))
+    for op in fn.walk():
+        if isinstance(op, LoopOp):  # carried body arguments live in their results' bytes
+            offsets.update({arg: offsets[r] for arg, r in zip(op.carried_args, op.carried) if r in offsets})
 
     aliases = declared_aliases(fn) if space == "onchip" else {}
     info = analyze_function(fn, io_on_chip=space == "onchip", space=space, aliases=aliases)

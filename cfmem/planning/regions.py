@@ -6,6 +6,12 @@ interval ``[start, end]`` of the region that defines it; a use inside a nested
 region counts at the step of the if that contains it, so values from above
 stay live through that if's step. An if's results are tensors of the parent
 region defined at the if's step.
+
+A loop is a node with one branch, its body: iterations run one after another
+and a body tensor never outlives its iteration, so one iteration's timeline
+is every iteration's, and the body's bytes are reused on each. What crosses
+iterations (the carried values, the condition, the iteration number) lives
+in the parent at the loop's step, so it is live through every iteration.
 """
 
 from __future__ import annotations
@@ -35,9 +41,21 @@ class Alias:
 
 @dataclass
 class IfNode:
+    """An if (two branches, one runs) or a loop (``kind="loop"``, one branch: the body)."""
+
     id: int
     step: int
     branches: list[RegionTree]
+    kind: str = "if"
+    label: str = ""
+    """How messages name it (``if#2``, ``loop#0``); ``if#<id>`` when empty."""
+
+    @property
+    def name(self) -> str:
+        return self.label or f"{self.kind}#{self.id}"
+
+    def branch_labels(self) -> tuple[str, ...]:
+        return ("body",) if self.kind == "loop" else ("then", "else")
 
 
 @dataclass
@@ -104,10 +122,10 @@ def _bound_path_tensors(region: RegionTree) -> tuple[int, list[str], list[Tensor
         inner, inner_where, inner_tensors = 0, [], []
         if step in if_at:
             node = if_at[step]
-            for label, branch in zip(("then", "else"), node.branches, strict=True):
+            for label, branch in zip(node.branch_labels(), node.branches, strict=True):
                 sub, sub_where, sub_tensors = _bound_path_tensors(branch)
                 if sub > inner:
-                    inner, inner_where, inner_tensors = sub, [f"if#{node.id}.{label}", *sub_where], sub_tensors
+                    inner, inner_where, inner_tensors = sub, [f"{node.name}.{label}", *sub_where], sub_tensors
         if live + inner > best:
             best, where, best_step, best_inner = live + inner, [f"step {step}", *inner_where], step, inner_tensors
     if best_step is None:
