@@ -33,8 +33,8 @@ from xdsl.context import Context
 from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp
 
-from cfmem.dma.events import Block, Compute, IfEvent, Start
-from cfmem.dma.timing import Chip, simulate, slower_path
+from cfmem.dma.events import Block, Compute, IfEvent, LoopEvent, Start
+from cfmem.dma.timing import Chip, loop_trips, simulate, slower_path
 from cfmem.errors import CfmemError
 from cfmem.interp.golden import find_function
 from cfmem.passes.dma_events import function_events
@@ -98,16 +98,19 @@ def latency_bound(module: ModuleOp, chip: Chip, budget: int, path: dict[str, boo
     compute = 0.0
     weights = 0
 
-    def walk(block: Block) -> None:
+    def walk(block: Block, times: int = 1) -> None:
+        """A loop's compute counts every iteration, its weights once (they may stay on chip)."""
         nonlocal compute, weights
         for event in block.events:
             if isinstance(event, Compute):
-                compute += chip.compute_cycles(Compute(event.name, event.macs, event.bytes_moved))
+                compute += times * chip.compute_cycles(Compute(event.name, event.macs, event.bytes_moved))
                 weights += event.offchip_bytes  # weights no transfer carries
             elif isinstance(event, Start):
                 weights += event.nbytes
             elif isinstance(event, IfEvent):
-                walk(event.branches[0 if path.get(event.label, True) else 1])
+                walk(event.branches[0 if path.get(event.label, True) else 1], times)
+            elif isinstance(event, LoopEvent):
+                walk(event.body, times * loop_trips(event, path))
 
     walk(_streamed_events(module, func_name))
     unavoidable = max(0, weights - budget) / (chip.dma_bytes_per_cycle + chip.offchip_bytes_per_cycle)

@@ -129,5 +129,5 @@ def test_insertion_refuses_control_flow_it_cannot_see_into():
     from cfmem.ir_io import parse_module
 
     module, _ = parse_module(SCF_IF)
-    with pytest.raises(PassFailedException, match="'scf.if' .*only nn.if regions"):
+    with pytest.raises(PassFailedException, match="'scf.if' .*only nn.if and nn.loop regions"):
         InsertDmaPass().apply(make_context(), module)

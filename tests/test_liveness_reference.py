@@ -199,7 +199,7 @@ def test_control_flow_other_than_nn_if_is_refused_where_it_is(prefix, result, wh
     fn = next(iter(functions(module)))
     with pytest.raises(PassFailedException) as err:
         analyze_function(fn)
-    assert str(err.value) == f"'scf.if' {where}: only nn.if regions can be planned (write this control flow as nn.if)"
+    assert str(err.value) == f"'scf.if' {where}: only nn.if and nn.loop regions can be planned (write this control flow as nn.if or nn.loop)"
 
 
 POSITIONS = """

@@ -85,4 +85,4 @@ SCF_IF = """func.func @main(%x: tensor<4xf32>, %c: i1) -> tensor<4xf32> {
 def test_an_upstream_scf_if_is_refused_by_name(spec):
     with pytest.raises(CfmemError) as err:
         lower(SCF_IF, spec)
-    assert err.value.message == "'scf.if' defining %r in @main: only nn.if regions can be planned (write this control flow as nn.if)"
+    assert err.value.message == "'scf.if' defining %r in @main: only nn.if and nn.loop regions can be planned (write this control flow as nn.if or nn.loop)"

@@ -2,7 +2,7 @@
 
 This is what the hazard checker and the timing model read. A ``Block`` is one
 region's event list in program order; an ``IfEvent`` holds one ``Block`` per
-branch. Transfers name the buffer they write and the byte ranges; compute
+branch, a ``LoopEvent`` the ``Block`` of its body (one iteration). Transfers name the buffer they write and the byte ranges; compute
 events name the transfers whose data they read.
 """
 
@@ -46,7 +46,53 @@ class IfEvent:
     branches: list[Block]
 
 
-Event = Start | Wait | Compute | IfEvent
+@dataclass
+class LoopEvent:
+    label: str
+    body: Block
+    trips: int | None = None
+    """The iterations it runs when the IR fixes them (a scan, a constant trip count)."""
+
+
+Event = Start | Wait | Compute | IfEvent | LoopEvent
+
+
+def iterations(body: Block, count: int) -> list[Block]:
+    """``count`` copies of a loop body, one per iteration, each renaming the tokens
+    started inside it (``load`` becomes ``load@2`` in iteration 2), so that checkers
+    can follow the back edge as straight-line code."""
+    started = {e.token for e in _walk(body) if isinstance(e, Start)}
+
+    def rename(block: Block, k: int) -> Block:
+        def token(t: str) -> str:
+            return f"{t}@{k}" if t in started else t
+
+        out = Block(f"{block.label}@{k}")
+        for e in block.events:
+            if isinstance(e, Start):
+                out.events.append(Start(token(e.token), e.buffer, e.ranges, e.nbytes))
+            elif isinstance(e, Wait):
+                out.events.append(Wait(token(e.token)))
+            elif isinstance(e, Compute):
+                out.events.append(Compute(e.name, e.macs, e.bytes_moved, e.offchip_bytes,
+                                          tuple(token(t) for t in e.reads), e.slice))
+            elif isinstance(e, IfEvent):
+                out.events.append(IfEvent(e.label, [rename(b, k) for b in e.branches]))
+            else:
+                out.events.append(LoopEvent(e.label, rename(e.body, k), e.trips))
+        return out
+
+    return [rename(body, k) for k in range(1, count + 1)]
+
+
+def _walk(block: Block):
+    for e in block.events:
+        yield e
+        if isinstance(e, IfEvent):
+            for b in e.branches:
+                yield from _walk(b)
+        elif isinstance(e, LoopEvent):
+            yield from _walk(e.body)
 
 
 @dataclass

@@ -14,14 +14,17 @@ of the same memories through views. The rules, on every execution path:
 3. Every transfer is waited for before the function ends.
 
 Branches start from the transfers outstanding before the if; after it, a
-transfer counts as outstanding if it is on some path. No xDSL here.
+transfer counts as outstanding if it is on some path. A loop's body runs from
+the transfers outstanding before it, then again from those left by the first
+iteration (the back edge); after it, the transfers of zero, one or two
+iterations count. No xDSL here.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from cfmem.dma.events import Block, IfEvent
+from cfmem.dma.events import Block, IfEvent, LoopEvent
 from cfmem.dma.hazards import HazardError
 
 Tag = tuple[str, int | None]
@@ -106,6 +109,10 @@ def _run(block: Block, in_flight: dict[Tag, FlatStart]) -> dict[Tag, FlatStart]:
             for branch in event.branches:
                 after.update(_run(branch, dict(in_flight)))
             in_flight = after
+        elif isinstance(event, LoopEvent):  # no iteration, one, or two in a row (the back edge)
+            once = _run(event.body, dict(in_flight))
+            twice = _run(event.body, dict(once))
+            in_flight = {**in_flight, **once, **twice}
     return in_flight
 
 

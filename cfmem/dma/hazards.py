@@ -3,18 +3,22 @@
 1. An op reads transferred data only after the wait on that transfer.
 2. A transfer overwrites bytes of a buffer only after the last reader of the
    data there has run.
-3. No transfer is outstanding when a region ends: at an ``nn.if`` (the
-   paper's region cut), at the end of a branch, at the end of the function.
+3. No transfer is outstanding when a region ends: at an ``nn.if`` or
+   ``nn.loop`` (the paper's region cut), at the end of a branch or of an
+   iteration, at the end of the function.
 4. Every token is waited exactly once, after its start.
 
 Each violation is a ``HazardError`` naming the op, the token and the region.
+A loop is checked as two iterations in a row (``cfmem.dma.events.iterations``),
+so a transfer of iteration 2 that overwrites what iteration 1 loaded for
+later iterations (a weight hoisted out of the loop) is caught.
 """
 
 from __future__ import annotations
 
 from collections import Counter
 
-from cfmem.dma.events import Block, Compute, IfEvent, Start, Wait
+from cfmem.dma.events import Block, Compute, IfEvent, LoopEvent, Start, Wait, iterations
 
 
 class HazardError(ValueError):
@@ -37,6 +41,20 @@ def _reads(block: Block) -> Counter[str]:
     return reads
 
 
+def unrolled(block: Block) -> Block:
+    """``block`` with every loop as two iterations one after the other (an if whose
+    branches run in turn, which is how ``check`` visits them)."""
+    out = Block(block.label)
+    for e in block.events:
+        if isinstance(e, LoopEvent):
+            out.events.append(IfEvent(e.label, [unrolled(b) for b in iterations(e.body, 2)]))
+        elif isinstance(e, IfEvent):
+            out.events.append(IfEvent(e.label, [unrolled(b) for b in e.branches]))
+        else:
+            out.events.append(e)
+    return out
+
+
 def check(program: Block) -> None:
     """Raise ``HazardError`` at the first broken rule in ``program``.
 
@@ -46,6 +64,7 @@ def check(program: Block) -> None:
     enclosing region's list is empty at its cut, and a region ending with one
     is an error.
     """
+    program = unrolled(program)
     reads_left = _reads(program)
     started: dict[str, Start] = {}
     waited: set[str] = set()

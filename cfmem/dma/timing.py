@@ -22,7 +22,7 @@ import json
 from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 
-from cfmem.dma.events import Block, Compute, IfEvent, Start, Wait
+from cfmem.dma.events import Block, Compute, IfEvent, LoopEvent, Start, Wait
 
 
 @dataclass(frozen=True)
@@ -108,11 +108,25 @@ class Timeline:
         return chip.milliseconds(self.cycles)
 
 
-def simulate(program: Block, chip: Chip, branches: dict[str, bool] | None = None) -> Timeline:
+ASSUMED_TRIPS = 1
+"""Iterations a loop is timed with when neither the IR nor the path fixes them."""
+
+
+def loop_trips(event: LoopEvent, path: dict, assumed: int = ASSUMED_TRIPS) -> int:
+    """How many times ``event`` runs on ``path``: the path's count (a run's own), the
+    count the IR fixes, or ``assumed``."""
+    count = path.get(event.label)
+    if isinstance(count, int) and not isinstance(count, bool):
+        return count
+    return event.trips if event.trips is not None else assumed
+
+
+def simulate(program: Block, chip: Chip, branches: dict | None = None) -> Timeline:
     """Run ``program`` on ``chip`` along one path.
 
-    ``branches`` maps an if label to True for its then branch; ifs not named
-    take the branch with the larger total compute (the slower path).
+    ``branches`` maps an if label to True for its then branch and a loop label
+    to its iteration count; ifs not named take the branch with the larger total
+    compute (the slower path), loops not named run ``loop_trips`` times.
     """
     branches = branches or {}
     now = 0.0
@@ -152,6 +166,12 @@ def simulate(program: Block, chip: Chip, branches: dict[str, bool] | None = None
                 run(event.branches[0 if taken else 1])
                 part += 1
                 region = RegionTime(f"{block.label}[{part}]", now)
+            elif isinstance(event, LoopEvent):
+                close()
+                for _ in range(loop_trips(event, branches)):
+                    run(event.body)
+                part += 1
+                region = RegionTime(f"{block.label}[{part}]", now)
         close()
 
     run(program)
@@ -159,9 +179,10 @@ def simulate(program: Block, chip: Chip, branches: dict[str, bool] | None = None
     return timeline
 
 
-def slower_path(program: Block, chip: Chip) -> dict[str, bool]:
-    """The branch ``simulate`` takes at every if it is not told about: the one with more compute."""
-    choices: dict[str, bool] = {}
+def slower_path(program: Block, chip: Chip) -> dict:
+    """The branch ``simulate`` takes at every if it is not told about (the one with more
+    compute), and the iterations of every loop (``loop_trips``)."""
+    choices: dict = {}
 
     def walk(block: Block) -> None:
         for event in block.events:
@@ -169,6 +190,9 @@ def slower_path(program: Block, chip: Chip) -> dict[str, bool]:
                 taken = _work(event.branches[0], chip) >= _work(event.branches[1], chip)
                 choices[event.label] = taken
                 walk(event.branches[0 if taken else 1])
+            elif isinstance(event, LoopEvent):
+                choices[event.label] = loop_trips(event, {})
+                walk(event.body)
 
     walk(program)
     return choices
@@ -188,4 +212,6 @@ def _work(block: Block, chip: Chip, branches=max) -> float:
             total += chip.compute_cycles(event)
         elif isinstance(event, IfEvent):
             total += branches(_work(b, chip, branches) for b in event.branches)
+        elif isinstance(event, LoopEvent):
+            total += loop_trips(event, {}) * _work(event.body, chip, branches)
     return total

@@ -21,11 +21,11 @@ from xdsl.traits import IsTerminator
 from xdsl.utils.exceptions import PassFailedException
 
 from cfmem.dialects.nn_compute import ConstantOp
-from cfmem.dialects.nn_control import IfOp
+from cfmem.dialects.nn_control import IfOp, LoopOp
 from cfmem.dialects.nn_dma import DmaBufferOp, DmaStartOp, DmaWaitOp
 from cfmem.dialects.nn_weights import GetGlobalOp, ViewOp
 from cfmem.dialects.types import tensor_bytes
-from cfmem.dma.events import Block, Compute, IfEvent, Start, Wait
+from cfmem.dma.events import Block, Compute, IfEvent, LoopEvent, Start, Wait
 from cfmem.dma.flat_hazards import check_flat
 from cfmem.dma.hazards import HazardError, check
 from cfmem.passes.flat_dma_events import flat_function_events
@@ -50,7 +50,18 @@ def _compute(op: Operation, names: ValueNames) -> Compute:
     return Compute(op_label(op, names), macs, moved, offchip, tuple(dict.fromkeys(reads)), sliced)
 
 
-def block_events(block: IRBlock, label: str, names: ValueNames, if_labels: dict[IfOp, str]) -> Block:
+def static_trips(op: LoopOp) -> int | None:
+    """The iterations ``op`` runs whatever the inputs: its scan length, or a constant
+    trip count of a loop that tests no condition."""
+    if op.scan_length() is not None:
+        return op.scan_length()
+    count = op.trip_count.owner
+    if op.is_counted() and isinstance(count, ConstantOp):
+        return max(0, int(count.value.get_values()[0]))
+    return None
+
+
+def block_events(block: IRBlock, label: str, names: ValueNames, if_labels: dict[IfOp | LoopOp, str]) -> Block:
     events = Block(label)
     for op in block.ops:
         if is_resident(op):
@@ -72,6 +83,10 @@ def block_events(block: IRBlock, label: str, names: ValueNames, if_labels: dict[
                     ],
                 )
             )
+        elif isinstance(op, LoopOp):
+            tag = if_labels[op]
+            body = block_events(op.body.block, f"{label}/{tag}.body", names, if_labels)
+            events.events.append(LoopEvent(tag, body, static_trips(op)))
         elif not (
             op.has_trait(IsTerminator) or isinstance(op, DmaBufferOp | GetGlobalOp | ViewOp | ConstantOp)
             or (op.results and is_weight(op.results[0]))
@@ -81,8 +96,9 @@ def block_events(block: IRBlock, label: str, names: ValueNames, if_labels: dict[
 
 
 def function_events(fn: func.FuncOp) -> Block:
-    """The event tree of ``fn``; ifs are labelled ``if#k`` in pre-order."""
-    if_labels = {op: f"if#{k}" for k, op in enumerate(o for o in fn.walk() if isinstance(o, IfOp))}
+    """The event tree of ``fn``; ifs are labelled ``if#k`` and loops ``loop#k`` in pre-order."""
+    if_labels: dict[IfOp | LoopOp, str] = {op: f"if#{k}" for k, op in enumerate(o for o in fn.walk() if isinstance(o, IfOp))}
+    if_labels.update({op: f"loop#{k}" for k, op in enumerate(o for o in fn.walk() if isinstance(o, LoopOp))})
     return block_events(fn.body.block, f"@{fn.sym_name.data}", ValueNames("#", "v", "%"), if_labels)
 
 

@@ -19,9 +19,9 @@ from xdsl.ir import BlockArgument, Operation, SSAValue
 
 from cfmem.dialects.nn_memref import ApplyOp
 from cfmem.dialects.types import element_bytes, tensor_bytes
-from cfmem.dma.events import Block, IfEvent
+from cfmem.dma.events import Block, IfEvent, LoopEvent
 from cfmem.dma.flat_hazards import Access, Bytes, FlatStart, FlatWait
-from cfmem.passes.lower_to_memref import TENSOR_ATTR
+from cfmem.passes.lower_to_memref import LOOP_ATTR, TENSOR_ATTR
 from cfmem.passes.slice_loops import index_constant, unroll_loops
 
 UNBOUNDED = 1 << 62
@@ -133,6 +133,10 @@ def block_events(block: IRBlock, label: str, memories: _Memories, if_labels: dic
                 if r.blocks
             ]
             events.events.append(IfEvent(tag, branches))
+        elif isinstance(op, scf.ForOp | scf.WhileOp) and LOOP_ATTR in op.attributes:
+            tag = op.attributes[LOOP_ATTR].data
+            body = op.body.block if isinstance(op, scf.ForOp) else op.after_region.block
+            events.events.append(LoopEvent(tag, block_events(body, f"{label}/{tag}.body", memories, if_labels)))
         elif not any(isinstance(r.type, MemRefType) for r in op.results):
             events.events.extend(_accesses(op, memories))
     return events
@@ -141,7 +145,7 @@ def block_events(block: IRBlock, label: str, memories: _Memories, if_labels: dic
 def flat_function_events(fn: func.FuncOp) -> Block:
     """The flat DMA events of ``fn``; ``scf.if`` ops are labelled ``if#k`` in pre-order.
     Loops (``nn-roll-slices``) are checked trip by trip, on an unrolled copy."""
-    if any(isinstance(op, scf.ForOp) for op in fn.walk()):
+    if any(isinstance(op, scf.ForOp) and LOOP_ATTR not in op.attributes for op in fn.walk()):
         fn = fn.clone()
         unroll_loops(fn)
     if_labels = {op: f"if#{k}" for k, op in enumerate(o for o in fn.walk() if isinstance(o, scf.IfOp))}

@@ -1,8 +1,8 @@
 """``nn-insert-dma``: load each op's weights into on-chip buffers by DMA.
 
-Regions follow the paper: a block is cut by its ``nn.if`` ops into segments
-(start to first if, between ifs, after the last if), and every branch is a
-block of its own. Inside a segment, the ops that read weights are taken in
+Regions follow the paper: a block is cut by its ``nn.if`` and ``nn.loop`` ops
+into segments (start to first cut, between cuts, after the last), and every
+branch and loop body is a block of its own. Inside a segment, the ops that read weights are taken in
 execution order:
 
 ``pingpong``
@@ -29,6 +29,12 @@ into an off-chip buffer (an ``nn.dma_buffer`` placed off chip), waited for
 just before the result's first reader or after the next op, whichever comes
 first; every reader then gets the off-chip copy, prefetched like a weight.
 
+Loops (``loop-weights``): with ``hoist`` (the default) the weights streamed
+by the ops of a loop's body (nested ifs and loops included) are loaded once,
+by one transfer into one buffer right before the loop (``cfmem.hoisted``),
+and read there by every iteration; with ``stream``, or when they exceed
+``dma-budget``, each iteration loads them again like any block's weights.
+
 Buffers are ``nn.dma_buffer`` tensors planned like any other: ``buffers=region``
 defines them at the start of each segment (so a branch's buffers live inside
 its hoisted block), ``buffers=fixed`` defines one set at the function's entry,
@@ -53,7 +59,7 @@ from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.traits import IsTerminator
 from xdsl.utils.exceptions import PassFailedException
 
-from cfmem.dialects.nn_control import IfOp
+from cfmem.dialects.nn_control import REGION_OPS, IfOp, LoopOp
 from cfmem.dialects.nn_dma import DmaBufferOp, DmaStartOp, DmaWaitOp
 from cfmem.dialects.nn_weights import GetGlobalOp, ReshapeOp, ViewOp
 from cfmem.dialects.types import element_bytes, tensor_bytes
@@ -75,11 +81,14 @@ from cfmem.planning.problem import align_up
 
 MODES = ("pingpong", "sync")
 BUFFER_PLACEMENTS = ("region", "fixed")
+LOOP_WEIGHTS = ("hoist", "stream")
+HOISTED_ATTR = "cfmem.hoisted"
+"""On the buffer, transfer and wait that load a loop's weights once before it."""
 
 
 def weight_operands(op: Operation) -> list[SSAValue]:
     """The distinct off-chip weights ``op`` reads, in operand order."""
-    if isinstance(op, DmaStartOp | ViewOp | ReshapeOp | IfOp):
+    if isinstance(op, DmaStartOp | ViewOp | ReshapeOp | IfOp | LoopOp):
         return []
     seen: list[SSAValue] = []
     for v in op.operands:
@@ -91,7 +100,7 @@ def weight_operands(op: Operation) -> list[SSAValue]:
 def streamed_operands(op: Operation) -> list[SSAValue]:
     """What DMA brings on chip for ``op``: its weights when they are streamed, and the
     off-chip activations it reads that are prefetched (``cfmem.prefetch``)."""
-    if isinstance(op, DmaStartOp | IfOp) or op.has_trait(IsTerminator):
+    if isinstance(op, DmaStartOp | IfOp | LoopOp) or op.has_trait(IsTerminator):
         return []
     streamed = weight_operands(op) if weight_place(op) == "stream" else []
     for v in op.operands:
@@ -115,10 +124,10 @@ def packed_offsets(values: list[SSAValue], align: int) -> tuple[list[int], int]:
 
 
 def segments(block: Block) -> list[list[Operation]]:
-    """The block's ops cut at each ``nn.if`` (the ifs themselves excluded)."""
+    """The block's ops cut at each ``nn.if`` and ``nn.loop`` (the cuts themselves excluded)."""
     parts: list[list[Operation]] = [[]]
     for op in block.ops:
-        if isinstance(op, IfOp):
+        if isinstance(op, REGION_OPS):
             parts.append([])
         elif not op.has_trait(IsTerminator):
             parts[-1].append(op)
@@ -126,10 +135,10 @@ def segments(block: Block) -> list[list[Operation]]:
 
 
 def all_blocks(block: Block) -> list[Block]:
-    """``block`` and every branch block nested in it, parents first."""
+    """``block`` and every branch and loop body nested in it, parents first."""
     result = [block]
     for op in block.ops:
-        if isinstance(op, IfOp):
+        if isinstance(op, REGION_OPS):
             for region in op.branches:
                 result.extend(all_blocks(region.block))
     return result
@@ -162,7 +171,9 @@ class InsertDmaPass(ModulePass):
     """Options: ``mode`` (pingpong, sync), ``depth`` (buffers in rotation for
     pingpong), ``buffers`` (region, fixed), ``align`` (bytes between weights
     in a buffer), ``dma-budget`` (bytes; an op needing more reads off-chip
-    directly; absent = no limit)."""
+    directly; absent = no limit), ``loop-weights`` (hoist: a loop's weights
+    are loaded once before it when they fit the DMA budget; stream: every
+    iteration loads them)."""
 
     name = "nn-insert-dma"
     mode: str = "pingpong"
@@ -170,11 +181,13 @@ class InsertDmaPass(ModulePass):
     align: int = 64
     dma_budget: int | None = None
     depth: int = 2
+    loop_weights: str = "hoist"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         with checked_options():
             check_choice("mode", self.mode, MODES)
             check_choice("buffer placement", self.buffers, BUFFER_PLACEMENTS)
+            check_choice("loop-weights", self.loop_weights, LOOP_WEIGHTS)
             check_depth("depth", self.depth)
             check_align("align", self.align)
             check_budget("dma-budget", self.dma_budget)
@@ -215,6 +228,9 @@ class InsertDmaPass(ModulePass):
         _load_resident(fn, self.align)
         for op in [o for o in fn.walk() if o is not fn and is_evicted(o)]:
             _evict(op)
+        if self.loop_weights == "hoist":
+            for loop in [o for o in fn.walk() if isinstance(o, LoopOp)]:
+                self.hoist_loop_weights(loop)
         plan: list[_Segment] = []
         for block in all_blocks(fn.body.block):
             for ops in segments(block):
@@ -239,6 +255,29 @@ class InsertDmaPass(ModulePass):
             check_function(fn)
         except HazardError as err:  # a bug in this pass, never the input's fault
             raise PassFailedException(f"nn-insert-dma produced a DMA hazard: {err}") from err
+
+    def hoist_loop_weights(self, loop: LoopOp) -> None:
+        """Load the weights streamed inside ``loop`` once, right before it (if they fit)."""
+        ops = [o for o in loop.body.walk() if weight_operands(o) and weight_place(o) == "stream"]
+        weights: list[SSAValue] = []
+        for o in ops:
+            weights.extend(w for w in weight_operands(o) if w not in weights)
+        if not weights:
+            return
+        offsets, size = packed_offsets(weights, self.align)
+        if self.dma_budget is not None and size > self.dma_budget:
+            return  # streamed every iteration
+        buffer = DmaBufferOp(size)
+        buffer.result.name_hint = "loop_weights"
+        start = DmaStartOp(weights, buffer.result, offsets)
+        start.token.name_hint = "load_loop"
+        wait = DmaWaitOp(start)
+        for new in (buffer, start, wait):
+            new.attributes[HOISTED_ATTR] = UnitAttr()
+            Rewriter.insert_op(new, InsertPoint.before(loop))
+        on_chip = dict(zip(weights, wait.results))
+        for o in ops:
+            _use_on_chip(o, {w: on_chip[w] for w in weight_operands(o)})
 
     def insert_transfers(
         self, ops: list[Operation], buffers: list[SSAValue | None], first: Operation, sync: bool

@@ -37,7 +37,7 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from cfmem.dialects.nn_memref import ApplyOp
-from cfmem.passes.lower_to_memref import TENSOR_ATTR
+from cfmem.passes.lower_to_memref import LOOP_ATTR, TENSOR_ATTR
 from cfmem.passes.placement import SLICE_OF_ATTR
 
 TENSOR_INDEX_ATTR = "cfmem.tensor_index"
@@ -409,9 +409,9 @@ def _fold(op: Operation) -> Operation:
 
 
 def unroll_loops(fn: func.FuncOp) -> None:
-    """Replace every ``scf.for`` of ``fn`` with constant bounds and no results by its trips,
+    """Replace every slice loop (an ``scf.for`` not marked ``cfmem.loop``) of ``fn`` by its trips,
     the trip count folded into index arithmetic and tensor names (innermost loops first)."""
-    loops = [op for op in fn.walk() if isinstance(op, scf.ForOp)]
+    loops = [op for op in fn.walk() if isinstance(op, scf.ForOp) and LOOP_ATTR not in op.attributes]
     for loop in reversed(loops):
         bounds = [index_constant(v) for v in (loop.lb, loop.ub, loop.step)]
         if any(b is None for b in bounds) or loop.results:
