@@ -62,7 +62,7 @@ from xdsl.utils.exceptions import VerifyException
 
 from cfmem.dialects import nn_compute as nc
 from cfmem.dialects import shapes
-from cfmem.dialects.nn_control import IfOp, YieldOp
+from cfmem.dialects.nn_control import IfOp, LoopOp, YieldOp
 from cfmem.dialects.nn_weights import GetGlobalOp, GlobalOp, ReshapeOp, ViewOp
 from cfmem.dialects.types import static_shape, tensor_bytes
 from cfmem.interp.weights import numpy_dtype
@@ -286,7 +286,7 @@ class GraphBuilder:
         self._builder.insert(op)
         if verify:
             try:
-                op.verify()
+                op.verify_()  # its own rules; the blob is sized when the module is built
             except VerifyException as err:
                 raise GraphBuildError(f"{op.name} %{name}: {err}") from None
         return op.results[0]
@@ -963,8 +963,68 @@ class GraphBuilder:
                 result.name_hint = base if len(op.results) == 1 else self._unique(f"{base}r{i}")
         return list(op.results)
 
-    def _branch(self, fn: BranchFn, what: str, blocks: list[Block]) -> list[SSAValue]:
-        block = Block()
+    def loop(
+        self,
+        trip_count: SSAValue | int,
+        inits: Sequence[SSAValue],
+        body_fn: Callable[..., Sequence[SSAValue]],
+        *,
+        cond: SSAValue | None = None,
+        scan_length: int | None = None,
+        names: Sequence[str] | None = None,
+        name: str | None = None,
+    ) -> list[SSAValue]:
+        """``nn.loop``: ``body_fn(b, i, c, *carried)`` builds one iteration with this
+        builder and returns ``[next condition, *next carried values, *scan elements]``.
+
+        ``trip_count`` is a one-element i64 tensor or an int (a constant);
+        ``cond`` the condition before the first iteration (default: a constant
+        true, so with a constant-true next condition the loop is counted).
+        Scan elements are stacked into results of leading length ``scan_length``.
+        Returns the final carried values, then the scan outputs.
+        """
+        self._check_open()
+        base = self._name(name, "loop")
+        if isinstance(trip_count, int):
+            trip_count = self.constant(np.array(trip_count), name=f"{base}_trips", dtype=np.int64)
+        if cond is None:
+            cond = self.constant(np.array(True), name=f"{base}_go")
+        for v in (trip_count, cond, *inits):
+            self._check_visible(v, f"operand of %{base}")
+        arg_types = [TensorType(i64, []), TensorType(i1, []), *(v.type for v in inits)]
+        n_weights, blob_end = len(self.weights), self._blob_end
+        blocks: list[Block] = []
+        try:
+            values = self._branch(
+                lambda b: body_fn(b, *blocks[0].args), f"body of %{base}", blocks, arg_types
+            )
+            scans = values[1 + len(inits) :]
+            if scans and scan_length is None:
+                raise GraphBuildError(f"nn.loop %{base}: scan elements need a scan_length")
+            result_types = [v.type for v in inits] + [
+                TensorType(v.type.get_element_type(), [scan_length, *v.type.get_shape()]) for v in scans
+            ]
+            op = LoopOp(trip_count, cond, inits, result_types, Region(blocks[0]))
+            op.verify_()  # its own rules; the blob is sized when the module is built
+        except BaseException:
+            for block in blocks:
+                for inner in reversed(list(block.ops)):
+                    block.erase_op(inner, safe_erase=False)
+            del self.weights[n_weights:]
+            self._blob_end = blob_end
+            raise
+        self._builder.insert(op)
+        for i, result in enumerate(op.results):
+            result.name_hint = self._unique(names[i]) if names is not None else (
+                base if len(op.results) == 1 else self._unique(f"{base}r{i}"))
+        return list(op.results)
+
+    def _branch(
+        self, fn: BranchFn, what: str, blocks: list[Block], arg_types: Sequence[Attribute] = ()
+    ) -> list[SSAValue]:
+        block = Block(arg_types=arg_types)
+        for arg, hint in zip(block.args, ("i", "c", *(f"carried{k}" for k in range(len(arg_types))))):
+            arg.name_hint = self._unique(hint)
         blocks.append(block)
         saved = self._builder.insertion_point
         self._builder.insertion_point = InsertPoint.at_end(block)

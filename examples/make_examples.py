@@ -2,7 +2,8 @@
 
 Run ``python examples/make_examples.py`` to rewrite them; the output is
 deterministic. Each model mirrors one case of the paper (FaceDetect,
-FusionDetect, denoise) plus a wake-word cascade; all are f32, NCHW, batch 1,
+FusionDetect, denoise) plus a wake-word cascade and a recurrent keyword
+spotter with loops (seqkws); all are f32, NCHW, batch 1,
 with weights from a ``seed(...)`` blob so no binary file is needed.
 
 Every model's header comment says which inputs take which branch of each
@@ -16,13 +17,14 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
+import numpy as np
 from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import SSAValue
 
 from cfmem.builder import GraphBuilder
 from cfmem.dialects.nn_compute import ConstantOp
-from cfmem.dialects.nn_control import IfOp
+from cfmem.dialects.nn_control import IfOp, LoopOp
 from cfmem.dialects.nn_weights import GetGlobalOp, ReshapeOp, ViewOp
 from cfmem.dialects.types import tensor_bytes
 
@@ -231,12 +233,73 @@ def bigfc() -> tuple[GraphBuilder, list[str]]:
     ]
 
 
+# --- seqkws: a recurrent keyword spotter, an if inside its loop, a loop inside an if ---
+
+
+SURE = 0.12
+SETTLED = 0.08
+
+
+def seqkws() -> tuple[GraphBuilder, list[str]]:
+    b = GraphBuilder("main", seed=6, scale=0.2)
+    feats = b.input("feats", (32, 1, 40))
+    frames = b.input("frames", (), np.int64)
+    first = b.gather(feats, b.constant(np.array(0), name="zero", dtype=np.int64), name="first")  # 1x40
+    h0 = b.tanh(b.dense(first, 64, name="init"), name="h0")
+
+    def step(b: GraphBuilder, i: SSAValue, c: SSAValue, h: SSAValue) -> list[SSAValue]:
+        x = b.gather(feats, i, name="x_t")  # 1x40
+        loud = b.cmp("gt", b.reduce_mean(b.mul(x, x, name="x_sq"), [0, 1], name="energy"), 0.5, name="loud")
+
+        def update(b: GraphBuilder) -> list[SSAValue]:
+            xh = b.concat([x, h], axis=1, name="xh")  # 1x104
+            z = b.sigmoid(b.dense(xh, 64, name="gate"), name="z")
+            n = b.tanh(b.dense(xh, 64, name="cand"), name="n")
+            return [b.add(h, b.mul(z, b.sub(n, h, name="n_minus_h"), name="z_step"), name="h_new")]
+
+        def decay(b: GraphBuilder) -> list[SSAValue]:
+            return [b.mul(h, 0.9, name="h_decay")]
+
+        (h_next,) = b.if_(loud, update, decay, names=["h_next"])
+        return [c, h_next]
+
+    count = b.cast(b.min(b.cast(frames, np.float32, name="frames_f"), 32.0, name="count_f"), np.int64, name="count")
+    (h,) = b.loop(count, [h0], step, names=["h_last"], name="frames_loop")
+    probs = b.softmax(b.dense(h, 12, name="cls"), name="probs")
+    sure = b.cmp("gt", b.reduce_max(probs, [1], name="top"), SURE, name="sure")
+
+    def refine(b: GraphBuilder) -> list[SSAValue]:
+        def settle(b: GraphBuilder, i: SSAValue, c: SSAValue, r: SSAValue) -> list[SSAValue]:
+            pull = b.mul(b.tanh(b.dense(r, 64, name="ref"), name="ref_out"), 0.05, name="pull")
+            r_next = b.add(b.mul(r, 0.5, name="r_half"), pull, name="r_next")
+            size = b.reduce_mean(b.abs(r_next, name="r_abs"), [0, 1], name="size")
+            return [b.cmp("gt", size, SETTLED, name="moving"), r_next]
+
+        (r,) = b.loop(8, [h], settle, names=["r_last"], name="settle_loop")
+        return [b.softmax(b.dense(r, 12, name="ref_cls"), name="ref_probs")]
+
+    def keep(b: GraphBuilder) -> list[SSAValue]:
+        return [probs]
+
+    (out,) = b.if_(sure, refine, keep, names=["out"])
+    b.output(out, names=["out"])
+    return b, [
+        "loop#0 runs over the first `frames` frames (none if frames <= 0, at most 32); in each, if#0 (loud: the frame's",
+        "  mean square > 0.5) updates the state with a gated cell, else decays it.",
+        "if#1 (sure: top class probability > 0.2) -> then runs loop#1, a while loop that refines the",
+        "  state (r = r / 2 + tanh(ref(r)) / 20) until its mean magnitude is 0.08 or less (at most 8",
+        "  iterations); else keeps the probabilities.",
+        "frames = 0 runs no iteration; feats = 2 * standard normal makes most frames loud.",
+    ]
+
+
 MODELS: dict[str, Callable[[], tuple[GraphBuilder, list[str]]]] = {
     "facedetect": facedetect,
     "fusiondetect": fusiondetect,
     "denoise": denoise,
     "wakeword": wakeword,
     "bigfc": bigfc,
+    "seqkws": seqkws,
 }
 
 
@@ -262,7 +325,8 @@ def activation_stats(module: ModuleOp) -> dict[str, int]:
             continue
         sizes.extend(tensor_bytes(r.type) for r in op.results if r not in outputs)
     ifs = sum(isinstance(op, IfOp) for op in fn.walk())
-    return {"ops": ops, "ifs": ifs, "largest": max(sizes), "sum": sum(sizes)}
+    loops = sum(isinstance(op, LoopOp) for op in fn.walk())
+    return {"ops": ops, "ifs": ifs, "loops": loops, "largest": max(sizes), "sum": sum(sizes)}
 
 
 def render(name: str) -> str:
@@ -271,7 +335,8 @@ def render(name: str) -> str:
     stats = activation_stats(module)
     header = [
         f"{name}.mlir: generated by examples/make_examples.py, do not edit.",
-        f"{stats['ops']} ops, {stats['ifs']} nn.if; weight blob {builder.blob_size} bytes"
+        f"{stats['ops']} ops, {stats['ifs']} nn.if" + (f", {stats['loops']} nn.loop" if stats["loops"] else "")
+        + f"; weight blob {builder.blob_size} bytes"
         f" (seed {builder.seed}, scale {builder.scale}); intermediate tensors:"
         f" largest {stats['largest']} bytes, sum {stats['sum']} bytes.",
         *notes,

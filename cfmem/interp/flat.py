@@ -53,7 +53,7 @@ from xdsl.ir import Block, Operation, SSAValue
 from cfmem.dialects.nn_memref import ApplyOp
 from cfmem.interp import kernels
 from cfmem.interp.footprint import type_bytes
-from cfmem.interp.golden import InterpError, RunResult, check_inputs, find_function
+from cfmem.interp.golden import InterpError, RunResult, check_inputs, evaluate, find_function
 from cfmem.interp.weights import numpy_dtype
 from cfmem.passes.aliases import is_inplace_op
 from cfmem.passes.lower_to_memref import INIT_ATTR, INPLACE_ATTR, LOOP_ATTR, ON_CHIP, READS_ATTR, TENSOR_ATTR
@@ -429,7 +429,7 @@ class FlatInterpreter:
                         op,
                     )
         args = [self.read(ref, op) for ref in ins]
-        self.write(out, kernels.evaluate(op.compute, args), op)
+        self.write(out, evaluate(op.compute, args), op)
 
     def start_dma(self, op: memref.DmaStartOp, values: dict) -> None:
         src: Ref = values[op.src]

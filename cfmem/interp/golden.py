@@ -203,7 +203,7 @@ class GoldenInterpreter:
         if isinstance(op, nd.DmaWaitOp):
             return list(args[0])
         if type(op) in kernels.KERNELS:
-            return [kernels.evaluate(op, args)]
+            return [evaluate(op, args)]
         raise InterpError(f"cannot interpret '{op.name}'", op)
 
 
@@ -231,6 +231,14 @@ class GoldenInterpreter:
         stacked = [np.stack(s) if s else np.zeros(r.type.get_shape(), numpy_dtype(r.type.get_element_type()))
                    for s, r in zip(scans, op.scans)]
         return [*carried, *stacked]
+
+
+def evaluate(op: Operation, args: list[np.ndarray]) -> np.ndarray:
+    """``kernels.evaluate``, with an index out of range (a gather's) as an ``InterpError`` at ``op``."""
+    try:
+        return kernels.evaluate(op, args)
+    except IndexError as err:
+        raise InterpError(f"'{op.name}': {err}", op) from None
 
 
 def run_function(

@@ -413,7 +413,7 @@ class _FunctionLowering:
                 b.insert(memref.CopyOp(self.mem[init], dest))
         cond_slot = self.destination(b, op.cond_arg) if planned_offset(op.cond_arg) is not None else None
         if cond_slot is not None:
-            b.insert(memref.CopyOp(self.mem[op.cond], cond_slot))
+            b.insert(memref.CopyOp(self.mem[op.cond], self.cond_slot_as(b, op, op.cond)))
         iteration_slot = self.destination(b, op.iteration_arg) if planned_offset(op.iteration_arg) is not None else None
         trips = b.insert(arith.IndexCastOp(self.load_scalar(b, op.trip_count), IndexType())).result
         trips.name_hint = "trips"
@@ -444,6 +444,15 @@ class _FunctionLowering:
             loop = b.insert(scf.WhileOp([self.index(0)], [IndexType()], Region(test), Region(body)))
         loop.attributes[LOOP_ATTR] = label
 
+    def cond_slot_as(self, b: Builder, op: LoopOp, value: SSAValue) -> SSAValue:
+        """The condition's slot, viewed with the shape of ``value`` (any one-element i1 shape)."""
+        slot = self.mem[op.cond_arg]
+        if value.type == op.cond_arg.type:
+            return slot
+        offset = planned_offset(op.cond_arg)
+        assert offset is not None
+        return self.view(b, self.arena, offset, memref_of(value.type, ON_CHIP), self.names(op.cond_arg))
+
     def loop_label(self, op: LoopOp) -> str:
         loops = [o for o in self.fn.walk() if isinstance(o, LoopOp)]
         return f"loop#{loops.index(op)}"
@@ -457,7 +466,7 @@ class _FunctionLowering:
         slots = [*dests[:n], *([cond_slot] if cond_slot is not None else [])]
         pairs = [(values[1 + k], dests[k]) for k in range(n)]
         if cond_slot is not None:
-            pairs.append((values[0], cond_slot))
+            pairs.append((values[0], self.cond_slot_as(b, op, values[0])))
         for value, dest in pairs:
             source = self.mem[value]
             if source is not dest and source in slots:
