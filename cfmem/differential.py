@@ -35,8 +35,14 @@ class Agreement:
     mlir_vs_flat: float | None
     """Largest difference relative to ``atol + rtol * |flat|`` (<= 1 passes); None if not run."""
 
+    loops: tuple[tuple[str, int], ...] = ()
+    """Each finished loop of the flat run and its iterations."""
+    same_iterations: bool = True
+    """The reference run finished the same loops after the same iterations (True without one)."""
+
     def ok(self) -> bool:
-        return (self.golden_vs_flat in (None, 0.0)) and (self.mlir_vs_flat is None or self.mlir_vs_flat <= 1.0)
+        return (self.golden_vs_flat in (None, 0.0) and self.same_iterations
+                and (self.mlir_vs_flat is None or self.mlir_vs_flat <= 1.0))
 
 
 def _differences(reference: np.ndarray, other: np.ndarray) -> np.ndarray:
@@ -142,6 +148,8 @@ def check(
                 tuple(flat_run.branches),
                 max_abs_diff(golden.outputs, flat_run.outputs) if golden else None,
                 scaled_error(flat_run.outputs, mlir, rtol, atol) if mlir is not None else None,
+                tuple(flat_run.loops),
+                golden is None or golden.loops == flat_run.loops,
             )
         )
     return rows

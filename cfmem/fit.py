@@ -33,8 +33,9 @@ from xdsl.context import Context
 from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp
 
+from cfmem.dialects.nn_control import LoopOp
 from cfmem.dma.events import Block, Compute, IfEvent, LoopEvent, Start
-from cfmem.dma.timing import Chip, loop_trips, simulate, slower_path
+from cfmem.dma.timing import ASSUMED_TRIPS, Chip, loop_trips, simulate, slower_path
 from cfmem.errors import CfmemError
 from cfmem.interp.golden import find_function
 from cfmem.passes.dma_events import function_events
@@ -82,37 +83,45 @@ class Compiled:
 
 
 def _streamed_events(module: ModuleOp, func_name: str | None) -> Block:
-    """The events of a copy of ``module`` with every weight streamed (``nn-insert-dma``'s defaults)."""
+    """The events of a copy of ``module`` with every weight streamed where it is read (a
+    loop's in every iteration)."""
     streamed = module.clone()
-    InsertDmaPass().apply(Context(), streamed)
+    InsertDmaPass(loop_weights="stream").apply(Context(), streamed)
     return function_events(find_function(streamed, func_name))
 
 
-def timing_path(module: ModuleOp, chip: Chip, func_name: str | None = None) -> dict[str, bool]:
-    """The branch every if takes on the timed path: the one with more compute, every weight streamed."""
-    return slower_path(_streamed_events(module, func_name), chip)
+def timing_path(
+    module: ModuleOp, chip: Chip, func_name: str | None = None, assumed_trips: int = ASSUMED_TRIPS
+) -> dict:
+    """The timed path: the branch with more compute at every if (every weight streamed), and
+    each loop's iterations (fixed by the IR, else ``assumed_trips``)."""
+    return slower_path(_streamed_events(module, func_name), chip, assumed_trips)
 
 
 def latency_bound(module: ModuleOp, chip: Chip, budget: int, path: dict[str, bool], func_name: str | None = None) -> float:
     """max(C, (W - budget) / (dma + offchip rates)) on ``path`` (see the module docstring)."""
-    compute = 0.0
-    weights = 0
-
-    def walk(block: Block, times: int = 1) -> None:
-        """A loop's compute counts every iteration, its weights once (they may stay on chip)."""
-        nonlocal compute, weights
+    def walk(block: Block) -> tuple[float, int]:
+        """Compute cycles and off-chip weight bytes of ``block`` on ``path``. A loop of ``n``
+        iterations with ``L`` bytes of weights reads at least ``L + (n - 1) * (L - budget)``:
+        at most ``budget`` of them can stay on chip from one iteration to the next."""
+        compute, weights = 0.0, 0
         for event in block.events:
             if isinstance(event, Compute):
-                compute += times * chip.compute_cycles(Compute(event.name, event.macs, event.bytes_moved))
+                compute += chip.compute_cycles(Compute(event.name, event.macs, event.bytes_moved))
                 weights += event.offchip_bytes  # weights no transfer carries
             elif isinstance(event, Start):
                 weights += event.nbytes
             elif isinstance(event, IfEvent):
-                walk(event.branches[0 if path.get(event.label, True) else 1], times)
+                c, w = walk(event.branches[0 if path.get(event.label, True) else 1])
+                compute, weights = compute + c, weights + w
             elif isinstance(event, LoopEvent):
-                walk(event.body, times * loop_trips(event, path))
+                n = loop_trips(event, path)
+                c, w = walk(event.body)
+                compute += n * c
+                weights += 0 if n == 0 else w + (n - 1) * max(0, w - budget)
+        return compute, weights
 
-    walk(_streamed_events(module, func_name))
+    compute, weights = walk(_streamed_events(module, func_name))
     unavoidable = max(0, weights - budget) / (chip.dma_bytes_per_cycle + chip.offchip_bytes_per_cycle)
     return max(compute, unavoidable)
 
@@ -156,10 +165,7 @@ def compile_for_budget(
         if any(SLICES_ATTR in op.attributes for op in placed.walk()):
             apply_pipeline(placed, "nn-slice-weights", where, base_dir)
         graph = placed.clone()
-        apply_pipeline(placed, f"nn-insert-dma,nn-plan-memory{{mode={mode} strategy={strategy}}}", where, base_dir)
-        for fn in functions(placed):
-            set_function_int(fn, BUDGET_ATTR, budget)
-        peak = max(_arena(fn) for fn in functions(placed))
+        placed, peak = _insert_and_plan(graph, mode, strategy, budget, where, base_dir)
         if peak <= budget:
             break
         closest = peak if closest is None else min(closest, peak)
@@ -185,6 +191,24 @@ def compile_for_budget(
         bound_cycles=latency_bound(module, chip, budget, path),
         placement=chosen,
     )
+
+
+def _insert_and_plan(
+    graph: ModuleOp, mode: str, strategy: str, budget: int, where: str | None, base_dir: Path | None
+) -> tuple[ModuleOp, int]:
+    """DMA and a plan for a placed ``graph``, and its on-chip peak: loops load their weights
+    once (nn-insert-dma's loop-weights=hoist), or every iteration when only that fits."""
+    has_loops = any(isinstance(op, LoopOp) for op in graph.walk())
+    for loop_weights in ("hoist", "stream") if has_loops else ("hoist",):
+        placed = graph.clone()
+        apply_pipeline(placed, f"nn-insert-dma{{loop-weights={loop_weights}}},"
+                               f"nn-plan-memory{{mode={mode} strategy={strategy}}}", where, base_dir)
+        for fn in functions(placed):
+            set_function_int(fn, BUDGET_ATTR, budget)
+        peak = max(_arena(fn) for fn in functions(placed))
+        if peak <= budget:
+            break
+    return placed, peak
 
 
 def smallest_budget(

@@ -287,7 +287,7 @@ class LoopOp(IRDLOperation):
         init_types = tuple(self.inits.types)
         if tuple(self.outputs.types[:n]) != init_types:
             raise VerifyException(
-                f"the loop returns ({_types(self.outputs.types)}) but its first {n} results must be"
+                f"the loop returns ({_types(self.outputs.types)}) but its results must start with"
                 f" the carried types ({_types(init_types)})"
             )
         block = self.body.block

@@ -52,6 +52,8 @@ class LoopEvent:
     body: Block
     trips: int | None = None
     """The iterations it runs when the IR fixes them (a scan, a constant trip count)."""
+    limit: int | None = None
+    """The most iterations it can run, when its trip count is a constant."""
 
 
 Event = Start | Wait | Compute | IfEvent | LoopEvent
@@ -79,7 +81,7 @@ def iterations(body: Block, count: int) -> list[Block]:
             elif isinstance(e, IfEvent):
                 out.events.append(IfEvent(e.label, [rename(b, k) for b in e.branches]))
             else:
-                out.events.append(LoopEvent(e.label, rename(e.body, k), e.trips))
+                out.events.append(LoopEvent(e.label, rename(e.body, k), e.trips, e.limit))
         return out
 
     return [rename(body, k) for k in range(1, count + 1)]

@@ -114,19 +114,22 @@ ASSUMED_TRIPS = 1
 
 def loop_trips(event: LoopEvent, path: dict, assumed: int = ASSUMED_TRIPS) -> int:
     """How many times ``event`` runs on ``path``: the path's count (a run's own), the
-    count the IR fixes, or ``assumed``."""
+    count the IR fixes, or ``assumed`` (at most the loop's constant limit)."""
     count = path.get(event.label)
     if isinstance(count, int) and not isinstance(count, bool):
         return count
-    return event.trips if event.trips is not None else assumed
+    if event.trips is not None:
+        return event.trips
+    return assumed if event.limit is None else min(assumed, event.limit)
 
 
-def simulate(program: Block, chip: Chip, branches: dict | None = None) -> Timeline:
+def simulate(program: Block, chip: Chip, branches: dict | None = None, assumed_trips: int = ASSUMED_TRIPS) -> Timeline:
     """Run ``program`` on ``chip`` along one path.
 
     ``branches`` maps an if label to True for its then branch and a loop label
     to its iteration count; ifs not named take the branch with the larger total
-    compute (the slower path), loops not named run ``loop_trips`` times.
+    compute (the slower path), loops not named run ``loop_trips`` times (``assumed_trips``
+    when the IR does not fix them).
     """
     branches = branches or {}
     now = 0.0
@@ -168,7 +171,7 @@ def simulate(program: Block, chip: Chip, branches: dict | None = None) -> Timeli
                 region = RegionTime(f"{block.label}[{part}]", now)
             elif isinstance(event, LoopEvent):
                 close()
-                for _ in range(loop_trips(event, branches)):
+                for _ in range(loop_trips(event, branches, assumed_trips)):
                     run(event.body)
                 part += 1
                 region = RegionTime(f"{block.label}[{part}]", now)
@@ -179,9 +182,9 @@ def simulate(program: Block, chip: Chip, branches: dict | None = None) -> Timeli
     return timeline
 
 
-def slower_path(program: Block, chip: Chip) -> dict:
+def slower_path(program: Block, chip: Chip, assumed_trips: int = ASSUMED_TRIPS) -> dict:
     """The branch ``simulate`` takes at every if it is not told about (the one with more
-    compute), and the iterations of every loop (``loop_trips``)."""
+    compute), and the iterations of every loop (``loop_trips`` with ``assumed_trips``)."""
     choices: dict = {}
 
     def walk(block: Block) -> None:
@@ -191,7 +194,7 @@ def slower_path(program: Block, chip: Chip) -> dict:
                 choices[event.label] = taken
                 walk(event.branches[0 if taken else 1])
             elif isinstance(event, LoopEvent):
-                choices[event.label] = loop_trips(event, {})
+                choices[event.label] = loop_trips(event, {}, assumed_trips)
                 walk(event.body)
 
     walk(program)

@@ -55,10 +55,14 @@ def static_trips(op: LoopOp) -> int | None:
     trip count of a loop that tests no condition."""
     if op.scan_length() is not None:
         return op.scan_length()
+    limit = trip_limit(op)
+    return limit if op.is_counted() else None
+
+
+def trip_limit(op: LoopOp) -> int | None:
+    """The most iterations ``op`` can run: its trip count when that is a constant."""
     count = op.trip_count.owner
-    if op.is_counted() and isinstance(count, ConstantOp):
-        return max(0, int(count.value.get_values()[0]))
-    return None
+    return max(0, int(count.value.get_values()[0])) if isinstance(count, ConstantOp) else None
 
 
 def block_events(block: IRBlock, label: str, names: ValueNames, if_labels: dict[IfOp | LoopOp, str]) -> Block:
@@ -86,7 +90,7 @@ def block_events(block: IRBlock, label: str, names: ValueNames, if_labels: dict[
         elif isinstance(op, LoopOp):
             tag = if_labels[op]
             body = block_events(op.body.block, f"{label}/{tag}.body", names, if_labels)
-            events.events.append(LoopEvent(tag, body, static_trips(op)))
+            events.events.append(LoopEvent(tag, body, static_trips(op), trip_limit(op)))
         elif not (
             op.has_trait(IsTerminator) or isinstance(op, DmaBufferOp | GetGlobalOp | ViewOp | ConstantOp)
             or (op.results and is_weight(op.results[0]))

@@ -49,6 +49,11 @@ def check_depth(name: str, value: int) -> None:
     check_at_least(name, value, 2, "two buffers make ping-pong")
 
 
+def check_loop_trips(name: str, value: int) -> None:
+    """Iterations assumed for a loop: 0 or more."""
+    check_at_least(name, value, 0, "a loop runs 0 or more iterations")
+
+
 def check_time_limit(name: str, value: float) -> None:
     """Seconds: a finite number above 0."""
     if isinstance(value, bool) or not isinstance(value, int | float):

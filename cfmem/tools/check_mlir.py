@@ -88,6 +88,25 @@ def verdict(args: argparse.Namespace, sets: int, outcomes: list[str], traces: li
     return f"untested: {agrees}, but {untested} (--allow-untested)"
 
 
+def iterations_run(rows) -> str:
+    """``; loop iterations run: loop#0 0, 32; loop#1 2, 3``: what the input sets made each loop do."""
+    seen: dict[str, set[int]] = {}
+    for row in rows:
+        for label, n in row.loops:
+            seen.setdefault(label, set()).add(n)
+    if not seen:
+        return ""
+    return "; loop iterations run: " + "; ".join(f"{label} {', '.join(map(str, sorted(ns)))}" for label, ns in seen.items())
+
+
+def counted(outcomes: list[str]) -> list[str]:
+    """Each outcome once, in first-run order, with ``xN`` when it ran N > 1 times (an if in a loop)."""
+    counts: dict[str, int] = {}
+    for o in outcomes:
+        counts[o] = counts.get(o, 0) + 1
+    return [o if n == 1 else f"{o}x{n}" for o, n in counts.items()]
+
+
 def main(args: argparse.Namespace) -> int:
     from cfmem.mlir_check.jit import MlirCheckError
 
@@ -113,12 +132,15 @@ def main(args: argparse.Namespace) -> int:
         raise CfmemError(str(err), args.model) from None
     except MlirCheckError as err:
         raise CfmemError(f"upstream MLIR: {err}", args.model) from None
-    print(f"{'set':<4} {'reference = flat':<18} {f'MLIR vs flat (rtol {args.rtol:g}, atol {args.atol:g})':<38} branches")
+    print(f"{'set':<4} {'reference = flat':<18} {f'MLIR vs flat (rtol {args.rtol:g}, atol {args.atol:g})':<38}"
+          " branches (xN: runs), loops (loop:iterations)")
     failed = []
     for k, row in enumerate(rows):
-        branches = " ".join(trace_outcomes(row.trace)) or "-"
+        branches = " ".join([*counted(trace_outcomes(row.trace)), *(f"{label}:{n}" for label, n in row.loops)]) or "-"
         if row.golden_vs_flat is None:
             same = "not run"
+        elif not row.same_iterations:
+            same = "LOOPS DIFFER"
         else:
             same = "bit-identical" if row.golden_vs_flat == 0.0 else f"DIFFERS by {row.golden_vs_flat:.3g}"
         mlir = "not run" if row.mlir_vs_flat is None else f"{row.mlir_vs_flat:.3f} of tolerance"
@@ -127,5 +149,5 @@ def main(args: argparse.Namespace) -> int:
             failed.append(k)
     if failed:
         raise CfmemError(f"the runs disagree on input set(s) {', '.join(f'#{k}' for k in failed)}", args.model)
-    print(verdict(args, len(rows), branch_outcomes(flat, fn), [row.trace for row in rows]))
+    print(verdict(args, len(rows), branch_outcomes(flat, fn), [row.trace for row in rows]) + iterations_run(rows))
     return 0

@@ -9,12 +9,12 @@ from pathlib import Path
 
 from xdsl.printer import Printer
 
-from cfmem.dma.timing import Chip
-from cfmem.fit import compile_for_budget
+from cfmem.dma.timing import ASSUMED_TRIPS, Chip
+from cfmem.fit import compile_for_budget, timing_path
 from cfmem.interp.flat import is_flat
 from cfmem.ir_io import CfmemError, load_module
 from cfmem.planning.control_flow import MODES
-from cfmem.planning.option_checks import OptionError, check_choice, check_stored_budget
+from cfmem.planning.option_checks import OptionError, check_choice, check_loop_trips, check_stored_budget
 from cfmem.planning.strategies import STRATEGY_NAMES
 from cfmem.tools.files import atomic_write_text
 
@@ -42,8 +42,18 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--mode", default="exact", help=f"control-flow mode: {', '.join(MODES)} (default: exact)")
     p.add_argument("--strategy", default="auto", help=f"planning strategy: {', '.join(STRATEGY_NAMES)} (default: auto)")
     p.add_argument("--unrolled", action="store_true", help="leave sliced compute unrolled, one op per slice (no loops)")
+    p.add_argument(
+        "--loop-trips", type=int, default=ASSUMED_TRIPS, metavar="N",
+        help=f"iterations assumed for timing an nn.loop whose count the IR does not fix (default: {ASSUMED_TRIPS})",
+    )
     p.add_argument("-o", "--output", metavar="FLAT.mlir", help="write the flat module here instead of standard output")
     p.set_defaults(handler=main)
+
+
+def loops_timed(path: dict) -> str:
+    """``; loops timed at loop#0 32, loop#1 1 iterations`` when the timed path has loops."""
+    loops = [f"{label} {n}" for label, n in path.items() if label.startswith("loop#")]
+    return f"; loops timed at {', '.join(loops)} iterations" if loops else ""
 
 
 def load_chip(path: str | None) -> Chip:
@@ -61,14 +71,17 @@ def main(args: argparse.Namespace) -> int:
         check_choice("--strategy", args.strategy, STRATEGY_NAMES)
         if args.budget is not None:
             check_stored_budget("--budget", args.budget)
+        check_loop_trips("--loop-trips", args.loop_trips)
     except OptionError as err:
         raise CfmemError(err.rule, err.option) from None
     chip = load_chip(args.chip)
     module, _ = load_module(args.model)
     if is_flat(module):
         raise CfmemError("the module is already lowered: compile the tensor-level module", args.model)
+    path = timing_path(module, chip, assumed_trips=args.loop_trips)
     compiled = compile_for_budget(
-        module, chip, args.budget, Path(args.model).parent, args.model, args.mode, args.strategy, roll=not args.unrolled
+        module, chip, args.budget, Path(args.model).parent, args.model, args.mode, args.strategy, path=path,
+        roll=not args.unrolled,
     )
     text = io.StringIO()
     Printer(stream=text).print_op(compiled.flat)
@@ -80,7 +93,7 @@ def main(args: argparse.Namespace) -> int:
     print(
         f"{args.model}: {compiled.onchip_peak} of {compiled.budget} on-chip bytes;"
         f" {compiled.ms(chip):.3f} ms modeled on {chip.name}, bound {chip.milliseconds(compiled.bound_cycles):.3f} ms"
-        f" (gap {compiled.gap_pct():.1f} %)",
+        f" (gap {compiled.gap_pct():.1f} %)" + loops_timed(path),
         file=sys.stderr,
     )
     return 0

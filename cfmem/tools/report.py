@@ -11,6 +11,8 @@ from xdsl.dialects import func
 from xdsl.dialects.builtin import IntegerAttr
 from xdsl.utils.exceptions import DiagnosticException
 
+from cfmem.dialects.nn_control import LoopOp
+from cfmem.dma.timing import ASSUMED_TRIPS
 from cfmem.ir_io import CfmemError, SourceMap, load_module
 from cfmem.passes.liveness import functions
 from cfmem.passes.plan_memory import plan_function
@@ -21,6 +23,7 @@ from cfmem.planning.option_checks import (
     check_stored_budget,
     check_choice,
     check_depth,
+    check_loop_trips,
     check_time_limit,
 )
 from cfmem.planning.problem import PlanOptions
@@ -66,7 +69,15 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     timing.add_argument("--timing", action="store_true", help="add the timing table of every function")
     timing.add_argument("--chip", metavar="CHIP.json", help="chip description (default: a small edge NPU, see examples/chips)")
     timing.add_argument("--depth", type=int, default=0, metavar="N", help="also show ping-pong with N buffers in rotation")
-    timing.add_argument("--inputs", metavar="IN.npz", help="time the path these inputs take (default: the slowest path)")
+    timing.add_argument(
+        "--inputs", metavar="IN.npz",
+        help="time the path these inputs take, each loop with the iterations it ran (default: the slowest path,"
+             " each loop with the iterations the IR fixes or --loop-trips)",
+    )
+    timing.add_argument(
+        "--loop-trips", type=int, default=ASSUMED_TRIPS, metavar="N",
+        help=f"iterations assumed for an nn.loop whose count the IR does not fix (default: {ASSUMED_TRIPS})",
+    )
     timing.add_argument("--timeline", metavar="OUT.png", help="write the compute and DMA lanes of ping-pong")
     fit = p.add_argument_group("fitting an on-chip budget (see cfmem compile)")
     fit.add_argument(
@@ -93,6 +104,7 @@ def _check_options(args: argparse.Namespace) -> None:
         check_time_limit("--time-limit", args.time_limit)
         if args.depth:
             check_depth("--depth", args.depth)
+        check_loop_trips("--loop-trips", args.loop_trips)
     except OptionError as err:
         raise CfmemError(err.rule, err.option) from None
     for name in {args.strategy, *(_strategies(args) if args.compare else ())}:
@@ -169,11 +181,13 @@ def _plan_and_report(module, source: SourceMap, path: str, args: argparse.Namesp
         chip = load_chip(args.chip)
         branches = _branches(module, source, fns[0], path, args.inputs) if args.inputs else None
         variants = timing_reports.VARIANTS
+        if any(isinstance(op, LoopOp) for op in module.walk()):
+            variants += (timing_reports.LOOP_VARIANT,)
         if args.depth:
             variants += (timing_reports.Variant(f"pingpong-depth{args.depth}", "pingpong", args.depth),)
         result["timing"] = {
             fn.sym_name.data: timing_reports.timing_report(
-                fn, chip, variants, branches, args.mode, args.strategy, args.align
+                fn, chip, variants, branches, args.mode, args.strategy, args.align, args.loop_trips
             )
             for fn in fns
         }
@@ -212,13 +226,15 @@ def _json(results: list[dict], compare: bool) -> dict:
     return {"models": results, "table": _table_json(*tables.models_table(_model_entries(results)))}
 
 
-def _branches(module, source: SourceMap, fn: func.FuncOp, path: str, inputs: str) -> dict[str, bool]:
-    """The branch each if took when the reference interpreter ran ``inputs``."""
+def _branches(module, source: SourceMap, fn: func.FuncOp, path: str, inputs: str) -> dict:
+    """The branch each if took and the iterations each loop ran when the reference
+    interpreter ran ``inputs``."""
     interpreter = GoldenInterpreter(module, Path(path).parent)
     given = load_inputs(inputs)
     try:
         check_run_bytes(module, fn)
-        return dict(interpreter.run(fn, given).branches)
+        run = interpreter.run(fn, given)
+        return dict(run.branches) | dict(run.loops)
     except InterpError as err:
         raise CfmemError(f"cannot run on {inputs}: {err}", source.locate(err.op)) from None
 

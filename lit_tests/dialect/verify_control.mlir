@@ -251,4 +251,4 @@ func.func @yield_outside_if(%x: tensor<4xf32>) {
 // CHECK-LABEL: "yield_outside_if"
 // CHECK:       "nn.yield"(%x) : (tensor<4xf32>) -> ()
 // CHECK-NEXT:  ^^^
-// CHECK-NEXT:  | Operation does not verify: 'nn.yield' expects parent op to be one of 'nn.if', 'nn.apply'
+// CHECK-NEXT:  | Operation does not verify: 'nn.yield' expects parent op to be one of 'nn.if', 'nn.loop', 'nn.apply'

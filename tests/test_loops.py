@@ -1,0 +1,297 @@
+"""nn.loop through the whole pipeline: liveness, every control-flow mode, DMA, lowering, checkers.
+
+The example seqkws has an if inside a counted loop and a data-dependent while loop inside
+an if; it is run with 0, 1, 2 and 32 frames. Each checker is also fed a broken case that
+only a second iteration exposes.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from xdsl.dialects import scf
+from xdsl.dialects.builtin import DenseArrayBase, i64
+
+from cfmem.dialects.nn_control import LoopOp
+from cfmem.dma.events import Block, Compute, LoopEvent, Start, Wait
+from cfmem.dma.flat_hazards import check_flat
+from cfmem.dma.hazards import HazardError, check
+from cfmem.dma.timing import Chip, simulate
+from cfmem.errors import CfmemError
+from cfmem.interp.flat import ClobberError, run_flat
+from cfmem.interp.golden import InterpError, run_function
+from cfmem.ir_io import parse_module
+from cfmem.passes.dma_events import function_events
+from cfmem.passes.flat_dma_events import flat_function_events
+from cfmem.passes.liveness import analyze_function, functions
+from cfmem.passes.lower_to_memref import LOOP_ATTR, lower_module
+from cfmem.passes.plan_memory import OFFSETS_ATTR, SLOT_OFFSETS_ATTR, plan_function
+from cfmem.pipeline import apply_pipeline
+from conftest import EXAMPLES
+
+MODES = ("naive", "conservative", "linearize", "hoist", "exact")
+TRIPS = (0, 1, 2, 32)
+
+
+def seqkws():
+    module, _ = parse_module((EXAMPLES / "seqkws.mlir").read_text())
+    return module
+
+
+def seqkws_inputs(frames: int, scale: float, seed: int = 0) -> dict[str, np.ndarray]:
+    rng = np.random.default_rng(seed)
+    return {"feats": (scale * rng.standard_normal((32, 1, 40))).astype(np.float32), "frames": np.array(frames)}
+
+
+def lowered(module, pipeline: str):
+    module = module.clone()
+    apply_pipeline(module, pipeline + ",nn-lower-to-memref,nn-check-dma")
+    return module
+
+
+RECURRENT = """
+builtin.module {
+  nn.global @weights size(4096) seed(3) scale(3.000000e-01 : f64)
+  func.func @main(%n: tensor<i64>, %x: tensor<1x8xf32>) -> (tensor<1x8xf32>) {
+    %weights = nn.get_global @weights : tensor<4096xi8>
+    %w1 = nn.view %weights[0] bytes(256) : tensor<4096xi8> to tensor<8x8xf32>
+    %w2 = nn.view %weights[256] bytes(256) : tensor<4096xi8> to tensor<8x8xf32>
+    %b1 = nn.view %weights[512] bytes(32) : tensor<4096xi8> to tensor<8xf32>
+    %t = nn.constant dense<true> : tensor<i1>
+    %x0 = nn.relu %x : (tensor<1x8xf32>) -> tensor<1x8xf32>
+    %h = nn.loop %n, %t (%x0) : (tensor<i64>, tensor<i1>, tensor<1x8xf32>) -> (tensor<1x8xf32>) {
+    ^bb0(%i: tensor<i64>, %c: tensor<i1>, %a: tensor<1x8xf32>):
+      %g = nn.gemm %a, %w1, %b1 {trans_b = true} : (tensor<1x8xf32>, tensor<8x8xf32>, tensor<8xf32>) -> tensor<1x8xf32>
+      %r = nn.tanh %g : (tensor<1x8xf32>) -> tensor<1x8xf32>
+      %m = nn.matmul %r, %w2 : (tensor<1x8xf32>, tensor<8x8xf32>) -> tensor<1x8xf32>
+      %s = nn.add %m, %a : (tensor<1x8xf32>, tensor<1x8xf32>) -> tensor<1x8xf32>
+      nn.yield %t, %s : tensor<i1>, tensor<1x8xf32>
+    }
+    %y = nn.sigmoid %h : (tensor<1x8xf32>) -> tensor<1x8xf32>
+    func.return %y : tensor<1x8xf32>
+  }
+}
+"""
+
+SCAN = """
+func.func @acc(%n: tensor<i64>, %x: tensor<4xf32>) -> (tensor<4xf32>, tensor<3x4xf32>) {
+  %t = nn.constant dense<true> : tensor<i1>
+  %h, %ys = nn.loop %n, %t (%x) : (tensor<i64>, tensor<i1>, tensor<4xf32>) -> (tensor<4xf32>, tensor<3x4xf32>) {
+  ^bb0(%i: tensor<i64>, %c: tensor<i1>, %a: tensor<4xf32>):
+    %b = nn.tanh %a : (tensor<4xf32>) -> tensor<4xf32>
+    %k = nn.cast %i : (tensor<i64>) -> tensor<f32>
+    %y = nn.add %b, %k : (tensor<4xf32>, tensor<f32>) -> tensor<4xf32>
+    nn.yield %c, %b, %y : tensor<i1>, tensor<4xf32>, tensor<4xf32>
+  }
+  func.return %h, %ys : tensor<4xf32>, tensor<3x4xf32>
+}
+"""
+
+SWAP = """
+func.func @swap(%n: tensor<i64>, %x: tensor<4xf32>, %y: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
+  %t = nn.constant dense<true> : tensor<i1>
+  %a, %b = nn.loop %n, %t (%x, %y) : (tensor<i64>, tensor<i1>, tensor<4xf32>, tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
+  ^bb0(%i: tensor<i64>, %c: tensor<i1>, %p: tensor<4xf32>, %q: tensor<4xf32>):
+    nn.yield %c, %q, %p : tensor<i1>, tensor<4xf32>, tensor<4xf32>
+  }
+  func.return %a, %b : tensor<4xf32>, tensor<4xf32>
+}
+"""
+
+
+# --- reference semantics ---------------------------------------------------------------
+
+
+def test_scan_outputs_stack_one_row_per_iteration_and_must_be_full():
+    module, _ = parse_module(SCAN)
+    x = np.linspace(-1, 1, 4, dtype=np.float32)
+    run = run_function(module, {"n": np.array(3), "x": x})
+    h = x
+    for i in range(3):
+        h = np.tanh(h)
+        np.testing.assert_array_equal(run.outputs["ys"][i], h + np.float32(i))
+    np.testing.assert_array_equal(run.outputs["h"], h)
+    assert run.loops == [("loop#0", 3)]
+    with pytest.raises(InterpError, match="loop#0 ran 2 iterations but its scan outputs hold 3"):
+        run_function(module, {"n": np.array(2), "x": x})
+
+
+@pytest.mark.parametrize("frames", TRIPS)
+def test_seqkws_reference_runs_the_frames_it_is_given(frames):
+    run = run_function(seqkws(), seqkws_inputs(frames, 2.0))
+    assert run.loops[0] == ("loop#0", frames)
+    assert [label for label, _ in run.branches].count("if#0") == frames
+
+
+# --- liveness and planning --------------------------------------------------------------
+
+
+def test_carried_values_live_in_their_results_bytes_and_slots_only_where_needed():
+    module = seqkws()
+    fn = functions(module)[0]
+    info, plan = plan_function(fn)
+    frames_loop, settle_loop = [op for op in fn.walk() if isinstance(op, LoopOp)]
+    for loop in (frames_loop, settle_loop):
+        for arg, result in zip(loop.carried_args, loop.carried):
+            assert info.tensor_of[arg] is info.tensor_of[result]
+    # the counted loop needs neither slot (its body reads the frame number though)
+    assert frames_loop.is_counted() and frames_loop.cond_arg not in info.tensor_of
+    assert frames_loop.iteration_arg in info.tensor_of
+    # the while loop keeps its condition, and never reads its iteration number
+    assert not settle_loop.is_counted() and settle_loop.cond_arg in info.tensor_of
+    assert settle_loop.iteration_arg not in info.tensor_of
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_every_mode_plans_loops_and_exact_is_within_one_percent_of_the_bound(mode):
+    module = seqkws()
+    apply_pipeline(module, f"nn-insert-dma,nn-plan-memory{{mode={mode}}}")
+    fn = functions(module)[0]
+    peak = fn.attributes["cfmem.arena_size"].value.data
+    bound = fn.attributes["cfmem.lower_bound"].value.data
+    assert peak >= bound
+    if mode in ("exact", "linearize", "hoist"):
+        assert peak <= 1.01 * bound, (mode, peak, bound)
+
+
+def test_hoist_mode_reserves_a_block_at_each_loop_holding_its_body():
+    module = seqkws()
+    apply_pipeline(module, "nn-insert-dma,nn-plan-memory{mode=hoist}")
+    fn = functions(module)[0]
+    for loop in (op for op in fn.walk() if isinstance(op, LoopOp)):
+        base, size = loop.attributes["cfmem.block"].get_values()
+        for op in loop.body.walk():
+            attr = op.attributes.get(OFFSETS_ATTR)
+            for offset, result in zip(attr.get_values() if attr else (), op.results):
+                if offset >= 0 and "cfmem.alias" not in op.attributes:
+                    assert base <= offset and offset + result.type.element_count() * 4 <= base + size + 16
+
+
+def test_the_lower_bound_counts_what_crosses_iterations():
+    """The while loop's body, its carried state and its condition slot all live at the loop's step."""
+    module = seqkws()
+    info = analyze_function(functions(module)[0])
+    tree = info.tree
+    node = next(n for region in tree.walk() for n in region.ifs if n.kind == "loop" and n.label == "loop#1")
+    assert node.branch_labels() == ("body",)
+
+
+# --- lowering and the flat interpreter -------------------------------------------------
+
+
+@pytest.mark.parametrize("pipeline", [
+    "nn-insert-dma,nn-plan-memory",
+    "nn-insert-dma{loop-weights=stream},nn-plan-memory",
+    "nn-insert-dma{mode=sync},nn-plan-memory{mode=hoist}",
+    "nn-plan-memory{mode=conservative}",
+    "nn-insert-dma{buffers=fixed},nn-plan-memory{mode=linearize}",
+])
+def test_flat_run_is_bit_identical_for_zero_one_two_and_many_frames(pipeline):
+    module = seqkws()
+    flat = lowered(module, pipeline)
+    kinds = {type(op) for op in flat.walk() if LOOP_ATTR in op.attributes}
+    assert kinds == {scf.ForOp, scf.WhileOp}
+    for frames in TRIPS:
+        for scale in (0.3, 2.0):
+            inputs = seqkws_inputs(frames, scale, seed=frames)
+            reference = run_function(module, inputs)
+            got = run_flat(flat, inputs)
+            np.testing.assert_array_equal(got.outputs["out"], reference.outputs["out"])
+            assert got.loops == reference.loops and got.branches == reference.branches
+
+
+def test_scan_outputs_and_the_iteration_number_lower_to_views_at_computed_offsets():
+    module, _ = parse_module(SCAN)
+    flat = lowered(module, "nn-plan-memory")
+    x = np.linspace(-1, 1, 4, dtype=np.float32)
+    got = run_flat(flat, {"n": np.array(3), "x": x})
+    want = run_function(module, {"n": np.array(3), "x": x})
+    for name in ("h", "ys"):
+        np.testing.assert_array_equal(got.outputs[name], want.outputs[name])
+    with pytest.raises(ClobberError, match="reads %ys but nothing wrote"):
+        run_flat(flat, {"n": np.array(2), "x": x})  # a row the loop never wrote
+
+
+def test_a_value_carried_into_another_position_is_refused():
+    module, _ = parse_module(SWAP)
+    with pytest.raises(CfmemError, match="loop#0 in @swap carries argument %q into another position"):
+        apply_pipeline(module, "nn-plan-memory,nn-lower-to-memref")
+
+
+def test_the_flat_interpreter_catches_a_clobber_only_the_second_iteration_sees():
+    """A body tensor written after the last read of the hoisted weights, planned on their
+    bytes: the first iteration is fine, the second reads overwritten weights."""
+    module, _ = parse_module(RECURRENT)
+    apply_pipeline(module, "nn-insert-dma,nn-plan-memory")
+    fn = functions(module)[0]
+    buffer = next(op for op in fn.walk() if op.results and op.results[0].name_hint == "loop_weights")
+    late = next(op for op in fn.walk() if op.results and op.results[0].name_hint == "s")
+    at = buffer.attributes[OFFSETS_ATTR].get_values()[0]
+    late.attributes[OFFSETS_ATTR] = DenseArrayBase.from_list(i64, [at])
+    lower_module(module, check_plan=False)
+    x = np.linspace(-1, 1, 8, dtype=np.float32).reshape(1, 8)
+    run_flat(module, {"n": np.array(1), "x": x})
+    with pytest.raises(ClobberError, match="reads %w1_sram but %s overwrote"):
+        run_flat(module, {"n": np.array(2), "x": x})
+
+
+def test_the_stored_plan_check_refuses_a_bad_slot_offset():
+    module = seqkws()
+    apply_pipeline(module, "nn-plan-memory")
+    fn = functions(module)[0]
+    settle = [op for op in fn.walk() if isinstance(op, LoopOp)][1]
+    size = fn.attributes["cfmem.arena_size"].value.data
+    settle.attributes[SLOT_OFFSETS_ATTR] = DenseArrayBase.from_list(i64, [-1, size])
+    with pytest.raises(CfmemError, match="stored plan is wrong"):
+        apply_pipeline(module, "nn-lower-to-memref")
+
+
+# --- DMA --------------------------------------------------------------------------------
+
+
+def test_loop_weights_are_loaded_once_before_the_loop_or_every_iteration():
+    for loop_weights, inside in (("hoist", 0), ("stream", 2)):
+        module, _ = parse_module(RECURRENT)
+        apply_pipeline(module, f"nn-insert-dma{{loop-weights={loop_weights}}}")
+        loop = next(op for op in module.walk() if isinstance(op, LoopOp))
+        starts = [op for op in loop.body.walk() if op.name == "nn.dma_start"]
+        assert len(starts) == inside
+
+
+def test_loading_loop_weights_once_is_much_faster_over_many_iterations():
+    chip = Chip()
+    cycles = {}
+    for loop_weights in ("hoist", "stream"):
+        module = seqkws()
+        apply_pipeline(module, f"nn-insert-dma{{loop-weights={loop_weights}}}")
+        events = function_events(functions(module)[0])
+        cycles[loop_weights] = simulate(events, chip, {"loop#0": 32, "if#0": True, "if#1": True, "loop#1": 8}).cycles
+    assert cycles["stream"] > 10 * cycles["hoist"]
+
+
+def test_the_hazard_checker_follows_the_back_edge():
+    """Iteration 1 reads the hoisted weights, then a body transfer overwrites them:
+    harmless once, a hazard when iteration 2 reads them again."""
+    body = Block("body", [Compute("use", reads=("load",)), Start("scratch", "buf", ((0, 64),), 64),
+                          Wait("scratch"), Compute("other", reads=("scratch",))])
+    program = Block("@main", [Start("load", "buf", ((0, 128),), 128), Wait("load"), LoopEvent("loop#0", body)])
+    check(Block("@main", [Start("load", "buf", ((0, 128),), 128), Wait("load"), *body.events]))  # run once: fine
+    with pytest.raises(HazardError, match=r"transfer scratch@1 overwrites bytes of buf that are still to be read"
+                                          r" from transfer load \(region body@1\)"):
+        check(program)
+    fine = Block("@main", [Start("load", "buf", ((0, 128),), 128), Wait("load"),
+                           LoopEvent("loop#0", Block("body", [Compute("use", reads=("load",))]))])
+    check(fine)
+
+
+def test_the_flat_hazard_checker_catches_a_transfer_left_running_into_the_next_iteration():
+    module, _ = parse_module(RECURRENT)
+    flat = lowered(module, "nn-insert-dma{loop-weights=stream},nn-plan-memory")
+    fn = functions(flat)[0]
+    check_flat(flat_function_events(fn))
+    loop = next(op for op in fn.walk() if LOOP_ATTR in op.attributes)
+    waits = [op for op in loop.body.walk() if op.name == "memref.dma_wait"]
+    waits[-1].detach()
+    loop.parent_block().insert_op_after(waits[-1], loop)  # waited after the loop instead
+    with pytest.raises(HazardError):
+        check_flat(flat_function_events(fn))
