@@ -237,7 +237,7 @@ def bigfc() -> tuple[GraphBuilder, list[str]]:
 
 
 SURE = 0.12
-SETTLED = 0.08
+SETTLED = 0.2
 
 
 def seqkws() -> tuple[GraphBuilder, list[str]]:
@@ -269,13 +269,16 @@ def seqkws() -> tuple[GraphBuilder, list[str]]:
     sure = b.cmp("gt", b.reduce_max(probs, [1], name="top"), SURE, name="sure")
 
     def refine(b: GraphBuilder) -> list[SSAValue]:
+        def unsettled(b: GraphBuilder, r: SSAValue, name: str) -> SSAValue:
+            size = b.reduce_mean(b.abs(r, name=f"{name}_abs"), [0, 1], name=f"{name}_size")
+            return b.cmp("gt", size, SETTLED, name=name)
+
         def settle(b: GraphBuilder, i: SSAValue, c: SSAValue, r: SSAValue) -> list[SSAValue]:
             pull = b.mul(b.tanh(b.dense(r, 64, name="ref"), name="ref_out"), 0.05, name="pull")
-            r_next = b.add(b.mul(r, 0.5, name="r_half"), pull, name="r_next")
-            size = b.reduce_mean(b.abs(r_next, name="r_abs"), [0, 1], name="size")
-            return [b.cmp("gt", size, SETTLED, name="moving"), r_next]
+            r_next = b.add(b.mul(r, 0.8, name="r_decay"), pull, name="r_next")
+            return [unsettled(b, r_next, "moving"), r_next]
 
-        (r,) = b.loop(8, [h], settle, names=["r_last"], name="settle_loop")
+        (r,) = b.loop(16, [h], settle, cond=unsettled(b, h, "unsettled"), names=["r_last"], name="settle_loop")
         return [b.softmax(b.dense(r, 12, name="ref_cls"), name="ref_probs")]
 
     def keep(b: GraphBuilder) -> list[SSAValue]:
@@ -286,9 +289,9 @@ def seqkws() -> tuple[GraphBuilder, list[str]]:
     return b, [
         "loop#0 runs over the first `frames` frames (none if frames <= 0, at most 32); in each, if#0 (loud: the frame's",
         "  mean square > 0.5) updates the state with a gated cell, else decays it.",
-        "if#1 (sure: top class probability > 0.2) -> then runs loop#1, a while loop that refines the",
-        "  state (r = r / 2 + tanh(ref(r)) / 20) until its mean magnitude is 0.08 or less (at most 8",
-        "  iterations); else keeps the probabilities.",
+        "if#1 (sure: top class probability > 0.12) -> then runs loop#1, a while loop that refines the",
+        "  state (r = 0.8 r + tanh(ref(r)) / 20) while its mean magnitude is above 0.2 (none if it",
+        "  already is, at most 16 iterations); else keeps the probabilities.",
         "frames = 0 runs no iteration; feats = 2 * standard normal makes most frames loud.",
     ]
 

@@ -18,6 +18,7 @@ from cfmem.dma.flat_hazards import check_flat
 from cfmem.dma.hazards import HazardError, check
 from cfmem.dma.timing import Chip, simulate
 from cfmem.errors import CfmemError
+from cfmem.interp.coverage import TRIP_CLASSES, loop_trip_cases
 from cfmem.interp.flat import ClobberError, run_flat
 from cfmem.interp.golden import InterpError, run_function
 from cfmem.ir_io import parse_module
@@ -41,6 +42,16 @@ def seqkws():
 def seqkws_inputs(frames: int, scale: float, seed: int = 0) -> dict[str, np.ndarray]:
     rng = np.random.default_rng(seed)
     return {"feats": (scale * rng.standard_normal((32, 1, 40))).astype(np.float32), "frames": np.array(frames)}
+
+
+@pytest.fixture(scope="module")
+def trip_cases():
+    """Input sets making each loop of seqkws run 0, 1, 2 and many times."""
+    candidates = (seqkws_inputs(f, scale, seed) for f in (0, 1, 2, 32) for scale in (2.0, 0.6, 0.3, 0.1)
+                  for seed in range(3))
+    found = loop_trip_cases(seqkws(), candidates)
+    assert sorted(found) == [(label, c) for label in ("loop#0", "loop#1") for c in TRIP_CLASSES]
+    return found
 
 
 def lowered(module, pipeline: str):
@@ -186,18 +197,16 @@ def test_the_lower_bound_counts_what_crosses_iterations():
     "nn-plan-memory{mode=conservative}",
     "nn-insert-dma{buffers=fixed},nn-plan-memory{mode=linearize}",
 ])
-def test_flat_run_is_bit_identical_for_zero_one_two_and_many_frames(pipeline):
+def test_flat_run_is_bit_identical_with_each_loop_run_zero_one_two_and_many_times(pipeline, trip_cases):
     module = seqkws()
     flat = lowered(module, pipeline)
     kinds = {type(op) for op in flat.walk() if LOOP_ATTR in op.attributes}
     assert kinds == {scf.ForOp, scf.WhileOp}
-    for frames in TRIPS:
-        for scale in (0.3, 2.0):
-            inputs = seqkws_inputs(frames, scale, seed=frames)
-            reference = run_function(module, inputs)
-            got = run_flat(flat, inputs)
-            np.testing.assert_array_equal(got.outputs["out"], reference.outputs["out"])
-            assert got.loops == reference.loops and got.branches == reference.branches
+    for inputs in trip_cases.values():
+        reference = run_function(module, inputs)
+        got = run_flat(flat, inputs)
+        np.testing.assert_array_equal(got.outputs["out"], reference.outputs["out"])
+        assert got.loops == reference.loops and got.branches == reference.branches
 
 
 def test_scan_outputs_and_the_iteration_number_lower_to_views_at_computed_offsets():

@@ -36,7 +36,7 @@ from xdsl.ir import BlockArgument, Operation, SSAValue
 
 from cfmem.dialects import nn_compute as nc
 from cfmem.dialects import nn_weights as nw
-from cfmem.dialects.nn_control import IfOp
+from cfmem.dialects.nn_control import IfOp, LoopOp
 from cfmem.interp.flat import is_flat, run_flat
 from cfmem.interp.golden import find_function, random_inputs, run_function
 from cfmem.interp.weights import dense_to_array
@@ -275,3 +275,31 @@ def branch_covering_inputs(
 ) -> list[tuple[Inputs, Trace]]:
     """One ``(inputs, branch trace)`` per distinct trace found, first found first."""
     return cover_branches(module, func_name, seeds, base_dir).found
+
+
+TRIP_CLASSES = ("0", "1", "2", "many")
+"""How often a loop ran, as the cases loop tests cover: not at all, once, twice, 3 or more times."""
+
+
+def trip_class(iterations: int) -> str:
+    return str(iterations) if iterations < 3 else "many"
+
+
+def loop_trip_cases(
+    module: ModuleOp, candidates: Iterator[Inputs], func_name: str | None = None, base_dir=None
+) -> dict[tuple[str, str], Inputs]:
+    """The first of ``candidates`` that makes each loop run each of ``TRIP_CLASSES``,
+    by ``(loop label, class)``; a class no candidate reaches is absent. Runs the
+    reference interpreter, stopping once every loop of the function has every class."""
+    fn = find_function(module, func_name)
+    labels = [f"loop#{k}" for k, op in enumerate(o for o in module.walk() if isinstance(o, LoopOp))
+              if fn.is_ancestor(op)]
+    wanted = {(label, c) for label in labels for c in TRIP_CLASSES}
+    found: dict[tuple[str, str], Inputs] = {}
+    for inputs in candidates:
+        run = run_function(module, inputs, base_dir=base_dir, func_name=func_name)
+        for label, n in run.loops:
+            found.setdefault((label, trip_class(n)), inputs)
+        if wanted <= found.keys():
+            break
+    return found
