@@ -3,7 +3,9 @@
 The reference numbers each block's ops from 0 and, for every planned value,
 takes the step of its def and the latest step (in the def's block) of an
 ancestor of any reader; the readers of a DMA buffer include the waits on its
-transfers and their results' users. Run on every example and liveness lit
+transfers and their results' users. A loop's results are planned even when
+returned, its carried body arguments share its results' intervals, and its
+iteration number (when read) and condition (when tested or read) live at its step. Run on every example and liveness lit
 input, with and without the model's inputs and outputs on chip.
 """
 
@@ -18,6 +20,7 @@ from xdsl.ir import Block, Operation, SSAValue
 from xdsl.utils.exceptions import PassFailedException
 
 from cfmem.dialects.nn_compute import ConstantOp
+from cfmem.dialects.nn_control import LoopOp
 from cfmem.dialects.nn_dma import DmaStartOp, DmaWaitOp
 from cfmem.dialects.nn_weights import GetGlobalOp, ReshapeOp, ViewOp
 from cfmem.dialects.types import tensor_bytes
@@ -79,7 +82,7 @@ def reference(fn: func.FuncOp, io_on_chip: bool) -> dict[SSAValue, tuple[int, in
     def visit(value: SSAValue, block: Block, start: int) -> None:
         if not isinstance(value.type, TensorType) or reference_read_only(value) or isinstance(value.owner, DmaWaitOp):
             return
-        if not io_on_chip and (value in returned or isinstance(value.owner, Block)):
+        if not io_on_chip and (value in returned and not isinstance(value.owner, LoopOp) or isinstance(value.owner, Block)):
             return
         intervals[value] = (start, max([start] + [step_in(block, r) for r in readers(value)]))
 
@@ -92,6 +95,17 @@ def reference(fn: func.FuncOp, io_on_chip: bool) -> dict[SSAValue, tuple[int, in
             block = op.parent_block()
             for result in op.results:
                 visit(result, block, list(block.ops).index(op))
+            if isinstance(op, LoopOp):
+                step = list(block.ops).index(op)
+                args = op.body.block.args
+                for arg, result in zip(args[2:], op.results):
+                    if result in intervals:
+                        intervals[arg] = intervals[result]
+                if args[0].uses:
+                    intervals[args[0]] = (step, step)
+                end = op.body.block.last_op
+                if not op.is_counted() or any(u.operation is not end for u in args[1].uses):
+                    intervals[args[1]] = (step, step)
     return intervals
 
 
@@ -107,7 +121,7 @@ def test_every_interval_matches_the_reference_walk(name, module, io_on_chip):
         for value, tensor in info.tensor_of.items():
             assert tensor.size == tensor_bytes(value.type)
         all_tensors = [t.id for t in info.tree.all_tensors()]
-        assert sorted(all_tensors) == sorted(t.id for t in info.tensor_of.values())
+        assert sorted(all_tensors) == sorted({t.id for t in info.tensor_of.values()})  # carried args share
         assert len(set(all_tensors)) == len(all_tensors)
         checked += len(expected)
     assert checked

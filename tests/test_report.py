@@ -14,9 +14,10 @@ from pathlib import Path
 
 import pytest
 from xdsl.dialects.builtin import DenseArrayBase
+from xdsl.ir import Block
 from xdsl.passes import PassPipeline
 
-from cfmem.dialects.nn_control import IfOp
+from cfmem.dialects.nn_control import IfOp, LoopOp
 from cfmem.dialects.types import tensor_bytes
 from cfmem.ir_io import load_module, make_context
 from cfmem.passes import PASSES
@@ -57,11 +58,15 @@ def reference(path: Path, mode: str, strategy: str, align: int) -> dict:
     tensors = {}
     for value, tensor in info.tensor_of.items():
         region, op = [], value.owner
-        while not isinstance(op.parent_op(), type(fn)):  # the nn.if branches around the value
+        if isinstance(op, Block):  # a loop's body argument: a tensor of the loop's region
+            op = op.parent_op()
+        while not isinstance(op.parent_op(), type(fn)):  # the nn.if branches and loop bodies around the value
             block = op.parent_block()
             if_op = block.parent_op()
             index = [r.block for r in if_op.branches].index(block)
-            region.append(f"if#{info.if_node_of[if_op].id}.{('then', 'else')[index]}")
+            kind = "loop" if isinstance(if_op, LoopOp) else "if"
+            count = [o for o in fn.walk() if isinstance(o, type(if_op))].index(if_op)
+            region.append(f"{kind}#{count}.{'body' if kind == 'loop' else ('then', 'else')[index]}")
             op = if_op
         tensors[tensor.id] = {
             "offset": planned_offset(value),
@@ -70,9 +75,9 @@ def reference(path: Path, mode: str, strategy: str, align: int) -> dict:
             "steps": (tensor.start, tensor.end),
         }
     blocks = {
-        info.if_node_of[op].id: tuple(op.attributes[BLOCK_ATTR].get_values())
+        info.if_node_of[op].name: tuple(op.attributes[BLOCK_ATTR].get_values())
         for op in fn.walk()
-        if isinstance(op, IfOp) and isinstance(op.attributes.get(BLOCK_ATTR), DenseArrayBase)
+        if isinstance(op, IfOp | LoopOp) and isinstance(op.attributes.get(BLOCK_ATTR), DenseArrayBase)
     }
     return {
         "tensors": tensors,
@@ -124,8 +129,8 @@ def test_table_rows_match_plan_memory(cfmem, path, mode, strategy, align):
     assert peak == ref["arena"]
     assert float(after[0].split("gap ")[1].split()[0]) == pytest.approx(gap, rel=0.01, abs=0.005)
     assert f"mode {mode}" in res.stdout.splitlines()[0] and f"strategy {strategy}" in res.stdout.splitlines()[0]
-    blocks = {int(line.split()[0][3:]): (int(line.split()[1]), int(line.split()[2]))
-              for line in after if line.strip().startswith("if#")}
+    blocks = {line.split()[0]: (int(line.split()[1]), int(line.split()[2]))
+              for line in after if line.strip().startswith(("if#", "loop#"))}
     assert blocks == ref["blocks"]
     if mode != "exact":
         assert bool(blocks) == (mode == "hoist" and path in WITH_IFS)
@@ -144,7 +149,7 @@ def test_json_has_every_number_and_a_valid_plan(cfmem, path, mode):
     assert {t["tensor"]: t["offset"] for t in f["tensors"]} == {k: v["offset"] for k, v in ref["tensors"].items()}
     assert f["naive_bytes"] == sum(v["size"] for v in ref["tensors"].values())
     assert f["peak"] == max(t["end_offset"] for t in f["tensors"])
-    assert {b["if"]: (b["offset"], b["size"]) for b in f["blocks"]} == ref["blocks"]
+    assert {b["name"]: (b["offset"], b["size"]) for b in f["blocks"]} == ref["blocks"]
     for t in f["tensors"]:
         assert t["end_offset"] == t["offset"] + t["size"] and t["offset"] % 16 == 0
         assert 0 <= t["global_start"] < t["global_end"] <= f["time_steps"]

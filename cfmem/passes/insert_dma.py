@@ -32,8 +32,10 @@ first; every reader then gets the off-chip copy, prefetched like a weight.
 Loops (``loop-weights``): with ``hoist`` (the default) the weights streamed
 by the ops of a loop's body (nested ifs and loops included) are loaded once,
 by one transfer into one buffer right before the loop (``cfmem.hoisted``),
-and read there by every iteration; with ``stream``, or when they exceed
-``dma-budget``, each iteration loads them again like any block's weights.
+and read there by every iteration; with ``stream``, when they exceed
+``dma-budget``, or when an op of the loop was cut into slices
+(``cfmem.slice_of``: small transfers were asked for), each iteration loads
+them again like any block's weights.
 
 Buffers are ``nn.dma_buffer`` tensors planned like any other: ``buffers=region``
 defines them at the start of each segment (so a branch's buffers live inside
@@ -70,6 +72,7 @@ from cfmem.passes.options import checked_options
 from cfmem.passes.placement import (
     DEPTH_ATTR,
     RESIDENT_ATTR,
+    SLICE_OF_ATTR,
     function_int,
     is_evicted,
     is_prefetched,
@@ -259,6 +262,8 @@ class InsertDmaPass(ModulePass):
     def hoist_loop_weights(self, loop: LoopOp) -> None:
         """Load the weights streamed inside ``loop`` once, right before it (if they fit)."""
         ops = [o for o in loop.body.walk() if weight_operands(o) and weight_place(o) == "stream"]
+        if any(SLICE_OF_ATTR in o.attributes for o in ops):
+            return  # sliced weights asked for small transfers: streamed every iteration
         weights: list[SSAValue] = []
         for o in ops:
             weights.extend(w for w in weight_operands(o) if w not in weights)

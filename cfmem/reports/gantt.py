@@ -130,7 +130,7 @@ def render_gantt_png(report: dict, model: str = "") -> bytes:
         ax.text(
             b["global_start"] + 0.1,
             (b["offset"] + b["size"]) / scale,
-            f"if#{b['if']}",
+            b["name"],
             fontsize=8,
             va="bottom",
             ha="left",
@@ -169,7 +169,7 @@ def render_gantt_png(report: dict, model: str = "") -> bytes:
     ]
     handles.sort(key=lambda h: h.get_label() != _legend_label(root, root))
     if blocks:
-        handles.append(Patch(fill=False, edgecolor="black", linestyle="--", label="hoisted if block (if#N)"))
+        handles.append(Patch(fill=False, edgecolor="black", linestyle="--", label="hoisted block (if#N, loop#N)"))
     handles.append(Line2D([], [], color="crimson", label="peak"))
     handles.append(Line2D([], [], color="black", linestyle=":", label="lower bound"))
     ax.legend(handles=handles, loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=8, frameon=False)

@@ -5,8 +5,9 @@ Every peak is reported next to the control-flow lower bound of its function
 path) and the gap between them, ``100 * (peak - bound) / bound``.
 
 Regions are named by the branches that lead to them: the function body by the
-function's name (``main``), a branch by ``if#ID.then`` / ``if#ID.else``, a
-nested branch by its chain (``if#0.then/if#1.else``). Step intervals are
+function's name (``main``), a branch by ``if#K.then`` / ``if#K.else``, a loop's
+body by ``loop#K.body``, a nested region by its chain (``if#0.then/loop#0.body``;
+ifs and loops are each counted in walk order, as the interpreters label them). Step intervals are
 closed and local to a tensor's region (``[def, last use]``); global intervals
 are half-open on the exact timeline of ``control_flow.timeline(tree,
 "exact")``, where the branches of an if run side by side in time.
@@ -45,7 +46,7 @@ def regions(tree: RegionTree, root: str = "main") -> Iterator[tuple[str, Path, R
         yield label, path, region
         for node in region.ifs:
             for b, branch in enumerate(node.branches):
-                name = f"if#{node.id}.{branch_name(b)}"
+                name = f"{node.name}.{node.branch_labels()[b]}"
                 yield from visit(branch, f"{label}/{name}" if path else name, (*path, (node.id, b)))
 
     yield from visit(tree, root, ())
@@ -102,8 +103,10 @@ def function_report(name: str, tree: RegionTree, plan: TreePlan, align: int) -> 
             rows.append(((when.start, order, t.start), row))
     rows.sort(key=lambda item: item[0])
     spans, length = if_spans(tree)
+    names = {node.id: node.name for region in tree.walk() for node in region.ifs}
     blocks = [
-        {"if": if_id, "offset": offset, "size": size, "global_start": spans[if_id][0], "global_end": spans[if_id][1]}
+        {"if": if_id, "name": names[if_id], "offset": offset, "size": size,
+         "global_start": spans[if_id][0], "global_end": spans[if_id][1]}
         for if_id, (offset, size) in sorted(plan.blocks.items())
     ]
     aliases = [
@@ -269,9 +272,9 @@ def render_function(report: dict) -> str:
         out.append("(no on-chip tensors)")
     out.append(summary_line(report["peak"], report["lower_bound"]) + f" (no reuse: {report['naive_bytes']} bytes)")
     if report["blocks"]:
-        out.append("hoisted blocks (one per if, shared by its branches):")
+        out.append("hoisted blocks (one per if, shared by its branches, or per loop):")
         rows = [
-            (f"if#{b['if']}", b["offset"], b["size"], b["offset"] + b["size"], f"[{b['global_start']},{b['global_end']})")
+            (b["name"], b["offset"], b["size"], b["offset"] + b["size"], f"[{b['global_start']},{b['global_end']})")
             for b in report["blocks"]
         ]
         out.append(_indent(format_table(("if", "offset", "size", "end", "global"), rows)))

@@ -93,6 +93,23 @@ def summary(value: np.ndarray) -> str:
     return text
 
 
+def branch_lines(branches: list[tuple[str, bool]]) -> list[str]:
+    """``if#0: then`` per if that ran once; ``if#1: then x20, else x12`` for one that ran
+    several times (inside a loop), in the order each if first ran."""
+    runs: dict[str, dict[str, int]] = {}
+    for label, taken in branches:
+        side = "then" if taken else "else"
+        runs.setdefault(label, {}).setdefault(side, 0)
+        runs[label][side] += 1
+    lines = []
+    for label, sides in runs.items():
+        if sum(sides.values()) == 1:
+            lines.append(f"{label}: {next(iter(sides))}")
+        else:
+            lines.append(f"{label}: " + ", ".join(f"{side} x{n}" for side, n in sides.items()))
+    return lines
+
+
 def main(args: argparse.Namespace) -> int:
     check_seed(args.seed)
     module, source = load_module(args.model)
@@ -108,8 +125,10 @@ def main(args: argparse.Namespace) -> int:
         raise CfmemError(str(err), source.locate(err.op)) from None
     except FootprintError as err:
         raise CfmemError(str(err), args.model) from None
-    for label, taken in result.branches:
-        print(f"{label}: {'then' if taken else 'else'}")
+    for line in branch_lines(result.branches):
+        print(line)
+    for label, iterations in result.loops:
+        print(f"{label}: {iterations} iteration{'' if iterations == 1 else 's'}")
     for name, value in result.outputs.items():
         print(f"{name}: {summary(value)}")
     if args.output:
