@@ -18,10 +18,12 @@ from cfmem.dma.flat_hazards import check_flat
 from cfmem.dma.hazards import HazardError, check
 from cfmem.dma.timing import Chip, simulate
 from cfmem.errors import CfmemError
-from cfmem.interp.coverage import TRIP_CLASSES, loop_trip_cases
+from cfmem.differential import check as differential_check
+from cfmem.interp.coverage import TRIP_CLASSES, loop_trip_cases, trip_class
 from cfmem.interp.flat import ClobberError, run_flat
 from cfmem.interp.golden import InterpError, run_function
 from cfmem.ir_io import parse_module
+from cfmem.mlir_check.jit import mlir_available
 from cfmem.passes.dma_events import function_events
 from cfmem.passes.flat_dma_events import flat_function_events
 from cfmem.passes.liveness import analyze_function, functions
@@ -304,3 +306,102 @@ def test_the_flat_hazard_checker_catches_a_transfer_left_running_into_the_next_i
     loop.parent_block().insert_op_after(waits[-1], loop)  # waited after the loop instead
     with pytest.raises(HazardError):
         check_flat(flat_function_events(fn))
+
+
+@pytest.mark.skipif(not mlir_available(), reason="upstream MLIR python bindings not installed (pip install 'cfmem[mlir]')")
+def test_upstream_mlir_runs_the_loops_with_every_trip_case(trip_cases):
+    """nn-lower-to-linalg output JIT-compiled by upstream MLIR: scf.for and scf.while over the
+    arena agree with the flat run for each loop run 0, 1, 2 and many times."""
+    module = seqkws()
+    flat = lowered(module, "nn-insert-dma,nn-plan-memory")
+    sets = list(trip_cases.values())
+    rows = differential_check(module, flat, sets)
+    assert [row.ok() for row in rows] == [True] * len(sets)
+    assert {(label, trip_class(n)) for row in rows for label, n in row.loops} == set(trip_cases)
+
+
+FOUR_LAYERS = """
+builtin.module {
+  nn.global @weights size(8192) seed(3) scale(3.000000e-01 : f64)
+  func.func @main(%n: tensor<i64>, %x: tensor<1x16xf32>) -> (tensor<1x16xf32>) {
+    %weights = nn.get_global @weights : tensor<8192xi8>
+    %w1 = nn.view %weights[0] bytes(1024) : tensor<8192xi8> to tensor<16x16xf32>
+    %w2 = nn.view %weights[1024] bytes(1024) : tensor<8192xi8> to tensor<16x16xf32>
+    %w3 = nn.view %weights[2048] bytes(1024) : tensor<8192xi8> to tensor<16x16xf32>
+    %w4 = nn.view %weights[3072] bytes(1024) : tensor<8192xi8> to tensor<16x16xf32>
+    %t = nn.constant dense<true> : tensor<i1>
+    %h = nn.loop %n, %t (%x) : (tensor<i64>, tensor<i1>, tensor<1x16xf32>) -> (tensor<1x16xf32>) {
+    ^bb0(%i: tensor<i64>, %c: tensor<i1>, %a: tensor<1x16xf32>):
+      %m1 = nn.matmul %a, %w1 : (tensor<1x16xf32>, tensor<16x16xf32>) -> tensor<1x16xf32>
+      %r1 = nn.tanh %m1 : (tensor<1x16xf32>) -> tensor<1x16xf32>
+      %m2 = nn.matmul %r1, %w2 : (tensor<1x16xf32>, tensor<16x16xf32>) -> tensor<1x16xf32>
+      %m3 = nn.matmul %m2, %w3 : (tensor<1x16xf32>, tensor<16x16xf32>) -> tensor<1x16xf32>
+      %m4 = nn.matmul %m3, %w4 : (tensor<1x16xf32>, tensor<16x16xf32>) -> tensor<1x16xf32>
+      %s = nn.add %m4, %a : (tensor<1x16xf32>, tensor<1x16xf32>) -> tensor<1x16xf32>
+      nn.yield %t, %s : tensor<i1>, tensor<1x16xf32>
+    }
+    func.return %h : tensor<1x16xf32>
+  }
+}
+"""
+
+
+def streamed_four_layers(prefetch: bool = True, monkeypatch=None):
+    module, _ = parse_module(FOUR_LAYERS)
+    if not prefetch:
+        monkeypatch.setattr("cfmem.passes.insert_dma._prefetching_loop", lambda seg, slots: None)
+    apply_pipeline(module, "nn-insert-dma{loop-weights=stream}")
+    return module
+
+
+def test_a_streamed_body_reloads_its_first_weights_during_its_last_op():
+    module = streamed_four_layers()
+    loop = next(op for op in module.walk() if isinstance(op, LoopOp))
+    before = [op.name for op in module.walk() if op.parent_op() is loop.parent_op() and op.name.startswith("nn.dma")]
+    assert before == ["nn.dma_buffer", "nn.dma_buffer", "nn.dma_start", "nn.dma_wait"]  # w1 for iteration 1
+    body = list(loop.body.block.ops)
+    first_compute = next(op for op in body if op.name == "nn.matmul")
+    assert all(op.name != "nn.dma_wait" for op in body[: body.index(first_compute)])  # no stall at the start
+    reload = next(op for op in body if "cfmem.reload" in op.attributes)
+    assert reload.next_op.results[0].name_hint == "m4"  # overlaps the last matmul
+    assert body[-2].name == "nn.dma_wait" and body[-2].token is reload.token  # nothing outstanding at the end
+
+
+def test_the_reload_hides_each_iterations_first_load(monkeypatch):
+    chip = Chip()
+
+    def per_iteration(module) -> float:
+        events = function_events(functions(module)[0])
+        return simulate(events, chip, {"loop#0": 9}).cycles - simulate(events, chip, {"loop#0": 8}).cycles
+
+    with_reload = per_iteration(streamed_four_layers())
+    without = per_iteration(streamed_four_layers(False, monkeypatch))
+    assert with_reload < without
+
+
+def test_reloaded_weights_run_bit_identical_and_each_checker_sees_a_missing_reload():
+    module, _ = parse_module(FOUR_LAYERS)
+    flat = lowered(module, "nn-insert-dma{loop-weights=stream},nn-plan-memory")
+    x = np.linspace(-1, 1, 16, dtype=np.float32).reshape(1, 16)
+    for n in (0, 1, 2, 7):
+        want = run_function(module, {"n": np.array(n), "x": x}).outputs["h"]
+        np.testing.assert_array_equal(run_flat(flat, {"n": np.array(n), "x": x}).outputs["h"], want)
+    # the flat interpreter: without the reload, iteration 2 reads w3's bytes as w1's
+    fn = functions(flat)[0]
+    reload = next(op for op in fn.walk() if op.name == "memref.dma_start" and op.parent_op() is not fn
+                  and op.attributes["cfmem.tensor"].data == "w1_sram")
+    wait = next(op for op in fn.walk() if op.name == "memref.dma_wait" and op.tag is reload.tag)
+    wait.detach()
+    wait.erase()
+    reload.detach()
+    reload.erase()
+    run_flat(flat, {"n": np.array(1), "x": x})
+    with pytest.raises(ClobberError, match="reads %w1_sram but %w3_sram overwrote"):
+        run_flat(flat, {"n": np.array(2), "x": x})
+    # the event checker: a reload it cannot pair with the load before the loop
+    events = function_events(functions(streamed_four_layers())[0])
+    loop = next(e for e in events.events if isinstance(e, LoopEvent))
+    check(events)
+    loop.reloads.clear()
+    with pytest.raises(HazardError, match="overwrites bytes of %dma0 that are still to be read from transfer %load"):
+        check(events)

@@ -31,6 +31,11 @@ from xdsl.utils.exceptions import VerifyException
 from cfmem.dialects.types import as_verify_error, element_bytes, static_shape, tensor_bytes
 
 
+RELOAD_ATTR = "cfmem.reload"
+"""On an ``nn.dma_start`` at the end of a loop body that loads again, into the same
+bytes, the weights the next iteration's first op reads (loaded before the loop for
+the first iteration, by a transfer with the same sources, buffer and offsets)."""
+
 @irdl_attr_definition
 class TokenType(ParametrizedAttribute, TypeAttribute):
     """Completion token of one ``nn.dma_start``."""

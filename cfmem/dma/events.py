@@ -54,19 +54,27 @@ class LoopEvent:
     """The iterations it runs when the IR fixes them (a scan, a constant trip count)."""
     limit: int | None = None
     """The most iterations it can run, when its trip count is a constant."""
+    reloads: dict[str, str] = field(default_factory=dict)
+    """Token of a transfer before the loop -> token of the transfer at the end of each
+    iteration that loads the same data into the same bytes again: from the second
+    iteration on, the body's reads of the first read the second's previous iteration."""
 
 
 Event = Start | Wait | Compute | IfEvent | LoopEvent
 
 
-def iterations(body: Block, count: int) -> list[Block]:
+def iterations(body: Block, count: int, reloads: dict[str, str] | None = None) -> list[Block]:
     """``count`` copies of a loop body, one per iteration, each renaming the tokens
-    started inside it (``load`` becomes ``load@2`` in iteration 2), so that checkers
-    can follow the back edge as straight-line code."""
+    started inside it (``load`` becomes ``load@2`` in iteration 2), and from iteration
+    2 on reading a reloaded token (``LoopEvent.reloads``) as the previous iteration's
+    reload, so that checkers can follow the back edge as straight-line code."""
     started = {e.token for e in _walk(body) if isinstance(e, Start)}
+    reloads = reloads or {}
 
     def rename(block: Block, k: int) -> Block:
         def token(t: str) -> str:
+            if t in reloads and k > 1:
+                return f"{reloads[t]}@{k - 1}"
             return f"{t}@{k}" if t in started else t
 
         out = Block(f"{block.label}@{k}")
@@ -81,7 +89,7 @@ def iterations(body: Block, count: int) -> list[Block]:
             elif isinstance(e, IfEvent):
                 out.events.append(IfEvent(e.label, [rename(b, k) for b in e.branches]))
             else:
-                out.events.append(LoopEvent(e.label, rename(e.body, k), e.trips, e.limit))
+                out.events.append(LoopEvent(e.label, rename(e.body, k), e.trips, e.limit, e.reloads))
         return out
 
     return [rename(body, k) for k in range(1, count + 1)]

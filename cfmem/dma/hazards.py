@@ -47,7 +47,7 @@ def unrolled(block: Block) -> Block:
     out = Block(block.label)
     for e in block.events:
         if isinstance(e, LoopEvent):
-            out.events.append(IfEvent(e.label, [unrolled(b) for b in iterations(e.body, 2)]))
+            out.events.append(IfEvent(e.label, [unrolled(b) for b in iterations(e.body, 2, e.reloads)]))
         elif isinstance(e, IfEvent):
             out.events.append(IfEvent(e.label, [unrolled(b) for b in e.branches]))
         else:

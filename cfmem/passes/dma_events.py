@@ -30,6 +30,7 @@ from cfmem.dma.flat_hazards import check_flat
 from cfmem.dma.hazards import HazardError, check
 from cfmem.passes.flat_dma_events import flat_function_events
 from cfmem.passes.liveness import functions, is_weight
+from cfmem.passes.dma_reloads import reloaded_transfers
 from cfmem.passes.names import ValueNames
 from cfmem.passes.placement import SLICE_OF_ATTR, is_offchip_activation, is_resident
 
@@ -90,7 +91,8 @@ def block_events(block: IRBlock, label: str, names: ValueNames, if_labels: dict[
         elif isinstance(op, LoopOp):
             tag = if_labels[op]
             body = block_events(op.body.block, f"{label}/{tag}.body", names, if_labels)
-            events.events.append(LoopEvent(tag, body, static_trips(op), trip_limit(op)))
+            reloads = {names(first.token): names(reload.token) for first, reload in reloaded_transfers(op)}
+            events.events.append(LoopEvent(tag, body, static_trips(op), trip_limit(op), reloads))
         elif not (
             op.has_trait(IsTerminator) or isinstance(op, DmaBufferOp | GetGlobalOp | ViewOp | ConstantOp)
             or (op.results and is_weight(op.results[0]))

@@ -37,6 +37,13 @@ and read there by every iteration; with ``stream``, when they exceed
 (``cfmem.slice_of``: small transfers were asked for), each iteration loads
 them again like any block's weights.
 
+In a streamed loop body, the first op's weights cross the back edge where the
+rotation allows (``_prefetching_loop``): the body's buffers are defined before
+the loop, the first weights are loaded there once, and each iteration loads
+them again (``cfmem.reload``) into the same bytes while its last op computes,
+so the next iteration starts without waiting; nothing is outstanding at an
+iteration's end.
+
 Buffers are ``nn.dma_buffer`` tensors planned like any other: ``buffers=region``
 defines them at the start of each segment (so a branch's buffers live inside
 its hoisted block), ``buffers=fixed`` defines one set at the function's entry,
@@ -62,7 +69,7 @@ from xdsl.traits import IsTerminator
 from xdsl.utils.exceptions import PassFailedException
 
 from cfmem.dialects.nn_control import REGION_OPS, IfOp, LoopOp
-from cfmem.dialects.nn_dma import DmaBufferOp, DmaStartOp, DmaWaitOp
+from cfmem.dialects.nn_dma import RELOAD_ATTR, DmaBufferOp, DmaStartOp, DmaWaitOp
 from cfmem.dialects.nn_weights import GetGlobalOp, ReshapeOp, ViewOp
 from cfmem.dialects.types import element_bytes, tensor_bytes
 from cfmem.dma.hazards import HazardError
@@ -252,6 +259,11 @@ class InsertDmaPass(ModulePass):
             entry_first = next(o for o in fn.body.block.ops if not _defines_weight(o))
             fixed = _insert_buffers(sizes, entry_first)
         for seg in plan:
+            loop = _prefetching_loop(seg, slots)
+            if loop is not None:
+                buffers = fixed or _insert_buffers(seg.sizes, loop)
+                self.insert_prefetched_transfers(seg.ops, buffers, loop)
+                continue
             buffers = fixed or _insert_buffers(seg.sizes, seg.first)
             self.insert_transfers(seg.ops, buffers, seg.first, sync=slots == 1)
         try:
@@ -284,9 +296,8 @@ class InsertDmaPass(ModulePass):
         for o in ops:
             _use_on_chip(o, {w: on_chip[w] for w in weight_operands(o)})
 
-    def insert_transfers(
-        self, ops: list[Operation], buffers: list[SSAValue | None], first: Operation, sync: bool
-    ) -> None:
+    def transfers(self, ops: list[Operation], buffers: list[SSAValue | None]) -> list[DmaStartOp]:
+        """One transfer per op, op k's into buffer k mod the rotation."""
         starts: list[DmaStartOp] = []
         for k, o in enumerate(ops):
             weights = streamed_operands(o)
@@ -296,6 +307,40 @@ class InsertDmaPass(ModulePass):
             start = DmaStartOp(weights, buffer, offsets)
             start.token.name_hint = "load"
             starts.append(start)
+        return starts
+
+    def insert_prefetched_transfers(self, ops: list[Operation], buffers: list[SSAValue | None], loop: LoopOp) -> None:
+        """Ping-pong over a loop body whose first weights cross the back edge: they are loaded
+        before the loop into buffer 0 (defined there with the others), op 0 reads them there in
+        every iteration, and each iteration reloads them (``cfmem.reload``) during its last op
+        into the same bytes, waited at the iteration's end (see ``_prefetching_loop``)."""
+        starts = self.transfers(ops, buffers)
+        ahead = len(buffers) - 1
+        first_wait = DmaWaitOp(starts[0])
+        Rewriter.insert_op([starts[0], first_wait], InsertPoint.before(loop))
+        _use_on_chip(ops[0], dict(zip(starts[0].sources, first_wait.results)))
+        for start in starts[1 : 1 + ahead]:
+            Rewriter.insert_op(start, InsertPoint.before(ops[0]))
+        last = len(ops) - 1
+        for k in range(1, len(ops)):
+            wait = DmaWaitOp(starts[k])
+            Rewriter.insert_op(wait, InsertPoint.before(ops[k]))
+            if k + ahead <= last:
+                Rewriter.insert_op(starts[k + ahead], InsertPoint.before(ops[k]))
+            _use_on_chip(ops[k], dict(zip(starts[k].sources, wait.results)))
+        reload = DmaStartOp(list(starts[0].sources), starts[0].buffer, list(starts[0].byte_offsets))
+        reload.token.name_hint = "reload"
+        reload.attributes[RELOAD_ATTR] = UnitAttr()
+        Rewriter.insert_op(reload, InsertPoint.before(ops[last]))
+        reloaded = DmaWaitOp(reload)
+        for result, source in zip(reloaded.results, reload.sources):
+            result.name_hint = (source.name_hint or "w") + "_next"
+        Rewriter.insert_op(reloaded, InsertPoint.before(loop.body.block.last_op))
+
+    def insert_transfers(
+        self, ops: list[Operation], buffers: list[SSAValue | None], first: Operation, sync: bool
+    ) -> None:
+        starts = self.transfers(ops, buffers)
         block = first.parent_block()
         assert block is not None
         order = {op: i for i, op in enumerate(block.ops)}
@@ -320,6 +365,22 @@ class InsertDmaPass(ModulePass):
             if ahead and k + ahead < len(ops):
                 insert_start(starts[k + ahead], o)
             _use_on_chip(o, dict(zip(starts[k].sources, wait.results)))
+
+
+def _prefetching_loop(seg: _Segment, slots: int) -> LoopOp | None:
+    """The loop whose body ``seg`` is, when its first weights can cross the back edge: a
+    ping-pong rotation (2 or more buffers), a body without ifs or loops (one segment), at
+    least two loaded ops, op 0 reading weights only (they can be loaded before the loop), and
+    the last op's buffer not buffer 0 (the reload overlaps that op)."""
+    block = seg.first.parent_block()
+    loop = block.parent_op() if block is not None else None
+    if not isinstance(loop, LoopOp) or slots < 2 or len(seg.ops) < 2 or (len(seg.ops) - 1) % slots == 0:
+        return None
+    if any(isinstance(o, REGION_OPS) for o in block.ops):
+        return None
+    if not all(is_weight(v) for v in streamed_operands(seg.ops[0])):
+        return None
+    return loop
 
 
 def _use_on_chip(op: Operation, on_chip: dict[SSAValue, SSAValue]) -> None:

@@ -90,6 +90,7 @@ from cfmem.dialects.nn_weights import GetGlobalOp, GlobalOp, ReshapeOp, ViewOp
 from cfmem.dialects.types import tensor_bytes
 from cfmem.interp.weights import WeightError, blob_bytes
 from cfmem.passes.aliases import concat_parts, is_inplace_op, slice_byte_offset
+from cfmem.passes.dma_reloads import reloaded_transfers
 from cfmem.passes.liveness import functions, is_read_only
 from cfmem.passes.names import ValueNames
 from cfmem.passes.placement import SLICE_OF_ATTR, is_resident
@@ -184,6 +185,8 @@ class _FunctionLowering:
         self.reads: dict[SSAValue, list[str]] = {}
         """Planned values whose bytes other tensors wrote: their names (``cfmem.reads``)."""
         self.prologue: list[Operation] = []
+        self.reloaded: dict[DmaStartOp, DmaStartOp] = {}
+        """Each reload (``cfmem.reload``) and the transfer before its loop it loads again."""
         check_tensor_signature(fn)
         self.arena_size = check_stored_plan(fn) if check_plan else _stored_arena_size(fn)
         arena_get = memref.GetGlobalOp(arena_name(fn), byte_memref(self.arena_size, ON_CHIP))
@@ -405,6 +408,7 @@ class _FunctionLowering:
         return b.insert(memref.LoadOp.get(mem, [self.index(0)] * len(mem.type.get_shape()))).res
 
     def lower_loop(self, op: LoopOp, b: Builder) -> None:
+        self.reloaded.update({reload: first for first, reload in reloaded_transfers(op)})
         dests = [self.destination(b, r) for r in op.outputs]
         for arg, dest in zip(op.carried_args, dests):
             self.mem[arg] = dest
@@ -491,8 +495,7 @@ class _FunctionLowering:
         tag = b.insert(memref.AllocaOp.get(i32, shape=[count])).memref
         tag.name_hint = "tag"
         buffer = self.mem[op.buffer]
-        waits = [use.operation for use in op.token.uses]
-        names = [self.names(r) for r in waits[0].results] if waits else [self.names(s) for s in op.sources]
+        names = self.transfer_names(op)
         for k, (source, slot) in enumerate(zip(op.sources, op.byte_offsets)):
             src = self.bytes_of[source]
             size = tensor_bytes(source.type)
@@ -547,14 +550,22 @@ class _FunctionLowering:
         self.init.attributes[INIT_OF_ATTR] = StringAttr(name)
         self.fn.attributes[INIT_ATTR] = StringAttr(init_name)
 
+    def transfer_names(self, op: DmaStartOp) -> list[str]:
+        """The tensor names of the data ``op`` transfers: its wait's results, or for a reload
+        (``cfmem.reload``) those of the transfer before the loop it loads again."""
+        first = self.reloaded.get(op)
+        waits = [use.operation for use in (first or op).token.uses if isinstance(use.operation, DmaWaitOp)]
+        return [self.names(r) for r in waits[0].results] if waits else [self.names(s) for s in op.sources]
+
     def lower_dma_wait(self, op: DmaWaitOp, b: Builder) -> None:
         tag, buffer, start = self.tags[op.token]
         for k, source in enumerate(start.sources):
             b.insert(memref.DmaWaitOp.get(tag, [self.index(k)], self.index(tensor_bytes(source.type))))
         place = self.bytes_of.get(start.buffer)  # set for every planned buffer, on chip or off
-        for result, slot in zip(op.results, start.byte_offsets):
+        names = self.transfer_names(start)
+        for result, slot, name in zip(op.results, start.byte_offsets, names):
             space = buffer.type.memory_space if isinstance(buffer.type, MemRefType) else None
-            self.mem[result] = self.view(b, buffer, slot, memref_of(result.type, space), self.names(result))
+            self.mem[result] = self.view(b, buffer, slot, memref_of(result.type, space), name)
             if place is not None:
                 self.bytes_of[result] = _Bytes(place.base, place.offset + slot)  # may be prefetched
 
