@@ -8,8 +8,9 @@ times (``cfmem.interp.coverage.loop_trip_cases`` over a grid of candidates):
   the gap of ``exact``; the peak with the loop weights streamed every iteration beside it;
 - timing (paper Table 3 layout): sync, ping-pong with the loops' weights loaded once before
   the loop (``nn-insert-dma``'s default, ``loop-weights=hoist``), ping-pong with them loaded
-  in every iteration (``loop-weights=stream``), and the gain of loading them once, each on
-  the path the input set takes with the iterations it ran;
+  in every iteration (``loop-weights=stream``), with and without the prefetch across the back
+  edge (``loop-prefetch``), and the gain of loading them once, each on the path the input
+  set takes with the iterations it ran;
 - correctness: the checking flat run bit-identical to the reference (same outputs, same
   branches, same iterations) under both DMA settings, upstream MLIR within check-mlir's
   tolerance of the flat run, and for an imported model the reference within 1e-4 of
@@ -110,7 +111,8 @@ def memory_row(s: Subject) -> list[str]:
 
 def timing_rows(s: Subject, chip: Chip, sets: list[tuple[str, dict]]) -> list[list[str]]:
     rows = []
-    variants = {"sync": "nn-insert-dma{mode=sync}", **{k: v.split(",")[0] for k, v in PIPELINES.items()}}
+    variants = {"sync": "nn-insert-dma{mode=sync}", **{k: v.split(",")[0] for k, v in PIPELINES.items()},
+                "no-prefetch": "nn-insert-dma{loop-weights=stream loop-prefetch=false}"}
     programs = {k: function_events(find_function(planned(s.module, v))) for k, v in variants.items()}
     for _, inputs in sets:
         run = run_function(s.module, inputs)
@@ -119,7 +121,7 @@ def timing_rows(s: Subject, chip: Chip, sets: list[tuple[str, dict]]) -> list[li
         ran = ", ".join(f"{label} {n}" for label, n in run.loops)
         rows.append([
             s.name, ran, f"{chip.milliseconds(cycles['sync']):.3f}", f"{chip.milliseconds(cycles['hoist']):.3f}",
-            f"{chip.milliseconds(cycles['stream']):.3f}",
+            f"{chip.milliseconds(cycles['stream']):.3f}", f"{chip.milliseconds(cycles['no-prefetch']):.3f}",
             f"{cycles['stream'] / cycles['hoist']:.2f}x" if cycles["hoist"] else "-",
         ])
     return rows
@@ -177,9 +179,11 @@ def main() -> int:
         md_table(["model", *MODES, "lower bound", "gap of exact", "exact, loop weights streamed"], memory),
         f"## Execution time with the iterations each input set ran (paper Table 3 layout), chip `{chip.name}`",
         "Ping-pong DMA; `once` loads each loop's weights before it (the default), `every iteration`"
-        " reloads them in each iteration; the gain is every-iteration over once.",
+        " reloads them in each iteration, prefetching the first op's weights for the next iteration during"
+        " the last op where the body allows (`loop-prefetch`), or not; the gain is every-iteration over once.",
         md_table(["model", "iterations run", "sync ms", "ping-pong, loop weights once ms",
-                  "ping-pong, every iteration ms", "gain of loading once"], timing),
+                  "ping-pong, every iteration ms", "same, no prefetch across iterations ms",
+                  "gain of loading once"], timing),
         "## Correctness with every loop run 0, 1, 2 and many times",
         md_table(["model", "loop weights", "case", "iterations run", "flat vs reference", "MLIR vs flat",
                   "reference vs onnxruntime", "verdict"], correct),

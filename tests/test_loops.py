@@ -346,11 +346,9 @@ builtin.module {
 """
 
 
-def streamed_four_layers(prefetch: bool = True, monkeypatch=None):
+def streamed_four_layers(prefetch: bool = True):
     module, _ = parse_module(FOUR_LAYERS)
-    if not prefetch:
-        monkeypatch.setattr("cfmem.passes.insert_dma._prefetching_loop", lambda seg, slots: None)
-    apply_pipeline(module, "nn-insert-dma{loop-weights=stream}")
+    apply_pipeline(module, f"nn-insert-dma{{loop-weights=stream loop-prefetch={str(prefetch).lower()}}}")
     return module
 
 
@@ -367,7 +365,7 @@ def test_a_streamed_body_reloads_its_first_weights_during_its_last_op():
     assert body[-2].name == "nn.dma_wait" and body[-2].token is reload.token  # nothing outstanding at the end
 
 
-def test_the_reload_hides_each_iterations_first_load(monkeypatch):
+def test_the_reload_hides_each_iterations_first_load():
     chip = Chip()
 
     def per_iteration(module) -> float:
@@ -375,7 +373,7 @@ def test_the_reload_hides_each_iterations_first_load(monkeypatch):
         return simulate(events, chip, {"loop#0": 9}).cycles - simulate(events, chip, {"loop#0": 8}).cycles
 
     with_reload = per_iteration(streamed_four_layers())
-    without = per_iteration(streamed_four_layers(False, monkeypatch))
+    without = per_iteration(streamed_four_layers(False))
     assert with_reload < without
 
 

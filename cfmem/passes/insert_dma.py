@@ -183,7 +183,8 @@ class InsertDmaPass(ModulePass):
     in a buffer), ``dma-budget`` (bytes; an op needing more reads off-chip
     directly; absent = no limit), ``loop-weights`` (hoist: a loop's weights
     are loaded once before it when they fit the DMA budget; stream: every
-    iteration loads them)."""
+    iteration loads them), ``loop-prefetch`` (default true: a streamed loop body loads its
+    first weights for the next iteration during its last op)."""
 
     name = "nn-insert-dma"
     mode: str = "pingpong"
@@ -192,6 +193,7 @@ class InsertDmaPass(ModulePass):
     dma_budget: int | None = None
     depth: int = 2
     loop_weights: str = "hoist"
+    loop_prefetch: bool = True
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         with checked_options():
@@ -259,7 +261,7 @@ class InsertDmaPass(ModulePass):
             entry_first = next(o for o in fn.body.block.ops if not _defines_weight(o))
             fixed = _insert_buffers(sizes, entry_first)
         for seg in plan:
-            loop = _prefetching_loop(seg, slots)
+            loop = _prefetching_loop(seg, slots) if self.loop_prefetch else None
             if loop is not None:
                 buffers = fixed or _insert_buffers(seg.sizes, loop)
                 self.insert_prefetched_transfers(seg.ops, buffers, loop)
