@@ -57,6 +57,27 @@ def npz(d: Path, **arrays) -> str:
 
 
 EXAMPLE = str(EXAMPLES / "wakeword.mlir")
+LOOPS = str(EXAMPLES / "seqkws.mlir")
+
+SWAP_LOOP = """func.func @main(%n: tensor<i64>, %x: tensor<4xf32>, %y: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
+  %t = nn.constant dense<true> : tensor<i1>
+  %a, %b = nn.loop %n, %t (%x, %y) : (tensor<i64>, tensor<i1>, tensor<4xf32>, tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
+  ^bb0(%i: tensor<i64>, %c: tensor<i1>, %p: tensor<4xf32>, %q: tensor<4xf32>):
+    nn.yield %c, %q, %p : tensor<i1>, tensor<4xf32>, tensor<4xf32>
+  }
+  func.return %a, %b : tensor<4xf32>, tensor<4xf32>
+}
+"""
+SCAN_LOOP = """func.func @main(%n: tensor<i64>, %x: tensor<4xf32>) -> tensor<3x4xf32> {
+  %t = nn.constant dense<true> : tensor<i1>
+  %h, %ys = nn.loop %n, %t (%x) : (tensor<i64>, tensor<i1>, tensor<4xf32>) -> (tensor<4xf32>, tensor<3x4xf32>) {
+  ^bb0(%i: tensor<i64>, %c: tensor<i1>, %a: tensor<4xf32>):
+    %b = nn.tanh %a : (tensor<4xf32>) -> tensor<4xf32>
+    nn.yield %c, %b, %b : tensor<i1>, tensor<4xf32>, tensor<4xf32>
+  }
+  func.return %ys : tensor<3x4xf32>
+}
+"""
 
 CASES: dict[str, Callable[[Path], list[str]]] = {
     "malformed-mlir": lambda d: ["run", write(d, "m.mlir", "func.func @main( {\n")],
@@ -114,6 +135,9 @@ CASES: dict[str, Callable[[Path], list[str]]] = {
     "csv-extra-field": lambda d: ["plan", csv(d, "id,lower,upper,size\n0,0,1,4,9\n"), "-o", "out.csv"],
     "attribute-out-of-range": lambda d: ["run", write(d, "m.mlir", HUGE_AXIS)],
     "report-scf-if": lambda d: ["report", write(d, "m.mlir", SCF_IF)],
+    "loop-swap": lambda d: ["opt", write(d, "m.mlir", SWAP_LOOP), "-p", "nn-plan-memory,nn-lower-to-memref", "-o", "out.mlir"],
+    "scan-length": lambda d: ["run", write(d, "m.mlir", SCAN_LOOP), "--inputs", npz(d, n=np.array(2), x=np.zeros(4, np.float32))],
+    "negative-loop-trips": lambda d: ["compile", LOOPS, "--loop-trips", "-1", "-o", "out.mlir"],
     "bad-chip": lambda d: ["report", EXAMPLE, "--timing", "--chip", write(d, "chip.json", '{"x":\n')],
     "huge-splat": lambda d: ["run", write(d, "m.mlir", HUGE_AXIS.replace("nn.softmax %x {axis = 99999999999999999999 : i64} : (tensor<1x4xf32>) -> tensor<1x4xf32>", "nn.constant dense<1.0> : tensor<50000x50000xf32>").replace("%y : tensor<1x4xf32>", "%y : tensor<50000x50000xf32>").replace("-> tensor<1x4xf32> {", "-> tensor<50000x50000xf32> {"))],
     "onnx-op-version": lambda d: ["import", onnx_case(d, "op-version"), "-o", "out.mlir"],
