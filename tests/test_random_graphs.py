@@ -7,13 +7,16 @@ import random
 import numpy as np
 import pytest
 
+from xdsl.dialects import func
+
 from cfmem.builder import GraphBuilder
+from cfmem.dialects.nn_control import LoopOp
 from cfmem.interp.coverage import branch_outcomes, missing_outcomes
 from cfmem.interp.flat import run_flat
 from cfmem.interp.golden import find_function, run_function
 from cfmem.passes.lower_to_memref import lower_module
 from cfmem.pipeline import apply_pipeline
-from cfmem.testing.random_graphs import GraphShape, covering_input_sets, random_graph
+from cfmem.testing.random_graphs import TRIP_COUNTS, GraphShape, covering_input_sets, random_graph
 
 
 def if_depth(op) -> int:
@@ -142,5 +145,32 @@ def test_generated_programs_run_bit_identically_after_planning_and_lowering(seed
         want = run_function(model, inputs)
         got = run_flat(flat, inputs, check=True)
         assert got.branches == want.branches
+        for name, value in want.outputs.items():
+            np.testing.assert_array_equal(got.outputs[name], value)
+
+
+@pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize(
+    "spec",
+    ["nn-insert-dma,nn-plan-memory{mode=exact}",
+     "nn-insert-dma{loop-weights=stream},nn-plan-memory{mode=hoist strategy=best-fit}",
+     "nn-insert-dma{mode=sync},nn-plan-memory{mode=conservative}"],
+)
+def test_generated_programs_with_loops_run_bit_identically_every_iteration_count(seed, spec):
+    """Loops nested in ifs and loops, ifs in loops: each loop run 0, 1, 2 and 3 times
+    (seed 0 with streamed weights nests a prefetching loop in an if in a loop)."""
+    model = random_graph(seed, GraphShape(loops=2, ifs=3))
+    loops = [op for op in model.walk() if isinstance(op, LoopOp)]
+    top = {f"loop#{k}" for k, op in enumerate(loops) if isinstance(op.parent_op(), func.FuncOp)}
+    assert top  # the first loop is placed at the top level
+    flat = model.clone()
+    apply_pipeline(flat, spec + ",nn-lower-to-memref,nn-check-dma")
+    sets = covering_input_sets(model, seed)
+    assert len(sets) >= len(TRIP_COUNTS)
+    for j, inputs in enumerate(sets):
+        want = run_function(model, inputs)
+        got = run_flat(flat, inputs, check=True)
+        assert got.branches == want.branches and got.loops == want.loops
+        assert {n for label, n in want.loops if label in top} == {TRIP_COUNTS[j % len(TRIP_COUNTS)]}
         for name, value in want.outputs.items():
             np.testing.assert_array_equal(got.outputs[name], value)

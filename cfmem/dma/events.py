@@ -89,7 +89,8 @@ def iterations(body: Block, count: int, reloads: dict[str, str] | None = None) -
             elif isinstance(e, IfEvent):
                 out.events.append(IfEvent(e.label, [rename(b, k) for b in e.branches]))
             else:
-                out.events.append(LoopEvent(e.label, rename(e.body, k), e.trips, e.limit, e.reloads))
+                inner = {token(a): token(b) for a, b in e.reloads.items()}
+                out.events.append(LoopEvent(e.label, rename(e.body, k), e.trips, e.limit, inner))
         return out
 
     return [rename(body, k) for k in range(1, count + 1)]

@@ -10,6 +10,12 @@ Every ``nn.if`` is controlled by its own function input ``c<k>`` (shape ``[1]``,
 when positive), so every branch outcome is reachable and :func:`covering_input_sets`
 reaches each one directly. Ifs appear by chance; ``GraphShape.min_depth`` also places one
 chain of ifs nested that deep (so ``min_depth=1`` guarantees an if).
+
+With ``GraphShape.loops``, counted ``nn.loop`` ops appear by chance too (the first at the
+top level is placed for sure): each runs as many times as its own input ``n<k>`` (an i64
+scalar) says, carries one visible value, and its body holds random ops (ifs among them) on
+the carried value and values from above; the covering sets run each loop 0, 1, 2 and 3
+times in turn.
 """
 
 from __future__ import annotations
@@ -49,6 +55,12 @@ class GraphShape:
     min_depth: int = 0
     """Nest one chain of ``nn.if`` at least this deep, starting at the top level
     (capped by ``ifs`` and ``depth``); 0 leaves every if to chance."""
+    loops: int = 0
+    """Most ``nn.loop`` ops in the whole program (nesting counts towards ``depth``)."""
+
+
+TRIP_COUNTS = (0, 1, 2, 3)
+"""The iterations the covering input sets give each loop, in turn."""
 
 
 class _Generator:
@@ -57,6 +69,7 @@ class _Generator:
         self.limits = limits
         self.b = GraphBuilder(name, seed=rng.randrange(1 << 16), align=rng.choice((4, 16, 64)))
         self.ifs_left = limits.ifs
+        self.loops_left = limits.loops
         self.chain = max(0, min(limits.min_depth, limits.ifs, limits.depth))
         """Ifs of the required chain not placed yet (kept out of the chance budget)."""
         self.scopes: list[list[SSAValue]] = []
@@ -88,6 +101,10 @@ class _Generator:
             return
         if self.ifs_left > self.chain and depth < self.limits.depth and rng.random() < 0.25:
             self.random_if(depth)
+            return
+        first_loop = self.loops_left == self.limits.loops  # placed at the top level, before any other
+        if self.loops_left and depth < self.limits.depth and (depth == 0 if first_loop else rng.random() < 0.15):
+            self.random_loop(depth)
             return
         x = self.pick()
         assert x is not None
@@ -170,6 +187,28 @@ class _Generator:
         for value in b.if_(cond, branch, branch, name=f"if{k}"):
             self.add(value)
 
+    def random_loop(self, depth: int) -> None:
+        """A counted loop at nesting ``depth`` carrying one visible value through random ops."""
+        rng, b = self.rng, self.b
+        self.loops_left -= 1
+        k = self.limits.loops - self.loops_left - 1
+        trips = b.input(f"n{k}", (), np.int64)
+        carried = self.pick()
+        assert carried is not None
+        shape = b.shape(carried)
+
+        def body(_: GraphBuilder, i: SSAValue, c: SSAValue, value: SSAValue) -> list[SSAValue]:
+            self.scopes.append([value])
+            try:
+                for _ in range(rng.randint(1, max(1, self.limits.branch_ops))):
+                    self.random_op(depth + 1)
+                return [c, self.make_like(shape)]
+            finally:
+                self.scopes.pop()
+
+        for value in b.loop(trips, [carried], body, name=f"loop{k}"):
+            self.add(value)
+
     def build(self, inputs: int) -> ModuleOp:
         rng, b = self.rng, self.b
         self.scopes.append([])
@@ -208,6 +247,10 @@ class _IfNode:
 
 def _is_condition_name(name: str) -> bool:
     return name.startswith("c") and name[1:].isdigit()
+
+
+def _is_trip_count_name(name: str) -> bool:
+    return name.startswith("n") and name[1:].isdigit()
 
 
 def _condition_input(if_op: IfOp, names: dict[SSAValue, str]) -> str:
@@ -301,11 +344,16 @@ def covering_input_sets(module: ModuleOp, seed: int = 0, limit: int | None = 16)
         if _path(ifs, pattern) not in paths:
             paths.add(_path(ifs, pattern))
             patterns.append(pattern)
+    trip_counts = [name for name in data if _is_trip_count_name(name)]
+    while trip_counts and len(patterns) < len(TRIP_COUNTS):  # every loop 0, 1, 2 and 3 times
+        patterns.append(dict(patterns[len(patterns) % len(patterns)]))
     sets = []
-    for pattern in patterns[:limit]:
+    for j, pattern in enumerate(patterns[: limit if not trip_counts else max(limit or 0, len(TRIP_COUNTS))]):
         inputs = dict(data)
         for name, taken in pattern.items():
             inputs[name] = np.array([1.0 if taken else -1.0], dtype=np.float32)
+        for name in trip_counts:
+            inputs[name] = np.array(TRIP_COUNTS[j % len(TRIP_COUNTS)], dtype=np.int64)
         sets.append(inputs)
     return sets
 
