@@ -39,6 +39,9 @@ demo: $(STAMP)
 	@echo "== 6. a 256 KiB chip: bigfc's 750 KiB weight streamed in slices computed by an scf.for, then run with the budget enforced"
 	$(BIN)/cfmem compile examples/bigfc.mlir --budget 262144 -o $(OUT)/bigfc_flat.mlir
 	$(BIN)/cfmem run $(OUT)/bigfc_flat.mlir --seed 0
+	@echo "== 7. loops: a recurrent keyword spotter (an if in a loop, a while loop in an if), every iteration checked"
+	$(BIN)/cfmem check-mlir examples/seqkws.mlir
+	$(BIN)/cfmem report examples/seqkws.mlir --timing --loop-trips 32 | tail -5
 
 bench: $(STAMP)
 	$(BIN)/python -m pip install -q -e '.[bench]'
@@ -47,6 +50,7 @@ bench: $(STAMP)
 	$(BIN)/python bench/real_models.py
 	$(BIN)/python bench/zoo.py
 	$(BIN)/python bench/fit_chip.py
+	$(BIN)/python bench/loops.py
 	$(BIN)/python bench/limits.py
 	$(BIN)/python bench/plan_benchmarks.py
 	$(BIN)/python bench/plan_scaling.py
