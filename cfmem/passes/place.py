@@ -372,7 +372,7 @@ class _Search:
         fixed = [(size, key) for kind, size, key in m.peak if kind == "fixed"]
         named = ", ".join(
             f"'{self.ops[key].name}' %{self.ops[key].results[0].name_hint or '?'} ({size} bytes)" if key is not None else f"{size} bytes"
-            for size, key in sorted(fixed, reverse=True)[:3]
+            for size, key in sorted(fixed, key=lambda f: f[0], reverse=True)[:3]
         )
         return (
             f"function @{self.fn_name} needs at least {m.need} bytes of on-chip memory, more than the budget"
