@@ -566,3 +566,10 @@ def test_a_scan_axis_out_of_range_is_refused_by_node():
         if a.name == "scan_output_axes":
             a.ints[1] = 2
     assert refusal(m) == "node scan (Scan): Scan scan_output_axes has axis 2, out of range for rank 2"
+
+
+def test_scan_outputs_of_a_loop_that_never_runs_are_refused_by_node():
+    """ONNX gives them zero rows; cfmem tensors have no empty axes."""
+    m = scan_loop_model(1)
+    m.graph.initializer[0].CopyFrom(nh.from_array(np.array(0, np.int64), "M"))
+    assert refusal(m) == "node scans (Loop): scan output 'rs' would stack 0 rows; cfmem takes 1 to 2147483647"
