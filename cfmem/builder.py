@@ -994,6 +994,7 @@ class GraphBuilder:
         arg_types = [TensorType(i64, []), TensorType(i1, []), *(v.type for v in inits)]
         n_weights, blob_end = len(self.weights), self._blob_end
         blocks: list[Block] = []
+        op: LoopOp | None = None
         try:
             values = self._branch(
                 lambda b: body_fn(b, *blocks[0].args), f"body of %{base}", blocks, arg_types
@@ -1006,12 +1007,16 @@ class GraphBuilder:
             ]
             op = LoopOp(trip_count, cond, inits, result_types, Region(blocks[0]))
             op.verify_()  # its own rules; the blob is sized when the module is built
-        except BaseException:
+        except BaseException as err:
             for block in blocks:
                 for inner in reversed(list(block.ops)):
                     block.erase_op(inner, safe_erase=False)
+            if op is not None:  # no uses of the operands either
+                op.drop_all_references()
             del self.weights[n_weights:]
             self._blob_end = blob_end
+            if isinstance(err, VerifyException):
+                raise GraphBuildError(f"nn.loop %{base}: {err}") from None
             raise
         self._builder.insert(op)
         for i, result in enumerate(op.results):

@@ -335,3 +335,12 @@ def test_examples_are_up_to_date(name):
     text = make.render(name)
     assert text == (EXAMPLES / f"{name}.mlir").read_text(), "run: python examples/make_examples.py"
     parse(text)
+
+
+def test_a_loop_the_verifier_refuses_is_a_build_error_that_leaves_no_trace():
+    b = GraphBuilder()
+    x = b.input("x", (4,))
+    uses_before = len(list(x.uses))
+    with pytest.raises(GraphBuildError, match=r"nn.loop %bad: the body yields \(tensor<i1>, tensor<1xf32>\)"):
+        b.loop(3, [x], lambda b, i, c, h: [c, b.reduce_mean(h, (0,))], name="bad")
+    assert len(list(x.uses)) == uses_before

@@ -148,6 +148,33 @@ def if_case(opset: int) -> Case:
     return Case([node], {"c": np.array([False]), "x": floats(2, 3)}, {"y": T.FLOAT})
 
 
+def loop_case(opset: int) -> Case:
+    """A while loop: h <- tanh(h + x) while sum(h) < 2.5, at most M times (unchecked: onnx
+    infers no shape for the output y)."""
+    body = h.make_graph(
+        [h.make_node("Add", ["h_in", "x"], ["hx"]), h.make_node("Tanh", ["hx"], ["h_out"]),
+         h.make_node("ReduceSum", ["h_out"], ["s"], keepdims=0), h.make_node("Less", ["s", "limit"], ["c_out"])],
+        "body", [h.make_tensor_value_info("i", T.INT64, []), h.make_tensor_value_info("c_in", T.BOOL, []),
+                 h.make_tensor_value_info("h_in", T.FLOAT, [2, 3])],
+        [h.make_tensor_value_info("c_out", T.BOOL, []), h.make_tensor_value_info("h_out", T.FLOAT, [2, 3])],
+    )  # fmt: skip
+    node = h.make_node("Loop", ["M", "go", "x"], ["y"], body=body)
+    inits = {"go": np.array(True), "limit": np.array(2.5, np.float32)}
+    return Case([node], {"x": np.abs(floats(2, 3)) / 4, "M": np.array(5, np.int64)}, {"y": T.FLOAT}, inits, unchecked=True)
+
+
+def scan_case(opset: int) -> Case:
+    """A running sum over axis 1 of x[2, 4], read in reverse, stacked on axis 1."""
+    body = h.make_graph(
+        [h.make_node("Add", ["s_in", "xt"], ["s_out"]), h.make_node("Neg", ["s_out"], ["n"])],
+        "body", [h.make_tensor_value_info("s_in", T.FLOAT, [2]), h.make_tensor_value_info("xt", T.FLOAT, [2])],
+        [h.make_tensor_value_info("s_out", T.FLOAT, [2]), h.make_tensor_value_info("n", T.FLOAT, [2])],
+    )  # fmt: skip
+    node = h.make_node("Scan", ["s0", "x"], ["s", "ys"], body=body, num_scan_inputs=1, scan_input_axes=[1],
+                       scan_input_directions=[1], scan_output_axes=[1])  # fmt: skip
+    return Case([node], {"s0": floats(2), "x": floats(2, 4)}, {"s": T.FLOAT, "ys": T.FLOAT})
+
+
 def dropout(opset: int) -> Case:
     version = operator_version("Dropout", opset)
     node_inputs = ["x", "ratio", "training"] if version >= 12 else ["x"]
@@ -310,6 +337,8 @@ CASES = {
     "LSTM": lstm,
     "GRU": gru,
     "If": if_case,
+    "Loop": loop_case,
+    "Scan": scan_case,
     "Identity": lambda opset: unary("Identity", floats(2, 3)),
     "Dropout": dropout,
     "Cast": lambda opset: unary("Cast", floats(2, 3), to=T.FLOAT),
@@ -349,7 +378,7 @@ def versions() -> list[tuple[str, int]]:
 
 def test_every_handled_op_has_a_version_table_entry_and_a_case():
     default_domain = set(onnx_ops.HANDLERS) - set(onnx_ops.MICROSOFT_OPS)
-    assert default_domain | {"If"} == set(OPERATOR_VERSIONS) == set(CASES)
+    assert default_domain | {"If", "Loop", "Scan"} == set(OPERATOR_VERSIONS) == set(CASES)
 
 
 @pytest.mark.parametrize("op, version", versions(), ids=[f"{op}-{v}" for op, v in versions()])

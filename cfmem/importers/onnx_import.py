@@ -6,6 +6,8 @@ computed from known values only, folded with onnx's reference evaluator) or a
 *runtime* value (an SSA value of static shape). Shape-only subgraphs
 (``Shape``, ``Gather``, ``Concat``, ``Equal`` ... on static shapes) fold this way,
 and an ``If`` whose condition folds is replaced by the branch it takes.
+``Loop`` and ``Scan`` become ``nn.loop`` (:mod:`cfmem.importers.onnx_loops`); LSTM and
+GRU are unrolled, or loops with ``recurrence="loop"``.
 Known tensors that runtime ops read become weights in one blob, in execution
 order, written to a binary file next to the module (tiny ones stay
 ``nn.constant``).
@@ -174,10 +176,14 @@ class ImportedModel:
 class Importer:
     """One import; see the module docstring."""
 
-    def __init__(self, model: onnx.ModelProto, blob_file: str, func_name: str = "main"):
+    def __init__(self, model: onnx.ModelProto, blob_file: str, func_name: str = "main", recurrence: str = "unroll"):
         from cfmem.importers import onnx_ops  # the op table imports this module's names
 
         self.ops = onnx_ops
+        if recurrence not in onnx_ops.RECURRENCES:
+            raise OnnxImportError(f"recurrence {recurrence!r} is not one of {', '.join(onnx_ops.RECURRENCES)}")
+        self.recurrence = recurrence
+        """How LSTM and GRU are imported (``onnx_ops.RECURRENCES``)."""
         self.model = fuse_qdq(model) if has_qdq(model) else model
         self.opset = next((o.version for o in model.opset_import if o.domain in ("", "ai.onnx")), 18)
         self.blob_file = blob_file
@@ -444,11 +450,13 @@ def import_onnx(
     input_shapes: Mapping[str, Sequence[int]] | None = None,
     input_values: Mapping[str, float] | None = None,
     dims: Mapping[str, int] | None = None,
+    recurrence: str = "unroll",
 ) -> ImportedModel:
     """Import the model at ``path``; its weights are read from ``blob_file`` (a path
-    relative to the module file) by the returned module."""
+    relative to the module file) by the returned module. ``recurrence`` is how LSTM and
+    GRU run over their sequence: ``unroll`` or ``loop`` (an ``nn.loop``)."""
     model = load_onnx(path)
-    importer = Importer(model, blob_file)
+    importer = Importer(model, blob_file, recurrence=recurrence)
     return importer.import_graph(input_shapes or {}, input_values or {}, dims or {})
 
 

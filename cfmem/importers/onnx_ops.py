@@ -75,6 +75,11 @@ def translate(imp: Importer, node: onnx.NodeProto, inputs: list, scope: Scope) -
         raise OnnxImportError(f"{node.op_type} of float16 tensors is not supported (float16 models may use {supported})")
     if node.op_type == "If":
         return translate_if(imp, node, inputs, scope)
+    if node.op_type in ("Loop", "Scan"):
+        from cfmem.importers import onnx_loops  # it imports this module's helpers
+
+        translate_loop = onnx_loops.translate_loop if node.op_type == "Loop" else onnx_loops.translate_scan
+        return translate_loop(imp, node, inputs, scope)
     return HANDLERS[node.op_type](imp, node, inputs)
 
 
@@ -1770,6 +1775,34 @@ def unroll(imp, rec: Recurrence, x: SSAValue, step: Step, states: tuple[SSAValue
     return hs, states
 
 
+def loop_over(imp, rec: Recurrence, x: SSAValue, step: Step, states: tuple[SSAValue, ...], reverse: bool, hint: str):
+    """``step`` as the body of an ``nn.loop`` over the time steps (last to first when
+    ``reverse``), reading the weights defined before it; the hidden states stacked in time
+    order as ``[seq, batch, hidden]``, and the final states."""
+    b = imp.b
+    backwards = imp.runtime(np.arange(rec.seq - 1, -1, -1, dtype=np.int64), f"{hint}_back") if reverse else None
+
+    def body(b, i: SSAValue, go: SSAValue, *carried: SSAValue) -> list[SSAValue]:
+        t = b.gather(backwards, i, 0, imp.name(f"{hint}_t")) if reverse else i
+        new = step(b.gather(x, t, int(rec.batch_major), imp.name(f"{hint}_x")), carried)
+        return [go, *new, new[0]]
+
+    *finals, hs = b.loop(rec.seq, list(states), body, scan_length=rec.seq, name=imp.name(hint))
+    if reverse:
+        hs = b.gather(hs, backwards, 0, imp.name(f"{hint}_hs"))
+    return hs, tuple(finals)
+
+
+def stacked_y(imp, rec: Recurrence, stacks: list[SSAValue], shape: Sequence[int], name: str) -> SSAValue:
+    """Y from each direction's ``[seq, batch, hidden]`` hidden states: ``[seq, directions,
+    batch, hidden]``, transposed to ``[batch, seq, directions, hidden]`` when batch-major."""
+    parts = [reshape(imp, s, (rec.seq, 1, rec.batch, rec.hidden)) for s in stacks]
+    joined = parts[0] if len(parts) == 1 else imp.b.concat(parts, 1, None if rec.batch_major else name)
+    if rec.batch_major:
+        return imp.b.transpose(joined, (2, 0, 1, 3), name)
+    return reshape(imp, joined, shape, name)
+
+
 def gate(imp, gates: SSAValue, k: int, hidden: int, count: int = 1) -> SSAValue:
     """Gates ``k`` to ``k + count`` of stacked ``[batch, gates * hidden]`` values."""
     return imp.b.slice(gates, [k * hidden], [(k + count) * hidden], [1], [1])
@@ -1824,8 +1857,10 @@ def stack_states(imp, rec: Recurrence, states: list[SSAValue], shape: Sequence[i
     return reshape(imp, joined, shape, name)
 
 
-def recurrent_outputs(imp, node, rec: Recurrence, hs: list[list[SSAValue]], finals: list[tuple[SSAValue, ...]]) -> list:
-    """Y (every hidden state), then one output per final state (Y_h, Y_c), each only if asked for."""
+def recurrent_outputs(imp, node, rec: Recurrence, y: Callable[[Sequence[int], str], SSAValue],
+                      finals: list[tuple[SSAValue, ...]]) -> list:  # fmt: skip
+    """Y (every hidden state, built by ``y`` as the given shape), then one output per final
+    state (Y_h, Y_c), each only if asked for."""
     directions = len(rec.directions)
     per_direction = (rec.batch, directions, rec.hidden) if rec.batch_major else (directions, rec.batch, rec.hidden)
     results: list[SSAValue | None] = []
@@ -1833,24 +1868,42 @@ def recurrent_outputs(imp, node, rec: Recurrence, hs: list[list[SSAValue]], fina
         if k >= len(node.output) or not node.output[k]:
             results.append(None)
         elif k == 0:
-            y = (rec.batch, rec.seq, directions, rec.hidden) if rec.batch_major else (rec.seq, directions, rec.batch, rec.hidden)
-            states = [hs[d][t] for t in range(rec.seq) for d in range(directions)]
-            results.append(stack_states(imp, rec, states, y, out_name(imp, node, 0)))
+            shape = (rec.batch, rec.seq, directions, rec.hidden) if rec.batch_major else (rec.seq, directions, rec.batch, rec.hidden)
+            results.append(y(shape, out_name(imp, node, 0)))
         else:
             states = [final[k - 1] for final in finals]
             results.append(stack_states(imp, rec, states, per_direction, out_name(imp, node, k)))
     return results
 
 
+RECURRENCES = ("unroll", "loop")
+"""How LSTM and GRU run over the sequence: unrolled, one cell per time step, or as an
+``nn.loop`` per direction (for sequences longer than one step)."""
+
+
 def run_recurrence(imp, node, rec: Recurrence, x: Value, cells: list[tuple[Step, tuple[SSAValue, ...]]]) -> list:
-    """Each direction's cell (its step and initial states) unrolled over X, then the outputs."""
+    """Each direction's cell (its step and initial states) over X, unrolled or as a loop
+    (``imp.recurrence``), then the outputs."""
     x = f32_operand(imp, x, node.input[0])
-    hs, finals = [], []
+    finals = []
+    if imp.recurrence == "loop" and rec.seq > 1:
+        stacks = []
+        for direction, (step, states) in zip(rec.directions, cells):
+            hs, final = loop_over(imp, rec, x, step, states, direction == "reverse", f"{node.name or node.op_type.lower()}_{direction}")
+            stacks.append(hs)
+            finals.append(final)
+        return recurrent_outputs(imp, node, rec, lambda shape, name: stacked_y(imp, rec, stacks, shape, name), finals)
+    hs = []
     for direction, (step, states) in zip(rec.directions, cells):
         h_all, final = unroll(imp, rec, x, step, states, direction == "reverse")
         hs.append(h_all)
         finals.append(final)
-    return recurrent_outputs(imp, node, rec, hs, finals)
+
+    def y(shape: Sequence[int], name: str) -> SSAValue:
+        states = [hs[d][t] for t in range(rec.seq) for d in range(len(rec.directions))]
+        return stack_states(imp, rec, states, shape, name)
+
+    return recurrent_outputs(imp, node, rec, y, finals)
 
 
 def lstm(imp, node, inputs):
@@ -1923,15 +1976,20 @@ def translate_if(imp: Importer, node: onnx.NodeProto, inputs: list, scope: Scope
     return list(imp.b.if_(cond, branch(then_graph), branch(else_graph), names=names))
 
 
-def run_branch(imp: Importer, graph: onnx.GraphProto, scope: Scope) -> list[Value]:
+def run_branch(imp: Importer, graph: onnx.GraphProto, scope: Scope, args: Sequence[Value] = (),
+               what: str = "branch") -> list[Value]:  # fmt: skip
+    """The outputs of subgraph ``graph`` (an If branch, a Loop or Scan body) run in a scope
+    below ``scope``, its inputs bound to ``args``."""
     inner = Scope(parent=scope)
     add_initializers(inner, graph)
+    for graph_input, value in zip(graph.input, args):
+        inner.values[graph_input.name] = value
     imp.run_nodes(graph.node, inner)
     results = []
     for out in graph.output:
         value = inner.lookup(out.name)
         if value is None:
-            raise OnnxImportError(f"branch {graph.name!r} output {out.name!r} is never computed")
+            raise OnnxImportError(f"{what} {graph.name!r} output {out.name!r} is never computed")
         results.append(value)
     return results
 

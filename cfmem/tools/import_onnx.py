@@ -13,13 +13,13 @@ from cfmem.tools.files import STDOUT, atomic_write_bytes, atomic_write_text, che
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser(
         "import",
-        help="import an ONNX model (with If) into the nn dialect",
+        help="import an ONNX model (with If, Loop and Scan) into the nn dialect",
         description=(
             "Translate an ONNX model into an nn-dialect module. Initializers and tensor-valued"
             " Constant nodes go, in execution order, into one weight blob written next to the"
             " module (OUT.weights.bin) and read through nn.view at their offsets. Shape-only"
             " computations are folded; an If whose condition folds is replaced by the branch it"
-            " takes; an If that depends on data becomes nn.if. Every input needs a static shape:"
+            " takes; an If that depends on data becomes nn.if; Loop and Scan become nn.loop. Every input needs a static shape:"
             " fix symbolic dimensions by name with --dim, or whole shapes with --input-shape."
         ),
     )
@@ -37,10 +37,16 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         "--input-value", action="append", default=[], metavar="NAME=NUMBER",
         help="fix input NAME to a value, every element of it (it stops being an input, and Ifs that depend on it fold); repeatable",
     )  # fmt: skip
+    p.add_argument(
+        "--recurrence", choices=("unroll", "loop"), default="unroll",
+        help="how LSTM and GRU run over a sequence of more than one step: unrolled, one cell per step"
+        " (the default), or as one nn.loop per direction whose body reads the weights defined before it",
+    )  # fmt: skip
     p.set_defaults(handler=main)
 
 
 def main(args: argparse.Namespace) -> int:
+    from cfmem.dialects.nn_control import LoopOp
     from cfmem.importers.onnx_import import (
         OnnxImportError,
         import_onnx,
@@ -67,14 +73,16 @@ def main(args: argparse.Namespace) -> int:
     except OnnxImportError as err:
         raise CfmemError(str(err), "--input-value") from None
     try:
-        imported = import_onnx(args.model, blob_file=blob_path.name, input_shapes=shapes, input_values=values, dims=dims)
+        imported = import_onnx(args.model, blob_file=blob_path.name, input_shapes=shapes, input_values=values, dims=dims,
+                               recurrence=args.recurrence)
     except OnnxImportError as err:
         raise CfmemError(str(err), args.model) from None
+    loops = sum(isinstance(op, LoopOp) for op in imported.module.walk())
     atomic_write_bytes(blob_path, imported.blob)
     atomic_write_text(out, str(imported.module) + "\n")
     print(
         f"cfmem: wrote {out} and {blob_path.name} ({len(imported.blob):,} bytes of weights);"
-        f" {imported.kept_ifs} if(s) kept, {imported.folded_ifs} folded",
+        f" {imported.kept_ifs} if(s) kept, {imported.folded_ifs} folded, {loops} loop(s)",
         file=sys.stderr,
     )
     return 0
