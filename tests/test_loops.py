@@ -403,3 +403,11 @@ def test_reloaded_weights_run_bit_identical_and_each_checker_sees_a_missing_relo
     loop.reloads.clear()
     with pytest.raises(HazardError, match="overwrites bytes of %dma0 that are still to be read from transfer %load"):
         check(events)
+
+
+def test_a_budget_below_what_must_stay_on_chip_names_it_even_with_loop_slots():
+    from cfmem.fit import BudgetError, compile_for_budget
+
+    with pytest.raises(BudgetError, match=r"needs at least \d+ bytes of on-chip memory, more than the budget of 100:"
+                                          r" what stays on chip at its peak \(.*\) cannot move"):
+        compile_for_budget(seqkws(), Chip(), 100)
