@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+import tempfile
 import time
 from collections.abc import Callable, Iterator
 from itertools import product
@@ -60,7 +61,8 @@ class Subject:
     """Input sets to pick the trip-count cases from."""
     onnx: Callable[[dict[str, np.ndarray]], dict[str, np.ndarray]] | None = None
     """onnxruntime on the same inputs, for an imported model."""
-    notes: list[str] = field(default_factory=list)
+    base_dir: Path | None = None
+    """Where an imported model's weight file is."""
 
 
 def seqkws() -> Subject:
@@ -74,19 +76,99 @@ def seqkws() -> Subject:
     return Subject("seqkws", module, candidates)
 
 
+def lstm_kws(work: Path) -> Subject:
+    """A keyword spotter: an ONNX LSTM (hidden 64) over 25 frames of 40 features, then a
+    12-class dense layer and softmax, imported with ``recurrence="loop"``."""
+    import onnx
+    from onnx import TensorProto, helper, numpy_helper
+
+    from cfmem.importers.onnx_import import Importer
+    from cfmem.importers.onnx_reference import onnxruntime_outputs
+
+    steps, features, hidden, classes = 25, 40, 64, 12
+    rng = np.random.default_rng(7)
+
+    def init(name: str, shape: tuple[int, ...]):
+        return numpy_helper.from_array((0.2 * rng.standard_normal(shape)).astype(np.float32), name)
+
+    nodes = [
+        helper.make_node("LSTM", ["feats", "W", "R", "B"], ["", "h_last"], hidden_size=hidden),
+        helper.make_node("Reshape", ["h_last", "flat_shape"], ["h"]),
+        helper.make_node("Gemm", ["h", "fc_w", "fc_b"], ["logits"], transB=1),
+        helper.make_node("Softmax", ["logits"], ["probs"], axis=-1),
+    ]
+    inits = [init("W", (1, 4 * hidden, features)), init("R", (1, 4 * hidden, hidden)), init("B", (1, 8 * hidden)),
+             numpy_helper.from_array(np.array([1, hidden], np.int64), "flat_shape"),
+             init("fc_w", (classes, hidden)), init("fc_b", (classes,))]
+    graph = helper.make_graph(
+        nodes, "lstm_kws", [helper.make_tensor_value_info("feats", TensorProto.FLOAT, [steps, 1, features])],
+        [helper.make_tensor_value_info("probs", TensorProto.FLOAT, [1, classes])], inits)
+    path = work / "lstm_kws.onnx"
+    onnx.save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)], ir_version=8), str(path))
+    imported = Importer(onnx.load(str(path)), "lstm_kws.weights.bin", recurrence="loop").import_graph({}, {})
+    (work / "lstm_kws.weights.bin").write_bytes(imported.blob)
+
+    def candidates() -> Iterator[dict[str, np.ndarray]]:
+        for seed in range(3):
+            yield {"feats": np.random.default_rng(seed).standard_normal((steps, 1, features)).astype(np.float32)}
+
+    return Subject(f"lstm_kws ({steps} steps, ONNX)", imported.module, candidates,
+                   lambda inputs: onnxruntime_outputs(path, inputs), work)
+
+
+def onnx_while(work: Path) -> Subject:
+    """An ONNX ``Loop`` whose data decides when it stops: ``h <- relu(h W) + h / 2`` while
+    ``sum(h) < 100`` (tested before the first iteration too), at most ``M`` times."""
+    import onnx
+    from onnx import TensorProto, helper, numpy_helper
+
+    from cfmem.importers.onnx_import import Importer
+    from cfmem.importers.onnx_reference import onnxruntime_outputs
+
+    width = 64
+    rng = np.random.default_rng(11)
+    w = numpy_helper.from_array((0.3 * rng.standard_normal((width, width))).astype(np.float32), "W")
+    limit = numpy_helper.from_array(np.array(100, np.float32), "limit")
+    half = numpy_helper.from_array(np.array(0.5, np.float32), "half")
+    state = helper.make_tensor_value_info
+    body = helper.make_graph(
+        [helper.make_node("MatMul", ["h_in", "W"], ["mm"]), helper.make_node("Relu", ["mm"], ["r"]),
+         helper.make_node("Mul", ["h_in", "half"], ["hh"]), helper.make_node("Add", ["r", "hh"], ["h_out"]),
+         helper.make_node("ReduceSum", ["h_out"], ["s"], keepdims=0), helper.make_node("Less", ["s", "limit"], ["c_out"])],
+        "body", [state("i", TensorProto.INT64, []), state("c_in", TensorProto.BOOL, []),
+                 state("h_in", TensorProto.FLOAT, [1, width])],
+        [state("c_out", TensorProto.BOOL, []), state("h_out", TensorProto.FLOAT, [1, width])])
+    nodes = [helper.make_node("ReduceSum", ["x"], ["s0"], keepdims=0), helper.make_node("Less", ["s0", "limit"], ["c0"]),
+             helper.make_node("Loop", ["M", "c0", "x"], ["y"], body=body, name="while")]
+    graph = helper.make_graph(nodes, "onnx_while", [state("x", TensorProto.FLOAT, [1, width]), state("M", TensorProto.INT64, [])],
+                              [state("y", TensorProto.FLOAT, [1, width])], [w, limit, half])
+    path = work / "onnx_while.onnx"
+    onnx.save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)], ir_version=8), str(path))
+    imported = Importer(onnx.load(str(path)), "onnx_while.weights.bin").import_graph({}, {})
+    (work / "onnx_while.weights.bin").write_bytes(imported.blob)
+
+    def candidates() -> Iterator[dict[str, np.ndarray]]:
+        for scale, seed in product((3.0, 2.0, 1.0, 0.5, 0.2, 0.05, 0.01), range(3)):
+            x = scale * np.abs(np.random.default_rng(seed).standard_normal((1, width)))
+            yield {"x": x.astype(np.float32), "M": np.array(50, np.int64)}
+
+    return Subject("onnx_while (ONNX Loop, data-decided)", imported.module, candidates,
+                   lambda inputs: onnxruntime_outputs(path, inputs), work)
+
+
 def cases(s: Subject) -> list[tuple[str, dict[str, np.ndarray]]]:
     """``(case, inputs)`` for each loop and trip class reached, e.g. ``loop#1 0``."""
-    found = loop_trip_cases(s.module, s.candidates())
+    found = loop_trip_cases(s.module, s.candidates(), base_dir=s.base_dir)
     return [(f"{label} {klass}", inputs) for (label, klass), inputs in sorted(found.items())]
 
 
-def subjects() -> list[Subject]:
-    return [seqkws()]
+def subjects(work: Path) -> list[Subject]:
+    return [seqkws(), lstm_kws(work), onnx_while(work)]
 
 
-def planned(module, pipeline: str):
-    copy = module.clone()
-    apply_pipeline(copy, pipeline)
+def planned(s: Subject, pipeline: str):
+    copy = s.module.clone()
+    apply_pipeline(copy, pipeline, base_dir=s.base_dir)
     return copy
 
 
@@ -99,12 +181,12 @@ def memory_row(s: Subject) -> list[str]:
     cells = [s.name]
     exact = None
     for mode in MODES:
-        peak, bound = arena(planned(s.module, f"nn-insert-dma,nn-plan-memory{{mode={mode}}}"))
+        peak, bound = arena(planned(s, f"nn-insert-dma,nn-plan-memory{{mode={mode}}}"))
         cells.append(f"{peak:,}")
         if mode == "exact":
             exact = (peak, bound)
     assert exact is not None
-    stream_peak, stream_bound = arena(planned(s.module, PIPELINES["stream"]))
+    stream_peak, stream_bound = arena(planned(s, PIPELINES["stream"]))
     gap = 100.0 * (exact[0] - exact[1]) / exact[1] if exact[1] else 0.0
     return [*cells, f"{exact[1]:,}", f"{gap:.2f} %", f"{stream_peak:,} (bound {stream_bound:,})"]
 
@@ -113,9 +195,9 @@ def timing_rows(s: Subject, chip: Chip, sets: list[tuple[str, dict]]) -> list[li
     rows = []
     variants = {"sync": "nn-insert-dma{mode=sync}", **{k: v.split(",")[0] for k, v in PIPELINES.items()},
                 "no-prefetch": "nn-insert-dma{loop-weights=stream loop-prefetch=false}"}
-    programs = {k: function_events(find_function(planned(s.module, v))) for k, v in variants.items()}
+    programs = {k: function_events(find_function(planned(s, v))) for k, v in variants.items()}
     for _, inputs in sets:
-        run = run_function(s.module, inputs)
+        run = run_function(s.module, inputs, base_dir=s.base_dir)
         path = dict(run.branches) | dict(run.loops)
         cycles = {k: simulate(p, chip, path).cycles for k, p in programs.items()}
         ran = ", ".join(f"{label} {n}" for label, n in run.loops)
@@ -130,10 +212,10 @@ def timing_rows(s: Subject, chip: Chip, sets: list[tuple[str, dict]]) -> list[li
 def correctness_rows(s: Subject, with_mlir: bool, named: list[tuple[str, dict]]) -> tuple[list[list[str]], int]:
     rows, failures = [], 0
     sets = [inputs for _, inputs in named]
-    references = [run_function(s.module, inputs) for inputs in sets]
+    references = [run_function(s.module, inputs, base_dir=s.base_dir) for inputs in sets]
     for name, pipeline in PIPELINES.items():
-        flat = planned(s.module, pipeline + ",nn-lower-to-memref,nn-check-dma")
-        mlir = check(s.module, flat, sets, with_mlir=with_mlir) if with_mlir else None
+        flat = planned(s, pipeline + ",nn-lower-to-memref,nn-check-dma")
+        mlir = check(s.module, flat, sets, with_mlir=with_mlir, base_dir=s.base_dir) if with_mlir else None
         for k, (inputs, reference) in enumerate(zip(sets, references)):
             got = run_flat(flat, inputs)
             same = (max_abs_diff(reference.outputs, got.outputs) == 0.0 and got.loops == reference.loops
@@ -159,7 +241,8 @@ def main() -> int:
     began = time.perf_counter()
     chip = Chip()
     memory, timing, correct, failures = [], [], [], 0
-    for s in subjects():
+    work = Path(tempfile.mkdtemp(prefix="cfmem-loops-"))
+    for s in subjects(work):
         print(f"{s.name} ...", file=sys.stderr)
         memory.append(memory_row(s))
         sets = cases(s)
