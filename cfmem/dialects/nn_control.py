@@ -40,6 +40,20 @@ from xdsl.traits import HasParent, IsTerminator, Pure, RecursiveMemoryEffect
 from xdsl.utils.exceptions import VerifyException
 
 
+def _parse_result_types(parser: Parser) -> list[Attribute]:
+    """``-> (type, ...)``, or no results when there is no arrow."""
+    if not parser.parse_optional_punctuation("->"):
+        return []
+    return parser.parse_comma_separated_list(parser.Delimiter.PAREN, parser.parse_type)
+
+
+def _print_result_types(printer: Printer, types: Sequence[Attribute]) -> None:
+    if types:
+        printer.print_string(" -> (")
+        printer.print_list(types, printer.print_attribute)
+        printer.print_string(")")
+
+
 def _apply_op() -> type[IRDLOperation]:
     from cfmem.dialects.nn_memref import ApplyOp
 
@@ -95,11 +109,7 @@ class IfOp(IRDLOperation):
         unresolved = parser.parse_unresolved_operand()
         parser.parse_punctuation(":")
         cond = parser.resolve_operand(unresolved, parser.parse_type())
-        result_types: list[Attribute] = []
-        if parser.parse_optional_punctuation("->"):
-            result_types = parser.parse_comma_separated_list(
-                parser.Delimiter.PAREN, parser.parse_type
-            )
+        result_types = _parse_result_types(parser)
         then_region = parser.parse_region()
         parser.parse_keyword("else")
         else_region = parser.parse_region()
@@ -113,10 +123,7 @@ class IfOp(IRDLOperation):
         printer.print_operand(self.cond)
         printer.print_string(" : ")
         printer.print_attribute(self.cond.type)
-        if self.outputs:
-            printer.print_string(" -> (")
-            printer.print_list(self.outputs.types, printer.print_attribute)
-            printer.print_string(")")
+        _print_result_types(printer, self.outputs.types)
         printer.print_string(" ")
         printer.print_region(self.then_region, print_entry_block_args=False)
         printer.print_string(" else ")
@@ -252,9 +259,7 @@ class LoopOp(IRDLOperation):
         if len(operands) != 2 or len(types) != len(unresolved):
             parser.raise_error("expected 'nn.loop %trips, %cond (inits) : (types of all of them)'")
         resolved = [parser.resolve_operand(u, t) for u, t in zip(unresolved, types)]
-        result_types: list[Attribute] = []
-        if parser.parse_optional_punctuation("->"):
-            result_types = parser.parse_comma_separated_list(parser.Delimiter.PAREN, parser.parse_type)
+        result_types = _parse_result_types(parser)
         body = parser.parse_region()
         attrs = parser.parse_optional_attr_dict()
         op = cls(resolved[0], resolved[1], resolved[2:], result_types, body)
@@ -269,10 +274,7 @@ class LoopOp(IRDLOperation):
         printer.print_string(") : (")
         printer.print_list(self.operand_types, printer.print_attribute)
         printer.print_string(")")
-        if self.outputs:
-            printer.print_string(" -> (")
-            printer.print_list(self.outputs.types, printer.print_attribute)
-            printer.print_string(")")
+        _print_result_types(printer, self.outputs.types)
         printer.print_string(" ")
         printer.print_region(self.body, print_entry_block_args=True)
         if self.attributes:

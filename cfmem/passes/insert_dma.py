@@ -278,25 +278,7 @@ class InsertDmaPass(ModulePass):
         ops = [o for o in loop.body.walk() if weight_operands(o) and weight_place(o) == "stream"]
         if any(SLICE_OF_ATTR in o.attributes for o in ops):
             return  # sliced weights asked for small transfers: streamed every iteration
-        weights: list[SSAValue] = []
-        for o in ops:
-            weights.extend(w for w in weight_operands(o) if w not in weights)
-        if not weights:
-            return
-        offsets, size = packed_offsets(weights, self.align)
-        if self.dma_budget is not None and size > self.dma_budget:
-            return  # streamed every iteration
-        buffer = DmaBufferOp(size)
-        buffer.result.name_hint = "loop_weights"
-        start = DmaStartOp(weights, buffer.result, offsets)
-        start.token.name_hint = "load_loop"
-        wait = DmaWaitOp(start)
-        for new in (buffer, start, wait):
-            new.attributes[HOISTED_ATTR] = UnitAttr()
-            Rewriter.insert_op(new, InsertPoint.before(loop))
-        on_chip = dict(zip(weights, wait.results))
-        for o in ops:
-            _use_on_chip(o, {w: on_chip[w] for w in weight_operands(o)})
+        _load_once(ops, self.align, loop, "loop_weights", "load_loop", HOISTED_ATTR, self.dma_budget)
 
     def transfers(self, ops: list[Operation], buffers: list[SSAValue | None]) -> list[DmaStartOp]:
         """One transfer per op, op k's into buffer k mod the rotation."""
@@ -425,19 +407,31 @@ def _load_resident(fn: func.FuncOp, align: int) -> None:
     ops = [o for o in fn.walk() if o is not fn and weight_operands(o) and weight_place(o) == "resident"]
     if not ops:
         return
+    first = next(o for o in fn.body.block.ops if not _defines_weight(o))
+    _load_once(ops, align, first, "resident", "load_resident", RESIDENT_ATTR)
+
+
+def _load_once(
+    ops: list[Operation], align: int, before: Operation, buffer_name: str, token_name: str, mark: str,
+    budget: int | None = None,
+) -> None:
+    """One buffer, transfer and wait (each marked ``mark``) right before ``before`` for every
+    weight ``ops`` read, which then read the on-chip copies; nothing when there are none or
+    they need more than ``budget`` bytes."""
     weights: list[SSAValue] = []
     for o in ops:
         weights.extend(w for w in weight_operands(o) if w not in weights)
     offsets, size = packed_offsets(weights, align)
-    first = next(o for o in fn.body.block.ops if not _defines_weight(o))
+    if not weights or (budget is not None and size > budget):
+        return
     buffer = DmaBufferOp(size)
-    buffer.result.name_hint = "resident"
+    buffer.result.name_hint = buffer_name
     start = DmaStartOp(weights, buffer.result, offsets)
-    start.token.name_hint = "load_resident"
+    start.token.name_hint = token_name
     wait = DmaWaitOp(start)
     for new in (buffer, start, wait):
-        new.attributes[RESIDENT_ATTR] = UnitAttr()
-        Rewriter.insert_op(new, InsertPoint.before(first))
+        new.attributes[mark] = UnitAttr()
+        Rewriter.insert_op(new, InsertPoint.before(before))
     on_chip = dict(zip(weights, wait.results))
     for o in ops:
         _use_on_chip(o, {w: on_chip[w] for w in weight_operands(o)})
