@@ -184,3 +184,30 @@ def test_comparisons_treat_nan_and_infinities_without_warnings():
         off_at_zero = {"y": np.array([1.0, np.inf, -np.inf, np.nan, 1e-7], np.float32)}
         assert scaled_error(ref, off_at_zero, rtol=0.0, atol=0.0) == np.inf
         assert scaled_error(ref, off_at_zero, rtol=1e-5, atol=1e-6) == pytest.approx(0.1, rel=1e-3)
+
+
+INTEGER_ARITHMETIC = """func.func @main(%a: tensor<2x3xi64>, %b: tensor<3xi64>, %c: tensor<2x3xi32>) -> (tensor<2x3xi64>, tensor<2x3xi32>) {
+  %s = nn.add %a, %b : (tensor<2x3xi64>, tensor<3xi64>) -> tensor<2x3xi64>
+  %m = nn.mul %s, %a : (tensor<2x3xi64>, tensor<2x3xi64>) -> tensor<2x3xi64>
+  %d = nn.sub %m, %b : (tensor<2x3xi64>, tensor<3xi64>) -> tensor<2x3xi64>
+  %e = nn.mul %c, %c : (tensor<2x3xi32>, tensor<2x3xi32>) -> tensor<2x3xi32>
+  func.return %d, %e : tensor<2x3xi64>, tensor<2x3xi32>
+}
+"""
+
+
+def test_integer_add_sub_mul_agree_with_numpy_and_real_mlir(tmp_path):
+    model = tmp_path / "ints.mlir"
+    model.write_text(INTEGER_ARITHMETIC)
+    a = np.array([[1, -2, 3], [4, 5, -6]], np.int64)
+    b = np.array([7, 8, 9], np.int64)
+    c = np.array([[2**16, 3, -4], [5, 6, 7]], np.int32)
+    np.savez(tmp_path / "in.npz", a=a, b=b, c=c)
+    result = run_cfmem("check-mlir", str(model), "--inputs", str(tmp_path / "in.npz"))
+    assert result.returncode == 0, result.stderr
+    assert "bit-identical" in result.stdout and result.stdout.rstrip().endswith("(no ifs)")
+    out = run_cfmem("run", str(model), "--inputs", str(tmp_path / "in.npz"), "-o", str(tmp_path / "out.npz"))
+    assert out.returncode == 0, out.stderr
+    got = np.load(tmp_path / "out.npz")
+    np.testing.assert_array_equal(got["d"], (a + b) * a - b)
+    np.testing.assert_array_equal(got["e"], c * c)  # 2**32 wraps to 0 in i32

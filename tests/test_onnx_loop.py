@@ -537,10 +537,13 @@ def test_a_torch_while_loop_exports_to_a_loop_that_imports(tmp_path):
     assert check(tmp_path, m, {"n": np.array(1000, np.float32), "x": x}) == [13]  # sum |h| reaches 50 first
 
 
-def test_a_torch_while_loop_with_an_integer_counter_is_refused_by_node(tmp_path):
-    """The exported body adds 1 to an int64 counter; nn.add takes floats only."""
+def test_a_torch_while_loop_with_an_integer_counter_imports(tmp_path):
+    """The exported body adds 1 to an int64 counter (nn.add on integers)."""
     m = exported_while_loop(tmp_path, "int")
-    assert refusal(m) == "node node_add (Add): expected a float tensor, got tensor<i64>"
+    x = np.linspace(-0.5, 0.5, 8, dtype=np.float32).reshape(2, 4)
+    for n, trips in ((0, 0), (1, 1), (2, 2), (9, 9)):
+        assert check(tmp_path, m, {"n": np.array(n, np.int64), "x": x}) == [trips]
+    assert check(tmp_path, m, {"n": np.array(1000, np.int64), "x": x}) == [13]  # sum |h| reaches 50 first
 
 
 def test_a_body_output_never_computed_is_refused_by_node():
@@ -573,3 +576,39 @@ def test_scan_outputs_of_a_loop_that_never_runs_are_refused_by_node():
     m = scan_loop_model(1)
     m.graph.initializer[0].CopyFrom(nh.from_array(np.array(0, np.int64), "M"))
     assert refusal(m) == "node scans (Loop): scan output 'rs' would stack 0 rows; cfmem takes 1 to 2147483647"
+
+
+# --- a torch scan exported by torch.onnx (dynamo) ---------------------------------------------
+
+
+def exported_scan(tmp_path: Path, steps: int) -> onnx.ModelProto:
+    """``torch._higher_order_ops.scan`` of h <- tanh(linear(h) + x) over ``steps`` rows of xs,
+    stacking 2 h, exported with ``torch.onnx.export(..., dynamo=True)``."""
+    torch = pytest.importorskip("torch")
+    from torch._higher_order_ops.scan import scan
+
+    class ScanNet(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            torch.manual_seed(0)
+            self.lin = torch.nn.Linear(4, 4)
+
+        def forward(self, h0, xs):
+            def step(h, x):
+                h2 = torch.tanh(self.lin(h) + x)
+                return h2, h2 * 2
+
+            return scan(step, h0, xs)
+
+    path = tmp_path / "scan.onnx"
+    torch.onnx.export(ScanNet().eval(), (torch.zeros(2, 4), torch.zeros(steps, 2, 4)), dynamo=True).save(str(path))
+    return onnx.load(str(path))
+
+
+@pytest.mark.parametrize("steps", [1, 2, 6])
+def test_a_torch_scan_exports_to_a_scan_that_imports(tmp_path, rng, steps):
+    m = exported_scan(tmp_path, steps)
+    assert [n.op_type for n in m.graph.node] == ["Scan"]
+    feeds = {"h0": rng.standard_normal((2, 4)).astype(np.float32),
+             "xs": rng.standard_normal((steps, 2, 4)).astype(np.float32)}
+    assert check(tmp_path, m, feeds) == [steps]

@@ -157,22 +157,40 @@ class ElementwiseBinaryOp(ComputeOp, ABC):
         return shapes.broadcast(self.operand_shape(0), self.operand_shape(1))
 
 
+class ArithmeticBinaryOp(ElementwiseBinaryOp, ABC):
+    """``lhs <op> rhs`` on floats (f32, f16) or signless integers of 8, 16, 32 or 64 bits
+    (wrapping, two's complement, as numpy): both operands and the result share one element
+    type. Integers are what counters and index arithmetic (a loop's ``i + 1``) need."""
+
+    FLOAT_OP: ClassVar[bool] = False
+    lhs = operand_def(TensorType)
+    rhs = operand_def(TensorType)
+
+    def result_element_type(self) -> Attribute:
+        types = [v.type.get_element_type() for v in self.operands]
+        if types[0] != types[1]:
+            raise ValueError(f"operands must have one element type, got {types[0]} and {types[1]}")
+        if not is_cmp_element_type(types[0]):
+            raise ValueError(f"operands must be f32, f16 or signless integers of 8, 16, 32 or 64 bits, got {types[0]}")
+        return types[0]
+
+
 @irdl_op_definition
-class AddOp(ElementwiseBinaryOp):
+class AddOp(ArithmeticBinaryOp):
     """Elementwise ``lhs + rhs``."""
 
     name = "nn.add"
 
 
 @irdl_op_definition
-class SubOp(ElementwiseBinaryOp):
+class SubOp(ArithmeticBinaryOp):
     """Elementwise ``lhs - rhs``."""
 
     name = "nn.sub"
 
 
 @irdl_op_definition
-class MulOp(ElementwiseBinaryOp):
+class MulOp(ArithmeticBinaryOp):
     """Elementwise ``lhs * rhs``."""
 
     name = "nn.mul"

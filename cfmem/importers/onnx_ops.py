@@ -366,10 +366,31 @@ UNARY = {"Relu": nc.ReluOp, "Sigmoid": nc.SigmoidOp, "Tanh": nc.TanhOp}
 COMPARE = {"Equal": "eq", "Greater": "gt", "Less": "lt", "GreaterOrEqual": "ge", "LessOrEqual": "le"}
 
 
+INTEGER_ARITHMETIC = ("Add", "Sub", "Mul")
+"""The binary ops that also take signed integers (a loop's counter, index arithmetic)."""
+
+
 def binary(imp, node, inputs):
-    a, b = (f32_operand(imp, v, node.input[k]) for k, v in enumerate(inputs[:2]))
     cls = getattr(nc, "PowOp") if node.op_type == "Pow" else BINARY[node.op_type]
+    integer = [dtype_of(v) for v in inputs[:2] if not isinstance(v, np.ndarray) and dtype_of(v).kind == "i"]
+    if integer and node.op_type in INTEGER_ARITHMETIC:
+        a, b = (integer_operand(imp, v, node.input[k], integer[0]) for k, v in enumerate(inputs[:2]))
+    else:
+        a, b = (f32_operand(imp, v, node.input[k]) for k, v in enumerate(inputs[:2]))
     return [make(imp, cls, [a, b], {}, out_name(imp, node))]
+
+
+def integer_operand(imp: Importer, value: Value, hint: str, dtype: np.dtype) -> SSAValue:
+    """A signed-integer operand of ``dtype``; a known one is converted to it when every
+    element survives the conversion."""
+    if isinstance(value, np.ndarray):
+        converted = value.astype(dtype)
+        if not np.array_equal(converted, value):
+            raise OnnxImportError(f"'{hint}' does not fit {dtype} exactly")
+        return imp.runtime(converted, hint)
+    if dtype_of(value) != dtype:
+        raise OnnxImportError(f"expected a {dtype} tensor like the other operand, got {value.type}")
+    return value
 
 
 def unary(imp, node, inputs):

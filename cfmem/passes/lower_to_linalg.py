@@ -7,7 +7,7 @@ is plain upstream MLIR (linalg, memref, arith, math, scf, func). Per op:
 
 - ``add``, ``sub``, ``mul``, ``div``, ``pow`` (``math.powf``), ``max``/``min``
   (``arith.maximumf``/``minimumf``, NaN-propagating): one
-  ``linalg.generic``; numpy broadcasting lives in the input maps (operands
+  ``linalg.generic`` (``add``, ``sub``, ``mul`` of integers: ``arith.addi``, ``subi``, ``muli``); numpy broadcasting lives in the input maps (operands
   aligned to the last dimension, a size-1 dimension of a larger result read
   at index 0).
 - ``cmp``: the same with ``arith.cmpf`` (eq, ne, lt, le, gt, ge as oeq, une,
@@ -193,6 +193,8 @@ FLOAT_UNARY = {
     nc.CosOp: math.CosOp,
 }
 LOGICAL_BINARY = {nc.AndOp: arith.AndIOp, nc.OrOp: arith.OrIOp, nc.XorOp: arith.XOrIOp}
+INTEGER_BINARY = {nc.AddOp: arith.AddiOp, nc.SubOp: arith.SubiOp, nc.MulOp: arith.MuliOp}
+"""``nn.add``, ``nn.sub`` and ``nn.mul`` on integers: wrapping, as numpy."""
 CUMSUM_PREDICATES = {(False, False): "sle", (True, False): "slt", (False, True): "sge", (True, True): "sgt"}
 """(exclusive, reverse) -> how an input index along the axis compares with each output
 index whose sum counts it."""
@@ -577,6 +579,8 @@ class OpLowering:
         elif isinstance(op, nc.CmpOp):
             predicate = CMPI_PREDICATES[op.predicate.data]
             elementwise(ins, out, lambda a, b, _: arith.CmpiOp(a, b, predicate).result)
+        elif isinstance(op.results[0].type.get_element_type(), IntegerType):
+            elementwise(ins, out, lambda a, b, _: INTEGER_BINARY[type(op)](a, b).result)
         else:
             elementwise(ins, out, lambda a, b, _: FLOAT_BINARY[type(op)](a, b).result)
 

@@ -38,7 +38,7 @@ func.func @mixed_add(%a: tensor<4xf16>, %b: tensor<4xf32>) {
 }
 
 // CHECK-LABEL: "mixed_add"
-// CHECK:       | Operation does not verify: float operands must have one element type, got f16 and f32
+// CHECK:       | Operation does not verify: operands must have one element type, got f16 and f32
 
 // -----
 

@@ -232,3 +232,25 @@ func.func @relu_dynamic_result(%x: tensor<2x4xf32>) {
 // CHECK:       %r = "nn.relu"(%x)
 // CHECK-NEXT:  ^^^
 // CHECK-NEXT:  | Operation does not verify: dynamic shape tensor<?x4xf32> is not supported: fix every dimension
+
+// -----
+
+// nn.add, nn.sub and nn.mul also take signless integers (a loop's counter), one type for both.
+
+func.func @int_add_mixed(%a: tensor<2xi64>, %b: tensor<2xi32>) {
+  %r = nn.add %a, %b : (tensor<2xi64>, tensor<2xi32>) -> tensor<2xi64>
+  func.return
+}
+
+// CHECK-LABEL: "int_add_mixed"
+// CHECK:       | Operation does not verify: operands must have one element type, got i64 and i32
+
+// -----
+
+func.func @int_add_bool(%a: tensor<2xi1>, %b: tensor<2xi1>) {
+  %r = nn.add %a, %b : (tensor<2xi1>, tensor<2xi1>) -> tensor<2xi1>
+  func.return
+}
+
+// CHECK-LABEL: "int_add_bool"
+// CHECK:       | Operation does not verify: operands must be f32, f16 or signless integers of 8, 16, 32 or 64 bits, got i1
