@@ -211,3 +211,17 @@ def test_integer_add_sub_mul_agree_with_numpy_and_real_mlir(tmp_path):
     got = np.load(tmp_path / "out.npz")
     np.testing.assert_array_equal(got["d"], (a + b) * a - b)
     np.testing.assert_array_equal(got["e"], c * c)  # 2**32 wraps to 0 in i32
+
+
+def test_the_input_search_runs_each_loop_zero_one_two_and_many_times_where_it_can():
+    """seqkws: the frame loop's count is an input (0, 1, 2, 32 found); the while loop's is
+    decided by data the search does not reach every way, and the verdict says which."""
+    result = run_cfmem("check-mlir", str(EXAMPLES / "seqkws.mlir"))
+    assert result.returncode == 0, result.stderr
+    rows = [line for line in result.stdout.splitlines() if line.startswith("#")]
+    assert all("bit-identical" in row for row in rows)
+    verdict = result.stdout.rstrip().splitlines()[-1]
+    assert verdict.startswith(f"ok: {len(rows)} input set(s), every run agrees, every branch outcome ran (4 of 4)")
+    frames = re.search(r"loop#0 ([0-9, ]+?)(;| \(|$)", verdict).group(1)
+    assert [int(n) for n in frames.split(", ")][:3] == [0, 1, 2] and int(frames.split(", ")[-1]) >= 3
+    assert re.search(r"loop#1 [0-9, ]+( \(never [0-9a-z ]+\))?$", verdict)

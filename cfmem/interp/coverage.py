@@ -17,7 +17,9 @@ stages, stopping as soon as every outcome ran:
    the function and its neighbours.
 
 Stages 2 and 3 repeat while they find new outcomes (a nested if is reached
-once its parent's branch is), within ``MAX_RUNS`` runs in all. Outcomes that stay
+once its parent's branch is), within ``MAX_RUNS`` runs in all. Loops are
+covered apart (``loop_trip_cases`` over ``trip_variations``): input sets that run
+each loop 0, 1, 2 and 3 or more times, where some input reaches them. Outcomes that stay
 unreached, unreachable ones such as a branch behind a constant condition
 among them, are listed in ``Coverage.missing``.
 """
@@ -25,7 +27,7 @@ among them, are listed in ``Coverage.missing``.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from itertools import product
 
@@ -40,6 +42,7 @@ from cfmem.dialects.nn_control import IfOp, LoopOp
 from cfmem.interp.flat import is_flat, run_flat
 from cfmem.interp.golden import find_function, random_inputs, run_function
 from cfmem.interp.weights import dense_to_array
+from cfmem.passes.lower_to_memref import LOOP_ATTR
 from cfmem.signature import argument_names, input_args
 
 Inputs = dict[str, np.ndarray]
@@ -285,21 +288,48 @@ def trip_class(iterations: int) -> str:
     return str(iterations) if iterations < 3 else "many"
 
 
+def loop_labels(module: ModuleOp, fn: func.FuncOp) -> list[str]:
+    """The loops of ``fn`` as the interpreters label them: ``loop#k`` in walk order of the
+    ``nn.loop`` ops, or in a flat module the ``cfmem.loop`` of each lowered loop."""
+    if is_flat(module):
+        return [op.attributes[LOOP_ATTR].data for op in fn.walk() if LOOP_ATTR in op.attributes]
+    return [f"loop#{k}" for k, op in enumerate(o for o in module.walk() if isinstance(o, LoopOp))
+            if fn.is_ancestor(op)]
+
+
 def loop_trip_cases(
-    module: ModuleOp, candidates: Iterator[Inputs], func_name: str | None = None, base_dir=None
+    module: ModuleOp, candidates: Iterable[Inputs], func_name: str | None = None, base_dir=None
 ) -> dict[tuple[str, str], Inputs]:
     """The first of ``candidates`` that makes each loop run each of ``TRIP_CLASSES``,
     by ``(loop label, class)``; a class no candidate reaches is absent. Runs the
-    reference interpreter, stopping once every loop of the function has every class."""
+    reference interpreter (the flat one on a lowered module), at most ``MAX_RUNS``
+    times, stopping once every loop of the function has every class."""
     fn = find_function(module, func_name)
-    labels = [f"loop#{k}" for k, op in enumerate(o for o in module.walk() if isinstance(o, LoopOp))
-              if fn.is_ancestor(op)]
-    wanted = {(label, c) for label in labels for c in TRIP_CLASSES}
+    wanted = {(label, c) for label in loop_labels(module, fn) for c in TRIP_CLASSES}
     found: dict[tuple[str, str], Inputs] = {}
-    for inputs in candidates:
-        run = run_function(module, inputs, base_dir=base_dir, func_name=func_name)
-        for label, n in run.loops:
-            found.setdefault((label, trip_class(n)), inputs)
-        if wanted <= found.keys():
+    for runs, inputs in enumerate(candidates):
+        if wanted <= found.keys() or runs >= MAX_RUNS:
             break
+        if is_flat(module):
+            loops = run_flat(module, inputs, func_name=func_name, check=False).loops
+        else:
+            loops = run_function(module, inputs, base_dir=base_dir, func_name=func_name).loops
+        for label, n in loops:
+            found.setdefault((label, trip_class(n)), inputs)
     return found
+
+
+def trip_variations(fn: func.FuncOp, bases: list[Inputs]) -> Iterator[Inputs]:
+    """Input sets near ``bases`` that may run loops other numbers of times: each integer
+    input (a trip count, or what one is computed from) filled with 0, 1, 2, 3 and 8, then
+    each other input scaled and shifted over the grid."""
+    for base in bases:
+        for name, value in base.items():
+            if value.dtype.kind in "iu":
+                for count in (0, 1, 2, 3, 8):
+                    yield {**base, name: np.full_like(value, count)}
+    for base in bases:
+        for name, value in base.items():
+            if value.dtype.kind == "f":
+                for scale, shift in product(SCALES, SHIFTS):
+                    yield {**base, name: _grid(value, scale, shift)}

@@ -3,12 +3,23 @@
 from __future__ import annotations
 
 import argparse
+from itertools import chain
 from pathlib import Path
 
 import numpy as np
 
 from cfmem.differential import check
-from cfmem.interp.coverage import branch_outcomes, cover_branches, missing_outcomes, trace_outcomes
+from cfmem.interp.coverage import (
+    TRIP_CLASSES,
+    branch_outcomes,
+    cover_branches,
+    loop_labels,
+    loop_trip_cases,
+    missing_outcomes,
+    trace_outcomes,
+    trip_class,
+    trip_variations,
+)
 from cfmem.interp.flat import is_flat
 from cfmem.interp.footprint import FootprintError, check_run_bytes
 from cfmem.interp.golden import InterpError, conform_inputs, find_function, random_inputs
@@ -63,8 +74,14 @@ def input_sets(args: argparse.Namespace, model, flat, fn, base_dir: Path) -> lis
         return [conform_inputs(fn, load_inputs(args.inputs))]
     if args.seed is not None:
         return [random_inputs(fn, args.seed)]
-    coverage = cover_branches(model if model is not None else flat, args.func, base_dir=base_dir)
-    return [inputs for inputs, _ in coverage.found]
+    searched = model if model is not None else flat
+    coverage = cover_branches(searched, args.func, base_dir=base_dir)
+    sets = [inputs for inputs, _ in coverage.found]
+    candidates = chain(sets, trip_variations(fn, sets))  # the branch search's sets claim their trip counts first
+    for inputs in loop_trip_cases(searched, candidates, args.func, base_dir).values():
+        if not any(inputs is known for known in sets):  # each loop 0, 1, 2 and many times, where reachable
+            sets.append(inputs)
+    return sets
 
 
 def verdict(args: argparse.Namespace, sets: int, outcomes: list[str], traces: list) -> str:
@@ -88,15 +105,21 @@ def verdict(args: argparse.Namespace, sets: int, outcomes: list[str], traces: li
     return f"untested: {agrees}, but {untested} (--allow-untested)"
 
 
-def iterations_run(rows) -> str:
-    """``; loop iterations run: loop#0 0, 32; loop#1 2, 3``: what the input sets made each loop do."""
-    seen: dict[str, set[int]] = {}
+def iterations_run(rows, labels: list[str]) -> str:
+    """``; loop iterations run: loop#0 0, 1, 2, 32; loop#1 2, 3 (never 0 or 1)``: what the
+    input sets made each loop do, and the trip classes (0, 1, 2, many) none reached."""
+    seen: dict[str, set[int]] = {label: set() for label in labels}
     for row in rows:
         for label, n in row.loops:
             seen.setdefault(label, set()).add(n)
     if not seen:
         return ""
-    return "; loop iterations run: " + "; ".join(f"{label} {', '.join(map(str, sorted(ns)))}" for label, ns in seen.items())
+    parts = []
+    for label, counts in seen.items():
+        missed = [c for c in TRIP_CLASSES if c not in {trip_class(n) for n in counts}]
+        ran = ", ".join(map(str, sorted(counts))) or "none"
+        parts.append(f"{label} {ran}" + (f" (never {' or '.join(missed)})" if missed and counts else ""))
+    return "; loop iterations run: " + "; ".join(parts)
 
 
 def counted(outcomes: list[str]) -> list[str]:
@@ -149,5 +172,5 @@ def main(args: argparse.Namespace) -> int:
             failed.append(k)
     if failed:
         raise CfmemError(f"the runs disagree on input set(s) {', '.join(f'#{k}' for k in failed)}", args.model)
-    print(verdict(args, len(rows), branch_outcomes(flat, fn), [row.trace for row in rows]) + iterations_run(rows))
+    print(verdict(args, len(rows), branch_outcomes(flat, fn), [row.trace for row in rows]) + iterations_run(rows, loop_labels(flat, fn)))
     return 0
