@@ -6,7 +6,8 @@ use]`` in its own block, where a use nested in an ``nn.if`` counts at the
 step of the enclosing op in the tensor's block. Weights (``nn.get_global``,
 ``nn.view``), constants and reshapes of them are read-only off-chip data and
 are not planned; so, by default, are the function's arguments and returned
-values (the model's inputs and outputs). ``nn.dma_buffer`` results are planned
+values (the model's inputs and outputs), except an ``nn.loop``'s results, which
+the loop builds on chip iteration by iteration. ``nn.dma_buffer`` results are planned
 like any tensor and stay live while the weights DMA'd into them are read; the
 buffer of resident weights (``cfmem.resident``) stays live for the whole
 function. Results of ops placed off chip (``cfmem.offchip``) are planned in a
