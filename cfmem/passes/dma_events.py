@@ -1,6 +1,9 @@
 """The event tree of a function (cfmem.dma.events) read off nn IR, and the
 ``nn-check-dma`` pass that runs the hazard checker on it.
 
+A loop body ends with a compute event for the copies its iteration makes (the next
+condition, carried values and scan elements, as ``nn-lower-to-memref`` lowers them).
+
 The transfer of resident weights (``cfmem.resident``) is not an event of an
 inference: it runs once before the first one (``resident_bytes`` gives its
 size). An op's off-chip bytes are the weights it reads straight from off-chip
@@ -60,6 +63,12 @@ def static_trips(op: LoopOp) -> int | None:
     return limit if op.is_counted() else None
 
 
+def iteration_copies(op: LoopOp) -> int:
+    """Bytes an iteration of ``op`` copies at its end (the lowering's copies): the next
+    condition, the next carried values and the scan elements."""
+    return sum(tensor_bytes(v.type) for v in op.yield_op.values)
+
+
 def trip_limit(op: LoopOp) -> int | None:
     """The most iterations ``op`` can run: its trip count when that is a constant."""
     count = op.trip_count.owner
@@ -91,6 +100,7 @@ def block_events(block: IRBlock, label: str, names: ValueNames, if_labels: dict[
         elif isinstance(op, LoopOp):
             tag = if_labels[op]
             body = block_events(op.body.block, f"{label}/{tag}.body", names, if_labels)
+            body.events.append(Compute(f"{tag} end of iteration", bytes_moved=iteration_copies(op)))
             reloads = {names(first.token): names(reload.token) for first, reload in reloaded_transfers(op)}
             events.events.append(LoopEvent(tag, body, static_trips(op), trip_limit(op), reloads))
         elif not (
