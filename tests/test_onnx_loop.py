@@ -19,11 +19,12 @@ from test_onnx_ops_lstm import lstm_model  # noqa: E402
 from test_onnx_ops_mapping import refusal  # noqa: E402
 
 from cfmem.dialects.nn_control import LoopOp  # noqa: E402
+from cfmem.dialects.nn_dma import DmaStartOp  # noqa: E402
 from cfmem.importers.onnx_import import Importer  # noqa: E402
 from cfmem.importers.onnx_reference import max_abs_error, onnxruntime_outputs  # noqa: E402
 from cfmem.interp.flat import run_flat  # noqa: E402
 from cfmem.interp.golden import run_function  # noqa: E402
-from cfmem.pipeline import lower_model  # noqa: E402
+from cfmem.pipeline import apply_pipeline, lower_model  # noqa: E402
 
 TOLERANCE = 1e-4
 
@@ -612,3 +613,17 @@ def test_a_torch_scan_exports_to_a_scan_that_imports(tmp_path, rng, steps):
     feeds = {"h0": rng.standard_normal((2, 4)).astype(np.float32),
              "xs": rng.standard_normal((steps, 2, 4)).astype(np.float32)}
     assert check(tmp_path, m, feeds) == [steps]
+
+
+@pytest.mark.parametrize("op, steps", [("LSTM", 16), ("GRU", 50)])
+def test_a_keyword_spotter_length_recurrence_as_a_loop_loads_its_weights_once(tmp_path, op, steps):
+    """16 and 50 steps, as a keyword spotter runs: onnxruntime's numbers, the flat form
+    bit-identical, and the loop's weights loaded once before it (none inside the body)."""
+    m, feeds = recurrent_model(op, steps, {"direction": "forward"})
+    assert check(tmp_path, m, feeds, recurrence="loop") == [steps]
+    _, _, _, _, imported = runs(tmp_path, m, feeds, "loop", ort=False)
+    module = imported.module.clone()
+    apply_pipeline(module, "nn-insert-dma", base_dir=tmp_path)
+    (loop,) = [o for o in module.walk() if isinstance(o, LoopOp)]
+    assert not [o for o in loop.body.walk() if isinstance(o, DmaStartOp)]
+    assert any(isinstance(o, DmaStartOp) and "cfmem.hoisted" in o.attributes for o in module.walk())
