@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from xdsl.context import Context
-from xdsl.dialects import arith, builtin, func, memref, scf
+from xdsl.dialects import builtin
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Operation
 from xdsl.parser import Parser
@@ -25,14 +25,50 @@ from cfmem.errors import CfmemError
 from cfmem.interp.footprint import MAX_RUN_BYTES, format_bytes
 from cfmem.tools.files import note_input
 
-__all__ = ["CfmemError", "SourceMap", "load_module", "make_context", "parse_module", "verify"]
+__all__ = ["CfmemError", "SourceMap", "is_flat", "load_module", "make_context", "parse_module", "verify"]
+
+
+def _func():
+    from xdsl.dialects.func import Func
+
+    return Func
+
+
+def _arith():
+    from xdsl.dialects.arith import Arith
+
+    return Arith
+
+
+def _scf():
+    from xdsl.dialects.scf import Scf
+
+    return Scf
+
+
+def _memref():
+    from xdsl.dialects.memref import MemRef
+
+    return MemRef
+
+
+FLAT_OPS = ("nn.apply", "memref.global")
+
+
+def is_flat(module: ModuleOp) -> bool:
+    """Whether ``module`` is in the lowered flat form (has nn.apply or memref globals);
+    by op name, so that asking needs no dialect of the flat form loaded."""
+    return any(op.name in FLAT_OPS for op in module.walk())
 
 
 def make_context() -> Context:
-    """A context with every dialect cfmem reads or writes."""
+    """A context with every dialect cfmem reads or writes: builtin and nn loaded, func,
+    arith, scf and memref (the flat form's) loaded when the parser first meets them."""
     ctx = Context()
-    for dialect in (builtin.Builtin, func.Func, arith.Arith, scf.Scf, memref.MemRef, NN):
+    for dialect in (builtin.Builtin, NN):
         ctx.load_dialect(dialect)
+    for name, factory in (("func", _func), ("arith", _arith), ("scf", _scf), ("memref", _memref)):
+        ctx.register_dialect(name, factory)
     return ctx
 
 

@@ -15,10 +15,9 @@ from xdsl.passes import PassPipeline
 from xdsl.utils.exceptions import ArgSpecParseError, DiagnosticException
 
 from cfmem.ir_io import CfmemError, make_context, verify
-from cfmem.passes import PASSES
+from cfmem.passes import DEFAULT_PLAN_PIPELINE, PASSES  # noqa: F401 (the default is re-exported)
 from cfmem.passes.lower_to_memref import LowerToMemrefPass
 
-DEFAULT_PLAN_PIPELINE = "nn-insert-dma,nn-plan-memory"
 GRAPH_REWRITES = ("nn-place", "nn-slice-weights")
 """Passes that change which ops compute a result (and so, in float, the rounding):
 ``nn-slice-weights``, and ``nn-place``, which decides what it slices."""

@@ -51,9 +51,9 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Block, Operation, SSAValue
 
 from cfmem.dialects.nn_memref import ApplyOp
-from cfmem.interp import kernels
 from cfmem.interp.footprint import type_bytes
 from cfmem.interp.golden import InterpError, RunResult, check_inputs, evaluate, find_function
+from cfmem.ir_io import is_flat  # noqa: F401 (where the interpreters' users look for it)
 from cfmem.interp.weights import numpy_dtype
 from cfmem.passes.aliases import is_inplace_op
 from cfmem.passes.lower_to_memref import INIT_ATTR, INPLACE_ATTR, LOOP_ATTR, ON_CHIP, READS_ATTR, TENSOR_ATTR
@@ -469,11 +469,6 @@ def _tensor_name(op: Operation, values: dict) -> str | None:
     a, b = index.get_values()
     trip = (values[loop.body.block.args[0]] - values[loop.lb]) // values[loop.step]
     return tensor_name(name.data, (a, b), trip)
-
-
-def is_flat(module: ModuleOp) -> bool:
-    """Whether ``module`` is in the lowered flat form (has nn.apply or memref globals)."""
-    return any(isinstance(op, ApplyOp | memref.GlobalOp) for op in module.walk())
 
 
 def run_flat(module: ModuleOp, inputs: dict[str, np.ndarray], *, func_name: str | None = None,

@@ -1,8 +1,12 @@
-"""cfmem's xDSL passes, by the name ``xdsl-opt -p`` knows them."""
+"""cfmem's xDSL passes, by the name ``xdsl-opt -p`` knows them (each imported when first used)."""
+
+from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
-from xdsl.passes import ModulePass
+if TYPE_CHECKING:
+    from xdsl.passes import ModulePass
 
 
 def _annotate_costs() -> type[ModulePass]:
@@ -84,3 +88,6 @@ PASSES: dict[str, Callable[[], type[ModulePass]]] = {
     "nn-roll-slices": _roll_slices,
     "nn-lower-to-linalg": _lower_to_linalg,
 }
+
+DEFAULT_PLAN_PIPELINE = "nn-insert-dma,nn-plan-memory"
+"""What ``cfmem check-mlir`` plans a model with before lowering it."""

@@ -3,28 +3,12 @@
 from __future__ import annotations
 
 import argparse
+import math
 from itertools import chain
 from pathlib import Path
 
-import numpy as np
-
-from cfmem.differential import check
-from cfmem.interp.coverage import (
-    TRIP_CLASSES,
-    branch_outcomes,
-    cover_branches,
-    loop_labels,
-    loop_trip_cases,
-    missing_outcomes,
-    trace_outcomes,
-    trip_class,
-    trip_variations,
-)
-from cfmem.interp.flat import is_flat
-from cfmem.interp.footprint import FootprintError, check_run_bytes
-from cfmem.interp.golden import InterpError, conform_inputs, find_function, random_inputs
-from cfmem.ir_io import CfmemError, load_module
-from cfmem.pipeline import DEFAULT_PLAN_PIPELINE, lower_model, rewritten_graph
+from cfmem.errors import CfmemError
+from cfmem.passes import DEFAULT_PLAN_PIPELINE
 from cfmem.tools.run import check_seed, load_inputs
 
 
@@ -64,12 +48,15 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 
 def check_tolerance(value: float, option: str) -> None:
     """A tolerance is a finite number, 0 or more."""
-    if not (np.isfinite(value) and value >= 0):
+    if not (math.isfinite(value) and value >= 0):
         raise CfmemError(f"must be a finite number >= 0, not {value:g}", option)
 
 
-def input_sets(args: argparse.Namespace, model, flat, fn, base_dir: Path) -> list[dict[str, np.ndarray]]:
-    """The given input set, the seeded one, or the sets of the branch search."""
+def input_sets(args: argparse.Namespace, model, flat, fn, base_dir: Path) -> list:
+    """The given input set, the seeded one, or the sets of the branch search (arrays by input name)."""
+    from cfmem.interp.coverage import cover_branches, loop_trip_cases, trip_variations
+    from cfmem.interp.golden import conform_inputs, random_inputs
+
     if args.inputs:
         return [conform_inputs(fn, load_inputs(args.inputs))]
     if args.seed is not None:
@@ -87,6 +74,8 @@ def input_sets(args: argparse.Namespace, model, flat, fn, base_dir: Path) -> lis
 def verdict(args: argparse.Namespace, sets: int, outcomes: list[str], traces: list) -> str:
     """The last line: what agreed and which branch outcomes ran; an error if the
     search left some unrun and --allow-untested was not given."""
+    from cfmem.interp.coverage import missing_outcomes
+
     missing = missing_outcomes(outcomes, traces)
     agrees = f"{sets} input set(s), every run agrees"
     if not outcomes:
@@ -108,6 +97,8 @@ def verdict(args: argparse.Namespace, sets: int, outcomes: list[str], traces: li
 def iterations_run(rows, labels: list[str]) -> str:
     """``; loop iterations run: loop#0 0, 1, 2, 32; loop#1 2, 3 (never 0 or 1)``: what the
     input sets made each loop do, and the trip classes (0, 1, 2, many) none reached."""
+    from cfmem.interp.coverage import TRIP_CLASSES, trip_class
+
     seen: dict[str, set[int]] = {label: set() for label in labels}
     for row in rows:
         for label, n in row.loops:
@@ -131,7 +122,14 @@ def counted(outcomes: list[str]) -> list[str]:
 
 
 def main(args: argparse.Namespace) -> int:
+    from cfmem.differential import check
+    from cfmem.interp.coverage import branch_outcomes, loop_labels, trace_outcomes
+    from cfmem.interp.flat import is_flat
+    from cfmem.interp.footprint import FootprintError, check_run_bytes
+    from cfmem.interp.golden import InterpError, find_function
+    from cfmem.ir_io import load_module
     from cfmem.mlir_check.jit import MlirCheckError
+    from cfmem.pipeline import lower_model, rewritten_graph
 
     check_seed(args.seed)
     check_tolerance(args.rtol, "--rtol")

@@ -7,12 +7,8 @@ import io
 import sys
 from pathlib import Path
 
-from xdsl.printer import Printer
-
 from cfmem.dma.timing import ASSUMED_TRIPS, Chip
-from cfmem.fit import compile_for_budget, timing_path
-from cfmem.interp.flat import is_flat
-from cfmem.ir_io import CfmemError, load_module
+from cfmem.errors import CfmemError
 from cfmem.planning.control_flow import MODES
 from cfmem.planning.option_checks import OptionError, check_choice, check_loop_trips, check_stored_budget
 from cfmem.planning.strategies import STRATEGY_NAMES
@@ -74,6 +70,12 @@ def main(args: argparse.Namespace) -> int:
         check_loop_trips("--loop-trips", args.loop_trips)
     except OptionError as err:
         raise CfmemError(err.rule, err.option) from None
+    from xdsl.printer import Printer
+
+    from cfmem.fit import compile_for_budget, timing_path
+    from cfmem.interp.flat import is_flat
+    from cfmem.ir_io import load_module
+
     chip = load_chip(args.chip)
     module, _ = load_module(args.model)
     if is_flat(module):

@@ -25,14 +25,15 @@ import sys
 import tempfile
 import zipfile
 from collections.abc import Iterator
-from typing import BinaryIO
+from typing import TYPE_CHECKING, BinaryIO
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import numpy as np
-
 from cfmem.errors import CfmemError
+
+if TYPE_CHECKING:
+    import numpy as np
 
 STDOUT = "-"
 
@@ -226,6 +227,8 @@ def npz_bytes(arrays: dict[str, np.ndarray]) -> bytes:
     Written member by member, since ``np.savez(f, **arrays)`` cannot take the names
     ``file`` and ``allow_pickle``, which real models use for tensors.
     """
+    import numpy as np  # here, so that a command's start-up does not pay for it
+
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_STORED, allowZip64=True) as archive:
         for name, array in arrays.items():

@@ -6,7 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from cfmem.ir_io import CfmemError
+from cfmem.errors import CfmemError
 from cfmem.tools.files import STDOUT, atomic_write_bytes, atomic_write_text, check_output_path
 
 

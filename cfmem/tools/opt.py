@@ -6,11 +6,7 @@ import argparse
 import io
 from pathlib import Path
 
-from xdsl.printer import Printer
-
-from cfmem.ir_io import load_module
 from cfmem.passes import PASSES
-from cfmem.pipeline import apply_pipeline
 from cfmem.tools.files import atomic_write_text
 
 
@@ -31,6 +27,11 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 
 
 def main(args: argparse.Namespace) -> int:
+    from xdsl.printer import Printer
+
+    from cfmem.ir_io import load_module
+    from cfmem.pipeline import apply_pipeline
+
     module, _ = load_module(args.model)
     apply_pipeline(module, args.passes, args.model, Path(args.model).parent)
     text = io.StringIO()

@@ -7,7 +7,7 @@ import json
 from dataclasses import replace
 from pathlib import Path
 
-from cfmem.ir_io import CfmemError
+from cfmem.errors import CfmemError
 from cfmem.planning.csvio import CsvError, read_problem_csv, solution_csv
 from cfmem.planning.option_checks import OptionError, check_align, check_beam_width, check_budget, check_time_limit
 from cfmem.planning.problem import PlanOptions, Problem, Solution

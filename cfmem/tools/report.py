@@ -7,15 +7,8 @@ import json
 import sys
 from pathlib import Path
 
-from xdsl.dialects import func
-from xdsl.dialects.builtin import IntegerAttr
-from xdsl.utils.exceptions import DiagnosticException
-
-from cfmem.dialects.nn_control import LoopOp
 from cfmem.dma.timing import ASSUMED_TRIPS
-from cfmem.ir_io import CfmemError, SourceMap, load_module
-from cfmem.passes.liveness import functions
-from cfmem.passes.plan_memory import plan_function
+from cfmem.errors import CfmemError
 from cfmem.planning.control_flow import MODES
 from cfmem.planning.option_checks import (
     OptionError,
@@ -28,11 +21,7 @@ from cfmem.planning.option_checks import (
 )
 from cfmem.planning.problem import PlanOptions
 from cfmem.planning.strategies import STRATEGY_NAMES, get_strategy
-from cfmem.interp.flat import is_flat
-from cfmem.interp.footprint import check_run_bytes
-from cfmem.interp.golden import GoldenInterpreter, InterpError
-from cfmem.reports import gantt, tables
-from cfmem.reports import timing as timing_reports
+from cfmem.reports import tables
 from cfmem.tools.compile import load_chip
 from cfmem.tools.run import load_inputs
 
@@ -120,7 +109,10 @@ def _check_options(args: argparse.Namespace) -> None:
         raise CfmemError("several models need --compare (one row per model)", "report")
 
 
-def _select(module, path: str, name: str | None, one: bool) -> list[func.FuncOp]:
+def _select(module, path: str, name: str | None, one: bool) -> list:
+    """The functions to report on (``func.FuncOp``): ``name``, or every one."""
+    from cfmem.passes.liveness import functions
+
     """The functions to report: ``name``, or all (``one``: the only one or @main)."""
     fns = functions(module)
     if name is not None:
@@ -142,6 +134,11 @@ def _strategies(args: argparse.Namespace) -> tuple[str, ...]:
 
 
 def _refuse_flat(module, path: str) -> None:
+    from xdsl.dialects.builtin import IntegerAttr
+
+    from cfmem.interp.flat import is_flat
+    from cfmem.passes.liveness import functions
+
     """A lowered module has no tensors left to plan: name the arena it was given."""
     if not is_flat(module):
         return
@@ -158,6 +155,10 @@ def _refuse_flat(module, path: str) -> None:
 
 
 def _report_model(path: str, args: argparse.Namespace, options: PlanOptions) -> dict:
+    from xdsl.utils.exceptions import DiagnosticException
+
+    from cfmem.ir_io import load_module
+
     """The JSON object of one model."""
     module, source = load_module(path)
     _refuse_flat(module, path)
@@ -167,7 +168,12 @@ def _report_model(path: str, args: argparse.Namespace, options: PlanOptions) -> 
         raise CfmemError(str(err).strip().splitlines()[0], path) from None
 
 
-def _plan_and_report(module, source: SourceMap, path: str, args: argparse.Namespace, options: PlanOptions) -> dict:
+def _plan_and_report(module, source, path: str, args: argparse.Namespace, options: PlanOptions) -> dict:
+    """The report of one model (``source``: its ``SourceMap``)."""
+    from cfmem.dialects.nn_control import LoopOp
+    from cfmem.passes.plan_memory import plan_function
+    from cfmem.reports import timing as timing_reports
+
     one = bool(args.png or args.csv)
     result: dict = {"model": path, "functions": {}}
     trees = {}
@@ -226,9 +232,12 @@ def _json(results: list[dict], compare: bool) -> dict:
     return {"models": results, "table": _table_json(*tables.models_table(_model_entries(results)))}
 
 
-def _branches(module, source: SourceMap, fn: func.FuncOp, path: str, inputs: str) -> dict:
+def _branches(module, source, fn, path: str, inputs: str) -> dict:
     """The branch each if took and the iterations each loop ran when the reference
     interpreter ran ``inputs``."""
+    from cfmem.interp.footprint import check_run_bytes
+    from cfmem.interp.golden import GoldenInterpreter, InterpError
+
     interpreter = GoldenInterpreter(module, Path(path).parent)
     given = load_inputs(inputs)
     try:
@@ -249,6 +258,7 @@ def _write(path: str, writer, *data) -> None:
 def _fit_report(args: argparse.Namespace) -> int:
     """--budget-sweep and --budget: one tensor-level model, placed by cfmem.fit."""
     from cfmem.fit import budget_sweep, compile_for_budget
+    from cfmem.ir_io import load_module
     from cfmem.reports import budget as budget_reports
 
     if len(args.models) > 1 or args.compare or args.timing or args.csv or args.timeline:
@@ -291,6 +301,9 @@ def _fit_report(args: argparse.Namespace) -> int:
 
 
 def main(args: argparse.Namespace) -> int:
+    from cfmem.reports import gantt
+    from cfmem.reports import timing as timing_reports
+
     if args.budget_sweep or args.budget is not None:
         return _fit_report(args)
     _check_options(args)

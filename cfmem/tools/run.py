@@ -5,15 +5,13 @@ from __future__ import annotations
 import argparse
 import zipfile
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-import numpy as np
-from numpy.lib.npyio import NpzFile
-
-from cfmem.interp.flat import FlatInterpreter, is_flat
-from cfmem.interp.footprint import MAX_RUN_BYTES, FootprintError, check_run_bytes, format_bytes
-from cfmem.interp.golden import GoldenInterpreter, InterpError, find_function, random_inputs
-from cfmem.ir_io import CfmemError, load_module
+from cfmem.errors import CfmemError
 from cfmem.tools.files import atomic_save_npz
+
+if TYPE_CHECKING:
+    import numpy as np
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
@@ -53,6 +51,11 @@ def load_inputs(path: str) -> dict[str, np.ndarray]:
     """The arrays of the .npz archive ``path`` by name. Each must hold numbers,
     and together they must fit the run-size cap, checked from the archive's
     directory before any array is read."""
+    import numpy as np
+    from numpy.lib.npyio import NpzFile
+
+    from cfmem.interp.footprint import MAX_RUN_BYTES, format_bytes
+
     try:
         data = np.load(path, allow_pickle=False)
     except (OSError, ValueError, EOFError, zipfile.BadZipFile) as err:
@@ -85,6 +88,8 @@ def load_inputs(path: str) -> dict[str, np.ndarray]:
 
 def summary(value: np.ndarray) -> str:
     """dtype and shape, with min, max and mean of a non-empty numeric array."""
+    import numpy as np
+
     text = f"{value.dtype}{list(value.shape)}"
     if value.size and value.dtype.kind in "iuf":
         with np.errstate(invalid="ignore", over="ignore"):  # the mean of +inf and -inf is NaN
@@ -111,6 +116,10 @@ def branch_lines(branches: list[tuple[str, bool]]) -> list[str]:
 
 
 def main(args: argparse.Namespace) -> int:
+    from cfmem.interp.footprint import FootprintError, check_run_bytes
+    from cfmem.interp.golden import GoldenInterpreter, InterpError, find_function, random_inputs
+    from cfmem.ir_io import is_flat, load_module
+
     check_seed(args.seed)
     module, source = load_module(args.model)
     try:
@@ -118,6 +127,8 @@ def main(args: argparse.Namespace) -> int:
         check_run_bytes(module, fn)
         inputs = load_inputs(args.inputs) if args.inputs else random_inputs(fn, args.seed)
         if is_flat(module):
+            from cfmem.interp.flat import FlatInterpreter
+
             result = FlatInterpreter(module, check=not args.no_check).run(fn, inputs)
         else:
             result = GoldenInterpreter(module, Path(args.model).parent).run(fn, inputs)
