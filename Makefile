@@ -18,7 +18,7 @@ $(STAMP): pyproject.toml
 
 test: $(STAMP)
 	$(BIN)/lit -q lit_tests
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n auto
 
 demo: $(STAMP)
 	@mkdir -p $(OUT)
