@@ -18,7 +18,7 @@ $(STAMP): pyproject.toml
 
 test: $(STAMP)
 	$(BIN)/lit -q lit_tests
-	$(BIN)/python -m pytest -n auto
+	$(BIN)/python -m pytest -n auto --dist loadgroup
 
 demo: $(STAMP)
 	@mkdir -p $(OUT)

@@ -10,7 +10,7 @@ from xdsl.dialects.builtin import IntegerAttr, i64
 from cfmem.dma.timing import Chip
 from cfmem.errors import CfmemError
 from cfmem.fit import BudgetError, baseline_offchip, baseline_pingpong, compile_for_budget, smallest_budget, timing_path
-from cfmem.interp.coverage import branch_covering_inputs
+from cfmem.interp.coverage import branch_covering_inputs, loop_trip_cases
 from cfmem.interp.flat import CapacityError, measure_flat, run_flat
 from cfmem.interp.golden import find_function, run_function
 from cfmem.ir_io import load_module, make_context
@@ -25,16 +25,19 @@ from xdsl.utils.exceptions import PassFailedException
 from conftest import EXAMPLES, run_cfmem
 
 CHIP = Chip()
-MODELS = [EXAMPLES / f"{name}.mlir" for name in ("bigfc", "denoise", "facedetect")]
-"""Three examples (a weight larger than the budget, nested ifs, no if); bench/fit_chip.py
-runs every example and imported model at every budget."""
+MODELS = [EXAMPLES / f"{name}.mlir" for name in ("bigfc", "denoise")]
+"""Two examples (a weight larger than the budget, nested ifs) at every budget, and seqkws (loops)
+at half its peak; bench/fit_chip.py runs every example (facedetect, the slowest to compile, among
+them) and imported model at every budget. Each example's tests share one worker
+(``xdist_group``), so it is compiled once per budget."""
 
 
 def pingpong_peak(module) -> int:
     return baseline_pingpong(module, CHIP, timing_path(module, CHIP))[0]
 
 
-@pytest.fixture(scope="module", params=MODELS, ids=lambda p: p.stem)
+@pytest.fixture(scope="module", params=[pytest.param(p, marks=pytest.mark.xdist_group(p.stem)) for p in MODELS],
+                ids=lambda p: p.stem)
 def example(request):
     module, _ = load_module(request.param)
     inputs = [found for found, _ in branch_covering_inputs(module, base_dir=request.param.parent)]
@@ -76,6 +79,24 @@ def test_every_budget_fits_and_computes_the_same_numbers_on_every_branch_path(ex
             assert np.array_equal(sliced.outputs[name], result.outputs[name]), name  # planning keeps every bit
             np.testing.assert_allclose(result.outputs[name], value, rtol=1e-5, atol=1e-6)  # slicing reorders sums
     assert len(traces) == len(input_sets)
+
+
+def test_a_model_with_loops_fits_half_its_peak_with_every_loop_run_zero_one_two_and_many_times():
+    path = EXAMPLES / "seqkws.mlir"
+    module, _ = load_module(path)
+    compiled = compile_for_budget(module, CHIP, pingpong_peak(module) // 2, path.parent)
+    assert compiled.onchip_peak <= compiled.budget
+    rng = np.random.default_rng(0)
+    candidates = ({"feats": (scale * rng.standard_normal((32, 1, 40))).astype(np.float32), "frames": np.array(n)}
+                  for n in (0, 1, 2, 32) for scale in (2.0, 0.6, 0.3, 0.1) for _ in range(3))
+    cases = loop_trip_cases(module, candidates)
+    assert {klass for (label, klass) in cases if label == "loop#0"} == {"0", "1", "2", "many"}
+    for inputs in cases.values():
+        reference = run_function(module, inputs)
+        result, onchip, touched = measure_flat(compiled.flat, inputs)
+        assert onchip <= compiled.budget and touched <= compiled.budget
+        assert result.loops == reference.loops
+        np.testing.assert_allclose(result.outputs["out"], reference.outputs["out"], rtol=1e-5, atol=1e-6)
 
 
 def test_latency_never_rises_with_the_budget_and_beats_the_off_chip_arena(example):
