@@ -226,12 +226,12 @@ def test_a_budget_below_what_must_stay_on_chip_names_it(tmp_path):
 
 def test_compile_command_writes_the_flat_module_and_refuses_bad_budgets(tmp_path):
     out = tmp_path / "flat.mlir"
-    done = run_cfmem("compile", str(EXAMPLES / "wakeword.mlir"), "--budget", "200000", "-o", str(out))
+    done = run_cfmem("compile", str(EXAMPLES / "bigfc.mlir"), "--budget", "262144", "-o", str(out))
     assert done.returncode == 0, done.stderr
-    assert "of 200000 on-chip bytes" in done.stderr
+    assert "of 262144 on-chip bytes" in done.stderr
     flat, _ = load_module(out)
-    assert find_function(flat).attributes[BUDGET_ATTR].value.data == 200000
-    bad = run_cfmem("compile", str(EXAMPLES / "wakeword.mlir"), "--budget", "-5", "-o", str(tmp_path / "x.mlir"))
+    assert find_function(flat).attributes[BUDGET_ATTR].value.data == 262144
+    bad = run_cfmem("compile", str(EXAMPLES / "bigfc.mlir"), "--budget", "-5", "-o", str(tmp_path / "x.mlir"))
     assert bad.returncode == 1 and bad.stderr.count("\n") == 1 and "--budget" in bad.stderr
     assert not (tmp_path / "x.mlir").exists()
 
