@@ -411,3 +411,16 @@ def test_a_budget_below_what_must_stay_on_chip_names_it_even_with_loop_slots():
     with pytest.raises(BudgetError, match=r"needs at least \d+ bytes of on-chip memory, more than the budget of 100:"
                                           r" what stays on chip at its peak \(.*\) cannot move"):
         compile_for_budget(seqkws(), Chip(), 100)
+
+
+def test_loops_keep_their_module_wide_labels_through_lowering():
+    """Two functions with a loop each: the second's is loop#1 to the reference interpreter,
+    and the flat form labels it the same (the lowering counts before lowering any function)."""
+    text = SCAN.replace("@acc", "@first") + SCAN.replace("@acc", "@main")
+    module, _ = parse_module(text)
+    flat = lowered(module, "nn-plan-memory")
+    x = np.linspace(-1, 1, 4, dtype=np.float32)
+    inputs = {"n": np.array(3), "x": x}
+    want = run_function(module, inputs, func_name="main")
+    got = run_flat(flat, inputs, func_name="main")
+    assert want.loops == got.loops == [("loop#1", 3)]

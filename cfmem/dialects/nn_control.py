@@ -23,7 +23,7 @@ from math import prod
 from typing import Self
 
 from xdsl.dialects.builtin import TensorType, i1, i64
-from xdsl.ir import Attribute, Block, Region, SSAValue
+from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.irdl import (
     IRDLOperation,
     irdl_op_definition,
@@ -332,6 +332,12 @@ def _is_true_constant(value: SSAValue) -> bool:
 def new_branch() -> Region:
     """An empty single-block region for building an ``nn.if`` branch."""
     return Region(Block())
+
+
+def loop_labels(root: Operation) -> dict[LoopOp, str]:
+    """The ``nn.loop`` ops under ``root`` by the label every report and interpreter gives
+    them: ``loop#k``, k counting loops in walk order (a loop before the loops inside it)."""
+    return {op: f"loop#{k}" for k, op in enumerate(o for o in root.walk() if isinstance(o, LoopOp))}
 
 
 REGION_OPS = (IfOp, LoopOp)

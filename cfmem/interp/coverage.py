@@ -38,7 +38,8 @@ from xdsl.ir import BlockArgument, Operation, SSAValue
 
 from cfmem.dialects import nn_compute as nc
 from cfmem.dialects import nn_weights as nw
-from cfmem.dialects.nn_control import IfOp, LoopOp
+from cfmem.dialects.nn_control import IfOp
+from cfmem.dialects.nn_control import loop_labels as nn_loop_labels
 from cfmem.interp.flat import is_flat, run_flat
 from cfmem.interp.golden import find_function, random_inputs, run_function
 from cfmem.interp.weights import dense_to_array
@@ -293,8 +294,7 @@ def loop_labels(module: ModuleOp, fn: func.FuncOp) -> list[str]:
     ``nn.loop`` ops, or in a flat module the ``cfmem.loop`` of each lowered loop."""
     if is_flat(module):
         return [op.attributes[LOOP_ATTR].data for op in fn.walk() if LOOP_ATTR in op.attributes]
-    return [f"loop#{k}" for k, op in enumerate(o for o in module.walk() if isinstance(o, LoopOp))
-            if fn.is_ancestor(op)]
+    return [label for op, label in nn_loop_labels(module).items() if fn.is_ancestor(op)]
 
 
 def loop_trip_cases(

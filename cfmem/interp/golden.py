@@ -153,7 +153,7 @@ class GoldenInterpreter:
         self.if_labels = {op: f"if#{k}" for k, op in enumerate(o for o in module.walk() if isinstance(o, ncf.IfOp))}
         self._blobs: dict[str, np.ndarray] = {}
         self.branches: list[tuple[str, bool]] = []
-        self.loop_labels = {op: f"loop#{k}" for k, op in enumerate(o for o in module.walk() if isinstance(o, ncf.LoopOp))}
+        self.loop_labels = ncf.loop_labels(module)
         self.loops: list[tuple[str, int]] = []
         self.env: dict[SSAValue, np.ndarray] = {}
 

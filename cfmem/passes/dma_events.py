@@ -24,7 +24,7 @@ from xdsl.traits import IsTerminator
 from xdsl.utils.exceptions import PassFailedException
 
 from cfmem.dialects.nn_compute import ConstantOp
-from cfmem.dialects.nn_control import IfOp, LoopOp
+from cfmem.dialects.nn_control import IfOp, LoopOp, loop_labels
 from cfmem.dialects.nn_dma import DmaBufferOp, DmaStartOp, DmaWaitOp
 from cfmem.dialects.nn_weights import GetGlobalOp, ViewOp
 from cfmem.dialects.types import tensor_bytes
@@ -114,7 +114,7 @@ def block_events(block: IRBlock, label: str, names: ValueNames, if_labels: dict[
 def function_events(fn: func.FuncOp) -> Block:
     """The event tree of ``fn``; ifs are labelled ``if#k`` and loops ``loop#k`` in pre-order."""
     if_labels: dict[IfOp | LoopOp, str] = {op: f"if#{k}" for k, op in enumerate(o for o in fn.walk() if isinstance(o, IfOp))}
-    if_labels.update({op: f"loop#{k}" for k, op in enumerate(o for o in fn.walk() if isinstance(o, LoopOp))})
+    if_labels.update(loop_labels(fn))
     return block_events(fn.body.block, f"@{fn.sym_name.data}", ValueNames("#", "v", "%"), if_labels)
 
 

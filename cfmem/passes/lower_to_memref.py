@@ -82,7 +82,7 @@ from xdsl.rewriter import InsertPoint
 from xdsl.utils.exceptions import PassFailedException
 
 from cfmem.dialects.nn_compute import ComputeOp, ConcatOp, ConstantOp, SliceOp
-from cfmem.dialects.nn_control import IfOp, LoopOp, YieldOp
+from cfmem.dialects.nn_control import IfOp, LoopOp, YieldOp, loop_labels
 from cfmem.dialects.nn_dma import DmaBufferOp, DmaStartOp, DmaWaitOp
 from cfmem.dialects.nn_memref import ApplyOp
 from cfmem.dialects.nn_quant import QConcatOp
@@ -169,9 +169,12 @@ class _FunctionLowering:
     """Builds the flat body of one planned function."""
 
     def __init__(
-        self, fn: func.FuncOp, blobs: dict[str, memref.GlobalOp], constants: list[memref.GlobalOp], check_plan: bool
+        self, fn: func.FuncOp, blobs: dict[str, memref.GlobalOp], constants: list[memref.GlobalOp], check_plan: bool,
+        loop_labels: dict[LoopOp, str],
     ):
         self.fn = fn
+        self.loop_labels = loop_labels
+        """Every ``nn.loop`` of the module by its label, counted before any function is lowered."""
         self.blobs = blobs
         self.constants = constants
         self.constant_values: dict[SSAValue, DenseIntOrFPElementsAttr] = {}
@@ -381,9 +384,7 @@ class _FunctionLowering:
 
     def lower_if(self, op: IfOp, b: Builder) -> None:
         dests = [self.destination(b, r) for r in op.results]
-        cond_mem = self.mem[op.cond]
-        rank = len(cond_mem.type.get_shape())
-        cond = b.insert(memref.LoadOp.get(cond_mem, [self.index(0)] * rank)).res
+        cond = self.load_scalar(b, self.mem[op.cond])
         branches: list[Region] = []
         for region in op.branches:
             block = Block()
@@ -402,10 +403,13 @@ class _FunctionLowering:
             branches.append(Region(block))
         b.insert(scf.IfOp(cond, [], branches[0], branches[1]))
 
-    def load_scalar(self, b: Builder, value: SSAValue) -> SSAValue:
-        """The one element of one-element tensor ``value``."""
-        mem = self.mem[value]
-        return b.insert(memref.LoadOp.get(mem, [self.index(0)] * len(mem.type.get_shape()))).res
+    def first_element(self, mem: SSAValue) -> list[SSAValue]:
+        """The indices of the first element of memref ``mem`` (all zero)."""
+        return [self.index(0)] * len(mem.type.get_shape())
+
+    def load_scalar(self, b: Builder, mem: SSAValue) -> SSAValue:
+        """The one element of one-element memref ``mem``."""
+        return b.insert(memref.LoadOp.get(mem, self.first_element(mem))).res
 
     def lower_loop(self, op: LoopOp, b: Builder) -> None:
         self.reloaded.update({reload: first for first, reload in reloaded_transfers(op)})
@@ -419,7 +423,7 @@ class _FunctionLowering:
         if cond_slot is not None:
             b.insert(memref.CopyOp(self.mem[op.cond], self.cond_slot_as(b, op, op.cond)))
         iteration_slot = self.destination(b, op.iteration_arg) if planned_offset(op.iteration_arg) is not None else None
-        trips = b.insert(arith.IndexCastOp(self.load_scalar(b, op.trip_count), IndexType())).result
+        trips = b.insert(arith.IndexCastOp(self.load_scalar(b, self.mem[op.trip_count]), IndexType())).result
         trips.name_hint = "trips"
         body = Block(arg_types=[IndexType()])
         iteration = body.args[0]
@@ -427,13 +431,13 @@ class _FunctionLowering:
         inner = Builder(InsertPoint.at_end(body))
         if iteration_slot is not None:
             as_i64 = inner.insert(arith.IndexCastOp(iteration, i64)).result
-            inner.insert(memref.StoreOp.get(as_i64, iteration_slot, [self.index(0)] * len(iteration_slot.type.get_shape())))
+            inner.insert(memref.StoreOp.get(as_i64, iteration_slot, self.first_element(iteration_slot)))
         for child in op.body.block.ops:
             if isinstance(child, YieldOp):
                 self.lower_loop_yield(op, child, dests, cond_slot, iteration, inner)
             else:
                 self.lower_op(child, inner)
-        label = StringAttr(self.loop_label(op))
+        label = StringAttr(self.loop_labels[op])
         if op.is_counted():
             inner.insert(scf.YieldOp())
             loop = b.insert(scf.ForOp(self.index(0), trips, self.index(1), [], Region(body)))
@@ -443,7 +447,7 @@ class _FunctionLowering:
             t = Builder(InsertPoint.at_end(test))
             assert cond_slot is not None  # a loop that tests a condition has a slot for it
             below = t.insert(arith.CmpiOp(test.args[0], trips, "slt")).result
-            held = t.insert(memref.LoadOp.get(cond_slot, [self.index(0)] * len(cond_slot.type.get_shape()))).res
+            held = self.load_scalar(t, cond_slot)
             t.insert(scf.ConditionOp(t.insert(arith.AndIOp(below, held)).result, test.args[0]))
             loop = b.insert(scf.WhileOp([self.index(0)], [IndexType()], Region(test), Region(body)))
         loop.attributes[LOOP_ATTR] = label
@@ -456,10 +460,6 @@ class _FunctionLowering:
         offset = planned_offset(op.cond_arg)
         assert offset is not None
         return self.view(b, self.arena, offset, memref_of(value.type, ON_CHIP), self.names(op.cond_arg))
-
-    def loop_label(self, op: LoopOp) -> str:
-        loops = [o for o in self.fn.walk() if isinstance(o, LoopOp)]
-        return f"loop#{loops.index(op)}"
 
     def lower_loop_yield(
         self, op: LoopOp, end: YieldOp, dests: list[SSAValue], cond_slot: SSAValue | None, i: SSAValue, b: Builder
@@ -475,7 +475,7 @@ class _FunctionLowering:
             source = self.mem[value]
             if source is not dest and source in slots:
                 raise PassFailedException(
-                    f"{self.loop_label(op)} in @{self.fn.sym_name.data} carries {describe(value)} into another"
+                    f"{self.loop_labels[op]} in @{self.fn.sym_name.data} carries {describe(value)} into another"
                     " position: copy it first (the iteration's copies would overwrite each other)"
                 )
         for value, dest in pairs:
@@ -604,8 +604,9 @@ def lower_module(module: ModuleOp, weights_dir: Path | None = None, check_plan: 
             module.body.block.insert_op_before(lowered, op)
             module.body.block.erase_op(op)
     constants: list[memref.GlobalOp] = []
+    labels = loop_labels(module)  # as the reference interpreter counts them, module-wide
     for fn in functions(module):
-        lowering = _FunctionLowering(fn, blobs, constants, check_plan)
+        lowering = _FunctionLowering(fn, blobs, constants, check_plan, labels)
         lowering.lower()
         arena = memref.GlobalOp.get(
             StringAttr(arena_name(fn)), byte_memref(lowering.arena_size, ON_CHIP), UnitAttr(), StringAttr("private")
