@@ -37,7 +37,7 @@ from xdsl.dialects.builtin import (
     i1,
     i64,
 )
-from xdsl.ir import Attribute, SSAValue
+from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.irdl import (
     IRDLOperation,
     ParsePropInAttrDict,
@@ -167,12 +167,7 @@ class ArithmeticBinaryOp(ElementwiseBinaryOp, ABC):
     rhs = operand_def(TensorType)
 
     def result_element_type(self) -> Attribute:
-        types = [v.type.get_element_type() for v in self.operands]
-        if types[0] != types[1]:
-            raise ValueError(f"operands must have one element type, got {types[0]} and {types[1]}")
-        if not is_cmp_element_type(types[0]):
-            raise ValueError(f"operands must be f32, f16 or signless integers of 8, 16, 32 or 64 bits, got {types[0]}")
-        return types[0]
+        return number_operand_type(self)
 
 
 @irdl_op_definition
@@ -227,6 +222,17 @@ class MinOp(ElementwiseBinaryOp):
 CMP_PREDICATES = ("eq", "ne", "lt", "le", "gt", "ge")
 
 
+def number_operand_type(op: Operation) -> Attribute:
+    """The one element type of ``op``'s two operands, f32, f16 or a signless integer of 8,
+    16, 32 or 64 bits (``nn.cmp``, and ``nn.add``/``sub``/``mul``); ValueError otherwise."""
+    types = [v.type.get_element_type() for v in op.operands]
+    if types[0] != types[1]:
+        raise ValueError(f"operands must have one element type, got {types[0]} and {types[1]}")
+    if not is_cmp_element_type(types[0]):
+        raise ValueError(f"operands must be f32, f16 or signless integers of 8, 16, 32 or 64 bits, got {types[0]}")
+    return types[0]
+
+
 def is_cmp_element_type(element_type: Attribute) -> bool:
     """f32, f16, or a signless integer of 8, 16, 32 or 64 bits (compared as signed)."""
     return element_type in FLOAT_TYPES or (
@@ -265,14 +271,8 @@ class CmpOp(ElementwiseBinaryOp):
                 f"unknown predicate '{self.predicate.data}', expected one of"
                 f" {', '.join(CMP_PREDICATES)}"
             )
-        types = [v.type.get_element_type() for v in self.operands]
-        if types[0] != types[1]:
-            raise VerifyException(f"operands must have one element type, got {types[0]} and {types[1]}")
-        if not is_cmp_element_type(types[0]):
-            raise VerifyException(
-                f"operands must be f32, f16 or signless integers of 8, 16, 32 or 64 bits,"
-                f" got {types[0]}"
-            )
+        with as_verify_error():
+            number_operand_type(self)
         super().verify_()
 
 
