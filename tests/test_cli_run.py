@@ -170,3 +170,10 @@ def test_zero_size_and_empty_mean_print_no_warning(cfmem, tmp_path):
     assert res.returncode == 0 and res.stderr == "", res.stderr
     assert "m: float32[1, 1] min nan max nan mean nan" in res.stdout
     assert "r: float32[1, 0]\n" in res.stdout
+
+
+def test_an_if_that_ran_several_times_is_one_line_with_its_counts():
+    from cfmem.tools.run import branch_lines
+
+    trace = [("if#1", True), ("if#0", False), ("if#1", False), ("if#1", True)]
+    assert branch_lines(trace) == ["if#1: then x2, else x1", "if#0: else"]

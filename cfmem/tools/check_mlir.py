@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import math
+from collections import Counter
 from itertools import chain
 from pathlib import Path
 
@@ -115,10 +116,7 @@ def iterations_run(rows, labels: list[str]) -> str:
 
 def counted(outcomes: list[str]) -> list[str]:
     """Each outcome once, in first-run order, with ``xN`` when it ran N > 1 times (an if in a loop)."""
-    counts: dict[str, int] = {}
-    for o in outcomes:
-        counts[o] = counts.get(o, 0) + 1
-    return [o if n == 1 else f"{o}x{n}" for o, n in counts.items()]
+    return [o if n == 1 else f"{o}x{n}" for o, n in Counter(outcomes).items()]
 
 
 def main(args: argparse.Namespace) -> int:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import zipfile
+from collections import Counter, defaultdict
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -101,11 +102,9 @@ def summary(value: np.ndarray) -> str:
 def branch_lines(branches: list[tuple[str, bool]]) -> list[str]:
     """``if#0: then`` per if that ran once; ``if#1: then x20, else x12`` for one that ran
     several times (inside a loop), in the order each if first ran."""
-    runs: dict[str, dict[str, int]] = {}
+    runs: dict[str, Counter[str]] = defaultdict(Counter)
     for label, taken in branches:
-        side = "then" if taken else "else"
-        runs.setdefault(label, {}).setdefault(side, 0)
-        runs[label][side] += 1
+        runs[label]["then" if taken else "else"] += 1
     lines = []
     for label, sides in runs.items():
         if sum(sides.values()) == 1:
