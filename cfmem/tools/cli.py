@@ -13,13 +13,23 @@ from __future__ import annotations
 import argparse
 import contextlib
 import os
+import importlib
 import re
 import sys
-import traceback
 
 from cfmem.errors import CfmemError
-from cfmem.tools import check_mlir, compile, import_onnx, opt, plan, report, run
 from cfmem.tools.files import STDOUT, check_output_path, note_input, output_session
+
+# The subcommands in --help order, each with the module under cfmem.tools that defines it.
+COMMANDS = {
+    "import": "import_onnx",
+    "compile": "compile",
+    "run": "run",
+    "report": "report",
+    "plan": "plan",
+    "opt": "opt",
+    "check-mlir": "check_mlir",
+}
 
 # Arguments naming files a command reads, and files it writes.
 INPUT_ARGUMENTS = ("model", "models", "problem", "inputs", "chip")
@@ -47,7 +57,9 @@ class ArgumentParser(argparse.ArgumentParser):
         raise CfmemError(f"{message} (see '{self.prog} --help')", where)
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The command line; with ``only`` naming a subcommand, just that one is set up,
+    so a command imports what it runs and nothing more (start-up time)."""
     parser = ArgumentParser(
         prog="cfmem",
         description=(
@@ -57,13 +69,8 @@ def build_parser() -> argparse.ArgumentParser:
         ),
     )
     subparsers = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    import_onnx.add_parser(subparsers)
-    compile.add_parser(subparsers)
-    run.add_parser(subparsers)
-    report.add_parser(subparsers)
-    plan.add_parser(subparsers)
-    opt.add_parser(subparsers)
-    check_mlir.add_parser(subparsers)
+    for name in [only] if only in COMMANDS else COMMANDS:
+        importlib.import_module(f"cfmem.tools.{COMMANDS[name]}").add_parser(subparsers)
     return parser
 
 
@@ -81,7 +88,8 @@ def _check_files(args: argparse.Namespace) -> None:
 
 
 def _run(argv: list[str] | None) -> int:
-    args = build_parser().parse_args(argv)
+    words = sys.argv[1:] if argv is None else argv
+    args = build_parser(words[0] if words else None).parse_args(argv)
     try:
         with output_session():
             _check_files(args)
@@ -110,6 +118,9 @@ class _ClosedStdout:
 
 
 def main(argv: list[str] | None = None) -> int:
+    # cfmem's kernels work on small tensors; one BLAS thread starts numpy about 40 ms
+    # sooner and keeps a loaded machine's other cores free. A user's setting wins.
+    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
     if sys.stdout is None:
         sys.stdout = _ClosedStdout()  # type: ignore[assignment]
     try:
@@ -127,6 +138,8 @@ def main(argv: list[str] | None = None) -> int:
         raise
     except BaseException as err:  # a bug in cfmem: still one line, traceback on request
         if os.environ.get("CFMEM_DEBUG"):
+            import traceback
+
             traceback.print_exc()
         message = str(err).strip().splitlines()[0] if str(err).strip() else ""
         _error_line(f"internal error: {type(err).__name__}: {message} (set CFMEM_DEBUG=1 for a traceback)")
