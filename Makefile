@@ -52,6 +52,7 @@ bench: $(STAMP)
 	$(BIN)/python bench/fit_chip.py
 	$(BIN)/python bench/loops.py
 	$(BIN)/python bench/limits.py
+	$(BIN)/python bench/startup.py
 	$(BIN)/python bench/plan_benchmarks.py
 	$(BIN)/python bench/plan_scaling.py
 
