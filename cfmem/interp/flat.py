@@ -36,6 +36,8 @@ reads are checked, not only the first; those of an ``nn.loop``
 
 from __future__ import annotations
 
+import operator
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -52,7 +54,7 @@ from xdsl.ir import Block, Operation, SSAValue
 
 from cfmem.dialects.nn_memref import ApplyOp
 from cfmem.interp.footprint import type_bytes
-from cfmem.interp.golden import InterpError, RunResult, check_inputs, evaluate, find_function
+from cfmem.interp.golden import InterpError, RunResult, check_inputs, find_function, prepare_kernel
 from cfmem.ir_io import is_flat  # noqa: F401 (where the interpreters' users look for it)
 from cfmem.interp.weights import numpy_dtype
 from cfmem.passes.aliases import is_inplace_op
@@ -76,7 +78,7 @@ class CapacityError(InterpError):
     """The flat module needs more on-chip memory than its function's budget."""
 
 
-@dataclass
+@dataclass(eq=False)
 class Memory:
     """One buffer of bytes; ``owner`` (checking mode) holds a tensor id per byte."""
 
@@ -86,9 +88,21 @@ class Memory:
     on_chip: bool = False
     touched: int = 0
     """One past the highest byte written."""
+    initial: np.ndarray | None = None
+    """A global's bytes before any run: what ``reset`` puts back."""
+    written: bool = False
+    """Some run wrote into the memory since its last reset."""
+
+    def reset(self) -> None:
+        """Back to the bytes (and owners) a run starts with."""
+        if self.written and self.initial is not None:
+            self.data[...] = self.initial
+        if self.owner is not None:
+            self.owner.fill(UNWRITTEN)
+        self.touched, self.written = 0, False
 
 
-@dataclass
+@dataclass(eq=False)
 class Ref:
     """A memref value: ``shape`` x ``dtype`` at byte ``offset`` of ``memory``."""
 
@@ -99,21 +113,25 @@ class Ref:
     tensor: str | None = None
     reads: tuple[str, ...] = ()
     """Other tensors whose bytes this view may hold."""
+    nbytes: int = field(init=False)
+    end: int = field(init=False)
+    _array: np.ndarray | None = field(default=None, init=False, repr=False)
+    owner_ids: tuple[int, ...] = field(default=(), init=False, repr=False)
+    """Checking mode: the ids of ``tensor`` and ``reads`` (set by the interpreter)."""
 
-    @property
-    def nbytes(self) -> int:
-        return int(np.prod(self.shape, dtype=np.int64)) * self.dtype.itemsize
+    def __post_init__(self) -> None:
+        self.nbytes = int(np.prod(self.shape, dtype=np.int64)) * self.dtype.itemsize
+        self.end = self.offset + self.nbytes
 
     def array(self) -> np.ndarray:
-        raw = self.memory.data[self.offset : self.offset + self.nbytes]
-        return raw.view(self.dtype).reshape(self.shape)
+        """The typed numpy view of the bytes (made once: a memory keeps its buffer)."""
+        if self._array is None:
+            raw = self.memory.data[self.offset : self.end]
+            self._array = raw.view(self.dtype).reshape(self.shape)
+        return self._array
 
     def overlaps(self, other: Ref) -> bool:
-        return (
-            self.memory is other.memory
-            and self.offset < other.offset + other.nbytes
-            and other.offset < self.offset + self.nbytes
-        )
+        return self.memory is other.memory and self.offset < other.end and other.offset < self.end
 
 
 @dataclass
@@ -126,11 +144,6 @@ class Transfer:
     source_start: int = 0
     source_owners: np.ndarray | None = None
     """Checking mode, a writable source (a prefetched activation): who owned its bytes at the start."""
-
-
-@dataclass
-class _Frame:
-    values: dict[SSAValue, object] = field(default_factory=dict)
 
 
 def _shape_dtype(ty) -> tuple[tuple[int, ...], np.dtype]:
@@ -152,8 +165,19 @@ def _global_bytes(op: memref.GlobalOp) -> np.ndarray:
     return np.full(int(np.prod(shape)) * dtype.itemsize, ARENA_FILL, np.uint8)
 
 
+Values = dict
+"""The values of a run: a ``Ref``, an int or a bool per SSA value."""
+Step = Callable[[Values], None]
+
+
 class FlatInterpreter:
-    """Runs one function of a lowered module; ``check`` enables clobber detection."""
+    """Runs one function of a lowered module; ``check`` enables clobber detection.
+
+    Each function is compiled once, on its first run, into steps with its ops'
+    attributes, kernels and views resolved; the memories of the globals are kept
+    between runs and put back to their initial bytes when a run first uses them. An
+    interpreter assumes its module does not change between runs (make a new one for
+    a changed module)."""
 
     def __init__(self, module: ModuleOp, check: bool = True):
         self.check = check
@@ -162,6 +186,10 @@ class FlatInterpreter:
         self.if_labels = {op: f"if#{k}" for k, op in enumerate(o for o in module.walk() if isinstance(o, scf.IfOp))}
         self.tensor_ids: dict[str, int] = {}
         self.tensor_names: list[str] = []
+        self.memories: dict[str, Memory] = {}
+        self._kept: dict[str, Memory] = {}
+        self._blocks: dict[Block, list[Step]] = {}
+        self._onchip_sizes: dict[func.FuncOp, dict[str, int]] = {}
 
     def tensor_id(self, name: str) -> int:
         if name not in self.tensor_ids:
@@ -189,7 +217,9 @@ class FlatInterpreter:
         budget = fn.attributes.get(BUDGET_ATTR)
         if not isinstance(budget, IntegerAttr):
             return
-        sizes = {g.sym_name.data: type_bytes(g.type) for g in self.onchip_globals(fn)}
+        if fn not in self._onchip_sizes:
+            self._onchip_sizes[fn] = {g.sym_name.data: type_bytes(g.type) for g in self.onchip_globals(fn)}
+        sizes = self._onchip_sizes[fn]
         if sum(sizes.values()) > budget.value.data:
             raise CapacityError(
                 f"@{fn.sym_name.data} needs {sum(sizes.values())} bytes of on-chip memory"
@@ -207,29 +237,30 @@ class FlatInterpreter:
         return sum(m.touched for m in self.memories.values() if m.on_chip)
 
     def run(self, fn: func.FuncOp, inputs: dict[str, np.ndarray]) -> RunResult:
-        self.memories: dict[str, Memory] = {}
+        self.memories = {}
         self.in_flight: dict[tuple[int, int], Transfer] = {}
         self.branches: list[tuple[str, bool]] = []
         self.loops: list[tuple[str, int]] = []
         self.check_capacity(fn)
         init = self.init_of(fn)
-        if init is not None:
-            self.run_block(init.body.block, _Frame())
-            if self.in_flight:
-                raise InterpError(f"loader @{init.sym_name.data} leaves a DMA transfer outstanding", init)
-        frame = _Frame()
-        args = list(fn.body.block.args)
-        inputs_given = check_inputs(fn, inputs)
-        n_in = len(input_args(fn))
-        for arg, value in zip(args[:n_in], inputs_given):
-            frame.values[arg] = self.own_memory(arg.name_hint or "input", value)
-        outputs: list[Ref] = []
-        for arg in args[n_in:]:
-            shape, dtype = _shape_dtype(arg.type)
-            ref = self.own_memory(arg.name_hint or "output", np.zeros(shape, dtype))
-            frame.values[arg] = ref
-            outputs.append(ref)
-        self.run_block(fn.body.block, frame)
+        with np.errstate(all="ignore"):  # NaN and inf are IEEE results here, not errors
+            if init is not None:
+                self.run_block(init.body.block, {})
+                if self.in_flight:
+                    raise InterpError(f"loader @{init.sym_name.data} leaves a DMA transfer outstanding", init)
+            values: Values = {}
+            args = list(fn.body.block.args)
+            inputs_given = check_inputs(fn, inputs)
+            n_in = len(input_args(fn))
+            for arg, value in zip(args[:n_in], inputs_given):
+                values[arg] = self.own_memory(arg.name_hint or "input", value)
+            outputs: list[Ref] = []
+            for arg in args[n_in:]:
+                shape, dtype = _shape_dtype(arg.type)
+                ref = self.own_memory(arg.name_hint or "output", np.zeros(shape, dtype))
+                values[arg] = ref
+                outputs.append(ref)
+            self.run_block(fn.body.block, values)
         results = {name: ref.array().copy() for name, ref in zip(result_names(fn), outputs)}
         return RunResult(results, list(self.branches), list(self.loops))
 
@@ -239,27 +270,48 @@ class FlatInterpreter:
         return Ref(memory, 0, array.shape, array.dtype)
 
     def memory(self, name: str) -> Memory:
-        if name not in self.memories:
+        """The memory of global ``name``, as a run starts with it (kept between runs)."""
+        memory = self.memories.get(name)
+        if memory is not None:
+            return memory
+        memory = self._kept.get(name)
+        if memory is None:
             op = self.global_ops.get(name)
             if op is None:
                 raise InterpError(f"no memref.global @{name} in the module")
-            memory = Memory(name, _global_bytes(op), on_chip=op.type.memory_space == ON_CHIP)
+            initial = _global_bytes(op)
+            initial.flags.writeable = False
+            memory = Memory(name, initial.copy(), on_chip=op.type.memory_space == ON_CHIP, initial=initial)
             if op.constant is None and self.check:
                 memory.owner = np.full(memory.data.shape, UNWRITTEN, np.int32)
-            self.memories[name] = memory
-        return self.memories[name]
+            self._kept[name] = memory
+        else:
+            memory.reset()
+        self.memories[name] = memory
+        return memory
 
     # --- ownership checks ------------------------------------------------------
 
+    def owner_ids(self, ref: Ref) -> tuple[int, ...]:
+        """The tensor ids whose bytes ``ref`` may read: its tensor's and its ``reads``'."""
+        if not ref.owner_ids:
+            ref.owner_ids = tuple(self.tensor_id(name) for name in (ref.tensor, *ref.reads))
+        return ref.owner_ids
+
     def read(self, ref: Ref, op: Operation) -> np.ndarray:
         if self.check:
-            self.check_not_in_flight(ref, op, "reads")
+            if self.in_flight:
+                self.check_not_in_flight(ref, op, "reads")
             owner = ref.memory.owner
             if owner is not None and ref.tensor is not None:
-                segment = owner[ref.offset : ref.offset + ref.nbytes]
-                allowed = [self.tensor_id(name) for name in (ref.tensor, *ref.reads)]
-                bad = np.flatnonzero(~np.isin(segment, allowed))
-                if bad.size:
+                segment = owner[ref.offset : ref.end]
+                allowed = self.owner_ids(ref)
+                if len(allowed) == 1:
+                    foreign = segment != allowed[0]
+                else:
+                    foreign = ~np.isin(segment, allowed)
+                if foreign.any():
+                    bad = np.flatnonzero(foreign)
                     first = int(segment[bad[0]])
                     where = f"byte {ref.offset + int(bad[0])} of {ref.memory.name}"
                     if first == UNWRITTEN:
@@ -272,16 +324,19 @@ class FlatInterpreter:
         return ref.array()
 
     def write(self, ref: Ref, value: np.ndarray, op: Operation) -> None:
-        if self.check:
+        if self.check and self.in_flight:
             self.check_not_in_flight(ref, op, "overwrites")
         self.store(ref, value)
 
     def store(self, ref: Ref, value: np.ndarray) -> None:
         """Put ``value`` in ``ref``'s bytes; in checking mode its tensor now owns them."""
-        if self.check and ref.memory.owner is not None and ref.tensor is not None:
-            ref.memory.owner[ref.offset : ref.offset + ref.nbytes] = self.tensor_id(ref.tensor)
+        memory = ref.memory
+        if self.check and memory.owner is not None and ref.tensor is not None:
+            memory.owner[ref.offset : ref.end] = self.owner_ids(ref)[0]
         ref.array()[...] = value
-        ref.memory.touched = max(ref.memory.touched, ref.offset + ref.nbytes)
+        memory.written = True
+        if ref.end > memory.touched:
+            memory.touched = ref.end
 
     def check_source_kept(self, transfer: Transfer, op: Operation) -> None:
         """A transfer reads its source until its wait: nothing may have overwritten it."""
@@ -308,97 +363,22 @@ class FlatInterpreter:
 
     # --- execution -------------------------------------------------------------
 
-    def run_block(self, block: Block, frame: _Frame) -> None:
-        for op in block.ops:
-            if isinstance(op, func.ReturnOp | scf.YieldOp | scf.ConditionOp):
-                return
-            self.run_op(op, frame)
+    def run_block(self, block: Block, values: Values) -> None:
+        steps = self._blocks.get(block)
+        if steps is None:
+            steps = self._blocks[block] = _Compiler(self).block(block)
+        for step in steps:
+            step(values)
 
-    def run_op(self, op: Operation, frame: _Frame) -> None:
-        values = frame.values
-        if isinstance(op, arith.ConstantOp):
-            if not isinstance(op.value, IntegerAttr):
-                raise InterpError(f"the flat interpreter runs integer constants only, got {op.value}", op)
-            values[op.result] = op.value.value.data
-        elif isinstance(op, memref.GetGlobalOp):
-            memory = self.memory(op.name_.string_value())
-            shape, dtype = _shape_dtype(op.memref.type)
-            values[op.memref] = Ref(memory, 0, shape, dtype)
-        elif isinstance(op, memref.ViewOp):
-            base: Ref = values[op.source]
-            shape, dtype = _shape_dtype(op.result.type)
-            reads = op.attributes.get(READS_ATTR)
-            ref = Ref(base.memory, base.offset + values[op.byte_shift], shape, dtype, _tensor_name(op, values),
-                      tuple(n.data for n in reads.data) if reads is not None else ())
-            if ref.offset + ref.nbytes > base.offset + base.nbytes:
-                raise InterpError(f"view of {ref.nbytes} bytes at {values[op.byte_shift]} runs past its source", op)
-            values[op.result] = ref
-        elif isinstance(op, memref.AllocaOp):
-            shape, dtype = _shape_dtype(op.memref.type)
-            values[op.memref] = self.own_memory("alloca", np.zeros(shape, dtype))
-        elif isinstance(op, memref.LoadOp):
-            ref = values[op.memref]
-            index = tuple(values[i] for i in op.indices)
-            values[op.res] = self.read(ref, op)[index]
-        elif isinstance(op, memref.CopyOp):
-            self.write(values[op.destination], self.read(values[op.source], op), op)
-        elif isinstance(op, ApplyOp):
-            self.run_apply(op, values)
-        elif isinstance(op, arith.AddiOp | arith.MuliOp):
-            a, b = values[op.lhs], values[op.rhs]
-            values[op.result] = a + b if isinstance(op, arith.AddiOp) else a * b
-        elif isinstance(op, arith.AndIOp):
-            values[op.result] = values[op.lhs] & values[op.rhs]
-        elif isinstance(op, arith.CmpiOp) and op.predicate.value.data == SLT:
-            values[op.result] = bool(values[op.lhs] < values[op.rhs])
-        elif isinstance(op, arith.IndexCastOp):
-            values[op.result] = int(values[op.input])
-        elif isinstance(op, memref.StoreOp):
-            ref: Ref = values[op.memref]
-            index = tuple(values[i] for i in op.indices)
-            flat = int(np.ravel_multi_index(index, ref.shape)) if ref.shape else 0
-            element = Ref(ref.memory, ref.offset + flat * ref.dtype.itemsize, (), ref.dtype, ref.tensor)
-            self.write(element, np.asarray(values[op.value], ref.dtype), op)
-        elif isinstance(op, scf.WhileOp):
-            self.run_while(op, frame)
-        elif isinstance(op, scf.ForOp):
-            lower, upper, step = values[op.lb], values[op.ub], values[op.step]
-            if op.iter_args or step <= 0:
-                raise InterpError("the flat interpreter runs scf.for loops with a positive step and no iter_args", op)
-            trips = 0
-            for trip in range(lower, upper, step):
-                values[op.body.block.args[0]] = trip
-                self.run_block(op.body.block, frame)
-                trips += 1
-            if LOOP_ATTR in op.attributes:
-                self.loops.append((op.attributes[LOOP_ATTR].data, trips))
-        elif isinstance(op, scf.IfOp):
-            taken = bool(values[op.cond])
-            self.branches.append((self.if_labels[op], taken))
-            self.run_block((op.true_region if taken else op.false_region).block, frame)
-        elif isinstance(op, memref.DmaStartOp):
-            self.start_dma(op, values)
-        elif isinstance(op, memref.DmaWaitOp):
-            tag: Ref = values[op.tag]
-            key = (id(tag.memory), values[op.tag_indices[0]])
-            transfer = self.in_flight.pop(key, None)
-            if transfer is None:
-                raise InterpError("waits on a DMA tag no transfer is using", op)
-            self.check_source_kept(transfer, op)
-            self.store(transfer.dest, transfer.source)  # no transfer in flight overlaps it: refused at its start
-        else:
-            raise InterpError(f"the flat interpreter cannot run '{op.name}'", op)
-
-    def run_while(self, op: scf.WhileOp, frame: _Frame) -> None:
+    def run_while(self, op: scf.WhileOp, values: Values) -> None:
         """``scf.while`` with index arguments: the before region's ``scf.condition``
         decides and forwards, the after region's ``scf.yield`` feeds the next test."""
-        values = frame.values
         carried = [values[v] for v in op.arguments]
         trips = 0
         while True:
             before = op.before_region.block
             values.update(zip(before.args, carried))
-            self.run_block(before, frame)
+            self.run_block(before, values)
             test = before.last_op
             if not isinstance(test, scf.ConditionOp):
                 raise InterpError("the before region of scf.while must end in scf.condition", op)
@@ -407,39 +387,22 @@ class FlatInterpreter:
                 break
             after = op.after_region.block
             values.update(zip(after.args, forwarded))
-            self.run_block(after, frame)
+            self.run_block(after, values)
             carried = [values[v] for v in after.last_op.operands]
             trips += 1
         values.update(zip(op.results, forwarded))
         if LOOP_ATTR in op.attributes:
             self.loops.append((op.attributes[LOOP_ATTR].data, trips))
 
-    def run_apply(self, op: ApplyOp, values: dict) -> None:
-        ins: list[Ref] = [values[v] for v in op.ins]
-        out: Ref = values[op.outs[0]]
-        if self.check:
-            in_place = INPLACE_ATTR in op.attributes and is_inplace_op(op.compute)
-            for ref in ins:
-                if in_place and (ref.memory, ref.offset, ref.nbytes) == (out.memory, out.offset, out.nbytes):
-                    continue
-                if ref.overlaps(out):
-                    raise ClobberError(
-                        f"'{op.compute.name}' writes %{out.tensor or out.memory.name} over its own input"
-                        f" %{ref.tensor or ref.memory.name}",
-                        op,
-                    )
-        args = [self.read(ref, op) for ref in ins]
-        self.write(out, evaluate(op.compute, args), op)
-
-    def start_dma(self, op: memref.DmaStartOp, values: dict) -> None:
+    def start_dma(self, op: memref.DmaStartOp, values: Values, tensor: str | None) -> None:
         src: Ref = values[op.src]
         dst: Ref = values[op.dest]
         tag: Ref = values[op.tag]
         count = values[op.num_elements] * src.dtype.itemsize
         s0 = src.offset + values[op.src_indices[0]] * src.dtype.itemsize
         d0 = dst.offset + values[op.dest_indices[0]] * dst.dtype.itemsize
-        dest = Ref(dst.memory, d0, (count,), np.dtype(np.uint8), _tensor_name(op, values))
-        if self.check:
+        dest = Ref(dst.memory, d0, (count,), np.dtype(np.uint8), tensor)
+        if self.check and self.in_flight:
             self.check_not_in_flight(dest, op, "overwrites")
         source = src.memory.data[s0 : s0 + count].copy()
         key = (id(tag.memory), values[op.tag_indices[0]])
@@ -457,18 +420,204 @@ class FlatInterpreter:
         self.in_flight[key] = transfer
 
 
-def _tensor_name(op: Operation, values: dict) -> str | None:
-    """``op``'s ``cfmem.tensor``; a template of ``nn-roll-slices`` named for the current trip."""
+class _Compiler:
+    """Compiles the ops of a block into steps for one interpreter."""
+
+    def __init__(self, interp: FlatInterpreter):
+        self.interp = interp
+
+    def block(self, block: Block) -> list[Step]:
+        steps = []
+        for op in block.ops:
+            if isinstance(op, func.ReturnOp | scf.YieldOp | scf.ConditionOp):
+                break
+            steps.append(self.op(op))
+        return steps
+
+    def op(self, op: Operation) -> Step:  # noqa: C901 (one case per op)
+        interp = self.interp
+        if isinstance(op, arith.ConstantOp):
+            if not isinstance(op.value, IntegerAttr):
+                def refuse(values: Values) -> None:
+                    raise InterpError(f"the flat interpreter runs integer constants only, got {op.value}", op)
+
+                return refuse
+            result, number = op.result, op.value.value.data
+            return lambda values: values.__setitem__(result, number)
+        if isinstance(op, memref.GetGlobalOp):
+            return self.get_global(op)
+        if isinstance(op, memref.ViewOp):
+            return self.view(op)
+        if isinstance(op, memref.AllocaOp):
+            shape, dtype = _shape_dtype(op.memref.type)
+            result = op.memref
+            return lambda values: values.__setitem__(result, interp.own_memory("alloca", np.zeros(shape, dtype)))
+        if isinstance(op, memref.LoadOp):
+            def load(values: Values) -> None:
+                index = tuple(values[i] for i in op.indices)
+                values[op.res] = interp.read(values[op.memref], op)[index]
+
+            return load
+        if isinstance(op, memref.CopyOp):
+            source, destination = op.source, op.destination
+            return lambda values: interp.write(values[destination], interp.read(values[source], op), op)
+        if isinstance(op, ApplyOp):
+            return self.apply(op)
+        if isinstance(op, arith.AddiOp | arith.MuliOp | arith.AndIOp):
+            combine = {arith.AddiOp: operator.add, arith.MuliOp: operator.mul, arith.AndIOp: operator.and_}[type(op)]
+            lhs, rhs, result = op.lhs, op.rhs, op.result
+            return lambda values: values.__setitem__(result, combine(values[lhs], values[rhs]))
+        if isinstance(op, arith.CmpiOp) and op.predicate.value.data == SLT:
+            lhs, rhs, result = op.lhs, op.rhs, op.result
+            return lambda values: values.__setitem__(result, bool(values[lhs] < values[rhs]))
+        if isinstance(op, arith.IndexCastOp):
+            source, result = op.input, op.result
+            return lambda values: values.__setitem__(result, int(values[source]))
+        if isinstance(op, memref.StoreOp):
+            def store(values: Values) -> None:
+                ref: Ref = values[op.memref]
+                index = tuple(values[i] for i in op.indices)
+                flat = int(np.ravel_multi_index(index, ref.shape)) if ref.shape else 0
+                element = Ref(ref.memory, ref.offset + flat * ref.dtype.itemsize, (), ref.dtype, ref.tensor)
+                interp.write(element, np.asarray(values[op.value], ref.dtype), op)
+
+            return store
+        if isinstance(op, scf.WhileOp):
+            return lambda values: interp.run_while(op, values)
+        if isinstance(op, scf.ForOp):
+            return self.for_loop(op)
+        if isinstance(op, scf.IfOp):
+            label, cond = interp.if_labels[op], op.cond
+            then, other = op.true_region.block, op.false_region.block
+
+            def run_if(values: Values) -> None:
+                taken = bool(values[cond])
+                interp.branches.append((label, taken))
+                interp.run_block(then if taken else other, values)
+
+            return run_if
+        if isinstance(op, memref.DmaStartOp):
+            tensor = _tensor_name(op)
+            return lambda values: interp.start_dma(op, values, tensor(values))
+        if isinstance(op, memref.DmaWaitOp):
+            return self.dma_wait(op)
+
+        def cannot(values: Values) -> None:
+            raise InterpError(f"the flat interpreter cannot run '{op.name}'", op)
+
+        return cannot
+
+    def get_global(self, op: memref.GetGlobalOp) -> Step:
+        interp, name, result = self.interp, op.name_.string_value(), op.memref
+        shape, dtype = _shape_dtype(op.memref.type)
+        refs: dict[Memory, Ref] = {}
+
+        def get_global(values: Values) -> None:
+            memory = interp.memory(name)
+            ref = refs.get(memory)
+            if ref is None:
+                ref = refs[memory] = Ref(memory, 0, shape, dtype)
+            values[result] = ref
+
+        return get_global
+
+    def view(self, op: memref.ViewOp) -> Step:
+        """A view is made once per source, byte shift and tensor name, and kept."""
+        source, shift, result = op.source, op.byte_shift, op.result
+        shape, dtype = _shape_dtype(op.result.type)
+        reads_attr = op.attributes.get(READS_ATTR)
+        reads = tuple(n.data for n in reads_attr.data) if reads_attr is not None else ()
+        tensor = _tensor_name(op)
+        made: dict[tuple[int, int, str | None], tuple[Ref, Ref]] = {}
+
+        def view(values: Values) -> None:
+            base: Ref = values[source]
+            at, name = values[shift], tensor(values)
+            key = (id(base), at, name)
+            kept = made.get(key)
+            if kept is not None and kept[0] is base:
+                values[result] = kept[1]
+                return
+            ref = Ref(base.memory, base.offset + at, shape, dtype, name, reads)
+            if ref.end > base.end:
+                raise InterpError(f"view of {ref.nbytes} bytes at {at} runs past its source", op)
+            made[key] = (base, ref)
+            values[result] = ref
+
+        return view
+
+    def apply(self, op: ApplyOp) -> Step:
+        interp = self.interp
+        ins, out_value = list(op.ins), op.outs[0]
+        in_place = INPLACE_ATTR in op.attributes and is_inplace_op(op.compute)
+        kernel = prepare_kernel(op.compute)
+
+        def apply(values: Values) -> None:
+            refs: list[Ref] = [values[v] for v in ins]
+            out: Ref = values[out_value]
+            if interp.check:
+                for ref in refs:
+                    if in_place and (ref.memory, ref.offset, ref.nbytes) == (out.memory, out.offset, out.nbytes):
+                        continue
+                    if ref.overlaps(out):
+                        raise ClobberError(
+                            f"'{op.compute.name}' writes %{out.tensor or out.memory.name} over its own input"
+                            f" %{ref.tensor or ref.memory.name}",
+                            op,
+                        )
+            interp.write(out, kernel([interp.read(ref, op) for ref in refs]), op)
+
+        return apply
+
+    def for_loop(self, op: scf.ForOp) -> Step:
+        interp, block = self.interp, op.body.block
+        label = op.attributes[LOOP_ATTR].data if LOOP_ATTR in op.attributes else None
+
+        def run_for(values: Values) -> None:
+            lower, upper, step = values[op.lb], values[op.ub], values[op.step]
+            if op.iter_args or step <= 0:
+                raise InterpError("the flat interpreter runs scf.for loops with a positive step and no iter_args", op)
+            trips = 0
+            for trip in range(lower, upper, step):
+                values[block.args[0]] = trip
+                interp.run_block(block, values)
+                trips += 1
+            if label is not None:
+                interp.loops.append((label, trips))
+
+        return run_for
+
+    def dma_wait(self, op: memref.DmaWaitOp) -> Step:
+        interp, tag_value, element = self.interp, op.tag, op.tag_indices[0]
+
+        def wait(values: Values) -> None:
+            tag: Ref = values[tag_value]
+            transfer = interp.in_flight.pop((id(tag.memory), values[element]), None)
+            if transfer is None:
+                raise InterpError("waits on a DMA tag no transfer is using", op)
+            interp.check_source_kept(transfer, op)
+            interp.store(transfer.dest, transfer.source)  # no transfer in flight overlaps it: refused at its start
+
+        return wait
+
+
+def _tensor_name(op: Operation) -> Callable[[Values], str | None]:
+    """``op``'s ``cfmem.tensor`` in a run; a template of ``nn-roll-slices`` named for the current trip."""
     name = op.attributes.get(TENSOR_ATTR)
     if not isinstance(name, StringAttr):
-        return None
+        return lambda values: None
     index = op.attributes.get(TENSOR_INDEX_ATTR)
     loop = op.parent_op()
     if not isinstance(index, DenseArrayBase) or not isinstance(loop, scf.ForOp):
-        return name.data
+        return lambda values: name.data
     a, b = index.get_values()
-    trip = (values[loop.body.block.args[0]] - values[loop.lb]) // values[loop.step]
-    return tensor_name(name.data, (a, b), trip)
+    induction, lower, step = loop.body.block.args[0], loop.lb, loop.step
+
+    def rolled(values: Values) -> str:
+        trip = (values[induction] - values[lower]) // values[step]
+        return tensor_name(name.data, (a, b), trip)
+
+    return rolled
 
 
 def run_flat(module: ModuleOp, inputs: dict[str, np.ndarray], *, func_name: str | None = None,

@@ -18,12 +18,13 @@ or compare values give the same bits either way.
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 
 import math
 
 import numpy as np
-from numpy.lib.stride_tricks import sliding_window_view
-from xdsl.dialects.builtin import Float16Type
+from numpy.lib.stride_tricks import as_strided, sliding_window_view
+from xdsl.dialects.builtin import Float16Type, ShapedType
 from xdsl.ir import Operation
 
 from cfmem.dialects import nn_compute as nc
@@ -34,31 +35,67 @@ from cfmem.interp.weights import numpy_dtype
 
 Kernel = Callable[..., np.ndarray]
 
+try:  # numpy >= 2.3 contracts every pair of operands of an optimized einsum with this
+    from numpy._core.einsumfunc import bmm_einsum as _bmm_einsum
+except ImportError:  # pragma: no cover
+    _bmm_einsum = None
+
 
 def _ints(attr) -> tuple[int, ...]:
     return tuple(int(v) for v in attr.get_values())
 
 
-def conv2d(op: nc.Conv2dOp, x: np.ndarray, w: np.ndarray, b: np.ndarray | None = None) -> np.ndarray:
+def _pairwise_einsum(subscripts: str, a: np.ndarray, b: np.ndarray) -> Callable[[np.ndarray, np.ndarray], np.ndarray]:
+    """``np.einsum(subscripts, a, b, optimize=True)`` for arrays of ``a``'s and ``b``'s shapes
+    and dtypes, with the contraction order found once: the same numpy calls, so the same bits."""
+    _, contractions = np.einsum_path(subscripts, a, b, optimize=True, einsum_call=True)
+    if _bmm_einsum is not None and len(contractions) == 1 and len(contractions[0][0]) == 2:
+        (first, second), equation, _ = contractions[0][:3]
+        if (first, second) == (1, 0):  # numpy pops operand 1, then operand 0
+            return lambda x, y: _bmm_einsum(equation, y, x)
+    return lambda x, y: np.einsum(subscripts, x, y, optimize=True)
+
+
+def prepare_conv2d(op: nc.Conv2dOp) -> Callable[..., np.ndarray]:
+    """Grouped, strided, dilated 2-D convolution: windows of the zero-padded input contracted
+    with the weights by ``np.einsum``; the contraction order is found once per operand shapes."""
     sh, sw = _ints(op.strides)
     pt, pl, pb, pr = _ints(op.pads)
     dh, dw = _ints(op.dilations)
     groups = op.groups.value.data
-    n, c, _, _ = x.shape
-    o, cg, kh, kw = w.shape
-    xp = np.pad(x, ((0, 0), (0, 0), (pt, pb), (pl, pr)))
-    # windows: [n, c, oh, ow, kh*dh.., kw*dw..] then take every dilation-th tap
-    win = sliding_window_view(xp, ((kh - 1) * dh + 1, (kw - 1) * dw + 1), axis=(2, 3))
-    win = win[:, :, ::sh, ::sw, ::dh, ::dw]
-    og = o // groups
-    out = np.empty((n, o, win.shape[2], win.shape[3]), dtype=np.result_type(x, w))
-    for g in range(groups):
-        xg = win[:, g * cg : (g + 1) * cg]
-        wg = w[g * og : (g + 1) * og]
-        out[:, g * og : (g + 1) * og] = np.einsum("ncxykl,ockl->noxy", xg, wg, optimize=True)
-    if b is not None:
-        out += b.reshape(1, o, 1, 1)
-    return out
+    contractions: dict[tuple, Callable[[np.ndarray, np.ndarray], np.ndarray]] = {}
+
+    def run(x: np.ndarray, w: np.ndarray, b: np.ndarray | None = None) -> np.ndarray:
+        n, c, h, wd = x.shape
+        o, cg, kh, kw = w.shape
+        xp = x
+        if pt or pl or pb or pr:  # the same zeros np.pad would put around x
+            xp = np.zeros((n, c, h + pt + pb, wd + pl + pr), x.dtype)
+            xp[:, :, pt : pt + h, pl : pl + wd] = x
+        # windows: [n, c, oh, ow, kh, kw], every dilation-th tap of each window
+        oh = (xp.shape[2] - (kh - 1) * dh - 1) // sh + 1
+        ow = (xp.shape[3] - (kw - 1) * dw - 1) // sw + 1
+        s0, s1, s2, s3 = xp.strides
+        win = as_strided(xp, (n, c, oh, ow, kh, kw), (s0, s1, s2 * sh, s3 * sw, s2 * dh, s3 * dw), writeable=False)
+        og = o // groups
+        out = np.empty((n, o, oh, ow), dtype=np.result_type(x, w))
+        for g in range(groups):
+            xg = win[:, g * cg : (g + 1) * cg]
+            wg = w[g * og : (g + 1) * og]
+            key = (xg.shape, xg.strides, xg.dtype, wg.shape, wg.strides, wg.dtype)
+            contract = contractions.get(key)
+            if contract is None:
+                contract = contractions[key] = _pairwise_einsum("ncxykl,ockl->noxy", xg, wg)
+            out[:, g * og : (g + 1) * og] = contract(xg, wg)
+        if b is not None:
+            out += b.reshape(1, o, 1, 1)
+        return out
+
+    return run
+
+
+def conv2d(op: nc.Conv2dOp, x: np.ndarray, w: np.ndarray, b: np.ndarray | None = None) -> np.ndarray:
+    return prepare_conv2d(op)(x, w, b)
 
 
 def _pool_windows(op: nc.Pool2dOp, x: np.ndarray, fill: float) -> np.ndarray:
@@ -91,8 +128,10 @@ def mean(x: np.ndarray, axis: tuple[int, ...], keepdims: bool) -> np.ndarray:
     return np.full(np.sum(x, axis=axis, keepdims=keepdims).shape, np.nan, np.float32)
 
 
-def gemm(op: nc.GemmOp, a: np.ndarray, b: np.ndarray, c: np.ndarray) -> np.ndarray:
-    return a @ (b.T if op.trans_b.value.data else b) + c
+def prepare_gemm(op: nc.GemmOp) -> Callable[[np.ndarray, np.ndarray, np.ndarray], np.ndarray]:
+    if op.trans_b.value.data:
+        return lambda a, b, c: a @ b.T + c
+    return lambda a, b, c: a @ b + c
 
 
 def softmax(op: nc.SoftmaxOp, x: np.ndarray) -> np.ndarray:
@@ -118,20 +157,22 @@ def sigmoid(op: nc.SigmoidOp, x: np.ndarray) -> np.ndarray:
     return (1.0 / (1.0 + np.exp(-x))).astype(np.float32)
 
 
-def slice_(op: nc.SliceOp, x: np.ndarray) -> np.ndarray:
+def prepare_slice(op: nc.SliceOp) -> Callable[[np.ndarray], np.ndarray]:
     index = []
     for start, step, count in op.bounds():
         stop = start + step * count
         index.append(slice(start, stop if stop >= 0 else None, step))
-    return x[tuple(index)]
+    index = tuple(index)
+    return lambda x: x[index]
 
 
-def pad(op: nc.PadOp, x: np.ndarray) -> np.ndarray:
+def prepare_pad(op: nc.PadOp) -> Callable[[np.ndarray], np.ndarray]:
     widths = list(zip(*op.before_after()))
     mode = op.mode.data
     if mode == "constant":
-        return np.pad(x, widths, constant_values=np.float32(op.value.value.data))
-    return np.pad(x, widths, mode=mode)
+        value = np.float32(op.value.value.data)
+        return lambda x: np.pad(x, widths, constant_values=value)
+    return lambda x: np.pad(x, widths, mode=mode)
 
 
 def gather(op: nc.GatherOp, data: np.ndarray, indices: np.ndarray) -> np.ndarray:
@@ -307,9 +348,66 @@ def cumsum(op: nc.CumsumOp, x: np.ndarray) -> np.ndarray:
     return np.flip(sums, axis) if op.reverse.value.data else sums
 
 
+def prepare_reduce(op: nc.ReduceOp) -> Callable[[np.ndarray], np.ndarray]:
+    """ReduceMean/Sum/Max/Min/Prod over the op's axes (sums and products in float32)."""
+    axes, keepdims = _ints(op.axes), bool(op.keepdims.value.data)
+    if isinstance(op, nc.ReduceMeanOp):
+        return lambda x: mean(x, axes, keepdims)
+    if isinstance(op, nc.ReduceSumOp | nc.ReduceProdOp):
+        total = np.sum if isinstance(op, nc.ReduceSumOp) else np.prod
+        return lambda x: total(x, axes, np.float32, keepdims=keepdims)
+    extreme = np.max if isinstance(op, nc.ReduceMaxOp) else np.min
+    return lambda x: extreme(x, axes, keepdims=keepdims)
+
+
+def _with_op(prepare_kernel: Callable[[Operation], Callable[..., np.ndarray]]) -> Kernel:
+    """The ``kernel(op, *args)`` form of a kernel that resolves its attributes first."""
+    return lambda op, *args: prepare_kernel(op)(*args)
+
+
 _CMP = {"eq": np.equal, "ne": np.not_equal, "lt": np.less, "le": np.less_equal, "gt": np.greater, "ge": np.greater_equal}
 
+
+def _prepare_clamp(op: nc.ClampOp) -> Callable[[np.ndarray], np.ndarray]:
+    low, high = np.float32(op.min.value.data), np.float32(op.max.value.data)
+    return lambda x: np.clip(x, low, high)
+
+
+def _prepare_concat(op: nc.ConcatOp) -> Callable[..., np.ndarray]:
+    axis = op.axis.value.data
+    return lambda *xs: np.concatenate(xs, axis=axis)
+
+
+def _prepare_transpose(op: nc.TransposeOp) -> Callable[[np.ndarray], np.ndarray]:
+    perm = _ints(op.perm)
+    return lambda x: np.transpose(x, perm)
+
+
+def _prepare_reshape(op: nw.ReshapeOp) -> Callable[[np.ndarray], np.ndarray]:
+    shape = tuple(op.result.type.get_shape())
+    return lambda x: x.reshape(shape)
+
+
+PREPARERS: dict[type[Operation], Callable[[Operation], Callable[..., np.ndarray]]] = {
+    nc.CmpOp: lambda op: _CMP[op.predicate.data],
+    nc.ClampOp: _prepare_clamp,
+    nc.Conv2dOp: prepare_conv2d,
+    nc.GemmOp: prepare_gemm,
+    nc.ReduceMeanOp: prepare_reduce,
+    nc.ReduceSumOp: prepare_reduce,
+    nc.ReduceMaxOp: prepare_reduce,
+    nc.ReduceMinOp: prepare_reduce,
+    nc.ReduceProdOp: prepare_reduce,
+    nc.ConcatOp: _prepare_concat,
+    nc.TransposeOp: _prepare_transpose,
+    nc.SliceOp: prepare_slice,
+    nc.PadOp: prepare_pad,
+    nw.ReshapeOp: _prepare_reshape,
+}
+"""Kernels that read their op's attributes once: ``PREPARERS[type](op)`` computes on arrays alone."""
+
 KERNELS: dict[type[Operation], Kernel] = {
+    **{op_type: _with_op(prepare_kernel) for op_type, prepare_kernel in PREPARERS.items()},
     nc.CastOp: cast,
     nc.AddOp: lambda op, a, b: a + b,
     nc.SubOp: lambda op, a, b: a - b,
@@ -318,7 +416,6 @@ KERNELS: dict[type[Operation], Kernel] = {
     nc.PowOp: lambda op, a, b: np.power(a, b),
     nc.MaxOp: lambda op, a, b: np.maximum(a, b),
     nc.MinOp: lambda op, a, b: np.minimum(a, b),
-    nc.CmpOp: lambda op, a, b: _CMP[op.predicate.data](a, b),
     nc.ReluOp: lambda op, x: np.maximum(x, np.float32(0)),
     nc.SigmoidOp: sigmoid,
     nc.TanhOp: lambda op, x: np.tanh(x),
@@ -335,7 +432,6 @@ KERNELS: dict[type[Operation], Kernel] = {
     nc.SinOp: lambda op, x: np.sin(x),
     nc.CosOp: lambda op, x: np.cos(x),
     nc.ReciprocalOp: lambda op, x: np.reciprocal(x),
-    nc.ClampOp: lambda op, x: np.clip(x, np.float32(op.min.value.data), np.float32(op.max.value.data)),
     nc.AndOp: lambda op, a, b: np.logical_and(a, b),
     nc.OrOp: lambda op, a, b: np.logical_or(a, b),
     nc.XorOp: lambda op, a, b: np.logical_xor(a, b),
@@ -344,28 +440,16 @@ KERNELS: dict[type[Operation], Kernel] = {
     nc.FmodOp: lambda op, a, b: np.fmod(a, b),
     nc.ModOp: lambda op, a, b: np.mod(a, b),
     nc.CumsumOp: cumsum,
-    nc.Conv2dOp: conv2d,
     nc.MatmulOp: lambda op, a, b: np.matmul(a, b),
-    nc.GemmOp: gemm,
     nc.MaxPool2dOp: max_pool2d,
     nc.AvgPool2dOp: avg_pool2d,
     nc.GlobalAvgPoolOp: lambda op, x: mean(x, (2, 3), True),
-    nc.ReduceMeanOp: lambda op, x: mean(x, _ints(op.axes), bool(op.keepdims.value.data)),
-    nc.ReduceSumOp: lambda op, x: np.sum(x, _ints(op.axes), np.float32, keepdims=bool(op.keepdims.value.data)),
-    nc.ReduceMaxOp: lambda op, x: np.max(x, _ints(op.axes), keepdims=bool(op.keepdims.value.data)),
-    nc.ReduceMinOp: lambda op, x: np.min(x, _ints(op.axes), keepdims=bool(op.keepdims.value.data)),
-    nc.ReduceProdOp: lambda op, x: np.prod(x, _ints(op.axes), np.float32, keepdims=bool(op.keepdims.value.data)),
     nc.ArgMaxOp: arg_extreme,
     nc.ArgMinOp: arg_extreme,
     nc.SoftmaxOp: softmax,
-    nc.ConcatOp: lambda op, *xs: np.concatenate(xs, axis=op.axis.value.data),
-    nc.TransposeOp: lambda op, x: np.transpose(x, _ints(op.perm)),
-    nc.SliceOp: slice_,
-    nc.PadOp: pad,
     nc.GatherOp: gather,
     nc.GatherElementsOp: gather_elements,
     nc.TopKOp: top_k,
-    nw.ReshapeOp: lambda op, x: x.reshape(tuple(op.result.type.get_shape())),
     nq.QuantizeOp: quantize,
     nq.DequantizeOp: dequantize,
     nq.QConv2dOp: qconv2d,
@@ -379,25 +463,45 @@ KERNELS: dict[type[Operation], Kernel] = {
 }
 
 
-def evaluate(op: Operation, args: list[np.ndarray]) -> np.ndarray:
-    """Result of compute op ``op`` on ``args``, as a fresh contiguous array.
+def prepare(op: Operation) -> Callable[[list[np.ndarray]], np.ndarray]:
+    """``evaluate(op, args)`` with the kernel, the op's attributes and its result type
+    resolved once; the caller runs it under ``np.errstate(all="ignore")``.
 
     float16 arguments are given to the kernel as float32 and a float32 result of an op
     whose result type is f16 is rounded to float16 once: float32 computation, one
     rounding (``nn.cast`` to f16 rounds its own input directly)."""
-    kernel = KERNELS.get(type(op))
-    if kernel is None:
+    op_type = type(op)
+    if op_type in PREPARERS:
+        kernel = PREPARERS[op_type](op)
+    elif op_type in KERNELS:
+        kernel = partial(KERNELS[op_type], op)
+    else:
         raise NotImplementedError(f"no kernel for '{op.name}'")
-    args = [a.astype(np.float32) if a.dtype == np.float16 else a for a in args]
-    with np.errstate(all="ignore"):  # NaN and inf are IEEE results here, not errors
-        result = np.asarray(kernel(op, *args))
-        if result.dtype == np.float32 and isinstance(op.results[0].type.get_element_type(), Float16Type):
-            result = result.astype(np.float16)
-    if not result.flags.c_contiguous:  # (np.ascontiguousarray would make a 0-d result 1-d)
-        result = result.copy(order="C")
     result_type = op.results[0].type
     want = tuple(result_type.get_shape())
-    assert result.shape == want, f"{op.name} produced {result.shape}, expected {want}"
     dtype = numpy_dtype(result_type.get_element_type())
-    assert result.dtype == dtype, f"{op.name} produced {result.dtype}, expected {dtype}"
-    return result
+    round_to_f16 = dtype == np.float16
+    widen = any(isinstance(v.type, ShapedType) and isinstance(v.type.get_element_type(), Float16Type) for v in op.operands)
+    name = op.name
+
+    def run(args: list[np.ndarray]) -> np.ndarray:
+        if widen:
+            args = [a.astype(np.float32) if a.dtype == np.float16 else a for a in args]
+        result = kernel(*args)
+        if type(result) is not np.ndarray:
+            result = np.asarray(result)
+        if round_to_f16 and result.dtype == np.float32:
+            result = result.astype(np.float16)
+        if not result.flags.c_contiguous:  # (np.ascontiguousarray would make a 0-d result 1-d)
+            result = result.copy(order="C")
+        assert result.shape == want, f"{name} produced {result.shape}, expected {want}"
+        assert result.dtype == dtype, f"{name} produced {result.dtype}, expected {dtype}"
+        return result
+
+    return run
+
+
+def evaluate(op: Operation, args: list[np.ndarray]) -> np.ndarray:
+    """Result of compute op ``op`` on ``args``, as a fresh contiguous array (``prepare``)."""
+    with np.errstate(all="ignore"):  # NaN and inf are IEEE results here, not errors
+        return prepare(op)(args)
