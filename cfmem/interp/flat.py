@@ -165,8 +165,8 @@ def _global_bytes(op: memref.GlobalOp) -> np.ndarray:
     return np.full(int(np.prod(shape)) * dtype.itemsize, ARENA_FILL, np.uint8)
 
 
-Values = dict
-"""The values of a run: a ``Ref``, an int or a bool per SSA value."""
+Values = list
+"""The values of a run: a ``Ref``, an int or a bool per SSA value, at its slot."""
 Step = Callable[[Values], None]
 
 
@@ -189,6 +189,8 @@ class FlatInterpreter:
         self.memories: dict[str, Memory] = {}
         self._kept: dict[str, Memory] = {}
         self._blocks: dict[Block, list[Step]] = {}
+        self.slots: dict[SSAValue, int] = {}
+        """The index in a run's values of each SSA value of a compiled function."""
         self._onchip_sizes: dict[func.FuncOp, dict[str, int]] = {}
 
     def tensor_id(self, name: str) -> int:
@@ -243,26 +245,35 @@ class FlatInterpreter:
         self.loops: list[tuple[str, int]] = []
         self.check_capacity(fn)
         init = self.init_of(fn)
+        arguments = check_inputs(fn, inputs)
+        loader = None if init is None else self.compiled(init.body.block)
+        body = self.compiled(fn.body.block)
         with np.errstate(all="ignore"):  # NaN and inf are IEEE results here, not errors
-            if init is not None:
-                self.run_block(init.body.block, {})
+            if loader is not None:
+                self.run_steps(loader, [None] * len(self.slots))
                 if self.in_flight:
                     raise InterpError(f"loader @{init.sym_name.data} leaves a DMA transfer outstanding", init)
-            values: Values = {}
+            values: Values = [None] * len(self.slots)
             args = list(fn.body.block.args)
-            inputs_given = check_inputs(fn, inputs)
             n_in = len(input_args(fn))
-            for arg, value in zip(args[:n_in], inputs_given):
-                values[arg] = self.own_memory(arg.name_hint or "input", value)
+            for arg, value in zip(args[:n_in], arguments):
+                values[self.slots[arg]] = self.own_memory(arg.name_hint or "input", value)
             outputs: list[Ref] = []
             for arg in args[n_in:]:
                 shape, dtype = _shape_dtype(arg.type)
                 ref = self.own_memory(arg.name_hint or "output", np.zeros(shape, dtype))
-                values[arg] = ref
+                values[self.slots[arg]] = ref
                 outputs.append(ref)
-            self.run_block(fn.body.block, values)
+            self.run_steps(body, values)
         results = {name: ref.array().copy() for name, ref in zip(result_names(fn), outputs)}
         return RunResult(results, list(self.branches), list(self.loops))
+
+    def compiled(self, block: Block) -> list[Step]:
+        """The steps of ``block`` and of the blocks it holds (compiled on first use, with
+        a slot for each of their values)."""
+        if block not in self._blocks:
+            self._blocks[block] = _Compiler(self).block(block)
+        return self._blocks[block]
 
     def own_memory(self, name: str, array: np.ndarray) -> Ref:
         """A buffer of its own for ``array`` (viewed in place when C-contiguous, else copied)."""
@@ -363,70 +374,27 @@ class FlatInterpreter:
 
     # --- execution -------------------------------------------------------------
 
-    def run_block(self, block: Block, values: Values) -> None:
-        steps = self._blocks.get(block)
-        if steps is None:
-            steps = self._blocks[block] = _Compiler(self).block(block)
+    @staticmethod
+    def run_steps(steps: list[Step], values: Values) -> None:
         for step in steps:
             step(values)
 
-    def run_while(self, op: scf.WhileOp, values: Values) -> None:
-        """``scf.while`` with index arguments: the before region's ``scf.condition``
-        decides and forwards, the after region's ``scf.yield`` feeds the next test."""
-        carried = [values[v] for v in op.arguments]
-        trips = 0
-        while True:
-            before = op.before_region.block
-            values.update(zip(before.args, carried))
-            self.run_block(before, values)
-            test = before.last_op
-            if not isinstance(test, scf.ConditionOp):
-                raise InterpError("the before region of scf.while must end in scf.condition", op)
-            forwarded = [values[v] for v in test.args]
-            if not values[test.condition]:
-                break
-            after = op.after_region.block
-            values.update(zip(after.args, forwarded))
-            self.run_block(after, values)
-            carried = [values[v] for v in after.last_op.operands]
-            trips += 1
-        values.update(zip(op.results, forwarded))
-        if LOOP_ATTR in op.attributes:
-            self.loops.append((op.attributes[LOOP_ATTR].data, trips))
-
-    def start_dma(self, op: memref.DmaStartOp, values: Values, tensor: str | None) -> None:
-        src: Ref = values[op.src]
-        dst: Ref = values[op.dest]
-        tag: Ref = values[op.tag]
-        count = values[op.num_elements] * src.dtype.itemsize
-        s0 = src.offset + values[op.src_indices[0]] * src.dtype.itemsize
-        d0 = dst.offset + values[op.dest_indices[0]] * dst.dtype.itemsize
-        dest = Ref(dst.memory, d0, (count,), np.dtype(np.uint8), tensor)
-        if self.check and self.in_flight:
-            self.check_not_in_flight(dest, op, "overwrites")
-        source = src.memory.data[s0 : s0 + count].copy()
-        key = (id(tag.memory), values[op.tag_indices[0]])
-        if key in self.in_flight:
-            raise InterpError("reuses a DMA tag whose transfer has not been waited for", op)
-        transfer = Transfer(source, dest)
-        if self.check and src.memory.owner is not None:
-            owners = src.memory.owner[s0 : s0 + count].copy()
-            if owners.size and (owners[0] == UNWRITTEN or (owners != owners[0]).any()):
-                raise ClobberError(
-                    f"the DMA of %{dest.tensor} reads bytes {s0} to {s0 + count} of {src.memory.name},"
-                    " which no single tensor wrote", op
-                )
-            transfer.source_memory, transfer.source_start, transfer.source_owners = src.memory, s0, owners
-        self.in_flight[key] = transfer
-
 
 class _Compiler:
-    """Compiles the ops of a block into steps for one interpreter."""
+    """Compiles the ops of a block, and the blocks they hold, into steps over slots."""
 
     def __init__(self, interp: FlatInterpreter):
         self.interp = interp
 
+    def slot(self, value: SSAValue) -> int:
+        slots = self.interp.slots
+        if value not in slots:
+            slots[value] = len(slots)
+        return slots[value]
+
     def block(self, block: Block) -> list[Step]:
+        for arg in block.args:
+            self.slot(arg)
         steps = []
         for op in block.ops:
             if isinstance(op, func.ReturnOp | scf.YieldOp | scf.ConditionOp):
@@ -436,69 +404,73 @@ class _Compiler:
 
     def op(self, op: Operation) -> Step:  # noqa: C901 (one case per op)
         interp = self.interp
+        ins = [self.slot(v) for v in op.operands]
+        outs = [self.slot(v) for v in op.results]
         if isinstance(op, arith.ConstantOp):
             if not isinstance(op.value, IntegerAttr):
                 def refuse(values: Values) -> None:
                     raise InterpError(f"the flat interpreter runs integer constants only, got {op.value}", op)
 
                 return refuse
-            result, number = op.result, op.value.value.data
-            return lambda values: values.__setitem__(result, number)
+            out, number = outs[0], op.value.value.data
+            return lambda values: values.__setitem__(out, number)
         if isinstance(op, memref.GetGlobalOp):
-            return self.get_global(op)
+            return self.get_global(op, outs[0])
         if isinstance(op, memref.ViewOp):
-            return self.view(op)
+            return self.view(op, ins, outs[0])
         if isinstance(op, memref.AllocaOp):
             shape, dtype = _shape_dtype(op.memref.type)
-            result = op.memref
-            return lambda values: values.__setitem__(result, interp.own_memory("alloca", np.zeros(shape, dtype)))
+            out = outs[0]
+            return lambda values: values.__setitem__(out, interp.own_memory("alloca", np.zeros(shape, dtype)))
         if isinstance(op, memref.LoadOp):
+            source, indices, out = ins[0], ins[1:], outs[0]
+
             def load(values: Values) -> None:
-                index = tuple(values[i] for i in op.indices)
-                values[op.res] = interp.read(values[op.memref], op)[index]
+                values[out] = interp.read(values[source], op)[tuple(values[i] for i in indices)]
 
             return load
         if isinstance(op, memref.CopyOp):
-            source, destination = op.source, op.destination
+            source, destination = self.slot(op.source), self.slot(op.destination)
             return lambda values: interp.write(values[destination], interp.read(values[source], op), op)
         if isinstance(op, ApplyOp):
-            return self.apply(op)
+            return self.apply(op, [self.slot(v) for v in op.ins], self.slot(op.outs[0]))
         if isinstance(op, arith.AddiOp | arith.MuliOp | arith.AndIOp):
             combine = {arith.AddiOp: operator.add, arith.MuliOp: operator.mul, arith.AndIOp: operator.and_}[type(op)]
-            lhs, rhs, result = op.lhs, op.rhs, op.result
-            return lambda values: values.__setitem__(result, combine(values[lhs], values[rhs]))
+            lhs, rhs, out = ins[0], ins[1], outs[0]
+            return lambda values: values.__setitem__(out, combine(values[lhs], values[rhs]))
         if isinstance(op, arith.CmpiOp) and op.predicate.value.data == SLT:
-            lhs, rhs, result = op.lhs, op.rhs, op.result
-            return lambda values: values.__setitem__(result, bool(values[lhs] < values[rhs]))
+            lhs, rhs, out = ins[0], ins[1], outs[0]
+            return lambda values: values.__setitem__(out, bool(values[lhs] < values[rhs]))
         if isinstance(op, arith.IndexCastOp):
-            source, result = op.input, op.result
-            return lambda values: values.__setitem__(result, int(values[source]))
+            source, out = ins[0], outs[0]
+            return lambda values: values.__setitem__(out, int(values[source]))
         if isinstance(op, memref.StoreOp):
+            value, target, indices = self.slot(op.value), self.slot(op.memref), [self.slot(i) for i in op.indices]
+
             def store(values: Values) -> None:
-                ref: Ref = values[op.memref]
-                index = tuple(values[i] for i in op.indices)
+                ref: Ref = values[target]
+                index = tuple(values[i] for i in indices)
                 flat = int(np.ravel_multi_index(index, ref.shape)) if ref.shape else 0
                 element = Ref(ref.memory, ref.offset + flat * ref.dtype.itemsize, (), ref.dtype, ref.tensor)
-                interp.write(element, np.asarray(values[op.value], ref.dtype), op)
+                interp.write(element, np.asarray(values[value], ref.dtype), op)
 
             return store
         if isinstance(op, scf.WhileOp):
-            return lambda values: interp.run_while(op, values)
+            return self.while_loop(op, ins, outs)
         if isinstance(op, scf.ForOp):
             return self.for_loop(op)
         if isinstance(op, scf.IfOp):
-            label, cond = interp.if_labels[op], op.cond
-            then, other = op.true_region.block, op.false_region.block
+            label, cond = interp.if_labels[op], ins[0]
+            then, other = self.block(op.true_region.block), self.block(op.false_region.block)
 
             def run_if(values: Values) -> None:
                 taken = bool(values[cond])
                 interp.branches.append((label, taken))
-                interp.run_block(then if taken else other, values)
+                interp.run_steps(then if taken else other, values)
 
             return run_if
         if isinstance(op, memref.DmaStartOp):
-            tensor = _tensor_name(op)
-            return lambda values: interp.start_dma(op, values, tensor(values))
+            return self.dma_start(op)
         if isinstance(op, memref.DmaWaitOp):
             return self.dma_wait(op)
 
@@ -507,8 +479,8 @@ class _Compiler:
 
         return cannot
 
-    def get_global(self, op: memref.GetGlobalOp) -> Step:
-        interp, name, result = self.interp, op.name_.string_value(), op.memref
+    def get_global(self, op: memref.GetGlobalOp, out: int) -> Step:
+        interp, name = self.interp, op.name_.string_value()
         shape, dtype = _shape_dtype(op.memref.type)
         refs: dict[Memory, Ref] = {}
 
@@ -517,17 +489,17 @@ class _Compiler:
             ref = refs.get(memory)
             if ref is None:
                 ref = refs[memory] = Ref(memory, 0, shape, dtype)
-            values[result] = ref
+            values[out] = ref
 
         return get_global
 
-    def view(self, op: memref.ViewOp) -> Step:
+    def view(self, op: memref.ViewOp, ins: list[int], out: int) -> Step:
         """A view is made once per source, byte shift and tensor name, and kept."""
-        source, shift, result = op.source, op.byte_shift, op.result
+        source, shift = self.slot(op.source), self.slot(op.byte_shift)
         shape, dtype = _shape_dtype(op.result.type)
         reads_attr = op.attributes.get(READS_ATTR)
         reads = tuple(n.data for n in reads_attr.data) if reads_attr is not None else ()
-        tensor = _tensor_name(op)
+        tensor = self.tensor_name(op)
         made: dict[tuple[int, int, str | None], tuple[Ref, Ref]] = {}
 
         def view(values: Values) -> None:
@@ -536,25 +508,24 @@ class _Compiler:
             key = (id(base), at, name)
             kept = made.get(key)
             if kept is not None and kept[0] is base:
-                values[result] = kept[1]
+                values[out] = kept[1]
                 return
             ref = Ref(base.memory, base.offset + at, shape, dtype, name, reads)
             if ref.end > base.end:
                 raise InterpError(f"view of {ref.nbytes} bytes at {at} runs past its source", op)
             made[key] = (base, ref)
-            values[result] = ref
+            values[out] = ref
 
         return view
 
-    def apply(self, op: ApplyOp) -> Step:
+    def apply(self, op: ApplyOp, ins: list[int], out_slot: int) -> Step:
         interp = self.interp
-        ins, out_value = list(op.ins), op.outs[0]
         in_place = INPLACE_ATTR in op.attributes and is_inplace_op(op.compute)
         kernel = prepare_kernel(op.compute)
 
         def apply(values: Values) -> None:
-            refs: list[Ref] = [values[v] for v in ins]
-            out: Ref = values[out_value]
+            refs: list[Ref] = [values[k] for k in ins]
+            out: Ref = values[out_slot]
             if interp.check:
                 for ref in refs:
                     if in_place and (ref.memory, ref.offset, ref.nbytes) == (out.memory, out.offset, out.nbytes):
@@ -570,29 +541,104 @@ class _Compiler:
         return apply
 
     def for_loop(self, op: scf.ForOp) -> Step:
-        interp, block = self.interp, op.body.block
+        interp = self.interp
+        lower, upper, step_slot = self.slot(op.lb), self.slot(op.ub), self.slot(op.step)
+        induction = self.slot(op.body.block.args[0])
+        body = self.block(op.body.block)
         label = op.attributes[LOOP_ATTR].data if LOOP_ATTR in op.attributes else None
+        refused = bool(op.iter_args)
 
         def run_for(values: Values) -> None:
-            lower, upper, step = values[op.lb], values[op.ub], values[op.step]
-            if op.iter_args or step <= 0:
+            step = values[step_slot]
+            if refused or step <= 0:
                 raise InterpError("the flat interpreter runs scf.for loops with a positive step and no iter_args", op)
             trips = 0
-            for trip in range(lower, upper, step):
-                values[block.args[0]] = trip
-                interp.run_block(block, values)
+            for trip in range(values[lower], values[upper], step):
+                values[induction] = trip
+                interp.run_steps(body, values)
                 trips += 1
             if label is not None:
                 interp.loops.append((label, trips))
 
         return run_for
 
+    def while_loop(self, op: scf.WhileOp, ins: list[int], outs: list[int]) -> Step:
+        """``scf.while`` with index arguments: the before region's ``scf.condition``
+        decides and forwards, the after region's ``scf.yield`` feeds the next test."""
+        interp = self.interp
+        before_block, after_block = op.before_region.block, op.after_region.block
+        before, after = self.block(before_block), self.block(after_block)
+        before_args = [self.slot(a) for a in before_block.args]
+        after_args = [self.slot(a) for a in after_block.args]
+        test = before_block.last_op
+        label = op.attributes[LOOP_ATTR].data if LOOP_ATTR in op.attributes else None
+        if isinstance(test, scf.ConditionOp):
+            condition, forwards = self.slot(test.condition), [self.slot(v) for v in test.args]
+        yields = [self.slot(v) for v in after_block.last_op.operands] if after_block.last_op is not None else []
+
+        def run_while(values: Values) -> None:
+            carried = [values[k] for k in ins]
+            trips = 0
+            while True:
+                for k, value in zip(before_args, carried):
+                    values[k] = value
+                interp.run_steps(before, values)
+                if not isinstance(test, scf.ConditionOp):
+                    raise InterpError("the before region of scf.while must end in scf.condition", op)
+                forwarded = [values[k] for k in forwards]
+                if not values[condition]:
+                    break
+                for k, value in zip(after_args, forwarded):
+                    values[k] = value
+                interp.run_steps(after, values)
+                carried = [values[k] for k in yields]
+                trips += 1
+            for k, value in zip(outs, forwarded):
+                values[k] = value
+            if label is not None:
+                interp.loops.append((label, trips))
+
+        return run_while
+
+    def dma_start(self, op: memref.DmaStartOp) -> Step:
+        interp = self.interp
+        src_slot, dst_slot, tag_slot = self.slot(op.src), self.slot(op.dest), self.slot(op.tag)
+        count_slot, src_at, dst_at = self.slot(op.num_elements), self.slot(op.src_indices[0]), self.slot(op.dest_indices[0])
+        element = self.slot(op.tag_indices[0])
+        tensor = self.tensor_name(op)
+        byte = np.dtype(np.uint8)
+
+        def dma_start(values: Values) -> None:
+            src: Ref = values[src_slot]
+            dst: Ref = values[dst_slot]
+            count = values[count_slot] * src.dtype.itemsize
+            s0 = src.offset + values[src_at] * src.dtype.itemsize
+            d0 = dst.offset + values[dst_at] * dst.dtype.itemsize
+            dest = Ref(dst.memory, d0, (count,), byte, tensor(values))
+            if interp.check and interp.in_flight:
+                interp.check_not_in_flight(dest, op, "overwrites")
+            source = src.memory.data[s0 : s0 + count].copy()
+            key = (id(values[tag_slot].memory), values[element])
+            if key in interp.in_flight:
+                raise InterpError("reuses a DMA tag whose transfer has not been waited for", op)
+            transfer = Transfer(source, dest)
+            if interp.check and src.memory.owner is not None:
+                owners = src.memory.owner[s0 : s0 + count].copy()
+                if owners.size and (owners[0] == UNWRITTEN or (owners != owners[0]).any()):
+                    raise ClobberError(
+                        f"the DMA of %{dest.tensor} reads bytes {s0} to {s0 + count} of {src.memory.name},"
+                        " which no single tensor wrote", op
+                    )
+                transfer.source_memory, transfer.source_start, transfer.source_owners = src.memory, s0, owners
+            interp.in_flight[key] = transfer
+
+        return dma_start
+
     def dma_wait(self, op: memref.DmaWaitOp) -> Step:
-        interp, tag_value, element = self.interp, op.tag, op.tag_indices[0]
+        interp, tag_slot, element = self.interp, self.slot(op.tag), self.slot(op.tag_indices[0])
 
         def wait(values: Values) -> None:
-            tag: Ref = values[tag_value]
-            transfer = interp.in_flight.pop((id(tag.memory), values[element]), None)
+            transfer = interp.in_flight.pop((id(values[tag_slot].memory), values[element]), None)
             if transfer is None:
                 raise InterpError("waits on a DMA tag no transfer is using", op)
             interp.check_source_kept(transfer, op)
@@ -600,24 +646,23 @@ class _Compiler:
 
         return wait
 
+    def tensor_name(self, op: Operation) -> Callable[[Values], str | None]:
+        """``op``'s ``cfmem.tensor`` in a run; a template of ``nn-roll-slices`` named for the current trip."""
+        name = op.attributes.get(TENSOR_ATTR)
+        if not isinstance(name, StringAttr):
+            return lambda values: None
+        index = op.attributes.get(TENSOR_INDEX_ATTR)
+        loop = op.parent_op()
+        if not isinstance(index, DenseArrayBase) or not isinstance(loop, scf.ForOp):
+            return lambda values: name.data
+        a, b = index.get_values()
+        induction, lower, step = self.slot(loop.body.block.args[0]), self.slot(loop.lb), self.slot(loop.step)
 
-def _tensor_name(op: Operation) -> Callable[[Values], str | None]:
-    """``op``'s ``cfmem.tensor`` in a run; a template of ``nn-roll-slices`` named for the current trip."""
-    name = op.attributes.get(TENSOR_ATTR)
-    if not isinstance(name, StringAttr):
-        return lambda values: None
-    index = op.attributes.get(TENSOR_INDEX_ATTR)
-    loop = op.parent_op()
-    if not isinstance(index, DenseArrayBase) or not isinstance(loop, scf.ForOp):
-        return lambda values: name.data
-    a, b = index.get_values()
-    induction, lower, step = loop.body.block.args[0], loop.lb, loop.step
+        def rolled(values: Values) -> str:
+            trip = (values[induction] - values[lower]) // values[step]
+            return tensor_name(name.data, (a, b), trip)
 
-    def rolled(values: Values) -> str:
-        trip = (values[induction] - values[lower]) // values[step]
-        return tensor_name(name.data, (a, b), trip)
-
-    return rolled
+        return rolled
 
 
 def run_flat(module: ModuleOp, inputs: dict[str, np.ndarray], *, func_name: str | None = None,
