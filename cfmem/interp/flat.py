@@ -92,6 +92,8 @@ class Memory:
     """A global's bytes before any run: what ``reset`` puts back."""
     written: bool = False
     """Some run wrote into the memory since its last reset."""
+    constant: bool = False
+    """A constant global: transfers read its bytes in place until something writes it."""
 
     def reset(self) -> None:
         """Back to the bytes (and owners) a run starts with."""
@@ -144,6 +146,8 @@ class Transfer:
     source_start: int = 0
     source_owners: np.ndarray | None = None
     """Checking mode, a writable source (a prefetched activation): who owned its bytes at the start."""
+    viewed: Memory | None = None
+    """The constant memory ``source`` is a view of (copied before anything writes that memory)."""
 
 
 def _shape_dtype(ty) -> tuple[tuple[int, ...], np.dtype]:
@@ -186,6 +190,8 @@ class FlatInterpreter:
         self.if_labels = {op: f"if#{k}" for k, op in enumerate(o for o in module.walk() if isinstance(o, scf.IfOp))}
         self.tensor_ids: dict[str, int] = {}
         self.tensor_names: list[str] = []
+        self.owner_dtype = np.dtype(np.int16)
+        """Owner ids: 16 bits (half the bytes to write and compare) until there are more tensors."""
         self.memories: dict[str, Memory] = {}
         self._kept: dict[str, Memory] = {}
         self._blocks: dict[Block, list[Step]] = {}
@@ -197,6 +203,11 @@ class FlatInterpreter:
         if name not in self.tensor_ids:
             self.tensor_ids[name] = len(self.tensor_names)
             self.tensor_names.append(name)
+            if len(self.tensor_names) > np.iinfo(self.owner_dtype).max:
+                self.owner_dtype = np.dtype(np.int32)
+                for memory in self._kept.values():
+                    if memory.owner is not None:
+                        memory.owner = memory.owner.astype(np.int32)
         return self.tensor_ids[name]
 
     def onchip_globals(self, fn: func.FuncOp) -> list[memref.GlobalOp]:
@@ -292,9 +303,10 @@ class FlatInterpreter:
                 raise InterpError(f"no memref.global @{name} in the module")
             initial = _global_bytes(op)
             initial.flags.writeable = False
-            memory = Memory(name, initial.copy(), on_chip=op.type.memory_space == ON_CHIP, initial=initial)
+            memory = Memory(name, initial.copy(), on_chip=op.type.memory_space == ON_CHIP, initial=initial,
+                            constant=op.constant is not None)
             if op.constant is None and self.check:
-                memory.owner = np.full(memory.data.shape, UNWRITTEN, np.int32)
+                memory.owner = np.full(memory.data.shape, UNWRITTEN, self.owner_dtype)
             self._kept[name] = memory
         else:
             memory.reset()
@@ -317,10 +329,9 @@ class FlatInterpreter:
             if owner is not None and ref.tensor is not None:
                 segment = owner[ref.offset : ref.end]
                 allowed = self.owner_ids(ref)
-                if len(allowed) == 1:
-                    foreign = segment != allowed[0]
-                else:
-                    foreign = ~np.isin(segment, allowed)
+                foreign = segment != allowed[0]
+                for other in allowed[1:]:
+                    foreign &= segment != other
                 if foreign.any():
                     bad = np.flatnonzero(foreign)
                     first = int(segment[bad[0]])
@@ -342,6 +353,10 @@ class FlatInterpreter:
     def store(self, ref: Ref, value: np.ndarray) -> None:
         """Put ``value`` in ``ref``'s bytes; in checking mode its tensor now owns them."""
         memory = ref.memory
+        if memory.constant and self.in_flight:
+            for transfer in self.in_flight.values():
+                if transfer.viewed is memory:  # it read the bytes at its start
+                    transfer.source, transfer.viewed = transfer.source.copy(), None
         if self.check and memory.owner is not None and ref.tensor is not None:
             memory.owner[ref.offset : ref.end] = self.owner_ids(ref)[0]
         ref.array()[...] = value
@@ -494,7 +509,7 @@ class _Compiler:
         return get_global
 
     def view(self, op: memref.ViewOp, ins: list[int], out: int) -> Step:
-        """A view is made once per source, byte shift and tensor name, and kept."""
+        """A view of a global's memory is made once per source, byte shift and tensor name, and kept."""
         source, shift = self.slot(op.source), self.slot(op.byte_shift)
         shape, dtype = _shape_dtype(op.result.type)
         reads_attr = op.attributes.get(READS_ATTR)
@@ -513,7 +528,8 @@ class _Compiler:
             ref = Ref(base.memory, base.offset + at, shape, dtype, name, reads)
             if ref.end > base.end:
                 raise InterpError(f"view of {ref.nbytes} bytes at {at} runs past its source", op)
-            made[key] = (base, ref)
+            if base.memory.initial is not None:  # a global's memory, kept between runs
+                made[key] = (base, ref)
             values[out] = ref
 
         return view
@@ -607,6 +623,7 @@ class _Compiler:
         element = self.slot(op.tag_indices[0])
         tensor = self.tensor_name(op)
         byte = np.dtype(np.uint8)
+        dests: dict[tuple[Memory, int, int, str | None], Ref] = {}
 
         def dma_start(values: Values) -> None:
             src: Ref = values[src_slot]
@@ -614,14 +631,21 @@ class _Compiler:
             count = values[count_slot] * src.dtype.itemsize
             s0 = src.offset + values[src_at] * src.dtype.itemsize
             d0 = dst.offset + values[dst_at] * dst.dtype.itemsize
-            dest = Ref(dst.memory, d0, (count,), byte, tensor(values))
+            name = tensor(values)
+            dest = dests.get((dst.memory, d0, count, name))
+            if dest is None:
+                dest = Ref(dst.memory, d0, (count,), byte, name)
+                if dst.memory.initial is not None:  # a global's memory, kept between runs
+                    dests[dst.memory, d0, count, name] = dest
             if interp.check and interp.in_flight:
                 interp.check_not_in_flight(dest, op, "overwrites")
-            source = src.memory.data[s0 : s0 + count].copy()
             key = (id(values[tag_slot].memory), values[element])
             if key in interp.in_flight:
                 raise InterpError("reuses a DMA tag whose transfer has not been waited for", op)
-            transfer = Transfer(source, dest)
+            if src.memory.constant:
+                transfer = Transfer(src.memory.data[s0 : s0 + count], dest, viewed=src.memory)
+            else:
+                transfer = Transfer(src.memory.data[s0 : s0 + count].copy(), dest)
             if interp.check and src.memory.owner is not None:
                 owners = src.memory.owner[s0 : s0 + count].copy()
                 if owners.size and (owners[0] == UNWRITTEN or (owners != owners[0]).any()):
