@@ -35,8 +35,11 @@ from cfmem.interp.weights import numpy_dtype
 
 Kernel = Callable[..., np.ndarray]
 
-try:  # numpy >= 2.3 contracts every pair of operands of an optimized einsum with this
+try:  # numpy >= 2.3 contracts every pair of operands of an optimized einsum with bmm_einsum
+    from numpy._core.einsumfunc import _parse_eq_to_batch_matmul as _bmm_plan
+    from numpy._core.einsumfunc import _parse_output_order as _bmm_order
     from numpy._core.einsumfunc import bmm_einsum as _bmm_einsum
+    from numpy._core.einsumfunc import c_einsum as _c_einsum
 except ImportError:  # pragma: no cover
     _bmm_einsum = None
 
@@ -46,14 +49,33 @@ def _ints(attr) -> tuple[int, ...]:
 
 
 def _pairwise_einsum(subscripts: str, a: np.ndarray, b: np.ndarray) -> Callable[[np.ndarray, np.ndarray], np.ndarray]:
-    """``np.einsum(subscripts, a, b, optimize=True)`` for arrays of ``a``'s and ``b``'s shapes
-    and dtypes, with the contraction order found once: the same numpy calls, so the same bits."""
+    """``np.einsum(subscripts, a, b, optimize=True)`` for arrays of ``a``'s and ``b``'s shapes,
+    strides and dtypes, with numpy's contraction plan found once: the same numpy calls
+    (transpose, reshape, matmul), so the same bits."""
+    fallback = lambda x, y: np.einsum(subscripts, x, y, optimize=True)  # noqa: E731
+    if _bmm_einsum is None:
+        return fallback
     _, contractions = np.einsum_path(subscripts, a, b, optimize=True, einsum_call=True)
-    if _bmm_einsum is not None and len(contractions) == 1 and len(contractions[0][0]) == 2:
-        (first, second), equation, _ = contractions[0][:3]
-        if (first, second) == (1, 0):  # numpy pops operand 1, then operand 0
-            return lambda x, y: _bmm_einsum(equation, y, x)
-    return lambda x, y: np.einsum(subscripts, x, y, optimize=True)
+    if len(contractions) != 1 or tuple(contractions[0][0]) != (1, 0):
+        return fallback
+    equation = contractions[0][1]  # numpy pops operand 1, then operand 0
+    eq_a, eq_b, shape_a, shape_b, shape_ab, perm_ab, pure = _bmm_plan(equation, b.shape, a.shape)
+    if pure or _bmm_order("K", b.flags.f_contiguous, a.flags.f_contiguous) is not None:
+        return lambda x, y: _bmm_einsum(equation, y, x)
+
+    def contract(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+        left = y if eq_a is None else _c_einsum(eq_a, y)
+        if shape_a is not None:
+            left = left.reshape(shape_a)
+        right = x if eq_b is None else _c_einsum(eq_b, x)
+        if shape_b is not None:
+            right = right.reshape(shape_b)
+        product = np.matmul(left, right)
+        if shape_ab is not None:
+            product = product.reshape(shape_ab)
+        return product if perm_ab is None else product.transpose(perm_ab)
+
+    return contract
 
 
 def prepare_conv2d(op: nc.Conv2dOp) -> Callable[..., np.ndarray]:
@@ -76,7 +98,11 @@ def prepare_conv2d(op: nc.Conv2dOp) -> Callable[..., np.ndarray]:
         oh = (xp.shape[2] - (kh - 1) * dh - 1) // sh + 1
         ow = (xp.shape[3] - (kw - 1) * dw - 1) // sw + 1
         s0, s1, s2, s3 = xp.strides
-        win = as_strided(xp, (n, c, oh, ow, kh, kw), (s0, s1, s2 * sh, s3 * sw, s2 * dh, s3 * dw), writeable=False)
+        shape, strides = (n, c, oh, ow, kh, kw), (s0, s1, s2 * sh, s3 * sw, s2 * dh, s3 * dw)
+        if xp.flags.c_contiguous:
+            win = np.ndarray(shape, xp.dtype, xp, 0, strides)
+        else:
+            win = as_strided(xp, shape, strides, writeable=False)
         og = o // groups
         out = np.empty((n, o, oh, ow), dtype=np.result_type(x, w))
         for g in range(groups):
