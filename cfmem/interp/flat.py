@@ -88,8 +88,8 @@ class Memory:
     on_chip: bool = False
     touched: int = 0
     """One past the highest byte written."""
-    initial: np.ndarray | None = None
-    """A global's bytes before any run: what ``reset`` puts back."""
+    initial: Callable[[], np.ndarray] | None = None
+    """A global's bytes before any run, made again when ``reset`` needs them."""
     written: bool = False
     """Some run wrote into the memory since its last reset."""
     constant: bool = False
@@ -98,7 +98,7 @@ class Memory:
     def reset(self) -> None:
         """Back to the bytes (and owners) a run starts with."""
         if self.written and self.initial is not None:
-            self.data[...] = self.initial
+            self.data[...] = self.initial()
         if self.owner is not None:
             self.owner.fill(UNWRITTEN)
         self.touched, self.written = 0, False
@@ -195,8 +195,8 @@ class FlatInterpreter:
         self.memories: dict[str, Memory] = {}
         self._kept: dict[str, Memory] = {}
         self._blocks: dict[Block, list[Step]] = {}
-        self.slots: dict[SSAValue, int] = {}
-        """The index in a run's values of each SSA value of a compiled function."""
+        self.slots: dict[int, int] = {}
+        """The index in a run's values of each SSA value (by ``id``: the module holds them) of a compiled function."""
         self._onchip_sizes: dict[func.FuncOp, dict[str, int]] = {}
 
     def tensor_id(self, name: str) -> int:
@@ -268,12 +268,12 @@ class FlatInterpreter:
             args = list(fn.body.block.args)
             n_in = len(input_args(fn))
             for arg, value in zip(args[:n_in], arguments):
-                values[self.slots[arg]] = self.own_memory(arg.name_hint or "input", value)
+                values[self.slots[id(arg)]] = self.own_memory(arg.name_hint or "input", value)
             outputs: list[Ref] = []
             for arg in args[n_in:]:
                 shape, dtype = _shape_dtype(arg.type)
                 ref = self.own_memory(arg.name_hint or "output", np.zeros(shape, dtype))
-                values[self.slots[arg]] = ref
+                values[self.slots[id(arg)]] = ref
                 outputs.append(ref)
             self.run_steps(body, values)
         results = {name: ref.array().copy() for name, ref in zip(result_names(fn), outputs)}
@@ -301,9 +301,8 @@ class FlatInterpreter:
             op = self.global_ops.get(name)
             if op is None:
                 raise InterpError(f"no memref.global @{name} in the module")
-            initial = _global_bytes(op)
-            initial.flags.writeable = False
-            memory = Memory(name, initial.copy(), on_chip=op.type.memory_space == ON_CHIP, initial=initial,
+            memory = Memory(name, _global_bytes(op), on_chip=op.type.memory_space == ON_CHIP,
+                            initial=lambda op=op: _global_bytes(op),
                             constant=op.constant is not None)
             if op.constant is None and self.check:
                 memory.owner = np.full(memory.data.shape, UNWRITTEN, self.owner_dtype)
@@ -402,10 +401,10 @@ class _Compiler:
         self.interp = interp
 
     def slot(self, value: SSAValue) -> int:
-        slots = self.interp.slots
-        if value not in slots:
-            slots[value] = len(slots)
-        return slots[value]
+        slots, key = self.interp.slots, id(value)
+        if key not in slots:
+            slots[key] = len(slots)
+        return slots[key]
 
     def block(self, block: Block) -> list[Step]:
         for arg in block.args:

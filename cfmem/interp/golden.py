@@ -332,10 +332,14 @@ def _read_only(array: np.ndarray) -> np.ndarray:
 
 
 def prepare_kernel(op: Operation) -> Callable[[list[np.ndarray]], np.ndarray]:
-    """``kernels.prepare(op)``, with an index out of range (a gather's) as an ``InterpError`` at ``op``."""
-    kernel = kernels.prepare(op)
+    """``kernels.prepare(op)``, made on its first call (an op never run costs nothing), with
+    an index out of range (a gather's) as an ``InterpError`` at ``op``."""
+    kernel = None
 
     def run(args: list[np.ndarray]) -> np.ndarray:
+        nonlocal kernel
+        if kernel is None:
+            kernel = kernels.prepare(op)
         try:
             return kernel(args)
         except IndexError as err:
