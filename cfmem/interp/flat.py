@@ -195,6 +195,9 @@ class FlatInterpreter:
         self.memories: dict[str, Memory] = {}
         self._kept: dict[str, Memory] = {}
         self._blocks: dict[Block, list[Step]] = {}
+        self.statics: dict[int, object] = {}
+        """Values the same in every run, by slot: integer constants, global memrefs, views of them at constant shifts."""
+        self._template: Values = []
         self.slots: dict[int, int] = {}
         """The index in a run's values of each SSA value (by ``id``: the module holds them) of a compiled function."""
         self._onchip_sizes: dict[func.FuncOp, dict[str, int]] = {}
@@ -261,10 +264,10 @@ class FlatInterpreter:
         body = self.compiled(fn.body.block)
         with np.errstate(all="ignore"):  # NaN and inf are IEEE results here, not errors
             if loader is not None:
-                self.run_steps(loader, [None] * len(self.slots))
+                self.run_steps(loader, self.fresh_values())
                 if self.in_flight:
                     raise InterpError(f"loader @{init.sym_name.data} leaves a DMA transfer outstanding", init)
-            values: Values = [None] * len(self.slots)
+            values: Values = self.fresh_values()
             args = list(fn.body.block.args)
             n_in = len(input_args(fn))
             for arg, value in zip(args[:n_in], arguments):
@@ -296,6 +299,15 @@ class FlatInterpreter:
         memory = self.memories.get(name)
         if memory is not None:
             return memory
+        fresh = name not in self._kept
+        memory = self.global_memory(name)
+        if not fresh:
+            memory.reset()
+        self.memories[name] = memory
+        return memory
+
+    def global_memory(self, name: str) -> Memory:
+        """The memory kept for global ``name`` (made on first use), in whatever state it is."""
         memory = self._kept.get(name)
         if memory is None:
             op = self.global_ops.get(name)
@@ -307,10 +319,15 @@ class FlatInterpreter:
             if op.constant is None and self.check:
                 memory.owner = np.full(memory.data.shape, UNWRITTEN, self.owner_dtype)
             self._kept[name] = memory
-        else:
-            memory.reset()
-        self.memories[name] = memory
         return memory
+
+    def fresh_values(self) -> Values:
+        """A run's values: the constants, global memrefs and fixed views, and room for the rest."""
+        if len(self._template) != len(self.slots):
+            self._template = [None] * len(self.slots)
+            for k, value in self.statics.items():
+                self._template[k] = value
+        return self._template.copy()
 
     # --- ownership checks ------------------------------------------------------
 
@@ -413,10 +430,12 @@ class _Compiler:
         for op in block.ops:
             if isinstance(op, func.ReturnOp | scf.YieldOp | scf.ConditionOp):
                 break
-            steps.append(self.op(op))
+            step = self.op(op)
+            if step is not None:  # None: the op's value is in ``statics``
+                steps.append(step)
         return steps
 
-    def op(self, op: Operation) -> Step:  # noqa: C901 (one case per op)
+    def op(self, op: Operation) -> Step | None:  # noqa: C901 (one case per op)
         interp = self.interp
         ins = [self.slot(v) for v in op.operands]
         outs = [self.slot(v) for v in op.results]
@@ -426,8 +445,8 @@ class _Compiler:
                     raise InterpError(f"the flat interpreter runs integer constants only, got {op.value}", op)
 
                 return refuse
-            out, number = outs[0], op.value.value.data
-            return lambda values: values.__setitem__(out, number)
+            interp.statics[outs[0]] = op.value.value.data
+            return None
         if isinstance(op, memref.GetGlobalOp):
             return self.get_global(op, outs[0])
         if isinstance(op, memref.ViewOp):
@@ -494,26 +513,29 @@ class _Compiler:
         return cannot
 
     def get_global(self, op: memref.GetGlobalOp, out: int) -> Step:
+        """The memref of a global is fixed; the step puts its memory back as the run first uses it."""
         interp, name = self.interp, op.name_.string_value()
         shape, dtype = _shape_dtype(op.memref.type)
-        refs: dict[Memory, Ref] = {}
+        if name not in interp.global_ops:
+            return lambda values: interp.memory(name)  # refused with the global's name
+        interp.statics[out] = Ref(interp.global_memory(name), 0, shape, dtype)
+        return lambda values: interp.memory(name)
 
-        def get_global(values: Values) -> None:
-            memory = interp.memory(name)
-            ref = refs.get(memory)
-            if ref is None:
-                ref = refs[memory] = Ref(memory, 0, shape, dtype)
-            values[out] = ref
-
-        return get_global
-
-    def view(self, op: memref.ViewOp, ins: list[int], out: int) -> Step:
-        """A view of a global's memory is made once per source, byte shift and tensor name, and kept."""
+    def view(self, op: memref.ViewOp, ins: list[int], out: int) -> Step | None:
+        """A view of a global's memory is made once per source, byte shift and tensor name, and
+        kept; one of a fixed source at a constant shift is made now (None: it is in ``statics``)."""
         source, shift = self.slot(op.source), self.slot(op.byte_shift)
         shape, dtype = _shape_dtype(op.result.type)
         reads_attr = op.attributes.get(READS_ATTR)
         reads = tuple(n.data for n in reads_attr.data) if reads_attr is not None else ()
-        tensor = self.tensor_name(op)
+        tensor, fixed = self.tensor_name(op)
+        statics = self.interp.statics
+        if source in statics and shift in statics and fixed:
+            base, at = statics[source], statics[shift]
+            ref = Ref(base.memory, base.offset + at, shape, dtype, tensor(None), reads)
+            if ref.end <= base.end:
+                statics[out] = ref
+                return None
         made: dict[tuple[int, int, str | None], tuple[Ref, Ref]] = {}
 
         def view(values: Values) -> None:
@@ -620,7 +642,7 @@ class _Compiler:
         src_slot, dst_slot, tag_slot = self.slot(op.src), self.slot(op.dest), self.slot(op.tag)
         count_slot, src_at, dst_at = self.slot(op.num_elements), self.slot(op.src_indices[0]), self.slot(op.dest_indices[0])
         element = self.slot(op.tag_indices[0])
-        tensor = self.tensor_name(op)
+        tensor, _ = self.tensor_name(op)
         byte = np.dtype(np.uint8)
         dests: dict[tuple[Memory, int, int, str | None], Ref] = {}
 
@@ -669,15 +691,16 @@ class _Compiler:
 
         return wait
 
-    def tensor_name(self, op: Operation) -> Callable[[Values], str | None]:
-        """``op``'s ``cfmem.tensor`` in a run; a template of ``nn-roll-slices`` named for the current trip."""
+    def tensor_name(self, op: Operation) -> tuple[Callable[[Values], str | None], bool]:
+        """``op``'s ``cfmem.tensor`` in a run, and whether it is the same in every run (a
+        template of ``nn-roll-slices`` is named for the current trip)."""
         name = op.attributes.get(TENSOR_ATTR)
         if not isinstance(name, StringAttr):
-            return lambda values: None
+            return (lambda values: None), True
         index = op.attributes.get(TENSOR_INDEX_ATTR)
         loop = op.parent_op()
         if not isinstance(index, DenseArrayBase) or not isinstance(loop, scf.ForOp):
-            return lambda values: name.data
+            return (lambda values: name.data), True
         a, b = index.get_values()
         induction, lower, step = self.slot(loop.body.block.args[0]), self.slot(loop.lb), self.slot(loop.step)
 
@@ -685,7 +708,7 @@ class _Compiler:
             trip = (values[induction] - values[lower]) // values[step]
             return tensor_name(name.data, (a, b), trip)
 
-        return rolled
+        return rolled, False
 
 
 def run_flat(module: ModuleOp, inputs: dict[str, np.ndarray], *, func_name: str | None = None,

@@ -14,8 +14,8 @@ from pathlib import Path
 
 import numpy as np
 from xdsl.dialects import func
-from xdsl.dialects.builtin import ArrayAttr, MemRefType, ModuleOp, TensorType
-from xdsl.ir import Block, BlockArgument, Operation, SSAValue
+from xdsl.dialects.builtin import MemRefType, ModuleOp, TensorType
+from xdsl.ir import Block, Operation, SSAValue
 
 from cfmem.dialects import nn_compute as nc
 from cfmem.dialects import nn_control as ncf
