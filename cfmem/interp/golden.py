@@ -182,7 +182,7 @@ class GoldenInterpreter:
         self.branches: list[tuple[str, bool]] = []
         self.loop_labels = ncf.loop_labels(module)
         self.loops: list[tuple[str, int]] = []
-        self._programs: dict[func.FuncOp, tuple[_Block, list[int], int]] = {}
+        self._programs: dict[func.FuncOp, tuple[_Block, list[int], Env]] = {}
 
     def blob(self, name: str) -> np.ndarray:
         if name not in self._blobs:
@@ -193,9 +193,9 @@ class GoldenInterpreter:
         arguments = check_inputs(fn, inputs)
         if fn not in self._programs:
             self._programs[fn] = _Compiler(self).function(fn)
-        body, argument_slots, size = self._programs[fn]
+        body, argument_slots, template = self._programs[fn]
         self.branches, self.loops = [], []
-        env: Env = [None] * size
+        env = template.copy()
         for k, value in zip(argument_slots, arguments):
             env[k] = value
         with np.errstate(all="ignore"):  # NaN and inf are IEEE results here, not errors
@@ -209,26 +209,34 @@ class _Compiler:
     def __init__(self, interp: GoldenInterpreter):
         self.interp = interp
         self.slots: dict[SSAValue, int] = {}
+        self.statics: dict[int, np.ndarray] = {}
+        """Values the same in every run, by slot: weights, views of them, constants."""
 
     def slot(self, value: SSAValue) -> int:
         if value not in self.slots:
             self.slots[value] = len(self.slots)
         return self.slots[value]
 
-    def function(self, fn: func.FuncOp) -> tuple[_Block, list[int], int]:
+    def function(self, fn: func.FuncOp) -> tuple[_Block, list[int], Env]:
+        """The body's steps, the arguments' slots and the values a run starts with."""
         arguments = [self.slot(a) for a in fn.body.block.args]
         body = self.block(fn.body.block)
-        return body, arguments, len(self.slots)
+        template: Env = [None] * len(self.slots)
+        for k, value in self.statics.items():
+            template[k] = value
+        return body, arguments, template
 
     def block(self, block: Block) -> _Block:
         steps: list[Step] = []
         for op in block.ops:
             if isinstance(op, ncf.YieldOp | func.ReturnOp):
                 return _Block(steps, [self.slot(v) for v in op.operands])
-            steps.append(self.op(op))
+            step = self.op(op)
+            if step is not None:  # None: the op's value is in ``statics``
+                steps.append(step)
         return _Block(steps, None)
 
-    def op(self, op: Operation) -> Step:
+    def op(self, op: Operation) -> Step | None:
         ins = [self.slot(v) for v in op.operands]
         outs = [self.slot(r) for r in op.results]
         interp = self.interp
@@ -246,12 +254,12 @@ class _Compiler:
             return self.loop(op, ins, outs)
         if isinstance(op, nw.GetGlobalOp):
             name = op.global_name.string_value()
-            return self.once(outs[0], lambda env: interp.blob(name))
+            return self.fixed(ins, outs[0], lambda env: interp.blob(name))
         if isinstance(op, nw.ViewOp):
             offset, result_type = op.offset.value.data, op.result.type
-            return self.once(outs[0], lambda env: view_array(env[ins[0]], offset, result_type))
+            return self.fixed(ins, outs[0], lambda env: view_array(env[ins[0]], offset, result_type))
         if isinstance(op, nc.ConstantOp):
-            return self.once(outs[0], lambda env: _read_only(dense_to_array(op.value)))
+            return self.fixed(ins, outs[0], lambda env: _read_only(dense_to_array(op.value)))
         if isinstance(op, nw.ReshapeOp):
             shape = tuple(op.result.type.get_shape())
             return lambda env: env.__setitem__(outs[0], env[ins[0]].reshape(shape).copy())
@@ -277,17 +285,17 @@ class _Compiler:
 
         return refuse
 
-    @staticmethod
-    def once(out: int, make: Callable[[Env], np.ndarray]) -> Step:
-        """A step whose value (a weight, a view of one, a constant) is made on its first run and kept."""
-        made: list[np.ndarray] = []
-
-        def step(env: Env) -> None:
-            if not made:
-                made.append(make(env))
-            env[out] = made[0]
-
-        return step
+    def fixed(self, ins: list[int], out: int, make: Callable[[Env], np.ndarray]) -> Step | None:
+        """A value (a weight, a view of one, a constant) made now when its operands are fixed
+        (None: it is in ``statics``); otherwise, or when making it fails, a step that makes it
+        in every run (and fails there)."""
+        if all(k in self.statics for k in ins):
+            try:
+                self.statics[out] = make(self.statics)
+                return None
+            except Exception:  # noqa: BLE001 (raised again by the step, where the op runs)
+                pass
+        return lambda env: env.__setitem__(out, make(env))
 
     def loop(self, op: ncf.LoopOp, ins: list[int], outs: list[int]) -> Step:
         """Iterations run while ``i < trip_count`` and the condition holds; each
