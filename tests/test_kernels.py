@@ -117,3 +117,17 @@ def test_elementwise_reductions_and_layout_ops():
     e = np.exp(a - a.max(axis=1, keepdims=True))
     np.testing.assert_allclose(out["s"], e / e.sum(axis=1, keepdims=True), rtol=1e-5)
     np.testing.assert_array_equal(out["g"], a >= b)
+
+
+def test_reflect_padding_is_numpys_for_every_width_shorter_than_its_axis():
+    from cfmem.interp.kernels import _reflect, _reflects
+
+    rng = np.random.default_rng(3)
+    for shape in [(1, 256), (3, 5), (2, 3, 4), (1, 1, 7), (2,)]:
+        for _ in range(40):
+            widths = [(int(rng.integers(0, n)), int(rng.integers(0, n))) for n in shape]
+            x = rng.standard_normal(shape).astype(np.float32)
+            assert _reflects(x, widths)
+            got, want = _reflect(x, widths), np.pad(x, widths, mode="reflect")
+            assert got.shape == want.shape and got.tobytes() == want.tobytes(), (shape, widths)
+    assert not _reflects(np.zeros((2, 3)), [(0, 0), (3, 0)])

@@ -54,7 +54,15 @@ from xdsl.ir import Block, Operation, SSAValue
 
 from cfmem.dialects.nn_memref import ApplyOp
 from cfmem.interp.footprint import type_bytes
-from cfmem.interp.golden import InterpError, RunResult, check_inputs, find_function, prepare_kernel
+from cfmem.interp.golden import (
+    InputSpec,
+    InterpError,
+    RunResult,
+    check_inputs,
+    find_function,
+    input_spec,
+    prepare_kernel,
+)
 from cfmem.ir_io import is_flat  # noqa: F401 (where the interpreters' users look for it)
 from cfmem.interp.weights import numpy_dtype
 from cfmem.passes.aliases import is_inplace_op
@@ -201,6 +209,7 @@ class FlatInterpreter:
         self.slots: dict[int, int] = {}
         """The index in a run's values of each SSA value (by ``id``: the module holds them) of a compiled function."""
         self._onchip_sizes: dict[func.FuncOp, dict[str, int]] = {}
+        self._input_specs: dict[func.FuncOp, InputSpec] = {}
 
     def tensor_id(self, name: str) -> int:
         if name not in self.tensor_ids:
@@ -259,7 +268,9 @@ class FlatInterpreter:
         self.loops: list[tuple[str, int]] = []
         self.check_capacity(fn)
         init = self.init_of(fn)
-        arguments = check_inputs(fn, inputs)
+        if fn not in self._input_specs:
+            self._input_specs[fn] = input_spec(fn)
+        arguments = check_inputs(fn, inputs, self._input_specs[fn])
         loader = None if init is None else self.compiled(init.body.block)
         body = self.compiled(fn.body.block)
         with np.errstate(all="ignore"):  # NaN and inf are IEEE results here, not errors
@@ -573,7 +584,7 @@ class _Compiler:
                             f" %{ref.tensor or ref.memory.name}",
                             op,
                         )
-            interp.write(out, kernel([interp.read(ref, op) for ref in refs]), op)
+            interp.write(out, kernel[0]([interp.read(ref, op) for ref in refs]), op)
 
         return apply
 

@@ -118,30 +118,42 @@ def conform_input(name: str, value: np.ndarray, dtype: np.dtype) -> np.ndarray:
     return converted
 
 
-def conform_inputs(fn: func.FuncOp, inputs: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
-    """The inputs of ``fn`` by argument name, checked for name and shape and in
-    each argument's dtype (``conform_input``); the one input policy of every
-    command that runs a model."""
-    conformed: dict[str, np.ndarray] = {}
+InputSpec = list[tuple[str, tuple[int, ...], np.dtype]]
+"""Name, shape and dtype of each input argument of a function, in order."""
+
+
+def input_spec(fn: func.FuncOp) -> InputSpec:
+    specs = []
     for name, arg in zip(argument_names(fn), input_args(fn)):
-        if name not in inputs:
-            raise InterpError(f"missing input '{name}' (inputs given: {', '.join(sorted(inputs)) or 'none'})")
         ty = arg.type
         assert isinstance(ty, TensorType | MemRefType)
+        specs.append((name, tuple(ty.get_shape()), numpy_dtype(ty.get_element_type())))
+    return specs
+
+
+def conform_inputs(fn: func.FuncOp, inputs: dict[str, np.ndarray], spec: InputSpec | None = None
+                   ) -> dict[str, np.ndarray]:
+    """The inputs of ``fn`` (``spec``: its ``input_spec``) by argument name, checked for
+    name and shape and in each argument's dtype (``conform_input``); the one input policy
+    of every command that runs a model."""
+    spec = input_spec(fn) if spec is None else spec
+    conformed: dict[str, np.ndarray] = {}
+    for name, want, dtype in spec:
+        if name not in inputs:
+            raise InterpError(f"missing input '{name}' (inputs given: {', '.join(sorted(inputs)) or 'none'})")
         value = np.asarray(inputs[name])
-        want = tuple(ty.get_shape())
         if value.shape != want:
             raise InterpError(f"input '{name}' has shape {value.shape}, expected {want}")
-        conformed[name] = conform_input(name, value, numpy_dtype(ty.get_element_type()))
-    extra = set(inputs) - set(argument_names(fn))
-    if extra:
+        conformed[name] = conform_input(name, value, dtype)
+    if len(inputs) != len(conformed):
+        extra = set(inputs) - {name for name, _, _ in spec}
         raise InterpError(f"unknown input(s) {', '.join(sorted(extra))}")
     return conformed
 
 
-def check_inputs(fn: func.FuncOp, inputs: dict[str, np.ndarray]) -> list[np.ndarray]:
+def check_inputs(fn: func.FuncOp, inputs: dict[str, np.ndarray], spec: InputSpec | None = None) -> list[np.ndarray]:
     """The arguments of ``fn`` from ``inputs`` (``conform_inputs``), in argument order."""
-    return list(conform_inputs(fn, inputs).values())
+    return list(conform_inputs(fn, inputs, spec).values())
 
 
 Env = list
@@ -182,7 +194,7 @@ class GoldenInterpreter:
         self.branches: list[tuple[str, bool]] = []
         self.loop_labels = ncf.loop_labels(module)
         self.loops: list[tuple[str, int]] = []
-        self._programs: dict[func.FuncOp, tuple[_Block, list[int], Env]] = {}
+        self._programs: dict[func.FuncOp, tuple[InputSpec, _Block, list[int], Env]] = {}
 
     def blob(self, name: str) -> np.ndarray:
         if name not in self._blobs:
@@ -190,10 +202,10 @@ class GoldenInterpreter:
         return self._blobs[name]
 
     def run(self, fn: func.FuncOp, inputs: dict[str, np.ndarray]) -> RunResult:
-        arguments = check_inputs(fn, inputs)
         if fn not in self._programs:
-            self._programs[fn] = _Compiler(self).function(fn)
-        body, argument_slots, template = self._programs[fn]
+            self._programs[fn] = (input_spec(fn), *_Compiler(self).function(fn))
+        spec, body, argument_slots, template = self._programs[fn]
+        arguments = check_inputs(fn, inputs, spec)
         self.branches, self.loops = [], []
         env = template.copy()
         for k, value in zip(argument_slots, arguments):
@@ -278,7 +290,13 @@ class _Compiler:
             return wait
         if type(op) in kernels.KERNELS:
             kernel, out = prepare_kernel(op), outs[0]
-            return lambda env: env.__setitem__(out, kernel([env[k] for k in ins]))
+            if len(ins) == 1:
+                (a,) = ins
+                return lambda env: env.__setitem__(out, kernel[0]([env[a]]))
+            if len(ins) == 2:
+                a, b = ins
+                return lambda env: env.__setitem__(out, kernel[0]([env[a], env[b]]))
+            return lambda env: env.__setitem__(out, kernel[0]([env[k] for k in ins]))
 
         def refuse(env: Env) -> None:
             raise InterpError(f"cannot interpret '{op.name}'", op)
@@ -339,21 +357,17 @@ def _read_only(array: np.ndarray) -> np.ndarray:
     return array
 
 
-def prepare_kernel(op: Operation) -> Callable[[list[np.ndarray]], np.ndarray]:
-    """``kernels.prepare(op)``, made on its first call (an op never run costs nothing), with
-    an index out of range (a gather's) as an ``InterpError`` at ``op``."""
-    kernel = None
+def prepare_kernel(op: Operation) -> list[Callable[[list[np.ndarray]], np.ndarray]]:
+    """A one-element list holding ``kernels.prepare(op)`` (with an index out of range as an
+    ``InterpError`` at ``op``); until its first call it holds the preparer, which puts the
+    kernel in its place: an op that never runs costs nothing."""
 
-    def run(args: list[np.ndarray]) -> np.ndarray:
-        nonlocal kernel
-        if kernel is None:
-            kernel = kernels.prepare(op)
-        try:
-            return kernel(args)
-        except IndexError as err:
-            raise InterpError(f"'{op.name}': {err}", op) from None
+    def first(args: list[np.ndarray]) -> np.ndarray:
+        box[0] = kernels.prepare(op, lambda err: InterpError(f"'{op.name}': {err}", op))
+        return box[0](args)
 
-    return run
+    box = [first]
+    return box
 
 
 def run_function(

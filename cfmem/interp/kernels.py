@@ -198,7 +198,28 @@ def prepare_pad(op: nc.PadOp) -> Callable[[np.ndarray], np.ndarray]:
     if mode == "constant":
         value = np.float32(op.value.value.data)
         return lambda x: np.pad(x, widths, constant_values=value)
+    if mode == "reflect":
+        return lambda x: _reflect(x, widths) if _reflects(x, widths) else np.pad(x, widths, mode=mode)
     return lambda x: np.pad(x, widths, mode=mode)
+
+
+def _reflects(x: np.ndarray, widths: list[tuple[int, int]]) -> bool:
+    """Every pad of ``x`` is one reflection, shorter than its axis (np.pad's simple case)."""
+    return all(0 <= a < n and 0 <= b < n for (a, b), n in zip(widths, x.shape))
+
+
+def _reflect(x: np.ndarray, widths: list[tuple[int, int]]) -> np.ndarray:
+    """``np.pad(x, widths, mode="reflect")`` for pads shorter than their axes: the elements
+    next to each edge, mirrored, the edge itself not repeated."""
+    for axis, (before, after) in enumerate(widths):
+        if before or after:
+            parts = np.moveaxis(x, axis, -1)
+            last = parts.shape[-1] - 1
+            stop = last - 1 - after
+            # (the last slice keeps an axis of one element from reading itself backwards)
+            left, right = parts[..., before:0:-1], parts[..., last - 1 : stop if stop >= 0 else None : -1][..., :after]
+            x = np.moveaxis(np.concatenate([left, parts, right], axis=-1), -1, axis)
+    return np.ascontiguousarray(x)
 
 
 def gather(op: nc.GatherOp, data: np.ndarray, indices: np.ndarray) -> np.ndarray:
@@ -489,9 +510,11 @@ KERNELS: dict[type[Operation], Kernel] = {
 }
 
 
-def prepare(op: Operation) -> Callable[[list[np.ndarray]], np.ndarray]:
+def prepare(op: Operation, index_error: Callable[[IndexError], Exception] | None = None
+            ) -> Callable[[list[np.ndarray]], np.ndarray]:
     """``evaluate(op, args)`` with the kernel, the op's attributes and its result type
-    resolved once; the caller runs it under ``np.errstate(all="ignore")``.
+    resolved once; the caller runs it under ``np.errstate(all="ignore")``. An index out of
+    range (a gather's) raises ``index_error(err)`` when given.
 
     float16 arguments are given to the kernel as float32 and a float32 result of an op
     whose result type is f16 is rounded to float16 once: float32 computation, one
@@ -513,7 +536,12 @@ def prepare(op: Operation) -> Callable[[list[np.ndarray]], np.ndarray]:
     def run(args: list[np.ndarray]) -> np.ndarray:
         if widen:
             args = [a.astype(np.float32) if a.dtype == np.float16 else a for a in args]
-        result = kernel(*args)
+        try:
+            result = kernel(*args)
+        except IndexError as err:
+            if index_error is None:
+                raise
+            raise index_error(err) from None
         if type(result) is not np.ndarray:
             result = np.asarray(result)
         if round_to_f16 and result.dtype == np.float32:
