@@ -36,6 +36,7 @@ reads are checked, not only the first; those of an ``nn.loop``
 
 from __future__ import annotations
 
+import math
 import operator
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -130,7 +131,7 @@ class Ref:
     """Checking mode: the ids of ``tensor`` and ``reads`` (set by the interpreter)."""
 
     def __post_init__(self) -> None:
-        self.nbytes = int(np.prod(self.shape, dtype=np.int64)) * self.dtype.itemsize
+        self.nbytes = math.prod(self.shape) * self.dtype.itemsize
         self.end = self.offset + self.nbytes
 
     def array(self) -> np.ndarray:
@@ -210,6 +211,7 @@ class FlatInterpreter:
         """The index in a run's values of each SSA value (by ``id``: the module holds them) of a compiled function."""
         self._onchip_sizes: dict[func.FuncOp, dict[str, int]] = {}
         self._input_specs: dict[func.FuncOp, InputSpec] = {}
+        self._result_names: dict[func.FuncOp, list[str]] = {}
 
     def tensor_id(self, name: str) -> int:
         if name not in self.tensor_ids:
@@ -269,7 +271,7 @@ class FlatInterpreter:
         self.check_capacity(fn)
         init = self.init_of(fn)
         if fn not in self._input_specs:
-            self._input_specs[fn] = input_spec(fn)
+            self._input_specs[fn], self._result_names[fn] = input_spec(fn), result_names(fn)
         arguments = check_inputs(fn, inputs, self._input_specs[fn])
         loader = None if init is None else self.compiled(init.body.block)
         body = self.compiled(fn.body.block)
@@ -290,7 +292,7 @@ class FlatInterpreter:
                 values[self.slots[id(arg)]] = ref
                 outputs.append(ref)
             self.run_steps(body, values)
-        results = {name: ref.array().copy() for name, ref in zip(result_names(fn), outputs)}
+        results = {name: ref.array().copy() for name, ref in zip(self._result_names[fn], outputs)}
         return RunResult(results, list(self.branches), list(self.loops))
 
     def compiled(self, block: Block) -> list[Step]:
@@ -353,24 +355,31 @@ class FlatInterpreter:
             if self.in_flight:
                 self.check_not_in_flight(ref, op, "reads")
             owner = ref.memory.owner
-            if owner is not None and ref.tensor is not None:
+            if owner is not None and ref.tensor is not None and ref.nbytes:
                 segment = owner[ref.offset : ref.end]
                 allowed = self.owner_ids(ref)
-                foreign = segment != allowed[0]
-                for other in allowed[1:]:
-                    foreign &= segment != other
-                if foreign.any():
-                    bad = np.flatnonzero(foreign)
-                    first = int(segment[bad[0]])
-                    where = f"byte {ref.offset + int(bad[0])} of {ref.memory.name}"
-                    if first == UNWRITTEN:
-                        raise ClobberError(f"'{op.name}' reads %{ref.tensor} but nothing wrote {where}", op)
-                    raise ClobberError(
-                        f"'{op.name}' reads %{ref.tensor} but %{self.tensor_names[first]} overwrote"
-                        f" {bad.size} of its {ref.nbytes} bytes (first at {where})",
-                        op,
-                    )
+                # all bytes one allowed tensor's: the least owner is the greatest (no byte mask made)
+                least = np.minimum.reduce(segment)
+                if least != np.maximum.reduce(segment) or least not in allowed:
+                    self.check_owners(ref, segment, allowed, op)
         return ref.array()
+
+    def check_owners(self, ref: Ref, segment: np.ndarray, allowed: tuple[int, ...], op: Operation) -> None:
+        """Every byte of ``segment`` (``ref``'s owners) is owned by one of ``allowed``."""
+        foreign = segment != allowed[0]
+        for other in allowed[1:]:
+            foreign &= segment != other
+        if foreign.any():
+            bad = np.flatnonzero(foreign)
+            first = int(segment[bad[0]])
+            where = f"byte {ref.offset + int(bad[0])} of {ref.memory.name}"
+            if first == UNWRITTEN:
+                raise ClobberError(f"'{op.name}' reads %{ref.tensor} but nothing wrote {where}", op)
+            raise ClobberError(
+                f"'{op.name}' reads %{ref.tensor} but %{self.tensor_names[first]} overwrote"
+                f" {bad.size} of its {ref.nbytes} bytes (first at {where})",
+                op,
+            )
 
     def write(self, ref: Ref, value: np.ndarray, op: Operation) -> None:
         if self.check and self.in_flight:
@@ -571,14 +580,18 @@ class _Compiler:
         in_place = INPLACE_ATTR in op.attributes and is_inplace_op(op.compute)
         kernel = prepare_kernel(op.compute)
 
+        checked: list[tuple[Ref, ...]] = [()]
+
         def apply(values: Values) -> None:
             refs: list[Ref] = [values[k] for k in ins]
             out: Ref = values[out_slot]
-            if interp.check:
+            if interp.check and checked[0] != (out, *refs):  # (the same views as last time: checked then)
+                checked[0] = (out, *refs)
                 for ref in refs:
                     if in_place and (ref.memory, ref.offset, ref.nbytes) == (out.memory, out.offset, out.nbytes):
                         continue
                     if ref.overlaps(out):
+                        checked[0] = ()
                         raise ClobberError(
                             f"'{op.compute.name}' writes %{out.tensor or out.memory.name} over its own input"
                             f" %{ref.tensor or ref.memory.name}",

@@ -194,7 +194,7 @@ class GoldenInterpreter:
         self.branches: list[tuple[str, bool]] = []
         self.loop_labels = ncf.loop_labels(module)
         self.loops: list[tuple[str, int]] = []
-        self._programs: dict[func.FuncOp, tuple[InputSpec, _Block, list[int], Env]] = {}
+        self._programs: dict[func.FuncOp, tuple[InputSpec, list[str], _Block, list[int], Env]] = {}
 
     def blob(self, name: str) -> np.ndarray:
         if name not in self._blobs:
@@ -203,8 +203,8 @@ class GoldenInterpreter:
 
     def run(self, fn: func.FuncOp, inputs: dict[str, np.ndarray]) -> RunResult:
         if fn not in self._programs:
-            self._programs[fn] = (input_spec(fn), *_Compiler(self).function(fn))
-        spec, body, argument_slots, template = self._programs[fn]
+            self._programs[fn] = (input_spec(fn), result_names(fn), *_Compiler(self).function(fn))
+        spec, names, body, argument_slots, template = self._programs[fn]
         arguments = check_inputs(fn, inputs, spec)
         self.branches, self.loops = [], []
         env = template.copy()
@@ -212,7 +212,7 @@ class GoldenInterpreter:
             env[k] = value
         with np.errstate(all="ignore"):  # NaN and inf are IEEE results here, not errors
             outputs = body.run(env)
-        return RunResult(dict(zip(result_names(fn), outputs)), list(self.branches), list(self.loops))
+        return RunResult(dict(zip(names, outputs)), list(self.branches), list(self.loops))
 
 
 class _Compiler:
