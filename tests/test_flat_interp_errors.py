@@ -252,3 +252,28 @@ def test_a_load_reads_the_element_at_its_index(flags, taken, value):
     result = run_flat(module, {"c": np.array(flags)})
     assert result.outputs["o"].tolist() == [value]
     assert result.branches == [("if#0", taken)]
+
+
+def test_a_kept_interpreter_reports_the_same_clobber_on_every_run():
+    module, _ = parse_module(FLAT_TEMPLATE.replace("BODY", "\n  ".join(CLOBBER)))
+    interp = FlatInterpreter(module)
+    for _ in range(2):
+        with pytest.raises(ClobberError, match="reads %a but %b overwrote 8 of its 16 bytes"):
+            interp.run(find_function(module), {"x": X})
+
+
+def test_a_transfer_from_a_constant_delivers_its_bytes_at_the_start_though_a_copy_overwrites_them():
+    """A DMA reads a constant in place; a write into the constant before the wait copies the
+    transfer's bytes first, and the next run starts from the constant's own bytes again."""
+    module, _ = parse_module(FLAT_TEMPLATE.replace("BODY", "\n  ".join([
+        dma(tensor="a"),
+        '%wv = memref.view %w[%c0][] : memref<32xi8> to memref<4xf32>',
+        COPY.format(src="x", dst="wv", src_type=OFF_CHIP, dst_type=OFF_CHIP),
+        WAIT.format(element="c0", count="c16"),
+        VIEW.format(name="a", at="c0"),
+        COPY.format(src="a", dst="o", src_type=ON_CHIP, dst_type=OFF_CHIP),
+    ])))  # fmt: skip
+    for check in (True, False):
+        interp = FlatInterpreter(module, check=check)
+        for _ in range(2):
+            assert interp.run(find_function(module), {"x": X}).outputs["o"].tobytes() == bytes([7] * 16)
