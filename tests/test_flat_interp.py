@@ -19,7 +19,7 @@ from xdsl.dialects.builtin import DenseArrayBase, ModuleOp, i64
 from cfmem.dialects.nn_memref import ApplyOp
 from cfmem.interp.coverage import branch_covering_inputs
 from cfmem.interp.flat import ClobberError, FlatInterpreter, run_flat
-from cfmem.interp.golden import InterpError, find_function, run_function
+from cfmem.interp.golden import GoldenInterpreter, InterpError, find_function, run_function
 from cfmem.ir_io import load_module, make_context, parse_module
 from cfmem.passes.insert_dma import InsertDmaPass
 from cfmem.passes.liveness import analyze_function
@@ -49,6 +49,23 @@ def examples():
         cases[name] = (module, branch_covering_inputs(module))
     return cases
 
+
+
+@pytest.mark.parametrize("name", ["fusiondetect", "wakeword"])
+def test_kept_interpreters_run_every_branch_as_fresh_ones(examples, name):
+    """One interpreter of each kind, compiled once, runs the input sets one after the other
+    (branches alternating) with the outputs and branch traces of a fresh interpreter per run."""
+    module, cases = examples[name]
+    flat = lowered(module)
+    reference, checked, unchecked = GoldenInterpreter(module), FlatInterpreter(flat), FlatInterpreter(flat, check=False)
+    for inputs, trace in cases + cases[::-1]:
+        want = run_function(module, inputs)
+        runs = [reference.run(find_function(module), inputs),
+                checked.run(find_function(flat), inputs), unchecked.run(find_function(flat), inputs)]  # fmt: skip
+        for got in runs:
+            assert tuple(got.branches) == trace
+            for key in want.outputs:
+                assert got.outputs[key].tobytes() == want.outputs[key].tobytes()
 
 @pytest.mark.parametrize("name", MODELS)
 @pytest.mark.parametrize(

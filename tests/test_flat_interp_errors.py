@@ -119,16 +119,47 @@ def test_a_named_view_of_a_constant_global_is_read_without_an_owner():
     assert run().outputs["o"].tobytes() == bytes([7] * 16)
 
 
-def test_the_owner_map_keeps_four_bytes_per_arena_byte():
+def test_the_owner_map_keeps_two_bytes_per_arena_byte():
     module, _ = parse_module(FLAT_TEMPLATE.replace("BODY", ""))
     interp = FlatInterpreter(module)
     interp.run(find_function(module), {"x": X})
     memory = interp.memory("arena")
-    assert memory.owner.dtype == np.int32 and memory.owner.shape == (32,)
+    assert memory.owner.dtype == np.int16 and memory.owner.shape == (32,)
     assert interp.memory("w").owner is None
     unchecked = FlatInterpreter(module, check=False)
     unchecked.run(find_function(module), {"x": X})
     assert unchecked.memory("arena").owner is None
+
+
+CLOBBER = [VIEW.format(name="a", at="c0"), COPY.format(src="x", dst="a", src_type=OFF_CHIP, dst_type=ON_CHIP),
+           VIEW.format(name="b", at="c8"), COPY.format(src="x", dst="b", src_type=OFF_CHIP, dst_type=ON_CHIP),
+           COPY.format(src="a", dst="o", src_type=ON_CHIP, dst_type=OFF_CHIP)]  # fmt: skip
+
+
+def test_past_32767_tensors_the_owner_map_widens_and_still_names_the_clobber():
+    module, _ = parse_module(FLAT_TEMPLATE.replace("BODY", "\n  ".join(CLOBBER)))
+    interp = FlatInterpreter(module)
+    for k in range(32767):  # the run's a and b are tensors 32767 and 32768
+        interp.tensor_id(f"earlier{k}")
+    with pytest.raises(ClobberError, match="reads %a but %b overwrote 8 of its 16 bytes"):
+        interp.run(find_function(module), {"x": X})
+    assert interp.memory("arena").owner.dtype == np.int32
+    assert interp.tensor_ids["b"] == 32768
+
+
+def test_a_second_run_of_one_interpreter_starts_from_fresh_memories():
+    """Global memories are kept between runs and put back to their first bytes and no
+    owners when a run first uses them."""
+    module, _ = parse_module(FLAT_TEMPLATE.replace("BODY", "\n  ".join(CLOBBER[:2] + [
+        '%r = memref.view %arena[%c0][] : memref<32xi8, 1 : i64> to memref<4xf32, 1 : i64>',
+        COPY.format(src="r", dst="o", src_type=ON_CHIP, dst_type=OFF_CHIP)])))
+    interp = FlatInterpreter(module)
+    fn = find_function(module)
+    assert interp.run(fn, {"x": X}).outputs["o"].tolist() == X.tolist()
+    assert interp.run(fn, {"x": X + 1}).outputs["o"].tolist() == (X + 1).tolist()
+    interp.memories = {}  # as a third run starts
+    arena = interp.memory("arena")
+    assert (arena.data == 0xFF).all() and (arena.owner == -1).all()
 
 
 UNNAMED = """
@@ -221,3 +252,28 @@ def test_a_load_reads_the_element_at_its_index(flags, taken, value):
     result = run_flat(module, {"c": np.array(flags)})
     assert result.outputs["o"].tolist() == [value]
     assert result.branches == [("if#0", taken)]
+
+
+def test_a_kept_interpreter_reports_the_same_clobber_on_every_run():
+    module, _ = parse_module(FLAT_TEMPLATE.replace("BODY", "\n  ".join(CLOBBER)))
+    interp = FlatInterpreter(module)
+    for _ in range(2):
+        with pytest.raises(ClobberError, match="reads %a but %b overwrote 8 of its 16 bytes"):
+            interp.run(find_function(module), {"x": X})
+
+
+def test_a_transfer_from_a_constant_delivers_its_bytes_at_the_start_though_a_copy_overwrites_them():
+    """A DMA reads a constant in place; a write into the constant before the wait copies the
+    transfer's bytes first, and the next run starts from the constant's own bytes again."""
+    module, _ = parse_module(FLAT_TEMPLATE.replace("BODY", "\n  ".join([
+        dma(tensor="a"),
+        '%wv = memref.view %w[%c0][] : memref<32xi8> to memref<4xf32>',
+        COPY.format(src="x", dst="wv", src_type=OFF_CHIP, dst_type=OFF_CHIP),
+        WAIT.format(element="c0", count="c16"),
+        VIEW.format(name="a", at="c0"),
+        COPY.format(src="a", dst="o", src_type=ON_CHIP, dst_type=OFF_CHIP),
+    ])))  # fmt: skip
+    for check in (True, False):
+        interp = FlatInterpreter(module, check=check)
+        for _ in range(2):
+            assert interp.run(find_function(module), {"x": X}).outputs["o"].tobytes() == bytes([7] * 16)

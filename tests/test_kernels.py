@@ -5,6 +5,7 @@ import itertools
 
 import numpy as np
 import pytest
+from numpy.lib.stride_tricks import sliding_window_view
 
 from cfmem.interp.golden import run_function
 from cfmem.ir_io import parse_module
@@ -28,6 +29,19 @@ def conv_naive(x, w, b, stride, pads, dil, groups):
     return out
 
 
+def conv_einsum(x, w, b, stride, pads, dil, groups):
+    """The convolution as one plain ``np.einsum(optimize=True)`` per group: the kernel,
+    which plans the contraction once, must give these bits."""
+    o, cg, kh, kw = w.shape
+    xp = np.pad(x, ((0, 0), (0, 0), (pads[0], pads[2]), (pads[1], pads[3])))
+    win = sliding_window_view(xp, ((kh - 1) * dil[0] + 1, (kw - 1) * dil[1] + 1), axis=(2, 3))
+    win = win[:, :, :: stride[0], :: stride[1], :: dil[0], :: dil[1]]
+    og = o // groups
+    parts = [np.einsum("ncxykl,ockl->noxy", win[:, g * cg : (g + 1) * cg], w[g * og : (g + 1) * og], optimize=True)
+             for g in range(groups)]  # fmt: skip
+    return np.concatenate(parts, axis=1) + b.reshape(1, o, 1, 1)
+
+
 def tensor(shape):
     return "tensor<" + "x".join(map(str, shape)) + "xf32>"
 
@@ -39,6 +53,7 @@ def tensor(shape):
         (4, 6, 3, 2, (0, 1, 2, 0), 1, 2),
         (4, 4, 3, 1, (2, 2, 2, 2), 2, 4),
         (2, 3, 1, 3, (0, 0, 0, 0), 1, 1),
+        (16, 24, 3, 2, (0, 1, 0, 1), 1, 1),
     ],
 )
 def test_conv2d_matches_naive_loops(cin, cout, k, stride, pads, dil, groups):
@@ -60,6 +75,7 @@ def test_conv2d_matches_naive_loops(cin, cout, k, stride, pads, dil, groups):
     module, _ = parse_module(text)
     out = run_function(module, {"x": x}).outputs["y"]
     np.testing.assert_allclose(out, ref, rtol=1e-4, atol=1e-5)
+    assert out.tobytes() == conv_einsum(x, w, b, (stride, stride), pads, (dil, dil), groups).tobytes()
 
 
 def test_pooling_padding_is_excluded_from_max_and_average():
@@ -101,3 +117,17 @@ def test_elementwise_reductions_and_layout_ops():
     e = np.exp(a - a.max(axis=1, keepdims=True))
     np.testing.assert_allclose(out["s"], e / e.sum(axis=1, keepdims=True), rtol=1e-5)
     np.testing.assert_array_equal(out["g"], a >= b)
+
+
+def test_reflect_padding_is_numpys_for_every_width_shorter_than_its_axis():
+    from cfmem.interp.kernels import _reflect, _reflects
+
+    rng = np.random.default_rng(3)
+    for shape in [(1, 256), (3, 5), (2, 3, 4), (1, 1, 7), (2,)]:
+        for _ in range(40):
+            widths = [(int(rng.integers(0, n)), int(rng.integers(0, n))) for n in shape]
+            x = rng.standard_normal(shape).astype(np.float32)
+            assert _reflects(x, widths)
+            got, want = _reflect(x, widths), np.pad(x, widths, mode="reflect")
+            assert got.shape == want.shape and got.tobytes() == want.tobytes(), (shape, widths)
+    assert not _reflects(np.zeros((2, 3)), [(0, 0), (3, 0)])

@@ -8,13 +8,14 @@ check which paths a set of inputs exercised.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
 from xdsl.dialects import func
-from xdsl.dialects.builtin import ArrayAttr, MemRefType, ModuleOp, TensorType
-from xdsl.ir import Block, BlockArgument, Operation, SSAValue
+from xdsl.dialects.builtin import MemRefType, ModuleOp, TensorType
+from xdsl.ir import Block, Operation, SSAValue
 
 from cfmem.dialects import nn_compute as nc
 from cfmem.dialects import nn_control as ncf
@@ -117,34 +118,72 @@ def conform_input(name: str, value: np.ndarray, dtype: np.dtype) -> np.ndarray:
     return converted
 
 
-def conform_inputs(fn: func.FuncOp, inputs: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
-    """The inputs of ``fn`` by argument name, checked for name and shape and in
-    each argument's dtype (``conform_input``); the one input policy of every
-    command that runs a model."""
-    conformed: dict[str, np.ndarray] = {}
+InputSpec = list[tuple[str, tuple[int, ...], np.dtype]]
+"""Name, shape and dtype of each input argument of a function, in order."""
+
+
+def input_spec(fn: func.FuncOp) -> InputSpec:
+    specs = []
     for name, arg in zip(argument_names(fn), input_args(fn)):
-        if name not in inputs:
-            raise InterpError(f"missing input '{name}' (inputs given: {', '.join(sorted(inputs)) or 'none'})")
         ty = arg.type
         assert isinstance(ty, TensorType | MemRefType)
+        specs.append((name, tuple(ty.get_shape()), numpy_dtype(ty.get_element_type())))
+    return specs
+
+
+def conform_inputs(fn: func.FuncOp, inputs: dict[str, np.ndarray], spec: InputSpec | None = None
+                   ) -> dict[str, np.ndarray]:
+    """The inputs of ``fn`` (``spec``: its ``input_spec``) by argument name, checked for
+    name and shape and in each argument's dtype (``conform_input``); the one input policy
+    of every command that runs a model."""
+    spec = input_spec(fn) if spec is None else spec
+    conformed: dict[str, np.ndarray] = {}
+    for name, want, dtype in spec:
+        if name not in inputs:
+            raise InterpError(f"missing input '{name}' (inputs given: {', '.join(sorted(inputs)) or 'none'})")
         value = np.asarray(inputs[name])
-        want = tuple(ty.get_shape())
         if value.shape != want:
             raise InterpError(f"input '{name}' has shape {value.shape}, expected {want}")
-        conformed[name] = conform_input(name, value, numpy_dtype(ty.get_element_type()))
-    extra = set(inputs) - set(argument_names(fn))
-    if extra:
+        conformed[name] = conform_input(name, value, dtype)
+    if len(inputs) != len(conformed):
+        extra = set(inputs) - {name for name, _, _ in spec}
         raise InterpError(f"unknown input(s) {', '.join(sorted(extra))}")
     return conformed
 
 
-def check_inputs(fn: func.FuncOp, inputs: dict[str, np.ndarray]) -> list[np.ndarray]:
+def check_inputs(fn: func.FuncOp, inputs: dict[str, np.ndarray], spec: InputSpec | None = None) -> list[np.ndarray]:
     """The arguments of ``fn`` from ``inputs`` (``conform_inputs``), in argument order."""
-    return list(conform_inputs(fn, inputs).values())
+    return list(conform_inputs(fn, inputs, spec).values())
+
+
+Env = list
+"""Values of a run, one slot per SSA value of the function (``_Compiler.slot``)."""
+Step = Callable[[Env], None]
+
+
+@dataclass
+class _Block:
+    """A block compiled to steps; ``results`` are the slots its terminator returns
+    (None: the block has no terminator)."""
+
+    steps: list[Step]
+    results: list[int] | None
+
+    def run(self, env: Env) -> list:
+        for step in self.steps:
+            step(env)
+        if self.results is None:
+            raise InterpError("block has no terminator")
+        return [env[k] for k in self.results]
 
 
 class GoldenInterpreter:
-    """Runs one function of a tensor-level module on numpy arrays."""
+    """Runs one function of a tensor-level module on numpy arrays.
+
+    Each function is compiled once, on its first run, into a list of steps with the
+    kernels, attributes and shapes of its ops resolved, and its weights decoded on
+    first use and kept: an interpreter assumes its module does not change between runs
+    (make a new one for a changed module)."""
 
     def __init__(self, module: ModuleOp, base_dir: Path | None = None):
         self.module = module
@@ -155,7 +194,7 @@ class GoldenInterpreter:
         self.branches: list[tuple[str, bool]] = []
         self.loop_labels = ncf.loop_labels(module)
         self.loops: list[tuple[str, int]] = []
-        self.env: dict[SSAValue, np.ndarray] = {}
+        self._programs: dict[func.FuncOp, tuple[InputSpec, list[str], _Block, list[int], Env]] = {}
 
     def blob(self, name: str) -> np.ndarray:
         if name not in self._blobs:
@@ -163,82 +202,172 @@ class GoldenInterpreter:
         return self._blobs[name]
 
     def run(self, fn: func.FuncOp, inputs: dict[str, np.ndarray]) -> RunResult:
+        if fn not in self._programs:
+            self._programs[fn] = (input_spec(fn), result_names(fn), *_Compiler(self).function(fn))
+        spec, names, body, argument_slots, template = self._programs[fn]
+        arguments = check_inputs(fn, inputs, spec)
         self.branches, self.loops = [], []
-        env: dict[SSAValue, np.ndarray] = dict(zip(fn.body.block.args, check_inputs(fn, inputs)))
-        self.env = env
-        outputs = self.run_block(fn.body.block, env)
-        return RunResult(dict(zip(result_names(fn), outputs)), list(self.branches), list(self.loops))
+        env = template.copy()
+        for k, value in zip(argument_slots, arguments):
+            env[k] = value
+        with np.errstate(all="ignore"):  # NaN and inf are IEEE results here, not errors
+            outputs = body.run(env)
+        return RunResult(dict(zip(names, outputs)), list(self.branches), list(self.loops))
 
-    def run_block(self, block: Block, env: dict[SSAValue, np.ndarray]) -> list[np.ndarray]:
-        """Execute ``block``; return the operands of its terminator."""
+
+class _Compiler:
+    """Compiles the blocks of one function into steps over slot-indexed values."""
+
+    def __init__(self, interp: GoldenInterpreter):
+        self.interp = interp
+        self.slots: dict[SSAValue, int] = {}
+        self.statics: dict[int, np.ndarray] = {}
+        """Values the same in every run, by slot: weights, views of them, constants."""
+
+    def slot(self, value: SSAValue) -> int:
+        if value not in self.slots:
+            self.slots[value] = len(self.slots)
+        return self.slots[value]
+
+    def function(self, fn: func.FuncOp) -> tuple[_Block, list[int], Env]:
+        """The body's steps, the arguments' slots and the values a run starts with."""
+        arguments = [self.slot(a) for a in fn.body.block.args]
+        body = self.block(fn.body.block)
+        template: Env = [None] * len(self.slots)
+        for k, value in self.statics.items():
+            template[k] = value
+        return body, arguments, template
+
+    def block(self, block: Block) -> _Block:
+        steps: list[Step] = []
         for op in block.ops:
             if isinstance(op, ncf.YieldOp | func.ReturnOp):
-                return [env[v] for v in op.operands]
-            for result, value in zip(op.results, self.run_op(op, env)):
-                env[result] = value
-        raise InterpError("block has no terminator")
+                return _Block(steps, [self.slot(v) for v in op.operands])
+            step = self.op(op)
+            if step is not None:  # None: the op's value is in ``statics``
+                steps.append(step)
+        return _Block(steps, None)
 
-    def run_op(self, op: Operation, env: dict[SSAValue, np.ndarray]) -> list[np.ndarray]:
-        args = [env[v] for v in op.operands]
+    def op(self, op: Operation) -> Step | None:
+        ins = [self.slot(v) for v in op.operands]
+        outs = [self.slot(r) for r in op.results]
+        interp = self.interp
         if isinstance(op, ncf.IfOp):
-            taken = bool(args[0].reshape(-1)[0])
-            self.branches.append((self.if_labels[op], taken))
-            region = op.then_region if taken else op.else_region
-            return self.run_block(region.block, env)
+            label, then, other = interp.if_labels[op], self.block(op.then_region.block), self.block(op.else_region.block)
+
+            def run_if(env: Env) -> None:
+                taken = bool(env[ins[0]].reshape(-1)[0])
+                interp.branches.append((label, taken))
+                for k, value in zip(outs, (then if taken else other).run(env)):
+                    env[k] = value
+
+            return run_if
         if isinstance(op, ncf.LoopOp):
-            return self.run_loop(op, args)
+            return self.loop(op, ins, outs)
         if isinstance(op, nw.GetGlobalOp):
-            return [self.blob(op.global_name.string_value())]
+            name = op.global_name.string_value()
+            return self.fixed(ins, outs[0], lambda env: interp.blob(name))
         if isinstance(op, nw.ViewOp):
-            return [view_array(args[0], op.offset.value.data, op.result.type)]
-        if isinstance(op, nw.ReshapeOp):
-            return [args[0].reshape(tuple(op.result.type.get_shape())).copy()]
+            offset, result_type = op.offset.value.data, op.result.type
+            return self.fixed(ins, outs[0], lambda env: view_array(env[ins[0]], offset, result_type))
         if isinstance(op, nc.ConstantOp):
-            return [dense_to_array(op.value)]
+            return self.fixed(ins, outs[0], lambda env: _read_only(dense_to_array(op.value)))
+        if isinstance(op, nw.ReshapeOp):
+            shape = tuple(op.result.type.get_shape())
+            return lambda env: env.__setitem__(outs[0], env[ins[0]].reshape(shape).copy())
         if isinstance(op, nd.DmaBufferOp):
-            return [np.zeros(op.result.type.get_shape(), np.uint8)]
+            shape = tuple(op.result.type.get_shape())
+            return lambda env: env.__setitem__(outs[0], np.zeros(shape, np.uint8))
         if isinstance(op, nd.DmaStartOp):
             # a token carries copies of the sources: the meaning of a transfer
-            return [[a.copy() for a in args[:-1]]]
+            return lambda env: env.__setitem__(outs[0], [env[k].copy() for k in ins[:-1]])
+
         if isinstance(op, nd.DmaWaitOp):
-            return list(args[0])
+            def wait(env: Env) -> None:
+                for k, value in zip(outs, env[ins[0]]):
+                    env[k] = value
+
+            return wait
         if type(op) in kernels.KERNELS:
-            return [evaluate(op, args)]
-        raise InterpError(f"cannot interpret '{op.name}'", op)
+            kernel, out = prepare_kernel(op), outs[0]
+            if len(ins) == 1:
+                (a,) = ins
+                return lambda env: env.__setitem__(out, kernel[0]([env[a]]))
+            if len(ins) == 2:
+                a, b = ins
+                return lambda env: env.__setitem__(out, kernel[0]([env[a], env[b]]))
+            return lambda env: env.__setitem__(out, kernel[0]([env[k] for k in ins]))
 
+        def refuse(env: Env) -> None:
+            raise InterpError(f"cannot interpret '{op.name}'", op)
 
-    def run_loop(self, op: ncf.LoopOp, args: list[np.ndarray]) -> list[np.ndarray]:
+        return refuse
+
+    def fixed(self, ins: list[int], out: int, make: Callable[[Env], np.ndarray]) -> Step | None:
+        """A value (a weight, a view of one, a constant) made now when its operands are fixed
+        (None: it is in ``statics``); otherwise, or when making it fails, a step that makes it
+        in every run (and fails there)."""
+        if all(k in self.statics for k in ins):
+            try:
+                self.statics[out] = make(self.statics)
+                return None
+            except Exception:  # noqa: BLE001 (raised again by the step, where the op runs)
+                pass
+        return lambda env: env.__setitem__(out, make(env))
+
+    def loop(self, op: ncf.LoopOp, ins: list[int], outs: list[int]) -> Step:
         """Iterations run while ``i < trip_count`` and the condition holds; each
         scan output stacks one element per iteration and must be full."""
-        limit, cond, carried = int(args[0].reshape(-1)[0]), bool(args[1].reshape(-1)[0]), args[2:]
-        scans: list[list[np.ndarray]] = [[] for _ in op.scans]
-        env = self.env
-        i = 0
-        while i < limit and cond:
-            block = op.body.block
-            env[block.args[0]] = np.full(block.args[0].type.get_shape(), i, np.int64)
-            env[block.args[1]] = np.full(block.args[1].type.get_shape(), True)
-            env.update(zip(block.args[2:], carried))
-            yielded = self.run_block(block, env)
-            cond, carried = bool(yielded[0].reshape(-1)[0]), yielded[1 : 1 + len(carried)]
-            for stack, element in zip(scans, yielded[1 + len(carried) :]):
-                stack.append(element)
-            i += 1
-        self.loops.append((self.loop_labels[op], i))
-        length = op.scan_length()
-        if length is not None and i != length:
-            raise InterpError(f"{self.loop_labels[op]} ran {i} iterations but its scan outputs hold {length}", op)
-        stacked = [np.stack(s) if s else np.zeros(r.type.get_shape(), numpy_dtype(r.type.get_element_type()))
-                   for s, r in zip(scans, op.scans)]
-        return [*carried, *stacked]
+        interp, block = self.interp, op.body.block
+        label, length = interp.loop_labels[op], op.scan_length()
+        index_slot, cond_slot, *carried_slots = [self.slot(a) for a in block.args]
+        index_shape, cond_shape = block.args[0].type.get_shape(), block.args[1].type.get_shape()
+        body = self.block(block)
+        empty = [(r.type.get_shape(), numpy_dtype(r.type.get_element_type())) for r in op.scans]
+        n_carried = len(ins) - 2
+
+        def run_loop(env: Env) -> None:
+            limit, cond = int(env[ins[0]].reshape(-1)[0]), bool(env[ins[1]].reshape(-1)[0])
+            carried = [env[k] for k in ins[2:]]
+            scans: list[list[np.ndarray]] = [[] for _ in empty]
+            i = 0
+            while i < limit and cond:
+                env[index_slot] = np.full(index_shape, i, np.int64)
+                env[cond_slot] = np.full(cond_shape, True)
+                for k, value in zip(carried_slots, carried):
+                    env[k] = value
+                yielded = body.run(env)
+                cond, carried = bool(yielded[0].reshape(-1)[0]), yielded[1 : 1 + n_carried]
+                for stack, element in zip(scans, yielded[1 + n_carried :]):
+                    stack.append(element)
+                i += 1
+            interp.loops.append((label, i))
+            if length is not None and i != length:
+                raise InterpError(f"{label} ran {i} iterations but its scan outputs hold {length}", op)
+            stacked = [np.stack(s) if s else np.zeros(shape, dtype) for s, (shape, dtype) in zip(scans, empty)]
+            for k, value in zip(outs, [*carried, *stacked]):
+                env[k] = value
+
+        return run_loop
 
 
-def evaluate(op: Operation, args: list[np.ndarray]) -> np.ndarray:
-    """``kernels.evaluate``, with an index out of range (a gather's) as an ``InterpError`` at ``op``."""
-    try:
-        return kernels.evaluate(op, args)
-    except IndexError as err:
-        raise InterpError(f"'{op.name}': {err}", op) from None
+def _read_only(array: np.ndarray) -> np.ndarray:
+    """``array``, no longer writable: one constant serves every run."""
+    array.flags.writeable = False
+    return array
+
+
+def prepare_kernel(op: Operation) -> list[Callable[[list[np.ndarray]], np.ndarray]]:
+    """A one-element list holding ``kernels.prepare(op)`` (with an index out of range as an
+    ``InterpError`` at ``op``); until its first call it holds the preparer, which puts the
+    kernel in its place: an op that never runs costs nothing."""
+
+    def first(args: list[np.ndarray]) -> np.ndarray:
+        box[0] = kernels.prepare(op, lambda err: InterpError(f"'{op.name}': {err}", op))
+        return box[0](args)
+
+    box = [first]
+    return box
 
 
 def run_function(

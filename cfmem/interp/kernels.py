@@ -18,12 +18,13 @@ or compare values give the same bits either way.
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 
 import math
 
 import numpy as np
-from numpy.lib.stride_tricks import sliding_window_view
-from xdsl.dialects.builtin import Float16Type
+from numpy.lib.stride_tricks import as_strided, sliding_window_view
+from xdsl.dialects.builtin import Float16Type, ShapedType
 from xdsl.ir import Operation
 
 from cfmem.dialects import nn_compute as nc
@@ -34,31 +35,93 @@ from cfmem.interp.weights import numpy_dtype
 
 Kernel = Callable[..., np.ndarray]
 
+try:  # numpy >= 2.3 contracts every pair of operands of an optimized einsum with bmm_einsum
+    from numpy._core.einsumfunc import _parse_eq_to_batch_matmul as _bmm_plan
+    from numpy._core.einsumfunc import _parse_output_order as _bmm_order
+    from numpy._core.einsumfunc import bmm_einsum as _bmm_einsum
+    from numpy._core.einsumfunc import c_einsum as _c_einsum
+except ImportError:  # pragma: no cover
+    _bmm_einsum = None
+
 
 def _ints(attr) -> tuple[int, ...]:
     return tuple(int(v) for v in attr.get_values())
 
 
-def conv2d(op: nc.Conv2dOp, x: np.ndarray, w: np.ndarray, b: np.ndarray | None = None) -> np.ndarray:
+def _pairwise_einsum(subscripts: str, a: np.ndarray, b: np.ndarray) -> Callable[[np.ndarray, np.ndarray], np.ndarray]:
+    """``np.einsum(subscripts, a, b, optimize=True)`` for arrays of ``a``'s and ``b``'s shapes,
+    strides and dtypes, with numpy's contraction plan found once: the same numpy calls
+    (transpose, reshape, matmul), so the same bits."""
+    fallback = lambda x, y: np.einsum(subscripts, x, y, optimize=True)  # noqa: E731
+    if _bmm_einsum is None:
+        return fallback
+    _, contractions = np.einsum_path(subscripts, a, b, optimize=True, einsum_call=True)
+    if len(contractions) != 1 or tuple(contractions[0][0]) != (1, 0):
+        return fallback
+    equation = contractions[0][1]  # numpy pops operand 1, then operand 0
+    eq_a, eq_b, shape_a, shape_b, shape_ab, perm_ab, pure = _bmm_plan(equation, b.shape, a.shape)
+    if pure or _bmm_order("K", b.flags.f_contiguous, a.flags.f_contiguous) is not None:
+        return lambda x, y: _bmm_einsum(equation, y, x)
+
+    def contract(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+        left = y if eq_a is None else _c_einsum(eq_a, y)
+        if shape_a is not None:
+            left = left.reshape(shape_a)
+        right = x if eq_b is None else _c_einsum(eq_b, x)
+        if shape_b is not None:
+            right = right.reshape(shape_b)
+        product = np.matmul(left, right)
+        if shape_ab is not None:
+            product = product.reshape(shape_ab)
+        return product if perm_ab is None else product.transpose(perm_ab)
+
+    return contract
+
+
+def prepare_conv2d(op: nc.Conv2dOp) -> Callable[..., np.ndarray]:
+    """Grouped, strided, dilated 2-D convolution: windows of the zero-padded input contracted
+    with the weights by ``np.einsum``; the contraction order is found once per operand shapes."""
     sh, sw = _ints(op.strides)
     pt, pl, pb, pr = _ints(op.pads)
     dh, dw = _ints(op.dilations)
     groups = op.groups.value.data
-    n, c, _, _ = x.shape
-    o, cg, kh, kw = w.shape
-    xp = np.pad(x, ((0, 0), (0, 0), (pt, pb), (pl, pr)))
-    # windows: [n, c, oh, ow, kh*dh.., kw*dw..] then take every dilation-th tap
-    win = sliding_window_view(xp, ((kh - 1) * dh + 1, (kw - 1) * dw + 1), axis=(2, 3))
-    win = win[:, :, ::sh, ::sw, ::dh, ::dw]
-    og = o // groups
-    out = np.empty((n, o, win.shape[2], win.shape[3]), dtype=np.result_type(x, w))
-    for g in range(groups):
-        xg = win[:, g * cg : (g + 1) * cg]
-        wg = w[g * og : (g + 1) * og]
-        out[:, g * og : (g + 1) * og] = np.einsum("ncxykl,ockl->noxy", xg, wg, optimize=True)
-    if b is not None:
-        out += b.reshape(1, o, 1, 1)
-    return out
+    contractions: dict[tuple, Callable[[np.ndarray, np.ndarray], np.ndarray]] = {}
+
+    def run(x: np.ndarray, w: np.ndarray, b: np.ndarray | None = None) -> np.ndarray:
+        n, c, h, wd = x.shape
+        o, cg, kh, kw = w.shape
+        xp = x
+        if pt or pl or pb or pr:  # the same zeros np.pad would put around x
+            xp = np.zeros((n, c, h + pt + pb, wd + pl + pr), x.dtype)
+            xp[:, :, pt : pt + h, pl : pl + wd] = x
+        # windows: [n, c, oh, ow, kh, kw], every dilation-th tap of each window
+        oh = (xp.shape[2] - (kh - 1) * dh - 1) // sh + 1
+        ow = (xp.shape[3] - (kw - 1) * dw - 1) // sw + 1
+        s0, s1, s2, s3 = xp.strides
+        shape, strides = (n, c, oh, ow, kh, kw), (s0, s1, s2 * sh, s3 * sw, s2 * dh, s3 * dw)
+        if xp.flags.c_contiguous:
+            win = np.ndarray(shape, xp.dtype, xp, 0, strides)
+        else:
+            win = as_strided(xp, shape, strides, writeable=False)
+        og = o // groups
+        out = np.empty((n, o, oh, ow), dtype=np.result_type(x, w))
+        for g in range(groups):
+            xg = win[:, g * cg : (g + 1) * cg]
+            wg = w[g * og : (g + 1) * og]
+            key = (xg.shape, xg.strides, xg.dtype, wg.shape, wg.strides, wg.dtype)
+            contract = contractions.get(key)
+            if contract is None:
+                contract = contractions[key] = _pairwise_einsum("ncxykl,ockl->noxy", xg, wg)
+            out[:, g * og : (g + 1) * og] = contract(xg, wg)
+        if b is not None:
+            out += b.reshape(1, o, 1, 1)
+        return out
+
+    return run
+
+
+def conv2d(op: nc.Conv2dOp, x: np.ndarray, w: np.ndarray, b: np.ndarray | None = None) -> np.ndarray:
+    return prepare_conv2d(op)(x, w, b)
 
 
 def _pool_windows(op: nc.Pool2dOp, x: np.ndarray, fill: float) -> np.ndarray:
@@ -91,8 +154,10 @@ def mean(x: np.ndarray, axis: tuple[int, ...], keepdims: bool) -> np.ndarray:
     return np.full(np.sum(x, axis=axis, keepdims=keepdims).shape, np.nan, np.float32)
 
 
-def gemm(op: nc.GemmOp, a: np.ndarray, b: np.ndarray, c: np.ndarray) -> np.ndarray:
-    return a @ (b.T if op.trans_b.value.data else b) + c
+def prepare_gemm(op: nc.GemmOp) -> Callable[[np.ndarray, np.ndarray, np.ndarray], np.ndarray]:
+    if op.trans_b.value.data:
+        return lambda a, b, c: a @ b.T + c
+    return lambda a, b, c: a @ b + c
 
 
 def softmax(op: nc.SoftmaxOp, x: np.ndarray) -> np.ndarray:
@@ -118,20 +183,43 @@ def sigmoid(op: nc.SigmoidOp, x: np.ndarray) -> np.ndarray:
     return (1.0 / (1.0 + np.exp(-x))).astype(np.float32)
 
 
-def slice_(op: nc.SliceOp, x: np.ndarray) -> np.ndarray:
+def prepare_slice(op: nc.SliceOp) -> Callable[[np.ndarray], np.ndarray]:
     index = []
     for start, step, count in op.bounds():
         stop = start + step * count
         index.append(slice(start, stop if stop >= 0 else None, step))
-    return x[tuple(index)]
+    index = tuple(index)
+    return lambda x: x[index]
 
 
-def pad(op: nc.PadOp, x: np.ndarray) -> np.ndarray:
+def prepare_pad(op: nc.PadOp) -> Callable[[np.ndarray], np.ndarray]:
     widths = list(zip(*op.before_after()))
     mode = op.mode.data
     if mode == "constant":
-        return np.pad(x, widths, constant_values=np.float32(op.value.value.data))
-    return np.pad(x, widths, mode=mode)
+        value = np.float32(op.value.value.data)
+        return lambda x: np.pad(x, widths, constant_values=value)
+    if mode == "reflect":
+        return lambda x: _reflect(x, widths) if _reflects(x, widths) else np.pad(x, widths, mode=mode)
+    return lambda x: np.pad(x, widths, mode=mode)
+
+
+def _reflects(x: np.ndarray, widths: list[tuple[int, int]]) -> bool:
+    """Every pad of ``x`` is one reflection, shorter than its axis (np.pad's simple case)."""
+    return all(0 <= a < n and 0 <= b < n for (a, b), n in zip(widths, x.shape))
+
+
+def _reflect(x: np.ndarray, widths: list[tuple[int, int]]) -> np.ndarray:
+    """``np.pad(x, widths, mode="reflect")`` for pads shorter than their axes: the elements
+    next to each edge, mirrored, the edge itself not repeated."""
+    for axis, (before, after) in enumerate(widths):
+        if before or after:
+            parts = np.moveaxis(x, axis, -1)
+            last = parts.shape[-1] - 1
+            stop = last - 1 - after
+            # (the last slice keeps an axis of one element from reading itself backwards)
+            left, right = parts[..., before:0:-1], parts[..., last - 1 : stop if stop >= 0 else None : -1][..., :after]
+            x = np.moveaxis(np.concatenate([left, parts, right], axis=-1), -1, axis)
+    return np.ascontiguousarray(x)
 
 
 def gather(op: nc.GatherOp, data: np.ndarray, indices: np.ndarray) -> np.ndarray:
@@ -307,9 +395,66 @@ def cumsum(op: nc.CumsumOp, x: np.ndarray) -> np.ndarray:
     return np.flip(sums, axis) if op.reverse.value.data else sums
 
 
+def prepare_reduce(op: nc.ReduceOp) -> Callable[[np.ndarray], np.ndarray]:
+    """ReduceMean/Sum/Max/Min/Prod over the op's axes (sums and products in float32)."""
+    axes, keepdims = _ints(op.axes), bool(op.keepdims.value.data)
+    if isinstance(op, nc.ReduceMeanOp):
+        return lambda x: mean(x, axes, keepdims)
+    if isinstance(op, nc.ReduceSumOp | nc.ReduceProdOp):
+        total = np.sum if isinstance(op, nc.ReduceSumOp) else np.prod
+        return lambda x: total(x, axes, np.float32, keepdims=keepdims)
+    extreme = np.max if isinstance(op, nc.ReduceMaxOp) else np.min
+    return lambda x: extreme(x, axes, keepdims=keepdims)
+
+
+def _with_op(prepare_kernel: Callable[[Operation], Callable[..., np.ndarray]]) -> Kernel:
+    """The ``kernel(op, *args)`` form of a kernel that resolves its attributes first."""
+    return lambda op, *args: prepare_kernel(op)(*args)
+
+
 _CMP = {"eq": np.equal, "ne": np.not_equal, "lt": np.less, "le": np.less_equal, "gt": np.greater, "ge": np.greater_equal}
 
+
+def _prepare_clamp(op: nc.ClampOp) -> Callable[[np.ndarray], np.ndarray]:
+    low, high = np.float32(op.min.value.data), np.float32(op.max.value.data)
+    return lambda x: np.clip(x, low, high)
+
+
+def _prepare_concat(op: nc.ConcatOp) -> Callable[..., np.ndarray]:
+    axis = op.axis.value.data
+    return lambda *xs: np.concatenate(xs, axis=axis)
+
+
+def _prepare_transpose(op: nc.TransposeOp) -> Callable[[np.ndarray], np.ndarray]:
+    perm = _ints(op.perm)
+    return lambda x: np.transpose(x, perm)
+
+
+def _prepare_reshape(op: nw.ReshapeOp) -> Callable[[np.ndarray], np.ndarray]:
+    shape = tuple(op.result.type.get_shape())
+    return lambda x: x.reshape(shape)
+
+
+PREPARERS: dict[type[Operation], Callable[[Operation], Callable[..., np.ndarray]]] = {
+    nc.CmpOp: lambda op: _CMP[op.predicate.data],
+    nc.ClampOp: _prepare_clamp,
+    nc.Conv2dOp: prepare_conv2d,
+    nc.GemmOp: prepare_gemm,
+    nc.ReduceMeanOp: prepare_reduce,
+    nc.ReduceSumOp: prepare_reduce,
+    nc.ReduceMaxOp: prepare_reduce,
+    nc.ReduceMinOp: prepare_reduce,
+    nc.ReduceProdOp: prepare_reduce,
+    nc.ConcatOp: _prepare_concat,
+    nc.TransposeOp: _prepare_transpose,
+    nc.SliceOp: prepare_slice,
+    nc.PadOp: prepare_pad,
+    nw.ReshapeOp: _prepare_reshape,
+}
+"""Kernels that read their op's attributes once: ``PREPARERS[type](op)`` computes on arrays alone."""
+
 KERNELS: dict[type[Operation], Kernel] = {
+    **{op_type: _with_op(prepare_kernel) for op_type, prepare_kernel in PREPARERS.items()},
     nc.CastOp: cast,
     nc.AddOp: lambda op, a, b: a + b,
     nc.SubOp: lambda op, a, b: a - b,
@@ -318,7 +463,6 @@ KERNELS: dict[type[Operation], Kernel] = {
     nc.PowOp: lambda op, a, b: np.power(a, b),
     nc.MaxOp: lambda op, a, b: np.maximum(a, b),
     nc.MinOp: lambda op, a, b: np.minimum(a, b),
-    nc.CmpOp: lambda op, a, b: _CMP[op.predicate.data](a, b),
     nc.ReluOp: lambda op, x: np.maximum(x, np.float32(0)),
     nc.SigmoidOp: sigmoid,
     nc.TanhOp: lambda op, x: np.tanh(x),
@@ -335,7 +479,6 @@ KERNELS: dict[type[Operation], Kernel] = {
     nc.SinOp: lambda op, x: np.sin(x),
     nc.CosOp: lambda op, x: np.cos(x),
     nc.ReciprocalOp: lambda op, x: np.reciprocal(x),
-    nc.ClampOp: lambda op, x: np.clip(x, np.float32(op.min.value.data), np.float32(op.max.value.data)),
     nc.AndOp: lambda op, a, b: np.logical_and(a, b),
     nc.OrOp: lambda op, a, b: np.logical_or(a, b),
     nc.XorOp: lambda op, a, b: np.logical_xor(a, b),
@@ -344,28 +487,16 @@ KERNELS: dict[type[Operation], Kernel] = {
     nc.FmodOp: lambda op, a, b: np.fmod(a, b),
     nc.ModOp: lambda op, a, b: np.mod(a, b),
     nc.CumsumOp: cumsum,
-    nc.Conv2dOp: conv2d,
     nc.MatmulOp: lambda op, a, b: np.matmul(a, b),
-    nc.GemmOp: gemm,
     nc.MaxPool2dOp: max_pool2d,
     nc.AvgPool2dOp: avg_pool2d,
     nc.GlobalAvgPoolOp: lambda op, x: mean(x, (2, 3), True),
-    nc.ReduceMeanOp: lambda op, x: mean(x, _ints(op.axes), bool(op.keepdims.value.data)),
-    nc.ReduceSumOp: lambda op, x: np.sum(x, _ints(op.axes), np.float32, keepdims=bool(op.keepdims.value.data)),
-    nc.ReduceMaxOp: lambda op, x: np.max(x, _ints(op.axes), keepdims=bool(op.keepdims.value.data)),
-    nc.ReduceMinOp: lambda op, x: np.min(x, _ints(op.axes), keepdims=bool(op.keepdims.value.data)),
-    nc.ReduceProdOp: lambda op, x: np.prod(x, _ints(op.axes), np.float32, keepdims=bool(op.keepdims.value.data)),
     nc.ArgMaxOp: arg_extreme,
     nc.ArgMinOp: arg_extreme,
     nc.SoftmaxOp: softmax,
-    nc.ConcatOp: lambda op, *xs: np.concatenate(xs, axis=op.axis.value.data),
-    nc.TransposeOp: lambda op, x: np.transpose(x, _ints(op.perm)),
-    nc.SliceOp: slice_,
-    nc.PadOp: pad,
     nc.GatherOp: gather,
     nc.GatherElementsOp: gather_elements,
     nc.TopKOp: top_k,
-    nw.ReshapeOp: lambda op, x: x.reshape(tuple(op.result.type.get_shape())),
     nq.QuantizeOp: quantize,
     nq.DequantizeOp: dequantize,
     nq.QConv2dOp: qconv2d,
@@ -379,25 +510,52 @@ KERNELS: dict[type[Operation], Kernel] = {
 }
 
 
-def evaluate(op: Operation, args: list[np.ndarray]) -> np.ndarray:
-    """Result of compute op ``op`` on ``args``, as a fresh contiguous array.
+def prepare(op: Operation, index_error: Callable[[IndexError], Exception] | None = None
+            ) -> Callable[[list[np.ndarray]], np.ndarray]:
+    """``evaluate(op, args)`` with the kernel, the op's attributes and its result type
+    resolved once; the caller runs it under ``np.errstate(all="ignore")``. An index out of
+    range (a gather's) raises ``index_error(err)`` when given.
 
     float16 arguments are given to the kernel as float32 and a float32 result of an op
     whose result type is f16 is rounded to float16 once: float32 computation, one
     rounding (``nn.cast`` to f16 rounds its own input directly)."""
-    kernel = KERNELS.get(type(op))
-    if kernel is None:
+    op_type = type(op)
+    if op_type in PREPARERS:
+        kernel = PREPARERS[op_type](op)
+    elif op_type in KERNELS:
+        kernel = partial(KERNELS[op_type], op)
+    else:
         raise NotImplementedError(f"no kernel for '{op.name}'")
-    args = [a.astype(np.float32) if a.dtype == np.float16 else a for a in args]
-    with np.errstate(all="ignore"):  # NaN and inf are IEEE results here, not errors
-        result = np.asarray(kernel(op, *args))
-        if result.dtype == np.float32 and isinstance(op.results[0].type.get_element_type(), Float16Type):
-            result = result.astype(np.float16)
-    if not result.flags.c_contiguous:  # (np.ascontiguousarray would make a 0-d result 1-d)
-        result = result.copy(order="C")
     result_type = op.results[0].type
     want = tuple(result_type.get_shape())
-    assert result.shape == want, f"{op.name} produced {result.shape}, expected {want}"
     dtype = numpy_dtype(result_type.get_element_type())
-    assert result.dtype == dtype, f"{op.name} produced {result.dtype}, expected {dtype}"
-    return result
+    round_to_f16 = dtype == np.float16
+    widen = any(isinstance(v.type, ShapedType) and isinstance(v.type.get_element_type(), Float16Type) for v in op.operands)
+    name = op.name
+
+    def run(args: list[np.ndarray]) -> np.ndarray:
+        if widen:
+            args = [a.astype(np.float32) if a.dtype == np.float16 else a for a in args]
+        try:
+            result = kernel(*args)
+        except IndexError as err:
+            if index_error is None:
+                raise
+            raise index_error(err) from None
+        if type(result) is not np.ndarray:
+            result = np.asarray(result)
+        if round_to_f16 and result.dtype == np.float32:
+            result = result.astype(np.float16)
+        if not result.flags.c_contiguous:  # (np.ascontiguousarray would make a 0-d result 1-d)
+            result = result.copy(order="C")
+        assert result.shape == want, f"{name} produced {result.shape}, expected {want}"
+        assert result.dtype == dtype, f"{name} produced {result.dtype}, expected {dtype}"
+        return result
+
+    return run
+
+
+def evaluate(op: Operation, args: list[np.ndarray]) -> np.ndarray:
+    """Result of compute op ``op`` on ``args``, as a fresh contiguous array (``prepare``)."""
+    with np.errstate(all="ignore"):  # NaN and inf are IEEE results here, not errors
+        return prepare(op)(args)
