@@ -183,22 +183,24 @@ class _TimeIndex:
         row = self._row[i]
         base = self._row_base[row]
         row_hi = base + self._row_len[row]
-        path = self._path_ids[b.path]
         in_run = self._end[run_lo:run_hi] > s
         in_row = self._copy_end[base:row_hi] > s
-        if len(self._paths) > 1:
+        several_paths = len(self._paths) > 1
+        if several_paths:
+            path = self._path_ids[b.path]
             compatible = self._compatible.get(path)
             if compatible is None:
                 compatible = np.array([paths_compatible(b.path, p) for p in self._paths])
                 self._compatible[path] = compatible
             in_run &= compatible[self._path[run_lo:run_hi]]
             in_row &= compatible[self._copy_path[base:row_hi]]
-        lo = np.concatenate((self._lo[run_lo:run_hi][in_run], self._copy_lo[base:row_hi][in_row]))
-        if lo.size:
-            hi = np.concatenate((self._hi[run_lo:run_hi][in_run], self._copy_hi[base:row_hi][in_row]))
-            offset = _gap_search(lo, hi, size, b.align, best_fit, self._never)
+        if base == row_hi:  # nothing copied into this block yet
+            lo = self._lo[run_lo:run_hi][in_run]
+            hi = self._hi[run_lo:run_hi][in_run]
         else:
-            offset = 0
+            lo = np.concatenate((self._lo[run_lo:run_hi][in_run], self._copy_lo[base:row_hi][in_row]))
+            hi = np.concatenate((self._hi[run_lo:run_hi][in_run], self._copy_hi[base:row_hi][in_row]))
+        offset = _gap_search(lo, hi, size, b.align, best_fit, self._never) if lo.size else 0
 
         end = self._last[i]
         r = self._rank[i]
@@ -206,7 +208,8 @@ class _TimeIndex:
         self._end[r] = end
         self._lo[r] = offset
         self._hi[r] = top
-        self._path[r] = path
+        if several_paths:
+            self._path[r] = path
         first, last = self._copies_from[i], self._copies_to[i]
         if first == last:  # most buffers are copied once or never
             at = self._row_base[first] + self._row_len[first]
@@ -214,7 +217,8 @@ class _TimeIndex:
             self._copy_end[at] = end
             self._copy_lo[at] = offset
             self._copy_hi[at] = top
-            self._copy_path[at] = path
+            if several_paths:
+                self._copy_path[at] = path
         elif first < last:
             lengths = self._row_len
             at = [self._row_base[k] + lengths[k] for k in range(first, last + 1)]
@@ -223,7 +227,8 @@ class _TimeIndex:
             self._copy_end[at] = end
             self._copy_lo[at] = offset
             self._copy_hi[at] = top
-            self._copy_path[at] = path
+            if several_paths:
+                self._copy_path[at] = path
         return offset
 
 
