@@ -60,26 +60,28 @@ def _gap_search(lo: np.ndarray, hi: np.ndarray, size: int, align: int, best_fit:
     below holds them. ``never`` is larger than any gap.
 
     With the starts ``s`` and the ends ``e`` of the ranges sorted on their
-    own, the free gaps of their union are the non-empty ``[e[k-1], s[k])``
-    (``e[-1]`` read as 0): below ``s[k]`` at most k ranges start, and by
-    ``e[k-1]`` at least k have ended. So a gap search needs two sorts.
+    own, the free gaps of their union are ``[0, s[0])`` and the non-empty
+    ``[e[k], s[k+1])``: below ``s[k+1]`` at most k + 1 ranges start, and by
+    ``e[k]`` at least k + 1 have ended. So a gap search needs two sorts.
     """
-    count = lo.size
-    room = np.empty(count + 1, lo.dtype)
-    room[:-1] = lo
-    room[:-1].sort()
-    room[-1] = never  # the space above everything: larger than any gap below
-    ends = np.empty(count + 1, lo.dtype)
-    ends[0] = 0
-    ends[1:] = hi
-    ends[1:].sort()
+    starts = np.sort(lo)
+    ends = np.sort(hi)
     if align > 1:
         ends = -(-ends // align) * align
-    room[:-1] -= ends[:-1]
+    below = starts[0]  # the gap [0, s[0]), from 0, which every alignment divides
+    room = starts[1:] - ends[:-1]
     if best_fit:
-        room[room < size] = never + 1
-        return int(ends[int(room.argmin())])  # argmin: the first, lowest, of the smallest
-    return int(ends[int((room >= size).argmax())])  # the first that holds the buffer
+        room[room < size] = never
+        k = int(room.argmin()) if room.size else 0  # argmin: the first, lowest, of the smallest
+        smallest = room[k] if room.size else never
+        if size <= below <= smallest:
+            return 0
+        return int(ends[k] if smallest < never else ends[-1])
+    if below >= size:
+        return 0
+    fits = room >= size
+    k = int(fits.argmax()) if room.size else 0
+    return int(ends[k] if room.size and fits[k] else ends[-1])
 
 
 # --------------------------------------------------------------------------
