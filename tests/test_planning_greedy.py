@@ -234,7 +234,7 @@ def test_gap_search_against_brute_force(dtype, best_fit):
 
 
 def test_huge_offsets_stay_exact():
-    # beyond int64: the numpy shortcut must step aside
+    # beyond int64: the index must hold Python integers
     big = 1 << 70
     buffers = [Buffer(f"b{i}", 0, 2, big + i) for i in range(60)] + [Buffer("late", 1, 3, 5)]
     for strategy in STRATEGIES:

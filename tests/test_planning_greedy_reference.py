@@ -12,10 +12,10 @@ byte ranges of the placed buffers it conflicts with (``conflicts``), then
 
 Orders come from ``test_planning_orders.DOCUMENTED_ORDER`` (comparisons
 written from the docstring, natural id order included). Problems are shaped
-to reach every way the index reads placed bytes: many steps and long
-lifetimes (deep trees, cached unions), many ranges in one read (the numpy gap
-search), step numbers and sizes beyond what a float holds exactly, sizes
-beyond int64, ids with several runs of digits, branch paths.
+to reach every way the index finds placed bytes: many steps and long
+lifetimes (runs across blocks, copies in many rows), many ranges in one read,
+step numbers and sizes beyond what a float holds exactly, sizes beyond int64
+(object arrays), ids with several runs of digits, branch paths.
 """
 
 from __future__ import annotations
@@ -220,7 +220,7 @@ def comb(unit: int, teeth: int) -> list[Buffer]:
 @pytest.mark.parametrize("strategy", list(PLANNERS))
 def test_huge_sizes_with_many_gaps(strategy, unit):
     """Sizes that float or int64 arithmetic would get wrong, in gap searches
-    over more ranges than the numpy threshold."""
+    over many ranges."""
     buffers = comb(unit, 60) + [Buffer("late", 2, 4, 5), Buffer("later", 2, 5, unit // 3)]
     offsets = planned(strategy, buffers)
     verify_plan(buffers, offsets)

@@ -15,6 +15,7 @@ from cfmem.planning.problem import Buffer, PlanOptions, Problem, peak_of
 from cfmem.planning.strategies import AUTO_CANDIDATES, get_strategy
 from cfmem.planning.verify import verify_plan
 from test_planning_greedy import CSV_FILES, benchmark
+from test_planning_orders import TIES
 
 
 def reverse_sort_in_place(values: list[int], ids: list[int]) -> None:
@@ -107,3 +108,11 @@ def test_auto_is_never_worse_than_tflm_on_the_benchmarks(path):
     assert peak_of(problem.buffers, auto) <= peak_of(problem.buffers, tflm)
     if len(problem.buffers) <= 500:
         assert tflm == tflm_offsets(problem.buffers)
+
+
+def test_stacked_ties_come_out_in_tflite_micros_order():
+    # every buffer of TIES is live at step 5, so the offsets spell out the order
+    offsets = plan("tflm", TIES)
+    stacked = sorted(TIES, key=lambda b: offsets[b.id])
+    assert [b.id for b in stacked] == ["big", "t9", "t10", "late", "early", "long", "wee", "small", "mid"]
+    assert offsets == tflm_offsets(TIES)
