@@ -5,21 +5,22 @@ with the structure of real traces: one buffer defined per step, most live for a
 few steps (log-uniform 1 .. 1,000 steps), a few (4 %) live long (log-uniform
 1,000 .. 8,000 steps, cut at the end of the trace); sizes log-uniform from 64 B
 to 1 MiB; a few hundred buffers live at once. Each greedy strategy of cfmem
-(sequential, large-first, short-first, best-fit, auto) and omnimalloc 1.0.0's
-``greedy_by_size`` plans each problem; the table gives the seconds and the
-empirical exponent between consecutive sizes, log(t2 / t1) / log(n2 / n1)
+(sequential, large-first, short-first, best-fit, tflm, auto) and omnimalloc
+1.0.0's ``greedy_by_size`` plans each problem; the table gives the seconds and
+the empirical exponent between consecutive sizes, log(t2 / t1) / log(n2 / n1)
 (1 = linear, 2 = quadratic). The idealloc trace S_1 (28,526 buffers) is timed
-the same way.
+the same way, and so is any CSV trace given with ``--traces``.
 
 Every planner runs in a forked child with a hard cap (``--cap``), every plan is
 verified by ``cfmem.planning.verify.verify_plan``, and the gap to the lower
-bound is reported in a second table. Times are the best of ``--repeat`` runs
-for problems up to 10,000 buffers and of one run above.
+bound is reported in a second table, with a check that ``auto`` (which runs
+``tflm`` among its orders) is never above ``tflm``. Times are the best of
+``--repeat`` runs for problems up to 10,000 buffers and of one run above.
 
 Usage::
 
     .venv/bin/python bench/plan_scaling.py [--sizes 1000,3000,...] [--seed 0]
-        [--skip-peer] [--no-s1] [--out bench/results/scaling.md]
+        [--skip-peer] [--no-s1] [--traces a.csv,b.csv] [--out bench/results/scaling.md]
 """
 
 from __future__ import annotations
@@ -49,7 +50,7 @@ from _common import (
 
 from cfmem.planning.problem import Buffer, Problem, lower_bound
 
-STRATEGIES = ["sequential", "large-first", "short-first", "best-fit", "auto"]
+STRATEGIES = ["sequential", "large-first", "short-first", "best-fit", "tflm", "auto"]
 PEER = "omni-greedy"
 LABEL = {PEER: "omni greedy_by_size"}
 
@@ -138,6 +139,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--cap", type=float, default=900.0, help="kill one planner run after this many seconds")
     ap.add_argument("--skip-peer", action="store_true")
     ap.add_argument("--no-s1", action="store_true", help="do not time idealloc S_1")
+    ap.add_argument("--traces", default="", help="comma-separated CSV traces to time like S_1")
     ap.add_argument("--out", default=str(Path(__file__).parent / "results" / "scaling.md"))
     ap.add_argument("--benchmarks", default=str(BENCHMARKS))
     args = ap.parse_args(argv)
@@ -156,12 +158,14 @@ def main(argv: list[str] | None = None) -> int:
     env = environment()
     fp_start = planner_fingerprints()
     began = time.perf_counter()
-    problems: list[tuple[str, Problem]] = [(f"{n:,}", generate(n, args.seed)) for n in sizes]
+    problems: list[tuple[str, Problem, bool]] = [(f"{n:,}", generate(n, args.seed), True) for n in sizes]
     if not args.no_s1:
-        problems.append(("S_1", read_csv_problem(Path(args.benchmarks) / "idealloc" / "S_1.csv")))
+        problems.append(("S_1", read_csv_problem(Path(args.benchmarks) / "idealloc" / "S_1.csv"), False))
+    for trace in filter(None, args.traces.split(",")):
+        problems.append((Path(trace).stem, read_csv_problem(trace), False))
 
     rows_data = []
-    for name, problem in problems:
+    for name, problem, generated in problems:
         n = len(problem.buffers)
         bound = lower_bound(problem.buffers)
         mean_live, max_live = live_counts(problem)
@@ -174,7 +178,7 @@ def main(argv: list[str] | None = None) -> int:
                   f"  gap {run.gap_pct(bound) if run.peak is not None else float('nan'):.2f} %"
                   f"{'  ' + run.note if run.note else ''}", file=sys.stderr, flush=True)
         rows_data.append({"name": name, "buffers": n, "lower_bound": bound, "mean_live": mean_live,
-                          "max_live": max_live, "generated": name != "S_1", "runs": runs})
+                          "max_live": max_live, "generated": generated, "runs": runs})
     fp_end = planner_fingerprints()
 
     out = [
@@ -188,7 +192,7 @@ def main(argv: list[str] | None = None) -> int:
         f"Generated problems (seed {args.seed}): one buffer defined per step; lifetimes log-uniform 1..{SHORT_MAX} "
         f"steps, except {LONG_SHARE:.0%} log-uniform {LONG_RANGE[0]:,}..{LONG_RANGE[1]:,} steps (cut at the end); "
         f"sizes log-uniform {SIZE_RANGE[0]} B..{SIZE_RANGE[1] // 1024} KiB. Seconds = the planner call alone "
-        f"(best of {args.repeat} runs up to 10,000 buffers, one run above); `auto` runs the four greedy orders. "
+        f"(best of {args.repeat} runs up to 10,000 buffers, one run above); `auto` runs the five greedy orders. "
         "Exponent columns (`^`) = log(t2/t1) / log(n2/n1) between a size and the one before it "
         "(1 = linear, 2 = quadratic). Every plan passed `verify_plan`.",
         "",
@@ -207,6 +211,10 @@ def main(argv: list[str] | None = None) -> int:
             + [f"{d['runs'][p]['gap_pct']:.2f} %" if d["runs"][p]["gap_pct"] is not None else d["runs"][p]["status"]
                for p in planners] for d in rows_data]
     out += [md_table(header, rows), ""]
+    if "auto" in planners and "tflm" in planners:
+        above = [d["name"] for d in rows_data if d["runs"]["auto"]["peak"] is not None
+                 and d["runs"]["tflm"]["peak"] is not None and d["runs"]["auto"]["peak"] > d["runs"]["tflm"]["peak"]]
+        out += [f"`auto` above `tflm` (TFLite Micro's order): {', '.join(above) if above else 'on no problem'}.", ""]
     notes = [f"- {d['name']} · {LABEL.get(p, p)}: {r['status']}: {r['note']}"
              for d in rows_data for p, r in d["runs"].items() if r["note"]]
     if notes:

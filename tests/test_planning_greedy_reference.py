@@ -12,10 +12,10 @@ byte ranges of the placed buffers it conflicts with (``conflicts``), then
 
 Orders come from ``test_planning_orders.DOCUMENTED_ORDER`` (comparisons
 written from the docstring, natural id order included). Problems are shaped
-to reach every way the index reads placed bytes: many steps and long
-lifetimes (deep trees, cached unions), many ranges in one read (the numpy gap
-search), step numbers and sizes beyond what a float holds exactly, sizes
-beyond int64, ids with several runs of digits, branch paths.
+to reach every way the index finds placed bytes: many steps and long
+lifetimes (runs across blocks, copies in many rows), many ranges in one read,
+step numbers and sizes beyond what a float holds exactly, sizes beyond int64
+(object arrays), ids with several runs of digits, branch paths.
 """
 
 from __future__ import annotations
@@ -220,7 +220,7 @@ def comb(unit: int, teeth: int) -> list[Buffer]:
 @pytest.mark.parametrize("strategy", list(PLANNERS))
 def test_huge_sizes_with_many_gaps(strategy, unit):
     """Sizes that float or int64 arithmetic would get wrong, in gap searches
-    over more ranges than the numpy threshold."""
+    over many ranges."""
     buffers = comb(unit, 60) + [Buffer("late", 2, 4, 5), Buffer("later", 2, 5, unit // 3)]
     offsets = planned(strategy, buffers)
     verify_plan(buffers, offsets)
@@ -258,191 +258,82 @@ def test_planning_leaves_the_garbage_collector_as_it_was():
 
 
 # --------------------------------------------------------------------------
-# What the time index reads, against a segment tree worked out node by node
+# What the time index keeps, against its description
 #
-# Offsets above show the reads are complete; here the read plan itself is
-# compared with the module's description: the canonical nodes of each
-# lifetime, low ones read through the covering sets of their subtrees,
-# higher ones through touching unions; the proper ancestors, low ones
-# through their covering sets, higher ones through cached unions above a
-# top node on each of the two root paths; each node read once, all of them
-# in the smallest tree that holds the steps; a touching union only takes the
-# ranges that a later buffer reads through it.
+# Offsets above show the reads are complete; here the layout itself is
+# compared with the class docstring: blocks of compressed steps, one row per
+# block holding a copy of every placed buffer live across the block's first
+# slot, and the start-sorted arrays holding every placed buffer once.
 
 
-class Tree:
-    def __init__(self, order: list[Buffer]):
-        self.times = sorted({b.start for b in order} | {b.end for b in order})
-        self.leaves = 1
-        while self.leaves < len(self.times) - 1:
-            self.leaves *= 2
-        self.height = self.leaves.bit_length() - 1
-
-    def level(self, node: int) -> int:
-        return self.height - (node.bit_length() - 1)
-
-    def span(self, node: int) -> tuple[int, int]:
-        """Leaves ``[lo, hi)`` under ``node``."""
-        lv = self.level(node)
-        return (node << lv) - self.leaves, ((node + 1) << lv) - self.leaves
-
-    def canonical(self, b: Buffer) -> tuple[list[int], list[int]]:
-        """The maximal nodes inside the lifetime, and the nodes that hold part of it."""
-        a, z = self.times.index(b.start), self.times.index(b.end)
-        inside, partly = [], []
-
-        def visit(node: int) -> None:
-            lo, hi = self.span(node)
-            if hi <= a or z <= lo:
-                return
-            if a <= lo and hi <= z:
-                inside.append(node)
-            else:
-                partly.append(node)
-                visit(2 * node)
-                visit(2 * node + 1)
-
-        visit(1)
-        return inside, partly
-
-    def subtree(self, node: int) -> list[int]:
-        nodes, level = [], [node]
-        while level and level[0] < 2 * self.leaves:
-            nodes += level
-            level = [c for n in level for c in (2 * n, 2 * n + 1)]
-        return nodes
-
-    def root_path(self, node: int) -> list[int]:
-        path = []
-        while node:
-            path.append(node)
-            node //= 2
-        return path
+def slots_of(order: list[Buffer]) -> tuple[dict[str, int], dict[str, int]]:
+    times = sorted({b.start for b in order} | {b.end for b in order})
+    return {b.id: times.index(b.start) for b in order}, {b.id: times.index(b.end) for b in order}
 
 
-def read_plan_problems() -> list[list[Buffer]]:
+def layout_problems() -> list[list[Buffer]]:
     rng = random.Random(77)
-    problems = [
-        [Buffer("only", 3, 9, 4)],
-        [Buffer("a", 0, 1, 4), Buffer("b", 0, 1, 2)],  # one slot: a tree of one leaf
-        [Buffer("a", 0, 2, 4), Buffer("b", 1, 2, 2)],
-    ]
-    for n, horizon in [(3, 2), (6, 4), (12, 6), (25, 12), (60, 40), (150, 120), (200, 300)]:
+    problems = [[Buffer("only", 3, 9, 4)], [Buffer("a", 0, 1, 4), Buffer("b", 0, 1, 2)]]
+    for n, horizon in [(6, 4), (25, 12), (60, 40), (150, 120), (200, 300)]:
         for _ in range(3):
-            buffers = random_buffers(rng, n, horizon=horizon, paths=False, align=False)
+            buffers = random_buffers(rng, n, horizon=horizon, paths=True, align=False)
             rng.shuffle(buffers)
             problems.append(buffers)
     return problems
 
 
-@pytest.mark.parametrize("k", range(len(read_plan_problems())))
-def test_time_index_read_plan(k):
-    order = read_plan_problems()[k]
+@pytest.mark.parametrize("block", [1, 2, 5, 512])
+@pytest.mark.parametrize("k", range(len(layout_problems())))
+def test_rows_hold_the_placed_buffers_live_across_each_block_start(monkeypatch, k, block):
+    monkeypatch.setattr(greedy, "_BLOCK_MIN", block)
+    order = layout_problems()[k]
     index = greedy._TimeIndex(order)
-    tree = Tree(order)
-    assert index._leaves == tree.leaves
-    plans = [tree.canonical(b) for b in order]
-    touched_later: list[set[int]] = [set() for _ in order]  # nodes read as touching unions by a later buffer
-    seen: set[int] = set()
-    for i in range(len(order) - 1, -1, -1):
-        touched_later[i] = set(seen)
-        seen |= {n for n in plans[i][0] if tree.level(n) >= greedy._DIRECT_LEVELS}
-    for i, b in enumerate(order):
-        inside, ancestors = plans[i]
-        assert sorted(index._canonical[i]) == sorted(inside)
-        assert sorted(index._touching[i]) == sorted(n for n in inside if tree.level(n) >= greedy._DIRECT_LEVELS)
-        covering = [m for n in inside if tree.level(n) < greedy._DIRECT_LEVELS for m in tree.subtree(n)]
-        covering += [n for n in ancestors if tree.level(n) < greedy._CACHED_LEVELS]
-        assert sorted(index._covering[i]) == sorted(covering)
-        tops = index._tops[i]
-        assert len(set(tops)) == len(tops)
-        assert all(n in ancestors and tree.level(n) >= greedy._CACHED_LEVELS for n in tops)
-        above = {m for t in tops for m in tree.root_path(t)}
-        assert above == {n for n in ancestors if tree.level(n) >= greedy._CACHED_LEVELS}
-        pending = index._pending[i]
-        assert len(set(pending)) == len(pending)
-        assert set(pending) == (set(inside) | set(ancestors)) & touched_later[i]
+    first, last = slots_of(order)
+    placed: list[tuple[Buffer, int]] = []
+    for step, b in enumerate(order):
+        if step % 7 == 0 or step == len(order) - 1:  # compare the layout now and then
+            rows = index._row_len
+            for row in range(len(rows)):
+                boundary = row * index._block
+                base = index._row_base[row]
+                got = sorted(zip(index._copy_end[base : base + rows[row]].tolist(),
+                                 index._copy_lo[base : base + rows[row]].tolist()))
+                expected = sorted((last[p.id], x) for p, x in placed
+                                  if p.size and first[p.id] < boundary < last[p.id])
+                assert got == expected, (row, boundary)
+            ends = index._end.tolist()
+            assert sorted(e for e in ends if e >= 0) == sorted(last[p.id] for p, _ in placed if p.size)
+        placed.append((b, index.place(b, best_fit=step % 2 == 0)))
 
 
-def test_unions_above_are_cached_until_a_covering_set_changes():
-    rng = random.Random(8)
-    order = random_buffers(rng, 120, horizon=60, paths=True, align=False)
-    rng.shuffle(order)
+@pytest.mark.parametrize("copies", [0, 1, 8])
+def test_blocks_grow_until_the_copies_fit_their_budget(monkeypatch, copies):
+    monkeypatch.setattr(greedy, "_BLOCK_MIN", 1)
+    monkeypatch.setattr(greedy, "_COPIES_PER_BUFFER", copies)
+    order = random_buffers(random.Random(copies), 120, horizon=200, paths=False, align=False)
     index = greedy._TimeIndex(order)
+    first, last = slots_of(order)
+    slots = len({b.start for b in order} | {b.end for b in order})
 
-    def check_all() -> dict[tuple, tuple]:
-        unions = {}
-        for path, tree in index._trees.items():
-            for n in tree:
-                if n == 0:
-                    continue
-                got = greedy._union_above(tree.get, n)
-                coverings = [tree[m].covering for m in Tree(order).root_path(n) if m in tree and tree[m].covering]
-                expected = union([(lo, hi) for starts, ends in coverings for lo, hi in zip(starts, ends)])
-                assert [list(r) for r in zip(*got)] == expected
-                assert greedy._union_above(tree.get, n) is got  # read again: the cached union itself
-                unions[path, n] = got
-        return unions
+    def copies_at(block: int) -> int:
+        return sum(max(0, (last[b.id] - 1) // block - first[b.id] // block) for b in order)
 
-    for b in order[:60]:
-        index.place(b, False)
-    before = check_all()
-    assert any(u[0] for u in before.values())
-    for b in order[60:]:
-        index.place(b, False)
-    check_all()
+    block = index._block
+    assert copies_at(block) <= copies * len(order) + slots // block
+    assert block == 1 or copies_at(block // 2) > copies * len(order) + slots // (block // 2)
+    assert sum(index._row_len) == 0 and index._row_base[-1] == copies_at(block)
+    for best in (False, True):
+        assert greedy.place_in_order(order, best) == reference_place(order, best)
 
 
-def test_trees_of_compatible_paths_are_looked_up_once_per_path():
-    order = random_buffers(random.Random(9), 80, horizon=20, paths=True, align=False)
-    index = greedy._TimeIndex(order)
-    for b in order:
-        index.place(b, False)
-    for path in {b.path for b in order}:
-        trees = index._trees_for(path)
-        expected = [t for p, t in index._trees.items() if greedy.paths_compatible(p, path)]
-        assert trees == expected and all(t is e for t, e in zip(trees, expected))
-        assert index._trees_for(path) is trees
-
-
-@pytest.mark.parametrize("seed", range(20))
-def test_unions_of_byte_ranges_merge_touching_ranges(seed):
-    """Ranges stay disjoint, sorted and merged where they touch, added one by
-    one or in batches of any size."""
-    rng = random.Random(seed)
-    ranges: greedy.Ranges = ([], [])
-    added: list[tuple[int, int]] = []
-    for _ in range(12):
-        batch = []
-        for _ in range(rng.choice([1, 3, 8, 9, 20])):
-            lo = rng.randrange(200)
-            batch.append((lo, lo + rng.randint(1, 12)))
-        if rng.random() < 0.3:
-            for lo, hi in batch:
-                greedy._add_range(ranges, lo, hi)
-        else:
-            greedy._merge_into(ranges, [lo for lo, _ in batch], [hi for _, hi in batch])
-        added += batch
-        assert [list(r) for r in zip(*ranges)] == union(added)
-
-
-def test_each_gap_search_gets_each_set_once(monkeypatch):
-    """The two cached unions of a buffer are often one and the same object
-    (nothing covers the nodes between the two tops); it is searched once."""
-    searched: list[list] = []
-    for name in ("_first_free", "_best_free"):
-        search = getattr(greedy, name)
-
-        def recording(sets, size, align, search=search):
-            searched.append(list(sets))
-            return search(sets, size, align)
-
-        monkeypatch.setattr(greedy, name, recording)
-    rng = random.Random(10)
-    for _ in range(4):
-        buffers = random_buffers(rng, 150, horizon=120, paths=True, align=False)
-        for best in (False, True):
-            assert greedy.place_in_order(buffers, best) == reference_place(buffers, best)
-    assert len(searched) > 500
-    for sets in searched:
-        assert len({id(s) for s in sets}) == len(sets)
+@pytest.mark.parametrize("block", [1, 3])
+@pytest.mark.parametrize("seed", range(4))
+def test_small_blocks_place_as_the_reference(monkeypatch, block, seed):
+    """Blocks of one or a few steps: most buffers are copied into several rows."""
+    monkeypatch.setattr(greedy, "_BLOCK_MIN", block)
+    monkeypatch.setattr(greedy, "_COPIES_PER_BUFFER", 10**6)
+    rng = random.Random(3000 + seed)
+    buffers = random_buffers(rng, 200, horizon=60, paths=seed % 2 == 0, align=True)
+    rng.shuffle(buffers)
+    for best in (False, True):
+        assert greedy.place_in_order(buffers, best) == reference_place(buffers, best)

@@ -20,7 +20,7 @@ def test_an_unknown_strategy_is_refused_with_the_known_ones():
     with pytest.raises(ValueError) as err:
         get_strategy("fastest")
     assert str(err.value) == (
-        "unknown strategy 'fastest' (choose from sequential, large-first, short-first, best-fit, beam, search, auto)"
+        "unknown strategy 'fastest' (choose from sequential, large-first, short-first, best-fit, tflm, beam, search, auto)"
     )
 
 
@@ -89,7 +89,7 @@ def fake_candidates(monkeypatch, peaks: dict[str, int]) -> list:
 
 
 def test_auto_keeps_the_smallest_peak_and_passes_its_options_on(monkeypatch):
-    seen = fake_candidates(monkeypatch, {"large-first": 30, "best-fit": 20, "short-first": 10, "sequential": 40})
+    seen = fake_candidates(monkeypatch, {"large-first": 30, "best-fit": 20, "short-first": 10, "sequential": 40, "tflm": 50})
     options = PlanOptions(time_limit=3.0)
     placement = plan_auto(ONE, options)
     assert placement.offsets == {"a": 2}
@@ -98,5 +98,10 @@ def test_auto_keeps_the_smallest_peak_and_passes_its_options_on(monkeypatch):
 
 
 def test_auto_keeps_the_first_listed_of_equal_peaks(monkeypatch):
-    fake_candidates(monkeypatch, {"large-first": 30, "best-fit": 20, "short-first": 20, "sequential": 20})
+    fake_candidates(monkeypatch, {"large-first": 30, "best-fit": 20, "short-first": 20, "sequential": 20, "tflm": 20})
     assert plan_auto(ONE, PlanOptions()).stats["auto_choice"] == 1  # best-fit
+
+
+def test_auto_takes_tflm_when_it_alone_is_best(monkeypatch):
+    fake_candidates(monkeypatch, {"large-first": 30, "best-fit": 20, "short-first": 20, "sequential": 20, "tflm": 19})
+    assert AUTO_CANDIDATES[int(plan_auto(ONE, PlanOptions()).stats["auto_choice"])] == "tflm"

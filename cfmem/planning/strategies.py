@@ -24,10 +24,12 @@ _REGISTRY: dict[str, tuple[str, str]] = {
     "large-first": ("cfmem.planning.greedy", "plan_large_first"),
     "short-first": ("cfmem.planning.greedy", "plan_short_first"),
     "best-fit": ("cfmem.planning.greedy", "plan_best_fit"),
+    "tflm": ("cfmem.planning.greedy", "plan_tflm"),
     "beam": ("cfmem.planning.beam", "plan_beam"),
     "search": ("cfmem.planning.search", "plan_search"),
 }
-AUTO_CANDIDATES = ("large-first", "best-fit", "short-first", "sequential")
+AUTO_CANDIDATES = ("large-first", "best-fit", "short-first", "sequential", "tflm")
+"""What ``auto`` runs; with ``tflm`` among them, auto is never worse than TFLite Micro's planner."""
 STRATEGY_NAMES = (*_REGISTRY, "auto")
 
 
