@@ -20,7 +20,7 @@ def test_an_unknown_strategy_is_refused_with_the_known_ones():
     with pytest.raises(ValueError) as err:
         get_strategy("fastest")
     assert str(err.value) == (
-        "unknown strategy 'fastest' (choose from sequential, large-first, short-first, best-fit, tflm, beam, search, auto)"
+        "unknown strategy 'fastest' (choose from sequential, large-first, short-first, best-fit, tflm, by-size, beam, search, auto)"
     )
 
 
@@ -89,7 +89,7 @@ def fake_candidates(monkeypatch, peaks: dict[str, int]) -> list:
 
 
 def test_auto_keeps_the_smallest_peak_and_passes_its_options_on(monkeypatch):
-    seen = fake_candidates(monkeypatch, {"large-first": 30, "best-fit": 20, "short-first": 10, "sequential": 40, "tflm": 50})
+    seen = fake_candidates(monkeypatch, {"large-first": 30, "best-fit": 20, "short-first": 10, "sequential": 40, "tflm": 50, "by-size": 60})
     options = PlanOptions(time_limit=3.0)
     placement = plan_auto(ONE, options)
     assert placement.offsets == {"a": 2}
@@ -98,10 +98,12 @@ def test_auto_keeps_the_smallest_peak_and_passes_its_options_on(monkeypatch):
 
 
 def test_auto_keeps_the_first_listed_of_equal_peaks(monkeypatch):
-    fake_candidates(monkeypatch, {"large-first": 30, "best-fit": 20, "short-first": 20, "sequential": 20, "tflm": 20})
+    fake_candidates(monkeypatch, {"large-first": 30, "best-fit": 20, "short-first": 20, "sequential": 20, "tflm": 20, "by-size": 20})
     assert plan_auto(ONE, PlanOptions()).stats["auto_choice"] == 1  # best-fit
 
 
-def test_auto_takes_tflm_when_it_alone_is_best(monkeypatch):
-    fake_candidates(monkeypatch, {"large-first": 30, "best-fit": 20, "short-first": 20, "sequential": 20, "tflm": 19})
-    assert AUTO_CANDIDATES[int(plan_auto(ONE, PlanOptions()).stats["auto_choice"])] == "tflm"
+@pytest.mark.parametrize("alone", ["tflm", "by-size"])
+def test_auto_takes_a_tie_rule_of_tflite_micro_when_it_alone_is_best(monkeypatch, alone):
+    peaks = {"large-first": 30, "best-fit": 20, "short-first": 20, "sequential": 20, "tflm": 20, "by-size": 20}
+    fake_candidates(monkeypatch, peaks | {alone: 19})
+    assert AUTO_CANDIDATES[int(plan_auto(ONE, PlanOptions()).stats["auto_choice"])] == alone

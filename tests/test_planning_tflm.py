@@ -104,8 +104,10 @@ def test_auto_runs_tflm():
 def test_auto_is_never_worse_than_tflm_on_the_benchmarks(path):
     problem, _ = benchmark(path)
     tflm = get_strategy("tflm")(problem, PlanOptions()).offsets
+    by_size = get_strategy("by-size")(problem, PlanOptions()).offsets
     auto = get_strategy("auto")(problem, PlanOptions()).offsets
     assert peak_of(problem.buffers, auto) <= peak_of(problem.buffers, tflm)
+    assert peak_of(problem.buffers, auto) <= peak_of(problem.buffers, by_size)
     if len(problem.buffers) <= 500:
         assert tflm == tflm_offsets(problem.buffers)
 
@@ -116,3 +118,14 @@ def test_stacked_ties_come_out_in_tflite_micros_order():
     stacked = sorted(TIES, key=lambda b: offsets[b.id])
     assert [b.id for b in stacked] == ["big", "t9", "t10", "late", "early", "long", "wee", "small", "mid"]
     assert offsets == tflm_offsets(TIES)
+
+
+def test_by_size_stacks_ties_in_problem_order():
+    offsets = plan("by-size", TIES)
+    stacked = sorted(TIES, key=lambda b: offsets[b.id])
+    sizes = [b.size for b in stacked]
+    assert sizes == sorted(sizes, reverse=True)
+    for size in set(sizes):
+        tied = [b.id for b in stacked if b.size == size]
+        assert tied == [b.id for b in TIES if b.size == size]
+    assert [b.id for b in stacked] != [b.id for b in sorted(TIES, key=lambda b: plan("tflm", TIES)[b.id])]

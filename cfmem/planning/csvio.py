@@ -98,7 +98,7 @@ def read_problem_csv(path: str | Path) -> Problem:
     except OSError as err:
         raise CsvError(path, f"cannot read: {err.strerror or err}") from None
     except UnicodeDecodeError:
-        raise CsvError(path, f"not a text file") from None
+        raise CsvError(path, "not a text file") from None
     return parse_problem_csv(text, str(path))
 
 

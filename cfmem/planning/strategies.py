@@ -25,11 +25,13 @@ _REGISTRY: dict[str, tuple[str, str]] = {
     "short-first": ("cfmem.planning.greedy", "plan_short_first"),
     "best-fit": ("cfmem.planning.greedy", "plan_best_fit"),
     "tflm": ("cfmem.planning.greedy", "plan_tflm"),
+    "by-size": ("cfmem.planning.greedy", "plan_by_size"),
     "beam": ("cfmem.planning.beam", "plan_beam"),
     "search": ("cfmem.planning.search", "plan_search"),
 }
-AUTO_CANDIDATES = ("large-first", "best-fit", "short-first", "sequential", "tflm")
-"""What ``auto`` runs; with ``tflm`` among them, auto is never worse than TFLite Micro's planner."""
+AUTO_CANDIDATES = ("large-first", "best-fit", "short-first", "sequential", "tflm", "by-size")
+"""What ``auto`` runs; with ``tflm`` and ``by-size`` among them, auto is never worse than
+TFLite Micro's planner with either tie rule among equal sizes."""
 STRATEGY_NAMES = (*_REGISTRY, "auto")
 
 
