@@ -26,6 +26,7 @@ Modes, all checked against the same path-exact conflicts at the end:
 from __future__ import annotations
 
 import time
+from bisect import bisect_right
 from dataclasses import dataclass, field
 
 from cfmem.planning.problem import Buffer, Path, PlanOptions, Problem, align_up, lower_bound, peak_of
@@ -108,24 +109,57 @@ def timeline(tree: RegionTree, mode: str = "exact", align: int = 1) -> list[Buff
     return buffers
 
 
-def depth_paths(buffers: list[Buffer]) -> list[Buffer]:
-    """The same buffers with each if of a path named by its depth (``(0, b0), (1, b1), ...``).
+OUTSIDE = 2
+"""The branch number :func:`compact_paths` gives a buffer that lives outside every
+if nested in its region (ifs have branches 0 and 1, loops 0)."""
+
+
+def compact_paths(buffers: list[Buffer]) -> list[Buffer]:
+    """The same buffers and conflicts, in a few branch paths: what a planner is given.
 
     Assumes ``buffers`` come from ``timeline(tree, "exact")``: a buffer of a
     branch lives within its if's time, and the ifs of one region follow each
     other. So two buffers live at a common step lie, depth by depth, in the
     same ifs down to the first where they take different branches, and naming
-    ifs by depth keeps exactly the same conflicts. A planner then sees a few
-    branch paths (at most 2 per level) instead of one per branch of every if.
+    each if by its depth (``(0, b0), (1, b1), ...``) keeps every conflict.
+    Then a buffer that shares no step with the buffers nested deeper in its
+    region (when it has some) is put in branch ``OUTSIDE`` of the next depth: it still conflicts
+    with the buffers of its region and above, and with no nested one, as
+    before, but a planner no longer compares it with every nested path.
     """
     renamed: dict[Path, Path] = {(): ()}
+    for b in buffers:
+        if b.path not in renamed:
+            renamed[b.path] = tuple((depth, branch) for depth, (_, branch) in enumerate(b.path))
+    nested: dict[Path, list[tuple[int, int]]] = {}  # path -> steps of buffers nested deeper
+    for b in buffers:
+        path = renamed[b.path]
+        for k in range(len(path)):
+            nested.setdefault(path[:k], []).append((b.start, b.end))
+    windows = {path: _merged(spans) for path, spans in nested.items()}
     out: list[Buffer] = []
     for b in buffers:
-        path = renamed.get(b.path)
-        if path is None:
-            path = renamed[b.path] = tuple((depth, branch) for depth, (_, branch) in enumerate(b.path))
+        path = renamed[b.path]
+        if path in windows:
+            starts, ends = windows[path]
+            k = bisect_right(ends, b.start)  # the first window ending after b starts
+            if k == len(starts) or starts[k] >= b.end:
+                path = (*path, (len(path), OUTSIDE))
         out.append(b if path == b.path else Buffer(b.id, b.start, b.end, b.size, b.align, path))
     return out
+
+
+def _merged(spans: list[tuple[int, int]]) -> tuple[list[int], list[int]]:
+    """The union of half-open ``spans`` as sorted disjoint starts and ends."""
+    starts: list[int] = []
+    ends: list[int] = []
+    for lo, hi in sorted(spans):
+        if ends and lo <= ends[-1]:
+            ends[-1] = max(ends[-1], hi)
+        else:
+            starts.append(lo)
+            ends.append(hi)
+    return starts, ends
 
 
 def _duration(node) -> int:
@@ -175,7 +209,7 @@ def _flat(tree: RegionTree, mode: str, strategy: str, options: PlanOptions, alig
 
 def _solve(buffers: list[Buffer], mode: str, strategy: str, options: PlanOptions) -> tuple[dict[str, int], bool]:
     """Offsets for the timeline ``buffers`` of ``mode``, and whether they are proven optimal."""
-    solution = solve(Problem(depth_paths(buffers) if mode == "exact" else buffers), strategy, options)
+    solution = solve(Problem(compact_paths(buffers) if mode == "exact" else buffers), strategy, options)
     return solution.offsets, solution.proven_optimal
 
 
