@@ -123,9 +123,10 @@ def compact_paths(buffers: list[Buffer]) -> list[Buffer]:
     same ifs down to the first where they take different branches, and naming
     each if by its depth (``(0, b0), (1, b1), ...``) keeps every conflict.
     Then a buffer that shares no step with the buffers nested deeper in its
-    region (when it has some) is put in branch ``OUTSIDE`` of the next depth: it still conflicts
-    with the buffers of its region and above, and with no nested one, as
-    before, but a planner no longer compares it with every nested path.
+    region (when it has some) is put in branch ``OUTSIDE`` of the next depth:
+    it still conflicts with the buffers of its region and above, and with no
+    nested one, as before, but a planner no longer compares it with every
+    nested path.
     """
     renamed: dict[Path, Path] = {(): ()}
     for b in buffers:
