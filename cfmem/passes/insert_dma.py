@@ -325,9 +325,14 @@ class InsertDmaPass(ModulePass):
         self, ops: list[Operation], buffers: list[SSAValue | None], first: Operation, sync: bool
     ) -> None:
         starts = self.transfers(ops, buffers)
-        block = first.parent_block()
-        assert block is not None
-        order = {op: i for i, op in enumerate(block.ops)}
+        # positions from the segment's first op to its last loaded one: a producer before
+        # them is before every op a transfer may be inserted at, as one left out is
+        order: dict[Operation, int] = {}
+        op: Operation | None = first
+        while op is not None and op is not ops[-1]:
+            order[op] = len(order)
+            op = op.next_op
+        order[ops[-1]] = len(order)
 
         def insert_start(start: DmaStartOp, before: Operation) -> None:
             """Before ``before``, or right after the last op producing what it transfers."""

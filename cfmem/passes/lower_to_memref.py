@@ -54,6 +54,8 @@ error that names it.
 
 from __future__ import annotations
 
+import functools
+import gc
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -115,8 +117,10 @@ def _is_alias(value: SSAValue) -> bool:
     return isinstance(value.owner, Operation) and ALIAS_ATTR in value.owner.attributes
 
 
+@functools.cache
 def memref_of(ty: Attribute, space: Attribute | None = None) -> MemRefType:
-    """The memref type with the shape and element type of tensor type ``ty``."""
+    """The memref type with the shape and element type of tensor type ``ty``
+    (attributes are immutable: one is built per type and space)."""
     assert isinstance(ty, TensorType)
     return MemRefType(ty.get_element_type(), ty.get_shape(), memory_space=space or NoneAttr())
 
@@ -594,8 +598,20 @@ def lower_module(module: ModuleOp, weights_dir: Path | None = None, check_plan: 
     """Lower every planned function of ``module`` and its weights in place.
 
     Each function's stored plan is verified first; ``check_plan=False`` lowers
-    it as it is, so that tests can give the flat interpreter a wrong plan.
+    it as it is, so that tests can give the flat interpreter a wrong plan. The
+    cyclic garbage collector is paused meanwhile: the new ops all live on, and
+    it would rescan the whole module again and again for nothing.
     """
+    gc_was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        _lower_module(module, weights_dir, check_plan)
+    finally:
+        if gc_was_enabled:
+            gc.enable()
+
+
+def _lower_module(module: ModuleOp, weights_dir: Path | None, check_plan: bool) -> None:
     blobs: dict[str, memref.GlobalOp] = {}
     for op in list(module.ops):
         if isinstance(op, GlobalOp):

@@ -15,14 +15,20 @@ class ValueNames:
         self.fallback = fallback
         self.names: dict[SSAValue, str] = {}
         self.taken: set[str] = set()
+        self.counters: dict[str, int] = {}
+        """Base -> the counter of its last suffixed name: names are never freed, so the
+        next free counter of a base is above it."""
 
     def __call__(self, value: SSAValue) -> str:
-        if value not in self.names:
+        name = self.names.get(value)
+        if name is None:
             base = self.prefix + (value.name_hint or f"{self.fallback}{len(self.taken)}")
-            name, n = base, 0
+            name, n = base, self.counters.get(base, 0)
             while name in self.taken:
                 n += 1
                 name = f"{base}{self.separator}{n}"
+            if n:
+                self.counters[base] = n
             self.taken.add(name)
             self.names[value] = name
-        return self.names[value]
+        return name

@@ -54,7 +54,7 @@ from cfmem.planning.option_checks import (
     check_time_limit,
 )
 from cfmem.planning.problem import PlanOptions
-from cfmem.planning.regions import peak_path
+from cfmem.planning.regions import cf_lower_bound, peak_path
 from cfmem.planning.strategies import STRATEGY_NAMES
 
 OFFSETS_ATTR = "cfmem.offsets"
@@ -85,7 +85,8 @@ def plan_function(
 
     With ``aliases`` (on chip only), the smallest of the plans with all alias
     kinds, with the safe kinds and with none (in that order of preference on
-    ties); the liveness's ``kinds`` says which was kept.
+    ties); the liveness's ``kinds`` says which was kept. Kinds whose lower
+    bound is above the plain plan's peak could not be kept and are not planned.
     """
     plain = analyze_function(fn, io_on_chip, space)
     plan = plan_tree(plain.tree, mode, strategy, options, align)
@@ -99,6 +100,8 @@ def plan_function(
             continue
         info = analyze_function(fn, io_on_chip, space, alias_map)
         info.kinds = kinds
+        if cf_lower_bound(info.tree) > plan.peak:
+            continue  # every plan of it is larger than the plain one
         candidate = plan_tree(info.tree, mode, strategy, options, align)
         if best is None or candidate.peak < best[1].peak:
             best = info, candidate

@@ -19,15 +19,17 @@ Modes, all checked against the same path-exact conflicts at the end:
     two tensors conflict only if some execution has both live. The direct plan
     is compared with the hoist, linearize and conservative plans (all valid
     under the same conflicts) and the smallest is kept, so it is never worse
-    than any of them.
+    than any of them; a candidate whose lower bound is not below the best
+    peak so far could not be kept and is not planned.
 """
 
 from __future__ import annotations
 
 import time
+from bisect import bisect_right
 from dataclasses import dataclass, field
 
-from cfmem.planning.problem import Buffer, Path, PlanOptions, Problem, align_up, peak_of
+from cfmem.planning.problem import Buffer, Path, PlanOptions, Problem, align_up, lower_bound, peak_of
 from cfmem.planning.regions import RegionTree, cf_lower_bound
 from cfmem.planning.strategies import solve
 from cfmem.planning.verify import verify_plan
@@ -107,6 +109,60 @@ def timeline(tree: RegionTree, mode: str = "exact", align: int = 1) -> list[Buff
     return buffers
 
 
+OUTSIDE = 2
+"""The branch number :func:`compact_paths` gives a buffer that lives outside every
+if nested in its region (ifs have branches 0 and 1, loops 0)."""
+
+
+def compact_paths(buffers: list[Buffer]) -> list[Buffer]:
+    """The same buffers and conflicts, in a few branch paths: what a planner is given.
+
+    Assumes ``buffers`` come from ``timeline(tree, "exact")``: a buffer of a
+    branch lives within its if's time, and the ifs of one region follow each
+    other. So two buffers live at a common step lie, depth by depth, in the
+    same ifs down to the first where they take different branches, and naming
+    each if by its depth (``(0, b0), (1, b1), ...``) keeps every conflict.
+    Then a buffer that shares no step with the buffers nested deeper in its
+    region (when it has some) is put in branch ``OUTSIDE`` of the next depth:
+    it still conflicts with the buffers of its region and above, and with no
+    nested one, as before, but a planner no longer compares it with every
+    nested path.
+    """
+    renamed: dict[Path, Path] = {(): ()}
+    for b in buffers:
+        if b.path not in renamed:
+            renamed[b.path] = tuple((depth, branch) for depth, (_, branch) in enumerate(b.path))
+    nested: dict[Path, list[tuple[int, int]]] = {}  # path -> steps of buffers nested deeper
+    for b in buffers:
+        path = renamed[b.path]
+        for k in range(len(path)):
+            nested.setdefault(path[:k], []).append((b.start, b.end))
+    windows = {path: _merged(spans) for path, spans in nested.items()}
+    out: list[Buffer] = []
+    for b in buffers:
+        path = renamed[b.path]
+        if path in windows:
+            starts, ends = windows[path]
+            k = bisect_right(ends, b.start)  # the first window ending after b starts
+            if k == len(starts) or starts[k] >= b.end:
+                path = (*path, (len(path), OUTSIDE))
+        out.append(b if path == b.path else Buffer(b.id, b.start, b.end, b.size, b.align, path))
+    return out
+
+
+def _merged(spans: list[tuple[int, int]]) -> tuple[list[int], list[int]]:
+    """The union of half-open ``spans`` as sorted disjoint starts and ends."""
+    starts: list[int] = []
+    ends: list[int] = []
+    for lo, hi in sorted(spans):
+        if ends and lo <= ends[-1]:
+            ends[-1] = max(ends[-1], hi)
+        else:
+            starts.append(lo)
+            ends.append(hi)
+    return starts, ends
+
+
 def _duration(node) -> int:
     """Global time an if occupies when its branches overlap."""
 
@@ -149,7 +205,12 @@ def _hoist(
 
 
 def _flat(tree: RegionTree, mode: str, strategy: str, options: PlanOptions, align: int) -> tuple[dict[str, int], bool]:
-    solution = solve(Problem(timeline(tree, mode, align)), strategy, options)
+    return _solve(timeline(tree, mode, align), mode, strategy, options)
+
+
+def _solve(buffers: list[Buffer], mode: str, strategy: str, options: PlanOptions) -> tuple[dict[str, int], bool]:
+    """Offsets for the timeline ``buffers`` of ``mode``, and whether they are proven optimal."""
+    solution = solve(Problem(compact_paths(buffers) if mode == "exact" else buffers), strategy, options)
     return solution.offsets, solution.proven_optimal
 
 
@@ -166,6 +227,7 @@ def plan_tree(
     options = options or PlanOptions()
     began = time.perf_counter()
     exact_buffers = timeline(tree, "exact", align)
+    bound = cf_lower_bound(tree)
     blocks: dict[int, tuple[int, int]] = {}
     proven: dict[str, bool] = {}  # candidate -> the strategy proved its plan optimal
     chosen = mode
@@ -178,18 +240,23 @@ def plan_tree(
     else:
         candidates: dict[str, dict[str, int]] = {}
         candidates["exact"], proven["exact"] = _flat(tree, "exact", strategy, options, align)
-        if tree.ifs:  # nested ifs sit inside a top-level one
-            candidates["hoist"], _, blocks = _hoist(tree, strategy, options, align)
-            for other in ("linearize", "conservative"):
-                candidates[other], _ = _flat(tree, other, strategy, options, align)
-        peaks = {name: peak_of(exact_buffers, offs) for name, offs in candidates.items()}
+        peaks = {"exact": peak_of(exact_buffers, candidates["exact"])}
+        for other in ("hoist", "linearize", "conservative") if tree.ifs else ():
+            buffers = [] if other == "hoist" else timeline(tree, other, align)
+            floor = bound if other == "hoist" else lower_bound(buffers)  # hoist's timeline is exact's
+            if floor >= min(peaks.values()):
+                continue  # none of its plans is smaller, and ties go to the earlier candidate
+            if other == "hoist":
+                candidates[other], _, blocks = _hoist(tree, strategy, options, align)
+            else:
+                candidates[other], _ = _solve(buffers, other, strategy, options)
+            peaks[other] = peak_of(exact_buffers, candidates[other])
         chosen = min(peaks, key=peaks.__getitem__)  # the first smallest: exact wins its ties
         offsets = candidates[chosen]
         if chosen != "hoist":
             blocks = {}
     peak = peak_of(exact_buffers, offsets)
     verify_plan(exact_buffers, offsets)
-    bound = cf_lower_bound(tree)
     return TreePlan(
         offsets=offsets,
         peak=peak,
