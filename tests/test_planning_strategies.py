@@ -107,3 +107,54 @@ def test_auto_takes_a_tie_rule_of_tflite_micro_when_it_alone_is_best(monkeypatch
     peaks = {"large-first": 30, "best-fit": 20, "short-first": 20, "sequential": 20, "tflm": 20, "by-size": 20}
     fake_candidates(monkeypatch, peaks | {alone: 19})
     assert AUTO_CANDIDATES[int(plan_auto(ONE, PlanOptions()).stats["auto_choice"])] == alone
+
+
+def every_candidate(problem: Problem) -> tuple[dict[str, int], str]:
+    """What auto chose before its shortcuts: every candidate run, the first smallest kept."""
+    runs = [(name, get_strategy(name)(problem, PlanOptions()).offsets) for name in AUTO_CANDIDATES]
+    name, offsets = min(runs, key=lambda run: peak_of(problem.buffers, run[1]))
+    return offsets, name
+
+
+def random_problem(seed: int) -> Problem:
+    import random
+
+    rng = random.Random(seed)
+    buffers = []
+    for i in range(rng.randint(1, 40)):
+        start = rng.randrange(20)
+        size = rng.choice([4, 8, 8, 16, 16, 32]) if seed % 2 else rng.randint(1, 300)
+        path = rng.choice([(), (), ((0, 0),), ((0, 1),), ((0, 1), (1, 0))]) if seed % 3 == 0 else ()
+        buffers.append(Buffer(f"t{i}", start, start + rng.randint(1, 6), size, path=path))
+    return Problem(buffers)
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_auto_chooses_what_running_every_candidate_chooses(seed):
+    problem = random_problem(seed)
+    placement = plan_auto(problem, PlanOptions())
+    offsets, name = every_candidate(problem)
+    assert placement.offsets == offsets
+    assert AUTO_CANDIDATES[int(placement.stats["auto_choice"])] == name
+
+
+def test_auto_stops_once_a_peak_reaches_the_bound(monkeypatch):
+    # ONE's bound is 8: the second candidate reaches it, so no later one runs
+    seen = fake_candidates(monkeypatch, {"large-first": 30, "best-fit": 8, "short-first": 8, "sequential": 1,
+                                         "tflm": 1, "by-size": 1})  # fmt: skip
+    assert plan_auto(ONE, PlanOptions()).stats["auto_choice"] == 1
+    assert len(seen) == 2
+
+
+def test_auto_places_an_order_once(monkeypatch):
+    from cfmem.planning import greedy
+
+    placed = []
+    original = greedy.GreedyOrder.place
+    monkeypatch.setattr(greedy.GreedyOrder, "place", lambda self, order: placed.append(self) or original(self, order))
+    # distinct sizes: large-first, tflm and by-size give one order; every peak is 17, the bound 16
+    distinct = Problem([Buffer("b0", 4, 7, 5), Buffer("b1", 2, 3, 7), Buffer("b2", 3, 5, 1), Buffer("b3", 4, 7, 4),
+                        Buffer("b4", 2, 5, 6)])  # fmt: skip
+    assert lower_bound(distinct.buffers) == 16
+    assert plan_auto(distinct, PlanOptions()).stats["auto_choice"] == 0
+    assert placed == [greedy.plan_large_first, greedy.plan_best_fit, greedy.plan_short_first, greedy.plan_sequential]

@@ -35,6 +35,8 @@ from __future__ import annotations
 
 import gc
 import re
+from collections.abc import Callable
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -288,31 +290,31 @@ def _plan(order: list[Buffer], best_fit: bool = False) -> Placement:
             gc.enable()
 
 
-def plan_sequential(problem: Problem, options: PlanOptions) -> Placement:
-    """First fit in execution order."""
-    return _plan(sorted(problem.buffers, key=sequential_key))
+@dataclass(frozen=True)
+class GreedyOrder:
+    """A greedy strategy: an order of the buffers and a fit rule (first or best).
+
+    ``auto`` reads ``order`` to skip an order another candidate already placed."""
+
+    order: Callable[[list[Buffer]], list[Buffer]]
+    best_fit: bool = False
+
+    def __call__(self, problem: Problem, options: PlanOptions) -> Placement:
+        return self.place(self.order(problem.buffers))
+
+    def place(self, order: list[Buffer]) -> Placement:
+        return _plan(order, self.best_fit)
 
 
-def plan_large_first(problem: Problem, options: PlanOptions) -> Placement:
-    """First fit, largest buffer first."""
-    return _plan(sorted(problem.buffers, key=large_first_key))
-
-
-def plan_short_first(problem: Problem, options: PlanOptions) -> Placement:
-    """First fit, shortest lifetime first."""
-    return _plan(sorted(problem.buffers, key=short_first_key))
-
-
-def plan_best_fit(problem: Problem, options: PlanOptions) -> Placement:
-    """Smallest fitting gap, largest buffer first (greedy by size)."""
-    return _plan(sorted(problem.buffers, key=large_first_key), best_fit=True)
-
-
-def plan_tflm(problem: Problem, options: PlanOptions) -> Placement:
-    """First fit in TFLite Micro's order (see ``tflm_order``)."""
-    return _plan(tflm_order(problem.buffers))
-
-
-def plan_by_size(problem: Problem, options: PlanOptions) -> Placement:
-    """First fit, size descending, ties in problem order (see ``by_size_order``)."""
-    return _plan(by_size_order(problem.buffers))
+plan_sequential = GreedyOrder(lambda buffers: sorted(buffers, key=sequential_key))
+"""First fit in execution order."""
+plan_large_first = GreedyOrder(lambda buffers: sorted(buffers, key=large_first_key))
+"""First fit, largest buffer first."""
+plan_short_first = GreedyOrder(lambda buffers: sorted(buffers, key=short_first_key))
+"""First fit, shortest lifetime first."""
+plan_best_fit = GreedyOrder(lambda buffers: sorted(buffers, key=large_first_key), best_fit=True)
+"""Smallest fitting gap, largest buffer first (greedy by size)."""
+plan_tflm = GreedyOrder(tflm_order)
+"""First fit in TFLite Micro's order (see ``tflm_order``)."""
+plan_by_size = GreedyOrder(by_size_order)
+"""First fit, size descending, ties in problem order (see ``by_size_order``)."""

@@ -45,13 +45,32 @@ def get_strategy(name: str) -> Strategy:
 
 
 def plan_auto(problem: Problem, options: PlanOptions) -> Placement:
-    """Run the fast heuristics and keep the smallest peak (ties: first listed)."""
+    """Run the fast heuristics and keep the smallest peak (ties: first listed).
+
+    The same result as running every candidate, sooner: a greedy candidate whose
+    order and fit rule an earlier one already placed is skipped (same offsets), and
+    the run stops once a peak reaches the lower bound (no later one can be smaller).
+    """
+    bound = lower_bound(problem.buffers)
+    placed: set[tuple[bool, tuple[str, ...]]] = set()
     best: tuple[int, str, Placement] | None = None
     for name in AUTO_CANDIDATES:
-        placement = get_strategy(name)(problem, options)
+        strategy = get_strategy(name)
+        order_of = getattr(strategy, "order", None)
+        if order_of is None:
+            placement = strategy(problem, options)
+        else:
+            order = order_of(problem.buffers)
+            key = (strategy.best_fit, tuple(b.id for b in order))  # type: ignore[attr-defined]
+            if key in placed:
+                continue
+            placed.add(key)
+            placement = strategy.place(order)  # type: ignore[attr-defined]
         peak = peak_of(problem.buffers, placement.offsets)
         if best is None or peak < best[0]:
             best = (peak, name, placement)
+        if peak <= bound:
+            break
     assert best is not None
     best[2].stats["auto_choice"] = AUTO_CANDIDATES.index(best[1])
     return best[2]
