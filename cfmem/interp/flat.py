@@ -54,6 +54,7 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Block, Operation, SSAValue
 
 from cfmem.dialects.nn_memref import ApplyOp
+from cfmem.gc_pause import cyclic_gc_paused
 from cfmem.interp.footprint import type_bytes
 from cfmem.interp.golden import (
     InputSpec,
@@ -299,7 +300,8 @@ class FlatInterpreter:
         """The steps of ``block`` and of the blocks it holds (compiled on first use, with
         a slot for each of their values)."""
         if block not in self._blocks:
-            self._blocks[block] = _Compiler(self).block(block)
+            with cyclic_gc_paused():  # compiling only builds steps that live on
+                self._blocks[block] = _Compiler(self).block(block)
         return self._blocks[block]
 
     def own_memory(self, name: str, array: np.ndarray) -> Ref:

@@ -21,6 +21,7 @@ from cfmem.dialects import nn_compute as nc
 from cfmem.dialects import nn_control as ncf
 from cfmem.dialects import nn_dma as nd
 from cfmem.dialects import nn_weights as nw
+from cfmem.gc_pause import cyclic_gc_paused
 from cfmem.interp import kernels
 from cfmem.interp.footprint import check_input_bytes
 from cfmem.signature import argument_names, input_args, result_names
@@ -203,7 +204,8 @@ class GoldenInterpreter:
 
     def run(self, fn: func.FuncOp, inputs: dict[str, np.ndarray]) -> RunResult:
         if fn not in self._programs:
-            self._programs[fn] = (input_spec(fn), result_names(fn), *_Compiler(self).function(fn))
+            with cyclic_gc_paused():  # compiling only builds steps that live on
+                self._programs[fn] = (input_spec(fn), result_names(fn), *_Compiler(self).function(fn))
         spec, names, body, argument_slots, template = self._programs[fn]
         arguments = check_inputs(fn, inputs, spec)
         self.branches, self.loops = [], []

@@ -55,7 +55,6 @@ error that names it.
 from __future__ import annotations
 
 import functools
-import gc
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -90,6 +89,7 @@ from cfmem.dialects.nn_memref import ApplyOp
 from cfmem.dialects.nn_quant import QConcatOp
 from cfmem.dialects.nn_weights import GetGlobalOp, GlobalOp, ReshapeOp, ViewOp
 from cfmem.dialects.types import tensor_bytes
+from cfmem.gc_pause import cyclic_gc_paused
 from cfmem.interp.weights import WeightError, blob_bytes
 from cfmem.passes.aliases import concat_parts, is_inplace_op, slice_byte_offset
 from cfmem.passes.dma_reloads import reloaded_transfers
@@ -602,13 +602,8 @@ def lower_module(module: ModuleOp, weights_dir: Path | None = None, check_plan: 
     cyclic garbage collector is paused meanwhile: the new ops all live on, and
     it would rescan the whole module again and again for nothing.
     """
-    gc_was_enabled = gc.isenabled()
-    gc.disable()
-    try:
+    with cyclic_gc_paused():
         _lower_module(module, weights_dir, check_plan)
-    finally:
-        if gc_was_enabled:
-            gc.enable()
 
 
 def _lower_module(module: ModuleOp, weights_dir: Path | None, check_plan: bool) -> None:

@@ -33,13 +33,13 @@ run on those arrays in numpy.
 
 from __future__ import annotations
 
-import gc
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
 
+from cfmem.gc_pause import cyclic_gc_paused
 from cfmem.planning.problem import Buffer, Placement, PlanOptions, Problem, paths_compatible
 
 _DIGITS = re.compile(r"(\d+)")
@@ -281,13 +281,8 @@ def by_size_order(buffers: list[Buffer]) -> list[Buffer]:
 def _plan(order: list[Buffer], best_fit: bool = False) -> Placement:
     # Sorting and placing allocate many small objects that live to the end:
     # the cyclic garbage collector would rescan them over and over for nothing.
-    gc_was_enabled = gc.isenabled()
-    gc.disable()
-    try:
+    with cyclic_gc_paused():
         return Placement(place_in_order(order, best_fit))
-    finally:
-        if gc_was_enabled:
-            gc.enable()
 
 
 @dataclass(frozen=True)
