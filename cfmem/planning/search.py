@@ -213,6 +213,12 @@ class _Model:
             self.total0 = total0
             self._pairs(member, section)
         self.weights = _hash_weights(n)
+        # Neighbour lists flattened, each closed by index n + 1 (whose lowest
+        # offset is always ``big``), for minima over a buffer's neighbours.
+        self.nb_flat = np.concatenate([np.append(x, n + 1) for x in self.nbrs]) if n else np.zeros(0, dtype=np.int64)
+        self.nb_len = np.array([len(x) + 1 for x in self.nbrs], dtype=np.int64)
+        self.nb_start = np.cumsum(self.nb_len) - self.nb_len
+        self.size_ext = np.array(self.size + [0, 0], dtype=np.int64)
         total0 = self.total0
         self.clique_max_total = [int(total0[self.cliques_of[i]].max(initial=0)) for i in range(n)]
 
@@ -367,8 +373,9 @@ class _Decider:
         self.deadline = deadline
         self.failed = {} if failed is None else failed
         self.nodes = 0
-        self.mo = np.zeros(m.n + 1, dtype=np.int64)  # lowest offset allowed by placed neighbours
+        self.mo = np.zeros(m.n + 2, dtype=np.int64)  # lowest offset allowed by placed neighbours
         self.mo[m.n] = capacity
+        self.mo[m.n + 1] = m.big
         self.floor = np.zeros(m.n_cliques, dtype=np.int64)
         self.total = m.total0.copy()
         self.cut = m.cut0.copy()
@@ -415,23 +422,8 @@ class _Decider:
         state = (h0 << 64) ^ (h1 & 0xFFFFFFFFFFFFFFFF) ^ (last_key * 0x9E3779B97F4A7C15)
         if self.failed.get(state, -1) >= capacity:
             return False
-        # Cross-section inference: in every clique the unplaced members stack
-        # above the clique's floor, above the lowest offset any of them may
-        # take, and above the current offset (placement is monotonic).
-        total = part.total
-        # Every later placement is at or above the next one, which is at the
-        # lowest offset of a buffer that may still go where it is now (the
-        # others sit below the last placement and must wait to be lifted).
         movable = keys > last_key
-        if not movable.any():
-            self._fail(state, capacity)
-            return False
-        last_off = max(last_off, int(_min(offs[movable])))
-        low = np.minimum.reduceat(mo[part.pairs], part.rel)
-        if (
-            last_off + int(_max(total)) > capacity
-            or int(_max(np.maximum(low, part.floor) + total)) > capacity
-        ):
+        if self._refuted(part, offs, movable, last_off):
             self._fail(state, capacity)
             return False
         # Canonical order: (offset, rank) increases along a branch. Dominance:
@@ -483,6 +475,47 @@ class _Decider:
                 return True
         self._fail(state, capacity)
         return False
+
+    def _refuted(self, part: _Part, offs: np.ndarray, movable: np.ndarray, last_off: int) -> bool:
+        """Whether no canonical completion fits below the capacity (inference only).
+
+        ``offs`` are the lowest offsets of the part's buffers (``big`` once
+        placed), ``movable`` marks those whose key is above the last
+        placement's, which was at ``last_off``.
+        """
+        m = self.model
+        mo, big, capacity = self.mo, m.big, self.capacity
+        # Every later placement is at or above the next one, which is at the
+        # lowest offset of a buffer that may still go where it is now.
+        if not movable.any():
+            return True
+        last_off = max(last_off, int(_min(offs[movable])))
+        total = part.total
+        if last_off + int(_max(total)) > capacity:
+            return True
+        # Lifting: an unplaced buffer below the last placement (not movable)
+        # can only be placed on top of an unplaced neighbour placed later,
+        # so at or above the lowest top such a neighbour can reach.
+        stuck = ~movable & (offs < big)
+        saved = None
+        if stuck.any():
+            who = part.idx[stuck]
+            lens = m.nb_len[who]
+            ends = np.cumsum(lens)
+            firsts = ends - lens
+            nb = m.nb_flat[np.arange(int(ends[-1])) + np.repeat(m.nb_start[who] - firsts, lens)]
+            lifted = np.minimum.reduceat(np.maximum(mo[nb], last_off) + m.size_ext[nb], firsts)
+            if int(_max(lifted + part.sizes[stuck])) > capacity:
+                return True
+            saved = mo[who]
+            mo[who] = lifted
+        # Cross-section inference: in every clique the unplaced members stack
+        # above the clique's floor and above the lowest offset any of them
+        # may take, and must fit below the capacity.
+        low = np.minimum.reduceat(mo[part.pairs], part.rel)
+        if saved is not None:
+            mo[who] = saved
+        return int(_max(np.maximum(low, part.floor) + total)) > capacity
 
     def _fail(self, state: int, capacity: int) -> None:
         if len(self.failed) < MAX_MEMO:
