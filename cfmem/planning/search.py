@@ -18,6 +18,10 @@ spirit of MiniMalloc (Moffitt, ASPLOS'24):
   of them on one execution path) the unplaced members stack above the
   clique's floor, above the lowest offset any of them may take and above the
   next placement, and must fit below C.
+- Lifting: a buffer whose key is below the last placement's can only be
+  placed on top of an unplaced neighbour placed later (at or above the next
+  placement), so its lowest offset is raised to the lowest top such a
+  neighbour can reach before the cliques are checked (not in MiniMalloc).
 - Decomposition: where no unplaced buffer spans a time boundary the two sides
   are independent and are solved one after the other; at the top level each
   independent group keeps its own best plan.
@@ -493,29 +497,33 @@ class _Decider:
         total = part.total
         if last_off + int(_max(total)) > capacity:
             return True
-        # Lifting: an unplaced buffer below the last placement (not movable)
-        # can only be placed on top of an unplaced neighbour placed later,
-        # so at or above the lowest top such a neighbour can reach.
-        stuck = ~movable & (offs < big)
-        saved = None
-        if stuck.any():
-            who = part.idx[stuck]
-            lens = m.nb_len[who]
-            ends = np.cumsum(lens)
-            firsts = ends - lens
-            nb = m.nb_flat[np.arange(int(ends[-1])) + np.repeat(m.nb_start[who] - firsts, lens)]
-            lifted = np.minimum.reduceat(np.maximum(mo[nb], last_off) + m.size_ext[nb], firsts)
-            if int(_max(lifted + part.sizes[stuck])) > capacity:
-                return True
-            saved = mo[who]
-            mo[who] = lifted
         # Cross-section inference: in every clique the unplaced members stack
         # above the clique's floor and above the lowest offset any of them
         # may take, and must fit below the capacity.
+        floor = part.floor
         low = np.minimum.reduceat(mo[part.pairs], part.rel)
-        if saved is not None:
-            mo[who] = saved
-        return int(_max(np.maximum(low, part.floor) + total)) > capacity
+        if int(_max(np.maximum(low, floor) + total)) > capacity:
+            return True
+        # Lifting: an unplaced buffer below the last placement (not movable)
+        # can only be placed on top of an unplaced neighbour placed later,
+        # so at or above the lowest top such a neighbour reaches; with those
+        # offsets the cliques are checked again.
+        stuck = ~movable & (offs < big)
+        if not stuck.any():
+            return False
+        who = part.idx[stuck]
+        lens = m.nb_len[who]
+        ends = np.cumsum(lens)
+        firsts = ends - lens
+        nb = m.nb_flat[np.arange(int(ends[-1])) + np.repeat(m.nb_start[who] - firsts, lens)]
+        lifted = np.minimum.reduceat(np.maximum(mo[nb], last_off) + m.size_ext[nb], firsts)
+        if int(_max(lifted + part.sizes[stuck])) > capacity:
+            return True
+        saved = mo[who]
+        mo[who] = lifted
+        low = np.minimum.reduceat(mo[part.pairs], part.rel)
+        mo[who] = saved
+        return int(_max(np.maximum(low, floor) + total)) > capacity
 
     def _fail(self, state: int, capacity: int) -> None:
         if len(self.failed) < MAX_MEMO:
