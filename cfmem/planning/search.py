@@ -26,8 +26,10 @@ spirit of MiniMalloc (Moffitt, ASPLOS'24):
   are independent and are solved one after the other; at the top level each
   independent group keeps its own best plan.
 - Memory: search states (unplaced buffers, their lowest offsets, the last
-  placement) proven to have no completion are remembered with the capacity,
-  so a restart with a larger node limit skips what it already refuted.
+  placement) whose every branch failed are remembered with the capacity,
+  so a restart with a larger node limit skips what it already refuted
+  (states the inference refutes without branching are cheaper to refute
+  again than to look up, and are not remembered).
 
 Schedule: rounds with doubling node limits (starting at two per buffer) and
 three static preorders tried in turn, as MiniMalloc's round robin. Each round
@@ -422,13 +424,12 @@ class _Decider:
             return True  # every buffer of the part is placed
         keys = offs * radix + part.ranks
         last_key = last_off * radix + last_rank
+        movable = keys > last_key
+        if self._refuted(part, offs, movable, last_off):
+            return False  # cheap to refute again: not remembered
         h0, h1 = (part.weights @ keys).tolist()
         state = (h0 << 64) ^ (h1 & 0xFFFFFFFFFFFFFFFF) ^ (last_key * 0x9E3779B97F4A7C15)
         if self.failed.get(state, -1) >= capacity:
-            return False
-        movable = keys > last_key
-        if self._refuted(part, offs, movable, last_off):
-            self._fail(state, capacity)
             return False
         # Canonical order: (offset, rank) increases along a branch. Dominance:
         # nothing goes at or above the top another buffer could reach below it.
