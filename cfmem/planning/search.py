@@ -90,6 +90,7 @@ class _Stop(Exception):
 
 _min = np.minimum.reduce
 _max = np.maximum.reduce
+_any = np.logical_or.reduce
 
 
 def _path_choices(buffers: Sequence[Buffer], cap: int) -> list[dict[int, int]]:
@@ -435,7 +436,7 @@ class _Decider:
         # nothing goes at or above the top another buffer could reach below it.
         pick = ((offs < min_height) & movable).nonzero()[0]
         if pick.size > 1:
-            pick = pick[np.argsort(keys[pick], kind="stable")]
+            pick = pick[keys[pick].argsort(kind="stable")]
         size, nbrs, cliques_of, ts0, ts1 = m.size, m.nbrs, m.cliques_of, m.ts0, m.ts1
         floor, tot, cut, rank = self.floor, self.total, self.cut, self.rank_np
         weight = m.area
@@ -492,7 +493,7 @@ class _Decider:
         mo, big, capacity = self.mo, m.big, self.capacity
         # Every later placement is at or above the next one, which is at the
         # lowest offset of a buffer that may still go where it is now.
-        if not movable.any():
+        if not _any(movable):
             return True
         last_off = max(last_off, int(_min(offs[movable])))
         total = part.total
@@ -510,13 +511,13 @@ class _Decider:
         # so at or above the lowest top such a neighbour reaches; with those
         # offsets the cliques are checked again.
         stuck = ~movable & (offs < big)
-        if not stuck.any():
+        if not _any(stuck):
             return False
         who = part.idx[stuck]
         lens = m.nb_len[who]
-        ends = np.cumsum(lens)
+        ends = np.add.accumulate(lens)
         firsts = ends - lens
-        nb = m.nb_flat[np.arange(int(ends[-1])) + np.repeat(m.nb_start[who] - firsts, lens)]
+        nb = m.nb_flat[np.arange(int(ends[-1])) + (m.nb_start[who] - firsts).repeat(lens)]
         lifted = np.minimum.reduceat(np.maximum(mo[nb], last_off) + m.size_ext[nb], firsts)
         if int(_max(lifted + part.sizes[stuck])) > capacity:
             return True
