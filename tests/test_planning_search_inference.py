@@ -110,7 +110,6 @@ def decider_at(model: _Model, rank, capacity: int, placed: list[tuple[int, int]]
         top = o + model.size[i]
         for j in model.nbrs[i].tolist():
             dec.mo[j] = max(dec.mo[j], -(-top // model.align[j]) * model.align[j])
-        dec.floor[model.cliques_of[i]] = top
         dec.total[model.cliques_of[i]] -= model.size[i]
     for i, o in placed:
         dec.mo[i] = model.big

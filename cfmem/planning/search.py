@@ -15,9 +15,9 @@ spirit of MiniMalloc (Moffitt, ASPLOS'24):
   could reach below it (that buffer could always be moved down).
 - Cross-section inference: in every *clique* of mutually conflicting buffers
   (the buffers live together just before one dies; with branch paths, those
-  of them on one execution path) the unplaced members stack above the
-  clique's floor, above the lowest offset any of them may take and above the
-  next placement, and must fit below C.
+  of them on one execution path) the unplaced members stack above the lowest
+  offset any of them may take and above the next placement, and must fit
+  below C.
 - Lifting: a buffer whose key is below the last placement's can only be
   placed on top of an unplaced neighbour placed later (at or above the next
   placement), so its lowest offset is raised to the lowest top such a
@@ -90,7 +90,6 @@ class _Stop(Exception):
 
 _min = np.minimum.reduce
 _max = np.maximum.reduce
-_any = np.logical_or.reduce
 
 
 def _path_choices(buffers: Sequence[Buffer], cap: int) -> list[dict[int, int]]:
@@ -339,7 +338,7 @@ class _Model:
 class _Part:
     """A set of buffers searched together, with its slices of the clique data."""
 
-    __slots__ = ("idx", "sizes", "ranks", "weights", "c0", "c1", "pairs", "rel", "floor", "total")
+    __slots__ = ("idx", "sizes", "ranks", "weights", "c0", "c1", "pairs", "rel", "total")
 
     def __init__(self, dec: _Decider, idx: np.ndarray, c0: int, c1: int):
         m = dec.model
@@ -351,8 +350,7 @@ class _Part:
         p0, p1 = int(m.pair_start[c0]), int(m.pair_start[c1])
         self.pairs = m.pair_buf[p0:p1]
         self.rel = m.pair_start[c0:c1] - p0
-        self.floor = dec.floor[c0:c1]  # views: they follow the decider's updates
-        self.total = dec.total[c0:c1]
+        self.total = dec.total[c0:c1]  # a view: it follows the decider's updates
 
 
 class _Decider:
@@ -383,7 +381,6 @@ class _Decider:
         self.mo = np.zeros(m.n + 2, dtype=np.int64)  # lowest offset allowed by placed neighbours
         self.mo[m.n] = capacity
         self.mo[m.n + 1] = m.big
-        self.floor = np.zeros(m.n_cliques, dtype=np.int64)
         self.total = m.total0.copy()
         self.cut = m.cut0.copy()
         self.sol = [0] * m.n
@@ -438,7 +435,7 @@ class _Decider:
         if pick.size > 1:
             pick = pick[keys[pick].argsort(kind="stable")]
         size, nbrs, cliques_of, ts0, ts1 = m.size, m.nbrs, m.cliques_of, m.ts0, m.ts1
-        floor, tot, cut, rank = self.floor, self.total, self.cut, self.rank_np
+        tot, cut, rank = self.total, self.cut, self.rank_np
         weight = m.area
         for b, o in zip(part.idx[pick].tolist(), offs[pick].tolist()):
             sz = size[b]
@@ -458,8 +455,6 @@ class _Decider:
             else:
                 mo[nb] = np.maximum(old_mo, h)
             cl = cliques_of[b]
-            old_floor = floor[cl].copy()
-            floor[cl] = h
             tot[cl] -= sz
             a, e = ts0[b], ts1[b] - 1
             if e > a:
@@ -473,7 +468,6 @@ class _Decider:
             else:
                 found = self._search(part, o, int(rank[b]))
             tot[cl] += sz
-            floor[cl] = old_floor
             mo[nb] = old_mo
             mo[b] = o
             self.depth -= weight[b]
@@ -493,26 +487,25 @@ class _Decider:
         mo, big, capacity = self.mo, m.big, self.capacity
         # Every later placement is at or above the next one, which is at the
         # lowest offset of a buffer that may still go where it is now.
-        if not _any(movable):
-            return True
-        last_off = max(last_off, int(_min(offs[movable])))
+        last_off = max(last_off, int(_min(np.where(movable, offs, big))))
         total = part.total
         if last_off + int(_max(total)) > capacity:
             return True
         # Cross-section inference: in every clique the unplaced members stack
-        # above the clique's floor and above the lowest offset any of them
-        # may take, and must fit below the capacity.
-        floor = part.floor
+        # above the lowest offset any of them may take (which is above every
+        # placed member, all of them neighbours) and must fit below the
+        # capacity. A clique with nothing unplaced has the capacity (its
+        # sentinel) as lowest offset and nothing to stack.
         low = np.minimum.reduceat(mo[part.pairs], part.rel)
-        if int(_max(np.maximum(low, floor) + total)) > capacity:
+        if int(_max(low + total)) > capacity:
             return True
         # Lifting: an unplaced buffer below the last placement (not movable)
         # can only be placed on top of an unplaced neighbour placed later,
         # so at or above the lowest top such a neighbour reaches; with those
         # offsets the cliques are checked again.
-        stuck = ~movable & (offs < big)
-        if not _any(stuck):
+        if _min(movable):
             return False
+        stuck = ~movable  # placed buffers have the largest keys: all movable
         who = part.idx[stuck]
         lens = m.nb_len[who]
         ends = np.add.accumulate(lens)
@@ -525,7 +518,7 @@ class _Decider:
         mo[who] = lifted
         low = np.minimum.reduceat(mo[part.pairs], part.rel)
         mo[who] = saved
-        return int(_max(np.maximum(low, floor) + total)) > capacity
+        return int(_max(low + total)) > capacity
 
     def _fail(self, state: int, capacity: int) -> None:
         if len(self.failed) < MAX_MEMO:
