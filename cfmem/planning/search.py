@@ -15,15 +15,21 @@ spirit of MiniMalloc (Moffitt, ASPLOS'24):
   could reach below it (that buffer could always be moved down).
 - Cross-section inference: in every *clique* of mutually conflicting buffers
   (the buffers live together just before one dies; with branch paths, those
-  of them on one execution path) the unplaced members stack above the
-  clique's floor, above the lowest offset any of them may take and above the
-  next placement, and must fit below C.
+  of them on one execution path) the unplaced members stack above the lowest
+  offset any of them may take and above the next placement, and must fit
+  below C.
+- Lifting: a buffer whose key is below the last placement's can only be
+  placed on top of an unplaced neighbour placed later (at or above the next
+  placement), so its lowest offset is raised to the lowest top such a
+  neighbour can reach before the cliques are checked (not in MiniMalloc).
 - Decomposition: where no unplaced buffer spans a time boundary the two sides
   are independent and are solved one after the other; at the top level each
   independent group keeps its own best plan.
 - Memory: search states (unplaced buffers, their lowest offsets, the last
-  placement) proven to have no completion are remembered with the capacity,
-  so a restart with a larger node limit skips what it already refuted.
+  placement) whose every branch failed are remembered with the capacity,
+  so a restart with a larger node limit skips what it already refuted
+  (states the inference refutes without branching are cheaper to refute
+  again than to look up, and are not remembered).
 
 Schedule: rounds with doubling node limits (starting at two per buffer) and
 three static preorders tried in turn, as MiniMalloc's round robin. Each round
@@ -213,6 +219,12 @@ class _Model:
             self.total0 = total0
             self._pairs(member, section)
         self.weights = _hash_weights(n)
+        # Neighbour lists flattened, each closed by index n + 1 (whose lowest
+        # offset is always ``big``), for minima over a buffer's neighbours.
+        self.nb_flat = np.concatenate([np.append(x, n + 1) for x in self.nbrs]) if n else np.zeros(0, dtype=np.int64)
+        self.nb_len = np.array([len(x) + 1 for x in self.nbrs], dtype=np.int64)
+        self.nb_start = np.cumsum(self.nb_len) - self.nb_len
+        self.size_ext = np.array(self.size + [0, 0], dtype=np.int64)
         total0 = self.total0
         self.clique_max_total = [int(total0[self.cliques_of[i]].max(initial=0)) for i in range(n)]
 
@@ -326,7 +338,7 @@ class _Model:
 class _Part:
     """A set of buffers searched together, with its slices of the clique data."""
 
-    __slots__ = ("idx", "sizes", "ranks", "weights", "c0", "c1", "pairs", "rel", "floor", "total")
+    __slots__ = ("idx", "sizes", "ranks", "weights", "c0", "c1", "pairs", "rel", "total")
 
     def __init__(self, dec: _Decider, idx: np.ndarray, c0: int, c1: int):
         m = dec.model
@@ -338,8 +350,7 @@ class _Part:
         p0, p1 = int(m.pair_start[c0]), int(m.pair_start[c1])
         self.pairs = m.pair_buf[p0:p1]
         self.rel = m.pair_start[c0:c1] - p0
-        self.floor = dec.floor[c0:c1]  # views: they follow the decider's updates
-        self.total = dec.total[c0:c1]
+        self.total = dec.total[c0:c1]  # a view: it follows the decider's updates
 
 
 class _Decider:
@@ -367,9 +378,9 @@ class _Decider:
         self.deadline = deadline
         self.failed = {} if failed is None else failed
         self.nodes = 0
-        self.mo = np.zeros(m.n + 1, dtype=np.int64)  # lowest offset allowed by placed neighbours
+        self.mo = np.zeros(m.n + 2, dtype=np.int64)  # lowest offset allowed by placed neighbours
         self.mo[m.n] = capacity
-        self.floor = np.zeros(m.n_cliques, dtype=np.int64)
+        self.mo[m.n + 1] = m.big
         self.total = m.total0.copy()
         self.cut = m.cut0.copy()
         self.sol = [0] * m.n
@@ -411,36 +422,20 @@ class _Decider:
             return True  # every buffer of the part is placed
         keys = offs * radix + part.ranks
         last_key = last_off * radix + last_rank
+        movable = keys > last_key
+        if self._refuted(part, offs, movable, last_off):
+            return False  # cheap to refute again: not remembered
         h0, h1 = (part.weights @ keys).tolist()
         state = (h0 << 64) ^ (h1 & 0xFFFFFFFFFFFFFFFF) ^ (last_key * 0x9E3779B97F4A7C15)
         if self.failed.get(state, -1) >= capacity:
-            return False
-        # Cross-section inference: in every clique the unplaced members stack
-        # above the clique's floor, above the lowest offset any of them may
-        # take, and above the current offset (placement is monotonic).
-        total = part.total
-        # Every later placement is at or above the next one, which is at the
-        # lowest offset of a buffer that may still go where it is now (the
-        # others sit below the last placement and must wait to be lifted).
-        movable = keys > last_key
-        if not movable.any():
-            self._fail(state, capacity)
-            return False
-        last_off = max(last_off, int(_min(offs[movable])))
-        low = np.minimum.reduceat(mo[part.pairs], part.rel)
-        if (
-            last_off + int(_max(total)) > capacity
-            or int(_max(np.maximum(low, part.floor) + total)) > capacity
-        ):
-            self._fail(state, capacity)
             return False
         # Canonical order: (offset, rank) increases along a branch. Dominance:
         # nothing goes at or above the top another buffer could reach below it.
         pick = ((offs < min_height) & movable).nonzero()[0]
         if pick.size > 1:
-            pick = pick[np.argsort(keys[pick], kind="stable")]
+            pick = pick[keys[pick].argsort(kind="stable")]
         size, nbrs, cliques_of, ts0, ts1 = m.size, m.nbrs, m.cliques_of, m.ts0, m.ts1
-        floor, tot, cut, rank = self.floor, self.total, self.cut, self.rank_np
+        tot, cut, rank = self.total, self.cut, self.rank_np
         weight = m.area
         for b, o in zip(part.idx[pick].tolist(), offs[pick].tolist()):
             sz = size[b]
@@ -460,8 +455,6 @@ class _Decider:
             else:
                 mo[nb] = np.maximum(old_mo, h)
             cl = cliques_of[b]
-            old_floor = floor[cl].copy()
-            floor[cl] = h
             tot[cl] -= sz
             a, e = ts0[b], ts1[b] - 1
             if e > a:
@@ -475,7 +468,6 @@ class _Decider:
             else:
                 found = self._search(part, o, int(rank[b]))
             tot[cl] += sz
-            floor[cl] = old_floor
             mo[nb] = old_mo
             mo[b] = o
             self.depth -= weight[b]
@@ -483,6 +475,50 @@ class _Decider:
                 return True
         self._fail(state, capacity)
         return False
+
+    def _refuted(self, part: _Part, offs: np.ndarray, movable: np.ndarray, last_off: int) -> bool:
+        """Whether no canonical completion fits below the capacity (inference only).
+
+        ``offs`` are the lowest offsets of the part's buffers (``big`` once
+        placed), ``movable`` marks those whose key is above the last
+        placement's, which was at ``last_off``.
+        """
+        m = self.model
+        mo, big, capacity = self.mo, m.big, self.capacity
+        # Every later placement is at or above the next one, which is at the
+        # lowest offset of a buffer that may still go where it is now.
+        last_off = max(last_off, int(_min(np.where(movable, offs, big))))
+        total = part.total
+        if last_off + int(_max(total)) > capacity:
+            return True
+        # Cross-section inference: in every clique the unplaced members stack
+        # above the lowest offset any of them may take (which is above every
+        # placed member, all of them neighbours) and must fit below the
+        # capacity. A clique with nothing unplaced has the capacity (its
+        # sentinel) as lowest offset and nothing to stack.
+        low = np.minimum.reduceat(mo[part.pairs], part.rel)
+        if int(_max(low + total)) > capacity:
+            return True
+        # Lifting: an unplaced buffer below the last placement (not movable)
+        # can only be placed on top of an unplaced neighbour placed later,
+        # so at or above the lowest top such a neighbour reaches; with those
+        # offsets the cliques are checked again.
+        if _min(movable):
+            return False
+        stuck = ~movable  # placed buffers have the largest keys: all movable
+        who = part.idx[stuck]
+        lens = m.nb_len[who]
+        ends = np.add.accumulate(lens)
+        firsts = ends - lens
+        nb = m.nb_flat[np.arange(int(ends[-1])) + (m.nb_start[who] - firsts).repeat(lens)]
+        lifted = np.minimum.reduceat(np.maximum(mo[nb], last_off) + m.size_ext[nb], firsts)
+        if int(_max(lifted + part.sizes[stuck])) > capacity:
+            return True
+        saved = mo[who]
+        mo[who] = lifted
+        low = np.minimum.reduceat(mo[part.pairs], part.rel)
+        mo[who] = saved
+        return int(_max(low + total)) > capacity
 
     def _fail(self, state: int, capacity: int) -> None:
         if len(self.failed) < MAX_MEMO:
