@@ -80,10 +80,11 @@ def graph_shapes(draw: st.DrawFn) -> GraphShape:
 def cases(draw: st.DrawFn) -> Case:
     """A program and its planning; the two lowered strategies differ (the first two of
     a shuffled list, which spreads the draw over all of them)."""
+    seed, limits = draw(st.integers(0, 2**32 - 1)), draw(graph_shapes())
     strategy, plain_strategy = draw(st.permutations(STRATEGY_NAMES))[:2]
     return Case(
-        seed=draw(st.integers(0, 2**32 - 1)),
-        limits=draw(graph_shapes()),
+        seed=seed,
+        limits=limits,
         strategy=strategy,
         plain_strategy=plain_strategy,
         dma=draw(st.sampled_from(["pingpong", "sync"])),
