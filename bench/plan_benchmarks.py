@@ -58,7 +58,7 @@ SUITES: list[tuple[str, str, list[str]]] = [
 ]
 CHALLENGING = list("ABCDEFGHIJK")
 
-CFMEM_PLANNERS = ["sequential", "large-first", "short-first", "best-fit", "tflm", "beam", "auto", "search"]
+CFMEM_PLANNERS = ["sequential", "large-first", "short-first", "best-fit", "tflm", "by-size", "beam", "auto", "search"]
 PEER_PLANNERS = ["omni-greedy", "omni-supermalloc"]
 SLOW = {"search", "beam", "omni-supermalloc"}
 TIMED = {"search", "omni-supermalloc"}

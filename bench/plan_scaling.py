@@ -5,7 +5,7 @@ with the structure of real traces: one buffer defined per step, most live for a
 few steps (log-uniform 1 .. 1,000 steps), a few (4 %) live long (log-uniform
 1,000 .. 8,000 steps, cut at the end of the trace); sizes log-uniform from 64 B
 to 1 MiB; a few hundred buffers live at once. Each greedy strategy of cfmem
-(sequential, large-first, short-first, best-fit, tflm, auto) and omnimalloc
+(sequential, large-first, short-first, best-fit, tflm, by-size, auto) and omnimalloc
 1.0.0's ``greedy_by_size`` plans each problem; the table gives the seconds and
 the empirical exponent between consecutive sizes, log(t2 / t1) / log(n2 / n1)
 (1 = linear, 2 = quadratic). The idealloc trace S_1 (28,526 buffers) is timed
@@ -14,7 +14,7 @@ the same way, and so is any CSV trace given with ``--traces``.
 Every planner runs in a forked child with a hard cap (``--cap``), every plan is
 verified by ``cfmem.planning.verify.verify_plan``, and the gap to the lower
 bound is reported in a second table, with a check that ``auto`` (which runs
-``tflm`` among its orders) is never above ``tflm``. Times are the best of
+``tflm`` and ``by-size`` among its orders) is never above either. Times are the best of
 ``--repeat`` runs for problems up to 10,000 buffers and of one run above.
 
 Usage::
@@ -50,7 +50,7 @@ from _common import (
 
 from cfmem.planning.problem import Buffer, Problem, lower_bound
 
-STRATEGIES = ["sequential", "large-first", "short-first", "best-fit", "tflm", "auto"]
+STRATEGIES = ["sequential", "large-first", "short-first", "best-fit", "tflm", "by-size", "auto"]
 PEER = "omni-greedy"
 LABEL = {PEER: "omni greedy_by_size"}
 
@@ -211,10 +211,12 @@ def main(argv: list[str] | None = None) -> int:
             + [f"{d['runs'][p]['gap_pct']:.2f} %" if d["runs"][p]["gap_pct"] is not None else d["runs"][p]["status"]
                for p in planners] for d in rows_data]
     out += [md_table(header, rows), ""]
-    if "auto" in planners and "tflm" in planners:
-        above = [d["name"] for d in rows_data if d["runs"]["auto"]["peak"] is not None
-                 and d["runs"]["tflm"]["peak"] is not None and d["runs"]["auto"]["peak"] > d["runs"]["tflm"]["peak"]]
-        out += [f"`auto` above `tflm` (TFLite Micro's order): {', '.join(above) if above else 'on no problem'}.", ""]
+    for peer, what in (("tflm", "TFLite Micro's order"), ("by-size", "its ties in problem order"),
+                       (PEER, "omnimalloc's greedy_by_size")):  # fmt: skip
+        if "auto" in planners and peer in planners:
+            above = [d["name"] for d in rows_data if d["runs"]["auto"]["peak"] is not None
+                     and d["runs"][peer]["peak"] is not None and d["runs"]["auto"]["peak"] > d["runs"][peer]["peak"]]
+            out += [f"`auto` above `{peer}` ({what}): {', '.join(above) if above else 'on no problem'}.", ""]
     notes = [f"- {d['name']} · {LABEL.get(p, p)}: {r['status']}: {r['note']}"
              for d in rows_data for p, r in d["runs"].items() if r["note"]]
     if notes:
