@@ -265,6 +265,10 @@ class FlatInterpreter:
         return sum(m.touched for m in self.memories.values() if m.on_chip)
 
     def run(self, fn: func.FuncOp, inputs: dict[str, np.ndarray]) -> RunResult:
+        with cyclic_gc_paused():  # a run only allocates (memories; steps and kernels on first use)
+            return self._run(fn, inputs)
+
+    def _run(self, fn: func.FuncOp, inputs: dict[str, np.ndarray]) -> RunResult:
         self.memories = {}
         self.in_flight: dict[tuple[int, int], Transfer] = {}
         self.branches: list[tuple[str, bool]] = []
@@ -300,8 +304,7 @@ class FlatInterpreter:
         """The steps of ``block`` and of the blocks it holds (compiled on first use, with
         a slot for each of their values)."""
         if block not in self._blocks:
-            with cyclic_gc_paused():  # compiling only builds steps that live on
-                self._blocks[block] = _Compiler(self).block(block)
+            self._blocks[block] = _Compiler(self).block(block)
         return self._blocks[block]
 
     def own_memory(self, name: str, array: np.ndarray) -> Ref:

@@ -203,9 +203,12 @@ class GoldenInterpreter:
         return self._blobs[name]
 
     def run(self, fn: func.FuncOp, inputs: dict[str, np.ndarray]) -> RunResult:
+        with cyclic_gc_paused():  # a run only allocates (values; steps and kernels on first use)
+            return self._run(fn, inputs)
+
+    def _run(self, fn: func.FuncOp, inputs: dict[str, np.ndarray]) -> RunResult:
         if fn not in self._programs:
-            with cyclic_gc_paused():  # compiling only builds steps that live on
-                self._programs[fn] = (input_spec(fn), result_names(fn), *_Compiler(self).function(fn))
+            self._programs[fn] = (input_spec(fn), result_names(fn), *_Compiler(self).function(fn))
         spec, names, body, argument_slots, template = self._programs[fn]
         arguments = check_inputs(fn, inputs, spec)
         self.branches, self.loops = [], []

@@ -48,6 +48,20 @@ def _ints(attr) -> tuple[int, ...]:
     return tuple(int(v) for v in attr.get_values())
 
 
+_CONTRACTIONS: dict[tuple, Callable[[np.ndarray, np.ndarray], np.ndarray]] = {}
+"""``_pairwise_einsum``'s plans by subscripts and operand layouts, for the whole process:
+finding one takes milliseconds (``np.einsum_path``), and a model repeats few shapes."""
+
+
+def _planned_einsum(subscripts: str, a: np.ndarray, b: np.ndarray) -> Callable[[np.ndarray, np.ndarray], np.ndarray]:
+    """``_pairwise_einsum`` for these operands' layouts, planned once per process."""
+    key = (subscripts, a.shape, a.strides, a.dtype, b.shape, b.strides, b.dtype)
+    contract = _CONTRACTIONS.get(key)
+    if contract is None:
+        contract = _CONTRACTIONS[key] = _pairwise_einsum(subscripts, a, b)
+    return contract
+
+
 def _pairwise_einsum(subscripts: str, a: np.ndarray, b: np.ndarray) -> Callable[[np.ndarray, np.ndarray], np.ndarray]:
     """``np.einsum(subscripts, a, b, optimize=True)`` for arrays of ``a``'s and ``b``'s shapes,
     strides and dtypes, with numpy's contraction plan found once: the same numpy calls
@@ -80,12 +94,11 @@ def _pairwise_einsum(subscripts: str, a: np.ndarray, b: np.ndarray) -> Callable[
 
 def prepare_conv2d(op: nc.Conv2dOp) -> Callable[..., np.ndarray]:
     """Grouped, strided, dilated 2-D convolution: windows of the zero-padded input contracted
-    with the weights by ``np.einsum``; the contraction order is found once per operand shapes."""
+    with the weights by ``np.einsum``; the contraction order is found once per operand layout."""
     sh, sw = _ints(op.strides)
     pt, pl, pb, pr = _ints(op.pads)
     dh, dw = _ints(op.dilations)
     groups = op.groups.value.data
-    contractions: dict[tuple, Callable[[np.ndarray, np.ndarray], np.ndarray]] = {}
 
     def run(x: np.ndarray, w: np.ndarray, b: np.ndarray | None = None) -> np.ndarray:
         n, c, h, wd = x.shape
@@ -108,11 +121,7 @@ def prepare_conv2d(op: nc.Conv2dOp) -> Callable[..., np.ndarray]:
         for g in range(groups):
             xg = win[:, g * cg : (g + 1) * cg]
             wg = w[g * og : (g + 1) * og]
-            key = (xg.shape, xg.strides, xg.dtype, wg.shape, wg.strides, wg.dtype)
-            contract = contractions.get(key)
-            if contract is None:
-                contract = contractions[key] = _pairwise_einsum("ncxykl,ockl->noxy", xg, wg)
-            out[:, g * og : (g + 1) * og] = contract(xg, wg)
+            out[:, g * og : (g + 1) * og] = _planned_einsum("ncxykl,ockl->noxy", xg, wg)(xg, wg)
         if b is not None:
             out += b.reshape(1, o, 1, 1)
         return out
