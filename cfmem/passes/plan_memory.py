@@ -183,7 +183,7 @@ class PlanMemoryPass(ModulePass):
     """Plans on-chip memory for every function.
 
     Options: ``mode`` (naive, conservative, linearize, hoist, exact),
-    ``strategy`` (sequential, large-first, short-first, best-fit, beam, auto,
+    ``strategy`` (sequential, large-first, short-first, best-fit, tflm, by-size, beam, auto,
     search), ``align`` (bytes), ``time-limit`` (seconds for search),
     ``beam-width``, ``budget`` (bytes of arena at most; absent = no budget),
     ``io-on-chip``, ``aliases`` (default true: reshapes, slices, in-place
