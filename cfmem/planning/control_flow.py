@@ -239,7 +239,7 @@ def plan_tree(
         offsets, _ = _flat(tree, mode, strategy, options, align)
     else:
         candidates: dict[str, dict[str, int]] = {}
-        candidates["exact"], proven["exact"] = _flat(tree, "exact", strategy, options, align)
+        candidates["exact"], proven["exact"] = _solve(exact_buffers, "exact", strategy, options)
         peaks = {"exact": peak_of(exact_buffers, candidates["exact"])}
         for other in ("hoist", "linearize", "conservative") if tree.ifs else ():
             buffers = [] if other == "hoist" else timeline(tree, other, align)

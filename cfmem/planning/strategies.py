@@ -44,14 +44,15 @@ def get_strategy(name: str) -> Strategy:
     return getattr(importlib.import_module(module), function)
 
 
-def plan_auto(problem: Problem, options: PlanOptions) -> Placement:
+def plan_auto(problem: Problem, options: PlanOptions, bound: int | None = None) -> Placement:
     """Run the fast heuristics and keep the smallest peak (ties: first listed).
 
     The same result as running every candidate, sooner: a greedy candidate whose
     order and fit rule an earlier one already placed is skipped (same offsets), and
-    the run stops once a peak reaches the lower bound (no later one can be smaller).
+    the run stops once a peak reaches the lower bound (no later one can be smaller;
+    ``bound``, when the caller has it, must be ``lower_bound(problem.buffers)``).
     """
-    bound = lower_bound(problem.buffers)
+    bound = lower_bound(problem.buffers) if bound is None else bound
     placed: set[tuple[bool, tuple[str, ...]]] = set()
     best: tuple[int, str, Placement] | None = None
     for name in AUTO_CANDIDATES:
@@ -79,12 +80,15 @@ def plan_auto(problem: Problem, options: PlanOptions) -> Placement:
 def solve(problem: Problem, strategy: str = "auto", options: PlanOptions | None = None) -> Solution:
     """Plan ``problem`` with ``strategy`` and verify the result before returning it."""
     options = options or PlanOptions()
+    bound = lower_bound(problem.buffers)
     began = time.perf_counter()
-    placement = get_strategy(strategy)(problem, options)
+    if strategy == "auto":
+        placement = plan_auto(problem, options, bound)
+    else:
+        placement = get_strategy(strategy)(problem, options)
     seconds = time.perf_counter() - began
     peak = peak_of(problem.buffers, placement.offsets)
     verify_plan(problem.buffers, placement.offsets)  # the peak is where the plan ends, so it fits
-    bound = lower_bound(problem.buffers)
     return Solution(
         offsets=placement.offsets,
         peak=peak,
