@@ -541,9 +541,8 @@ class _Compiler:
         """The memref of a global is fixed; the step puts its memory back as the run first uses it."""
         interp, name = self.interp, op.name_.string_value()
         shape, dtype = _shape_dtype(op.memref.type)
-        if name not in interp.global_ops:
-            return lambda values: interp.memory(name)  # refused with the global's name
-        interp.statics[out] = Ref(interp.global_memory(name), 0, shape, dtype)
+        if name in interp.global_ops:  # (otherwise the step refuses it, naming it)
+            interp.statics[out] = Ref(interp.global_memory(name), 0, shape, dtype)
         return lambda values: interp.memory(name)
 
     def view(self, op: memref.ViewOp, ins: list[int], out: int) -> Step | None:

@@ -521,9 +521,10 @@ KERNELS: dict[type[Operation], Kernel] = {
 
 def prepare(op: Operation, index_error: Callable[[IndexError], Exception] | None = None
             ) -> Callable[[list[np.ndarray]], np.ndarray]:
-    """``evaluate(op, args)`` with the kernel, the op's attributes and its result type
-    resolved once; the caller runs it under ``np.errstate(all="ignore")``. An index out of
-    range (a gather's) raises ``index_error(err)`` when given.
+    """A function from ``op``'s arguments to its result as a fresh contiguous array, with
+    the kernel, the op's attributes and its result type resolved once; the caller runs it
+    under ``np.errstate(all="ignore")``. An index out of range (a gather's) raises
+    ``index_error(err)`` when given.
 
     float16 arguments are given to the kernel as float32 and a float32 result of an op
     whose result type is f16 is rounded to float16 once: float32 computation, one
@@ -563,8 +564,3 @@ def prepare(op: Operation, index_error: Callable[[IndexError], Exception] | None
 
     return run
 
-
-def evaluate(op: Operation, args: list[np.ndarray]) -> np.ndarray:
-    """Result of compute op ``op`` on ``args``, as a fresh contiguous array (``prepare``)."""
-    with np.errstate(all="ignore"):  # NaN and inf are IEEE results here, not errors
-        return prepare(op)(args)

@@ -86,7 +86,7 @@ def lookup_table(chain: Chain) -> np.ndarray:
     info = np.iinfo(dtype)
     values: dict[SSAValue, np.ndarray] = dict(chain.constants)
     values[chain.source.result] = kernels.KERNELS[nq.DequantizeOp](chain.source, np.arange(info.min, info.max + 1, dtype=dtype))
-    with np.errstate(all="ignore"):  # as in kernels.evaluate: IEEE results, not errors
+    with np.errstate(all="ignore"):  # as in the interpreters: IEEE results, not errors
         for op in chain.ops:
             values[op.results[0]] = np.asarray(kernels.KERNELS[type(op)](op, *(values[v] for v in op.operands)), np.float32)
         table = kernels.KERNELS[nq.QuantizeOp](chain.sink, values[chain.sink.input])
