@@ -52,21 +52,22 @@ def plan_auto(problem: Problem, options: PlanOptions, bound: int | None = None) 
     the run stops once a peak reaches the lower bound (no later one can be smaller;
     ``bound``, when the caller has it, must be ``lower_bound(problem.buffers)``).
     """
+    from cfmem.planning.greedy import GreedyOrder  # (numpy: imported when a plan is made)
+
     bound = lower_bound(problem.buffers) if bound is None else bound
     placed: set[tuple[bool, tuple[str, ...]]] = set()
     best: tuple[int, str, Placement] | None = None
     for name in AUTO_CANDIDATES:
         strategy = get_strategy(name)
-        order_of = getattr(strategy, "order", None)
-        if order_of is None:
-            placement = strategy(problem, options)
-        else:
-            order = order_of(problem.buffers)
-            key = (strategy.best_fit, tuple(b.id for b in order))  # type: ignore[attr-defined]
+        if isinstance(strategy, GreedyOrder):
+            order = strategy.order(problem.buffers)
+            key = (strategy.best_fit, tuple(b.id for b in order))
             if key in placed:
                 continue
             placed.add(key)
-            placement = strategy.place(order)  # type: ignore[attr-defined]
+            placement = strategy.place(order)
+        else:
+            placement = strategy(problem, options)
         peak = peak_of(problem.buffers, placement.offsets)
         if best is None or peak < best[0]:
             best = (peak, name, placement)
