@@ -334,6 +334,12 @@ def new_branch() -> Region:
     return Region(Block())
 
 
+def if_labels(root: Operation) -> dict[IfOp, str]:
+    """The ``nn.if`` ops under ``root`` by the label every report and interpreter gives
+    them: ``if#k``, k counting ifs in walk order (an if before the ifs inside it)."""
+    return {op: f"if#{k}" for k, op in enumerate(o for o in root.walk() if isinstance(o, IfOp))}
+
+
 def loop_labels(root: Operation) -> dict[LoopOp, str]:
     """The ``nn.loop`` ops under ``root`` by the label every report and interpreter gives
     them: ``loop#k``, k counting loops in walk order (a loop before the loops inside it)."""

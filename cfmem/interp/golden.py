@@ -190,7 +190,7 @@ class GoldenInterpreter:
         self.module = module
         self.base_dir = base_dir
         self.globals = {op.sym_name.data: op for op in module.ops if isinstance(op, nw.GlobalOp)}
-        self.if_labels = {op: f"if#{k}" for k, op in enumerate(o for o in module.walk() if isinstance(o, ncf.IfOp))}
+        self.if_labels = ncf.if_labels(module)
         self._blobs: dict[str, np.ndarray] = {}
         self.branches: list[tuple[str, bool]] = []
         self.loop_labels = ncf.loop_labels(module)

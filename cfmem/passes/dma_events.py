@@ -18,13 +18,13 @@ from xdsl.context import Context
 from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Block as IRBlock
-from xdsl.ir import Operation, SSAValue
+from xdsl.ir import Operation
 from xdsl.passes import ModulePass
 from xdsl.traits import IsTerminator
 from xdsl.utils.exceptions import PassFailedException
 
 from cfmem.dialects.nn_compute import ConstantOp
-from cfmem.dialects.nn_control import IfOp, LoopOp, loop_labels
+from cfmem.dialects.nn_control import IfOp, LoopOp, if_labels, loop_labels
 from cfmem.dialects.nn_dma import DmaBufferOp, DmaStartOp, DmaWaitOp
 from cfmem.dialects.nn_weights import GetGlobalOp, ViewOp
 from cfmem.dialects.types import tensor_bytes
@@ -113,9 +113,8 @@ def block_events(block: IRBlock, label: str, names: ValueNames, if_labels: dict[
 
 def function_events(fn: func.FuncOp) -> Block:
     """The event tree of ``fn``; ifs are labelled ``if#k`` and loops ``loop#k`` in pre-order."""
-    if_labels: dict[IfOp | LoopOp, str] = {op: f"if#{k}" for k, op in enumerate(o for o in fn.walk() if isinstance(o, IfOp))}
-    if_labels.update(loop_labels(fn))
-    return block_events(fn.body.block, f"@{fn.sym_name.data}", ValueNames("#", "v", "%"), if_labels)
+    labels: dict[IfOp | LoopOp, str] = {**if_labels(fn), **loop_labels(fn)}
+    return block_events(fn.body.block, f"@{fn.sym_name.data}", ValueNames("#", "v", "%"), labels)
 
 
 def resident_bytes(fn: func.FuncOp) -> int:
