@@ -529,22 +529,15 @@ def exported_while_loop(tmp_path: Path, counter: str) -> onnx.ModelProto:
     return onnx.load(str(path))
 
 
-def test_a_torch_while_loop_exports_to_a_loop_that_imports(tmp_path):
-    m = exported_while_loop(tmp_path, "float")
+@pytest.mark.parametrize("counter, dtype", [("float", np.float32), ("int", np.int64)])
+def test_a_torch_while_loop_exports_to_a_loop_that_imports(tmp_path, counter, dtype):
+    """A float or an int64 counter (the int64 one adds 1 with nn.add on integers)."""
+    m = exported_while_loop(tmp_path, counter)
     assert [n.op_type for n in m.graph.node if n.op_type == "Loop"] == ["Loop"]
     x = np.linspace(-0.5, 0.5, 8, dtype=np.float32).reshape(2, 4)
     for n, trips in ((0, 0), (1, 1), (2, 2), (9, 9)):
-        assert check(tmp_path, m, {"n": np.array(n, np.float32), "x": x}) == [trips]
-    assert check(tmp_path, m, {"n": np.array(1000, np.float32), "x": x}) == [13]  # sum |h| reaches 50 first
-
-
-def test_a_torch_while_loop_with_an_integer_counter_imports(tmp_path):
-    """The exported body adds 1 to an int64 counter (nn.add on integers)."""
-    m = exported_while_loop(tmp_path, "int")
-    x = np.linspace(-0.5, 0.5, 8, dtype=np.float32).reshape(2, 4)
-    for n, trips in ((0, 0), (1, 1), (2, 2), (9, 9)):
-        assert check(tmp_path, m, {"n": np.array(n, np.int64), "x": x}) == [trips]
-    assert check(tmp_path, m, {"n": np.array(1000, np.int64), "x": x}) == [13]  # sum |h| reaches 50 first
+        assert check(tmp_path, m, {"n": np.array(n, dtype), "x": x}) == [trips]
+    assert check(tmp_path, m, {"n": np.array(1000, dtype), "x": x}) == [13]  # sum |h| reaches 50 first
 
 
 def test_a_body_output_never_computed_is_refused_by_node():
