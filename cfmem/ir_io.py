@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from xdsl.context import Context
-from xdsl.dialects import builtin
+from xdsl.dialects import builtin, get_all_dialects
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Operation
 from xdsl.parser import Parser
@@ -26,30 +26,6 @@ from cfmem.interp.footprint import MAX_RUN_BYTES, format_bytes
 from cfmem.tools.files import note_input
 
 __all__ = ["CfmemError", "SourceMap", "is_flat", "load_module", "make_context", "parse_module", "verify"]
-
-
-def _func():
-    from xdsl.dialects.func import Func
-
-    return Func
-
-
-def _arith():
-    from xdsl.dialects.arith import Arith
-
-    return Arith
-
-
-def _scf():
-    from xdsl.dialects.scf import Scf
-
-    return Scf
-
-
-def _memref():
-    from xdsl.dialects.memref import MemRef
-
-    return MemRef
 
 
 FLAT_OPS = ("nn.apply", "memref.global")
@@ -67,8 +43,9 @@ def make_context() -> Context:
     ctx = Context()
     for dialect in (builtin.Builtin, NN):
         ctx.load_dialect(dialect)
-    for name, factory in (("func", _func), ("arith", _arith), ("scf", _scf), ("memref", _memref)):
-        ctx.register_dialect(name, factory)
+    factories = get_all_dialects()  # xDSL's loaders: each imports its dialect when called
+    for name in ("func", "arith", "scf", "memref"):
+        ctx.register_dialect(name, factories[name])
     return ctx
 
 
