@@ -14,6 +14,7 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import PassPipeline
 from xdsl.utils.exceptions import ArgSpecParseError, DiagnosticException
 
+from cfmem.gc_pause import cyclic_gc_paused
 from cfmem.ir_io import CfmemError, make_context, verify
 from cfmem.passes import DEFAULT_PLAN_PIPELINE, PASSES  # noqa: F401 (the default is re-exported)
 from cfmem.passes.lower_to_memref import LowerToMemrefPass
@@ -41,14 +42,15 @@ def apply_pipeline(module: ModuleOp, spec: str, where: str | None = None, base_d
                 for p in pipeline.passes
             )
         )
-    try:
-        pipeline.apply(make_context(), module)
-    except DiagnosticException as err:
-        raise CfmemError(str(err).strip().splitlines()[0], where) from None
-    try:
-        verify(module)
-    except CfmemError as err:  # a pass produced IR that does not verify
-        raise CfmemError(f"{err.message} (after '{spec}')", where) from None
+    with cyclic_gc_paused():  # passes and the verifier build long-lived objects and free few
+        try:
+            pipeline.apply(make_context(), module)
+        except DiagnosticException as err:
+            raise CfmemError(str(err).strip().splitlines()[0], where) from None
+        try:
+            verify(module)
+        except CfmemError as err:  # a pass produced IR that does not verify
+            raise CfmemError(f"{err.message} (after '{spec}')", where) from None
 
 
 def _spec_error_message(err: BaseException) -> str:

@@ -19,6 +19,7 @@ every attribute from it.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from typing import Self
 
@@ -40,8 +41,10 @@ from cfmem.dialects.nn_control import YieldOp
 from cfmem.dialects.nn_weights import ReshapeOp
 
 
+@functools.cache
 def tensor_of_memref(ty: Attribute) -> TensorType:
-    """The tensor type with the shape and element type of memref type ``ty``."""
+    """The tensor type with the shape and element type of memref type ``ty``
+    (attributes are immutable: one is built per memref type)."""
     assert isinstance(ty, MemRefType)
     return TensorType(ty.get_element_type(), ty.get_shape())
 

@@ -58,8 +58,9 @@ def natural_key(text: str) -> tuple:
 # Gap searches over the byte ranges [lo[k], hi[k]) a buffer must miss
 
 
-def _gap_search(lo: np.ndarray, hi: np.ndarray, size: int, align: int, best_fit: bool, never: int) -> int:
-    """Offset for ``size`` bytes next to the byte ranges ``[lo[k], hi[k])``.
+def _gap_search(starts: np.ndarray, ends: np.ndarray, size: int, align: int, best_fit: bool, never: int) -> int:
+    """Offset for ``size`` bytes next to byte ranges given by their starts and
+    their ends, each sorted on its own (not as pairs).
 
     First fit: the lowest multiple of ``align`` where the bytes miss every
     range. Best fit: the aligned start of the smallest free gap that holds
@@ -71,8 +72,6 @@ def _gap_search(lo: np.ndarray, hi: np.ndarray, size: int, align: int, best_fit:
     ``[e[k], s[k+1])``: below ``s[k+1]`` at most k + 1 ranges start, and by
     ``e[k]`` at least k + 1 have ended. So a gap search needs two sorts.
     """
-    starts = np.sort(lo)
-    ends = np.sort(hi)
     if align > 1:
         ends = -(-ends // align) * align
     below = starts[0]  # the gap [0, s[0]), from 0, which every alignment divides
@@ -172,13 +171,15 @@ class _TimeIndex:
         # the start-sorted arrays and the rows of copies
         total = int(row_base[-1])
         self._end = np.full(count, -1, np.int64)
-        self._lo = np.zeros(count, dtype)
-        self._hi = np.zeros(count, dtype)
+        self._span = np.zeros((2, count), dtype)
         self._path = np.zeros(count, np.int64)
         self._copy_end = np.zeros(total, np.int64)
-        self._copy_lo = np.zeros(total, dtype)
-        self._copy_hi = np.zeros(total, dtype)
+        self._copy_span = np.zeros((2, total), dtype)
         self._copy_path = np.zeros(total, np.int64)
+        aligns = {b.align for b in order if b.size}
+        self._common_align = aligns.pop() if len(aligns) == 1 else 1
+        """When every buffer has the same alignment, the recorded tops are rounded up to it
+        once (a gap search rounds them anyway) and the searches skip the rounding."""
 
     def place(self, b: Buffer, best_fit: bool) -> int:
         """Choose the offset of the next buffer in order, ``b``, record it, return it."""
@@ -192,8 +193,6 @@ class _TimeIndex:
         row = self._row[i]
         base = self._row_base[row]
         row_hi = base + self._row_len[row]
-        in_run = self._end[run_lo:run_hi] > s
-        in_row = self._copy_end[base:row_hi] > s
         several_paths = len(self._paths) > 1
         if several_paths:
             path = self._path_ids[b.path]
@@ -201,22 +200,30 @@ class _TimeIndex:
             if compatible is None:
                 compatible = np.array([paths_compatible(b.path, p) for p in self._paths])
                 self._compatible[path] = compatible
-            in_run &= compatible[self._path[run_lo:run_hi]]
-            in_row &= compatible[self._copy_path[base:row_hi]]
-        if base == row_hi:  # nothing copied into this block yet
-            lo = self._lo[run_lo:run_hi][in_run]
-            hi = self._hi[run_lo:run_hi][in_run]
+            in_run = (self._end[run_lo:run_hi] > s) & compatible[self._path[run_lo:run_hi]]
         else:
-            lo = np.concatenate((self._lo[run_lo:run_hi][in_run], self._copy_lo[base:row_hi][in_row]))
-            hi = np.concatenate((self._hi[run_lo:run_hi][in_run], self._copy_hi[base:row_hi][in_row]))
-        offset = _gap_search(lo, hi, size, b.align, best_fit, self._never) if lo.size else 0
+            in_run = self._end[run_lo:run_hi] > s
+        spans = self._span[:, run_lo:run_hi].compress(in_run, axis=1)  # rows: starts, tops
+        if base != row_hi:  # buffers copied into this block
+            in_row = self._copy_end[base:row_hi] > s
+            if several_paths:
+                in_row &= compatible[self._copy_path[base:row_hi]]
+            spans = np.concatenate((spans, self._copy_span[:, base:row_hi].compress(in_row, axis=1)), axis=1)
+        common = self._common_align
+        if spans.shape[1]:
+            spans.sort(axis=1)
+            align = 1 if common > 1 else b.align
+            offset = _gap_search(spans[0], spans[1], size, align, best_fit, self._never)
+        else:
+            offset = 0
 
         end = self._last[i]
         r = self._rank[i]
         top = offset + size
+        if common > 1:
+            top = -(-top // common) * common
         self._end[r] = end
-        self._lo[r] = offset
-        self._hi[r] = top
+        self._span[:, r] = (offset, top)
         if several_paths:
             self._path[r] = path
         first, last = self._copies_from[i], self._copies_to[i]
@@ -224,8 +231,7 @@ class _TimeIndex:
             at = self._row_base[first] + self._row_len[first]
             self._row_len[first] += 1
             self._copy_end[at] = end
-            self._copy_lo[at] = offset
-            self._copy_hi[at] = top
+            self._copy_span[:, at] = (offset, top)
             if several_paths:
                 self._copy_path[at] = path
         elif first < last:
@@ -234,8 +240,8 @@ class _TimeIndex:
             for k in range(first, last + 1):
                 lengths[k] += 1
             self._copy_end[at] = end
-            self._copy_lo[at] = offset
-            self._copy_hi[at] = top
+            self._copy_span[0, at] = offset
+            self._copy_span[1, at] = top
             if several_paths:
                 self._copy_path[at] = path
         return offset
