@@ -151,10 +151,42 @@ def test_auto_places_an_order_once(monkeypatch):
 
     placed = []
     original = greedy.GreedyOrder.place
-    monkeypatch.setattr(greedy.GreedyOrder, "place", lambda self, order: placed.append(self) or original(self, order))
+    monkeypatch.setattr(greedy.GreedyOrder, "place",
+                        lambda self, order, give_up_at=None: placed.append(self) or original(self, order, give_up_at))
     # distinct sizes: large-first, tflm and by-size give one order; every peak is 17, the bound 16
     distinct = Problem([Buffer("b0", 4, 7, 5), Buffer("b1", 2, 3, 7), Buffer("b2", 3, 5, 1), Buffer("b3", 4, 7, 4),
                         Buffer("b4", 2, 5, 6)])  # fmt: skip
     assert lower_bound(distinct.buffers) == 16
     assert plan_auto(distinct, PlanOptions()).stats["auto_choice"] == 0
     assert placed == [greedy.plan_large_first, greedy.plan_best_fit, greedy.plan_short_first, greedy.plan_sequential]
+
+
+def test_a_greedy_candidate_gives_up_once_it_reaches_the_best_peak(monkeypatch):
+    from cfmem.planning import greedy
+
+    # every candidate ends at 17 (the bound is 15): the ones after large-first stop
+    # at the buffer that reaches 17, so fewer buffers are placed than without giving up
+    problem = Problem([Buffer("t0", 3, 5, 6), Buffer("t1", 1, 4, 8), Buffer("t2", 4, 7, 6), Buffer("t3", 4, 5, 3)])
+    placed: list[str] = []
+    index_place = greedy._TimeIndex.place
+    monkeypatch.setattr(greedy._TimeIndex, "place", lambda self, b, best: placed.append(b.id) or index_place(self, b, best))
+    placement = plan_auto(problem, PlanOptions())
+    with_giving_up = len(placed)
+    assert placement.offsets == every_candidate(problem)[0]
+
+    order_place = greedy.GreedyOrder.place
+    monkeypatch.setattr(greedy.GreedyOrder, "place", lambda self, order, give_up_at=None: order_place(self, order))
+    placed.clear()
+    assert plan_auto(problem, PlanOptions()).offsets == placement.offsets
+    assert with_giving_up < len(placed)
+
+
+@pytest.mark.parametrize("best_fit", [False, True])
+def test_place_in_order_gives_up_at_a_peak_it_reaches(best_fit):
+    from cfmem.planning.greedy import place_in_order
+
+    order = [Buffer("a", 0, 2, 8), Buffer("b", 1, 3, 4), Buffer("c", 0, 3, 2)]
+    full = place_in_order(order, best_fit)
+    peak = peak_of(order, full)
+    assert place_in_order(order, best_fit, give_up_at=peak + 1) == full
+    assert place_in_order(order, best_fit, give_up_at=peak) is None

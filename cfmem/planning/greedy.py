@@ -247,10 +247,20 @@ class _TimeIndex:
         return offset
 
 
-def place_in_order(order: list[Buffer], best_fit: bool = False) -> dict[str, int]:
-    """Place buffers one by one in ``order``: first fit, or best fit."""
+def place_in_order(order: list[Buffer], best_fit: bool = False, give_up_at: int | None = None) -> dict[str, int] | None:
+    """Place buffers one by one in ``order``: first fit, or best fit.
+
+    With ``give_up_at``, None as soon as a buffer would end at or above that many
+    bytes (the plan could not have a smaller peak)."""
     index = _TimeIndex(order)
-    return {b.id: index.place(b, best_fit) for b in order}
+    if give_up_at is None:
+        return {b.id: index.place(b, best_fit) for b in order}
+    offsets: dict[str, int] = {}
+    for b in order:
+        offset = offsets[b.id] = index.place(b, best_fit)
+        if b.size and offset + b.size >= give_up_at:
+            return None
+    return offsets
 
 
 # --------------------------------------------------------------------------
@@ -284,11 +294,12 @@ def by_size_order(buffers: list[Buffer]) -> list[Buffer]:
     return sorted(buffers, key=lambda b: -b.size)
 
 
-def _plan(order: list[Buffer], best_fit: bool = False) -> Placement:
+def _plan(order: list[Buffer], best_fit: bool = False, give_up_at: int | None = None) -> Placement | None:
     # Sorting and placing allocate many small objects that live to the end:
     # the cyclic garbage collector would rescan them over and over for nothing.
     with cyclic_gc_paused():
-        return Placement(place_in_order(order, best_fit))
+        offsets = place_in_order(order, best_fit, give_up_at)
+    return None if offsets is None else Placement(offsets)
 
 
 @dataclass(frozen=True)
@@ -301,10 +312,13 @@ class GreedyOrder:
     best_fit: bool = False
 
     def __call__(self, problem: Problem, options: PlanOptions) -> Placement:
-        return self.place(self.order(problem.buffers))
+        placement = self.place(self.order(problem.buffers))
+        assert placement is not None
+        return placement
 
-    def place(self, order: list[Buffer]) -> Placement:
-        return _plan(order, self.best_fit)
+    def place(self, order: list[Buffer], give_up_at: int | None = None) -> Placement | None:
+        """The placement of ``order`` (None once a buffer would end at or above ``give_up_at``)."""
+        return _plan(order, self.best_fit, give_up_at)
 
 
 plan_sequential = GreedyOrder(lambda buffers: sorted(buffers, key=sequential_key))

@@ -48,9 +48,11 @@ def plan_auto(problem: Problem, options: PlanOptions, bound: int | None = None) 
     """Run the fast heuristics and keep the smallest peak (ties: first listed).
 
     The same result as running every candidate, sooner: a greedy candidate whose
-    order and fit rule an earlier one already placed is skipped (same offsets), and
-    the run stops once a peak reaches the lower bound (no later one can be smaller;
-    ``bound``, when the caller has it, must be ``lower_bound(problem.buffers)``).
+    order and fit rule an earlier one already placed is skipped (same offsets); a
+    greedy candidate gives up once a buffer ends at or above the best peak so far
+    (it could only tie, and ties go to the earlier one); and the run stops once a
+    peak reaches the lower bound (no later one can be smaller; ``bound``, when the
+    caller has it, must be ``lower_bound(problem.buffers)``).
     """
     from cfmem.planning.greedy import GreedyOrder  # (numpy: imported when a plan is made)
 
@@ -65,7 +67,9 @@ def plan_auto(problem: Problem, options: PlanOptions, bound: int | None = None) 
             if key in placed:
                 continue
             placed.add(key)
-            placement = strategy.place(order)
+            placement = strategy.place(order, None if best is None else best[0])
+            if placement is None:
+                continue
         else:
             placement = strategy(problem, options)
         peak = peak_of(problem.buffers, placement.offsets)
