@@ -23,7 +23,7 @@ import functools
 from collections.abc import Sequence
 from typing import Self
 
-from xdsl.dialects.builtin import MemRefType, TensorType
+from xdsl.dialects.builtin import DenseArrayBase, MemRefType, TensorType, i32
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.irdl import (
     AttrSizedOperandSegments,
@@ -71,8 +71,11 @@ class ApplyOp(IRDLOperation):
             del inner.attributes[key]
         for k, arg in enumerate(block.args):
             inner.operands[k] = arg
-        block.add_ops([inner, YieldOp(inner.results[0])])
-        return ApplyOp(ins, [out], Region(block))
+        # create(): the generic constructor, as the parser builds ops (lowering builds
+        # thousands; the module is verified after the pass)
+        block.add_ops([inner, YieldOp.create(operands=[inner.results[0]])])
+        segments = DenseArrayBase.from_list(i32, [len(ins), 1])
+        return ApplyOp.create(operands=[*ins, out], properties={"operandSegmentSizes": segments}, regions=[Region(block)])
 
     @property
     def compute(self) -> Operation:

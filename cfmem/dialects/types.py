@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterator
 from contextlib import contextmanager
 from math import prod
@@ -36,8 +37,10 @@ def static_shape(ty: Attribute) -> tuple[int, ...]:
     return shape
 
 
+@functools.cache
 def tensor_bytes(ty: Attribute) -> int:
-    """Bytes a value of a static tensor or memref type occupies."""
+    """Bytes a value of a static tensor or memref type occupies (types are
+    immutable: computed once per type; a dynamic shape raises every time)."""
     assert isinstance(ty, TensorType | MemRefType)
     return prod(static_shape(ty)) * element_bytes(ty.get_element_type())
 

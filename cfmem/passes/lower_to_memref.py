@@ -224,7 +224,9 @@ class _FunctionLowering:
         return self.index_consts[value]
 
     def view(self, b: Builder, base: SSAValue, offset: int, ty: MemRefType, name: str | None) -> SSAValue:
-        op = b.insert(memref.ViewOp(base, self.index(offset), [], ty))
+        # create(): the generic constructor, as the parser builds ops; the flat form's
+        # most common op, the module is verified after the pass
+        op = b.insert(memref.ViewOp.create(operands=[base, self.index(offset)], result_types=[ty]))
         if name is not None:
             op.attributes[TENSOR_ATTR] = StringAttr(name)
             op.result.name_hint = name
