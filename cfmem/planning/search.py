@@ -22,9 +22,17 @@ spirit of MiniMalloc (Moffitt, ASPLOS'24):
   placed on top of an unplaced neighbour placed later (at or above the next
   placement), so its lowest offset is raised to the lowest top such a
   neighbour can reach before the cliques are checked (not in MiniMalloc).
+- Monotonic floor: the unplaced rest of every clique stacks above the last
+  placement. Without branch paths this is checked for each candidate before
+  descending (cliques are time sections, so those without the candidate are
+  a prefix and a suffix of maxima); the candidates it rejects are most of the
+  children the inference would refute, and cost no node.
 - Decomposition: where no unplaced buffer spans a time boundary the two sides
-  are independent and are solved one after the other; at the top level each
-  independent group keeps its own best plan.
+  are independent and are solved one after the other, once the inference
+  has passed on the whole. As in MiniMalloc, each side is then ranked afresh
+  by the preorder with T taken from the clique totals left, and its canonical
+  order starts over. At the top level each independent group keeps its own
+  best plan.
 - Memory: search states (unplaced buffers, their lowest offsets, the last
   placement) whose every branch failed are remembered with the capacity,
   so a restart with a larger node limit skips what it already refuted
@@ -173,7 +181,9 @@ class _Model:
         t_count = self.t_count = count
         self.ts0, self.ts1 = ts0, ts1
         self.ts0_np = np.array(ts0, dtype=np.int64)
-        ts1_np = np.array(ts1, dtype=np.int64)
+        ts1_np = self.ts1_np = np.array(ts1, dtype=np.int64)
+        self.width_np = np.array([b.end - b.start for b in buffers], dtype=np.int64)
+        self.area_np = np.array(self.area, dtype=np.int64)
         spans = ts1_np - self.ts0_np
         pairs = int(spans.sum())
         if pairs > MAX_PAIRS or overlaps > MAX_OVERLAPS:
@@ -303,6 +313,20 @@ class _Model:
             rank[i] = r
         return np.array(rank, dtype=np.int64)
 
+    def local_ranks(self, keys: str, idx: np.ndarray, total: np.ndarray) -> np.ndarray:
+        """Ranks of ``idx`` in the preorder ``keys`` with T taken from the current clique totals."""
+        if self.has_paths:
+            t = np.array([int(total[self.cliques_of[i]].max(initial=0)) for i in idx.tolist()], dtype=np.int64)
+        else:
+            ext = np.append(total, 0)
+            bounds = np.stack((self.ts0_np[idx], self.ts1_np[idx]), axis=1).ravel()
+            t = np.maximum.reduceat(ext, bounds)[::2]
+        cols = {"W": self.width_np[idx], "A": self.area_np[idx], "T": t, "Z": self.size_np[idx]}
+        order = np.lexsort((idx, *(-cols[c] for c in reversed(keys))))
+        ranks = np.empty(len(idx), dtype=np.int64)
+        ranks[order] = np.arange(len(idx), dtype=np.int64)
+        return ranks
+
     def complete(self, members: list[int], partial: dict[int, int]) -> dict[int, int]:
         """Extend a partial placement to ``members`` by first fit, largest first."""
         offsets = dict(partial)
@@ -340,11 +364,11 @@ class _Part:
 
     __slots__ = ("idx", "sizes", "ranks", "weights", "c0", "c1", "pairs", "rel", "total")
 
-    def __init__(self, dec: _Decider, idx: np.ndarray, c0: int, c1: int):
+    def __init__(self, dec: _Decider, idx: np.ndarray, c0: int, c1: int, ranks: np.ndarray | None = None):
         m = dec.model
         self.idx = idx
         self.sizes = m.size_np[idx]
-        self.ranks = dec.rank_np[idx]
+        self.ranks = dec.rank_np[idx] if ranks is None else ranks
         self.weights = m.weights[:, idx]
         self.c0, self.c1 = c0, c1
         p0, p1 = int(m.pair_start[c0]), int(m.pair_start[c1])
@@ -360,6 +384,8 @@ class _Decider:
     part yields both the unplaced set and the offsets. ``failed`` maps a
     search state to the largest capacity at which it was shown to have no
     completion; it may be shared between searches with the same preorder.
+    ``keys`` names the preorder of ``rank``; given, independent parts found
+    while searching are ranked afresh by it (see ``_decompose``).
     """
 
     def __init__(
@@ -370,8 +396,10 @@ class _Decider:
         node_limit: int,
         deadline: float,
         failed: dict[int, int] | None = None,
+        keys: str = "",
     ):
         m = self.model = model
+        self.keys = keys
         self.rank_np = rank
         self.capacity = capacity
         self.node_limit = node_limit
@@ -435,9 +463,16 @@ class _Decider:
         if pick.size > 1:
             pick = pick[keys[pick].argsort(kind="stable")]
         size, nbrs, cliques_of, ts0, ts1 = m.size, m.nbrs, m.cliques_of, m.ts0, m.ts1
-        tot, cut, rank = self.total, self.cut, self.rank_np
+        tot, cut = self.total, self.cut
         weight = m.area
-        for b, o in zip(part.idx[pick].tolist(), offs[pick].tolist()):
+        # Monotonic floor, checked before descending: every later placement
+        # is at or above this one (those conflicting with it above its top),
+        # so each clique's unplaced members stack above its offset. The
+        # candidates come in increasing offset: the first to fail ends the loop.
+        room = capacity - int(_max(part.total))
+        for b, o, r in zip(part.idx[pick].tolist(), offs[pick].tolist(), part.ranks[pick].tolist()):
+            if o > room:
+                break
             sz = size[b]
             h = o + sz
             if h > capacity:
@@ -461,12 +496,12 @@ class _Decider:
                 seg = cut[a:e]
                 seg -= 1
                 if _min(seg) == 0:
-                    found = self._decompose(part, (a + 1 + (seg == 0).nonzero()[0]).tolist(), o, int(rank[b]))
+                    found = self._decompose(part, (a + 1 + (seg == 0).nonzero()[0]).tolist(), o, r)
                 else:
-                    found = self._search(part, o, int(rank[b]))
+                    found = self._search(part, o, r)
                 cut[a:e] += 1
             else:
-                found = self._search(part, o, int(rank[b]))
+                found = self._search(part, o, r)
             tot[cl] += sz
             mo[nb] = old_mo
             mo[b] = o
@@ -525,16 +560,33 @@ class _Decider:
             self.failed[state] = max(self.failed.get(state, -1), capacity)
 
     def _decompose(self, part: _Part, cuts: list[int], off: int, rank: int) -> bool:
-        """Solve the independent parts left of, between and right of ``cuts``."""
+        """Solve the independent parts left of, between and right of ``cuts``.
+
+        The inference runs on the whole part first, so that a part that cannot
+        fit is not found out only after the parts before it were solved. With
+        ``keys`` each part is then ranked afresh (T from the clique totals
+        left) and its canonical order starts over, as in MiniMalloc; without,
+        the parts keep their ranks and go on after the last placement.
+        """
         m = self.model
-        rest = part.idx[self.mo[part.idx] < m.big]
+        offs = self.mo[part.idx]
+        rest = part.idx[offs < m.big]
         if not rest.size:
             return True
+        if self._refuted(part, offs, offs * m.radix + part.ranks > off * m.radix + rank, off):
+            return False
         where = np.searchsorted(np.array(cuts, dtype=np.int64), m.ts0_np[rest], side="right")
         bounds = [part.c0, *(m.clique_start[t] for t in cuts), part.c1]
         for k in range(len(cuts) + 1):
             sub = rest[where == k]
-            if sub.size and not self._search(_Part(self, sub, bounds[k], bounds[k + 1]), off, rank):
+            if not sub.size:
+                continue
+            if self.keys:
+                sub_part = _Part(self, sub, bounds[k], bounds[k + 1], m.local_ranks(self.keys, sub, self.total))
+                found = self._search(sub_part, -1, -1)
+            else:
+                found = self._search(_Part(self, sub, bounds[k], bounds[k + 1]), off, rank)
+            if not found:
                 return False
         return True
 
@@ -607,7 +659,7 @@ class _Optimizer:
                     limit = min(limit, self.node_budget - self.nodes)
                     if limit <= 0:
                         return None
-                dec = _Decider(self.model, self.ranks[h], capacity, limit, self.deadline, self.failed[h])
+                dec = _Decider(self.model, self.ranks[h], capacity, limit, self.deadline, self.failed[h], keys=h)
                 try:
                     found = dec.run(group)
                 except _Stop:
