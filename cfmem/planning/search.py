@@ -22,11 +22,11 @@ spirit of MiniMalloc (Moffitt, ASPLOS'24):
   placed on top of an unplaced neighbour placed later (at or above the next
   placement), so its lowest offset is raised to the lowest top such a
   neighbour can reach before the cliques are checked (not in MiniMalloc).
-- Monotonic floor: the unplaced rest of every clique stacks above the last
-  placement. Without branch paths this is checked for each candidate before
-  descending (cliques are time sections, so those without the candidate are
-  a prefix and a suffix of maxima); the candidates it rejects are most of the
-  children the inference would refute, and cost no node.
+- Monotonic floor: every clique's unplaced members (the next placement
+  included) stack above the next placement's offset. This is checked for
+  each candidate before descending; as the candidates come in increasing
+  offset, the first that fails ends the node. The candidates it rejects are
+  most of the children the inference would refute, and cost no node.
 - Decomposition: where no unplaced buffer spans a time boundary the two sides
   are independent and are solved one after the other, once the inference
   has passed on the whole. As in MiniMalloc, each side is then ranked afresh
@@ -465,11 +465,9 @@ class _Decider:
         size, nbrs, cliques_of, ts0, ts1 = m.size, m.nbrs, m.cliques_of, m.ts0, m.ts1
         tot, cut = self.total, self.cut
         weight = m.area
-        # Monotonic floor, checked before descending: every later placement
-        # is at or above this one (those conflicting with it above its top),
-        # so each clique's unplaced members stack above its offset. The
-        # candidates come in increasing offset: the first to fail ends the loop.
-        room = capacity - int(_max(part.total))
+        # Monotonic floor, checked before descending; the candidates come in
+        # increasing offset, so the first one above the room ends the loop.
+        room = self._floor_room(part)
         for b, o, r in zip(part.idx[pick].tolist(), offs[pick].tolist(), part.ranks[pick].tolist()):
             if o > room:
                 break
@@ -510,6 +508,15 @@ class _Decider:
                 return True
         self._fail(state, capacity)
         return False
+
+    def _floor_room(self, part: _Part) -> int:
+        """The highest offset the next placement may take (monotonic floor).
+
+        Later placements are at or above it, those conflicting with it above
+        its top, so every clique's unplaced members (itself included) stack
+        above its offset.
+        """
+        return self.capacity - int(_max(part.total))
 
     def _refuted(self, part: _Part, offs: np.ndarray, movable: np.ndarray, last_off: int) -> bool:
         """Whether no canonical completion fits below the capacity (inference only).
