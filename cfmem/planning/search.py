@@ -414,14 +414,18 @@ class _Decider:
         self.sol = [0] * m.n
         self.depth = 0  # area (size x lifetime) placed on the current branch
         self.best_depth = -1
-        self.best_partial: dict[int, int] = {}
+        self._best: tuple[list[int], np.ndarray] = ([], np.zeros(0, dtype=np.int64))
 
     def _snapshot(self) -> None:
         """Remember the deepest partial placement (completed greedily later)."""
         self.best_depth = self.depth
-        placed = np.flatnonzero(self.mo[: self.model.n] == self.model.big).tolist()
-        sol = self.sol
-        self.best_partial = {i: sol[i] for i in placed}
+        self._best = (self.sol.copy(), self.mo[: self.model.n] == self.model.big)
+
+    @property
+    def best_partial(self) -> dict[int, int]:
+        """The deepest partial placement seen: offsets by buffer index."""
+        sol, placed = self._best
+        return {i: sol[i] for i in np.flatnonzero(placed).tolist()}
 
     def run(self, group: np.ndarray) -> bool:
         """Place the buffers of ``group`` (one independent part); raises _Stop."""
