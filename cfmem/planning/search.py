@@ -289,40 +289,31 @@ class _Model:
         flat_clique = np.repeat(np.arange(len(cliques), dtype=np.int64), [len(c) for c in cliques])
         self._pairs(flat_member, flat_clique)
 
-    # -- static preorders (MiniMalloc's W/A/T keys, all descending) ---------
+    # -- preorders (MiniMalloc's W/A/T keys, all descending) ----------------
 
-    def preorder(self, keys: str) -> np.ndarray:
-        """Rank of every buffer in the preorder given by ``keys``."""
-        bufs = self.buffers
+    def preorder(self, keys: str, idx: np.ndarray | None = None, total: np.ndarray | None = None) -> np.ndarray:
+        """Ranks of the buffers ``idx`` (all by default) in the preorder ``keys``.
 
-        def key(i: int) -> tuple[int, ...]:
-            b = bufs[i]
-            width = b.end - b.start
-            parts = {
-                "W": width,
-                "A": width * b.size,
-                "T": self.clique_max_total[i],
-                "Z": b.size,
-                "O": self.degree[i],
-            }
-            return (*(-parts[c] for c in keys), i)
-
-        order = sorted(range(self.n), key=key)
-        rank = [0] * self.n
-        for r, i in enumerate(order):
-            rank[i] = r
-        return np.array(rank, dtype=np.int64)
-
-    def local_ranks(self, keys: str, idx: np.ndarray, total: np.ndarray) -> np.ndarray:
-        """Ranks of ``idx`` in the preorder ``keys`` with T taken from the current clique totals."""
-        if self.has_paths:
+        T is the largest total of a buffer's cliques in ``total`` (by default
+        the initial totals); ties go to the lower index.
+        """
+        if idx is None:
+            idx = np.arange(self.n, dtype=np.int64)
+        if total is None:
+            t = np.array(self.clique_max_total, dtype=np.int64)[idx]
+        elif self.has_paths:
             t = np.array([int(total[self.cliques_of[i]].max(initial=0)) for i in idx.tolist()], dtype=np.int64)
         else:
-            ext = np.append(total, 0)
             bounds = np.stack((self.ts0_np[idx], self.ts1_np[idx]), axis=1).ravel()
-            t = np.maximum.reduceat(ext, bounds)[::2]
-        cols = {"W": self.width_np[idx], "A": self.area_np[idx], "T": t, "Z": self.size_np[idx]}
-        order = np.lexsort((idx, *(-cols[c] for c in reversed(keys))))
+            t = np.maximum.reduceat(np.append(total, 0), bounds)[::2]
+        columns = {
+            "W": self.width_np[idx],
+            "A": self.area_np[idx],
+            "T": t,
+            "Z": self.size_np[idx],
+            "O": np.array(self.degree, dtype=np.int64)[idx],
+        }
+        order = np.lexsort((idx, *(-columns[c] for c in reversed(keys))))
         ranks = np.empty(len(idx), dtype=np.int64)
         ranks[order] = np.arange(len(idx), dtype=np.int64)
         return ranks
@@ -593,7 +584,7 @@ class _Decider:
             if not sub.size:
                 continue
             if self.keys:
-                sub_part = _Part(self, sub, bounds[k], bounds[k + 1], m.local_ranks(self.keys, sub, self.total))
+                sub_part = _Part(self, sub, bounds[k], bounds[k + 1], m.preorder(self.keys, sub, self.total))
                 found = self._search(sub_part, -1, -1)
             else:
                 found = self._search(_Part(self, sub, bounds[k], bounds[k + 1]), off, rank)
