@@ -46,8 +46,8 @@ def assert_restored(dec: _Decider, model: _Model, capacity: int) -> None:
     assert dec.depth == 0
 
 
-def decide(model: _Model, capacity: int, heuristic: str) -> tuple[_Decider, bool]:
-    dec = decider(model, capacity, heuristic)
+def decide(model: _Model, capacity: int, heuristic: str, rerank: bool = False) -> tuple[_Decider, bool]:
+    dec = decider(model, capacity, heuristic, keys=heuristic if rerank else "")
     found = True
     for group in model.split():
         found = dec.run(group) and found
@@ -55,8 +55,9 @@ def decide(model: _Model, capacity: int, heuristic: str) -> tuple[_Decider, bool
     return dec, found
 
 
+@pytest.mark.parametrize("rerank", [False, True], ids=["parts-keep-ranks", "parts-reranked"])
 @pytest.mark.parametrize("seed", range(36))
-def test_decisions_match_the_brute_force_optimum(seed):
+def test_decisions_match_the_brute_force_optimum(seed, rerank):
     rng = random.Random(77 + seed)
     problem = random_problem(300 + seed, rng.randrange(2, 9), paths=seed % 3 == 1, aligned=seed % 4 == 2)
     buffers = problem.buffers
@@ -64,7 +65,7 @@ def test_decisions_match_the_brute_force_optimum(seed):
     best = brute_force_peak(buffers)
     for heuristic in HEURISTICS:
         for capacity in sorted({lower_bound(buffers) - 1, best - 1, best, best + 2}):
-            dec, found = decide(model, capacity, heuristic)
+            dec, found = decide(model, capacity, heuristic, rerank)
             assert found == (capacity >= best), (heuristic, capacity, best)
             if found:
                 verify_plan(buffers, {b.id: dec.sol[i] for i, b in enumerate(buffers)}, arena_size=capacity)
@@ -210,9 +211,10 @@ class ScriptedDecider:
     calls: list[tuple[int, str, int, int, bool]] = []
     optimizer: _Optimizer | None = None
 
-    def __init__(self, model, rank, capacity, node_limit, deadline, failed):
+    def __init__(self, model, rank, capacity, node_limit, deadline, failed, keys=""):
         opt = ScriptedDecider.optimizer
         self.heuristic = next(h for h, r in opt.ranks.items() if r is rank)
+        assert keys == self.heuristic
         self.capacity, self.node_limit = capacity, node_limit
         self.shared = failed is opt.failed[self.heuristic]
         self.nodes, self.best_depth, self.best_partial, self.sol = 0, -1, {}, [0] * model.n

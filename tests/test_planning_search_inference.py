@@ -51,33 +51,76 @@ def completes(
     return False
 
 
-def refused_states(buffers: list[Buffer], capacity: int, heuristic: str, monkeypatch) -> list[tuple]:
-    """(placed offsets, unplaced buffers of the part, last key) of every state refuted by inference."""
+def traced_decider(buffers: list[Buffer], capacity: int, heuristic: str, rerank: bool, monkeypatch) -> tuple:
+    """A decider whose ``last`` and ``part_rank`` follow the state being searched.
+
+    ``last`` is the key (offset, rank) of the last placement and ``part_rank``
+    the ranks of the current part's buffers (reranked parts have their own).
+    """
     model = _Model(buffers)
-    dec = _Decider(model, model.preorder(heuristic), capacity, 10**6, INF)
-    refused: list[tuple] = []
-    search, refuted = _Decider._search, _Decider._refuted
+    dec = _Decider(model, model.preorder(heuristic), capacity, 10**6, INF, keys=heuristic if rerank else "")
+    search, decompose = _Decider._search, _Decider._decompose
 
     def traced_search(self, part, last_off, last_rank):
-        self.last = (last_off, last_rank)
+        self.last, self.part_rank = (last_off, last_rank), dict(zip(part.idx.tolist(), part.ranks.tolist()))
         return search(self, part, last_off, last_rank)
+
+    def traced_decompose(self, part, cuts, off, rank):
+        self.last, self.part_rank = (off, rank), dict(zip(part.idx.tolist(), part.ranks.tolist()))
+        return decompose(self, part, cuts, off, rank)
+
+    monkeypatch.setattr(_Decider, "_search", traced_search)
+    monkeypatch.setattr(_Decider, "_decompose", traced_decompose)
+    return model, dec
+
+
+def placed_of(dec: _Decider) -> dict[int, int]:
+    big = dec.model.big
+    return {i: dec.sol[i] for i in range(dec.model.n) if dec.mo[i] == big}
+
+
+def refused_states(buffers: list[Buffer], capacity: int, heuristic: str, rerank: bool, monkeypatch) -> list[tuple]:
+    """(placed offsets, unplaced buffers of the part, last key, part ranks) of every state refuted by inference."""
+    model, dec = traced_decider(buffers, capacity, heuristic, rerank, monkeypatch)
+    refused: list[tuple] = []
+    refuted = _Decider._refuted
 
     def traced_refuted(self, part, offs, movable, last_off):
         out = refuted(self, part, offs, movable, last_off)
         if out and len(refused) < MAX_CHECKED:
-            big = self.model.big
-            placed = {i: self.sol[i] for i in range(self.model.n) if self.mo[i] == big}
-            todo = [int(i) for i in part.idx if self.mo[i] < big]
-            refused.append((placed, todo, self.last))
+            todo = [int(i) for i in part.idx if self.mo[i] < self.model.big]
+            refused.append((placed_of(self), todo, self.last, self.part_rank))
         return out
 
-    monkeypatch.setattr(_Decider, "_search", traced_search)
     monkeypatch.setattr(_Decider, "_refuted", traced_refuted)
     for group in model.split():
         dec.run(group)
     monkeypatch.undo()
-    rank = dec.rank_np.tolist()
-    return [(placed, todo, last, rank) for placed, todo, last in refused]
+    return refused
+
+
+def floor_skipped(buffers: list[Buffer], capacity: int, heuristic: str, rerank: bool, monkeypatch) -> list[tuple]:
+    """(placed offsets, unplaced buffers of the part, skipped (buffer, offset), part ranks) for every
+    candidate above the room the monotonic floor leaves at a searched state."""
+    model, dec = traced_decider(buffers, capacity, heuristic, rerank, monkeypatch)
+    skipped: list[tuple] = []
+    floor_room = _Decider._floor_room
+
+    def traced_floor_room(self, part):
+        room = floor_room(self, part)
+        offs = self.mo[part.idx]
+        todo = [int(i) for i in part.idx[offs < self.model.big]]
+        last = self.last
+        for i, o, r in zip(part.idx.tolist(), offs.tolist(), part.ranks.tolist()):
+            if o < self.model.big and (o, r) > last and o > room and len(skipped) < MAX_CHECKED:
+                skipped.append((placed_of(self), todo, (i, o), self.part_rank))
+        return room
+
+    monkeypatch.setattr(_Decider, "_floor_room", traced_floor_room)
+    for group in model.split():
+        dec.run(group)
+    monkeypatch.undo()
+    return skipped
 
 
 CHUNKS = 8
@@ -86,8 +129,9 @@ SEEDS_PER_CHUNK = 25
 fourth aligned); about one in five has states that the inference refutes."""
 
 
+@pytest.mark.parametrize("rerank", [False, True], ids=["parts-keep-ranks", "parts-reranked"])
 @pytest.mark.parametrize("chunk", range(CHUNKS))
-def test_every_refused_state_has_no_completion(chunk, monkeypatch):
+def test_every_refused_state_has_no_completion(chunk, rerank, monkeypatch):
     checked = 0
     for seed in range(chunk * SEEDS_PER_CHUNK, (chunk + 1) * SEEDS_PER_CHUNK):
         rng = random.Random(seed)
@@ -95,9 +139,30 @@ def test_every_refused_state_has_no_completion(chunk, monkeypatch):
         best = brute_force_peak(buffers)
         for capacity in range(lower_bound(buffers), best + 2):
             for heuristic in HEURISTICS:
-                for placed, todo, last, rank in refused_states(buffers, capacity, heuristic, monkeypatch):
+                for placed, todo, last, rank in refused_states(buffers, capacity, heuristic, rerank, monkeypatch):
                     assert not completes(buffers, rank, capacity, dict(placed), todo, last), (
                         seed, capacity, heuristic, placed, todo, last,
+                    )
+                    checked += 1
+    assert checked > 0
+
+
+@pytest.mark.parametrize("rerank", [False, True], ids=["parts-keep-ranks", "parts-reranked"])
+@pytest.mark.parametrize("chunk", range(4))
+def test_every_candidate_above_the_floor_room_has_no_completion(chunk, rerank, monkeypatch):
+    """A candidate placed above the room, then completed canonically, never fits."""
+    checked = 0
+    for seed in range(chunk * SEEDS_PER_CHUNK, (chunk + 1) * SEEDS_PER_CHUNK):
+        rng = random.Random(seed)
+        buffers = random_problem(seed, rng.randrange(6, 10), paths=seed % 3 == 1, aligned=seed % 4 == 2).buffers
+        best = brute_force_peak(buffers)
+        for capacity in range(lower_bound(buffers), best + 2):
+            for heuristic in HEURISTICS:
+                for placed, todo, (i, o), rank in floor_skipped(buffers, capacity, heuristic, rerank, monkeypatch):
+                    placed[i] = o
+                    rest = [j for j in todo if j != i]
+                    assert not completes(buffers, rank, capacity, placed, rest, (o, rank[i])), (
+                        seed, capacity, heuristic, placed, rest,
                     )
                     checked += 1
     assert checked > 0

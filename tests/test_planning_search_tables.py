@@ -234,6 +234,29 @@ def test_preorders_sort_by_their_keys_descending(keys, seed):
     assert [int(rank[i]) for i in order] == list(range(len(buffers)))
 
 
+@pytest.mark.parametrize("keys", [*HEURISTICS, "ZO"])
+@pytest.mark.parametrize("seed", range(8))
+def test_preorders_of_a_subset_take_t_from_the_given_totals(keys, seed):
+    """A part ranked afresh: T is the largest of its cliques' totals given, ranks run 0.. over the part."""
+    buffers = case_buffers(seed, seed % 2 == 1, False)
+    model = _Model(buffers)
+    cliques = model_cliques(model)
+    rng = random.Random(seed)
+    idx = np.array(sorted(rng.sample(range(len(buffers)), rng.randrange(1, len(buffers) + 1))), dtype=np.int64)
+    total = np.array([rng.randrange(0, 50) for _ in cliques], dtype=np.int64)
+    degree = [sum(1 for j, other in enumerate(buffers) if j != i and conflicts(b, other)) for i, b in enumerate(buffers)]
+
+    def key(i: int):
+        b = buffers[i]
+        t = max((int(total[c]) for c, members in enumerate(cliques) if i in members), default=0)
+        parts = {"W": b.end - b.start, "A": (b.end - b.start) * b.size, "T": t, "Z": b.size, "O": degree[i]}
+        return (*(-parts[c] for c in keys), i)
+
+    order = sorted(idx.tolist(), key=key)
+    rank = dict(zip(idx.tolist(), model.preorder(keys, idx, total).tolist()))
+    assert [rank[i] for i in order] == list(range(len(idx)))
+
+
 def reference_complete(buffers: list[Buffer], members: list[int], partial: dict[int, int]) -> dict[int, int]:
     offsets = dict(partial)
     rest = sorted(

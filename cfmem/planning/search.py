@@ -22,9 +22,17 @@ spirit of MiniMalloc (Moffitt, ASPLOS'24):
   placed on top of an unplaced neighbour placed later (at or above the next
   placement), so its lowest offset is raised to the lowest top such a
   neighbour can reach before the cliques are checked (not in MiniMalloc).
+- Monotonic floor: every clique's unplaced members (the next placement
+  included) stack above the next placement's offset. This is checked for
+  each candidate before descending; as the candidates come in increasing
+  offset, the first that fails ends the node. The candidates it rejects are
+  most of the children the inference would refute, and cost no node.
 - Decomposition: where no unplaced buffer spans a time boundary the two sides
-  are independent and are solved one after the other; at the top level each
-  independent group keeps its own best plan.
+  are independent and are solved one after the other, once the inference
+  has passed on the whole. As in MiniMalloc, each side is then ranked afresh
+  by the preorder with T taken from the clique totals left, and its canonical
+  order starts over. At the top level each independent group keeps its own
+  best plan.
 - Memory: search states (unplaced buffers, their lowest offsets, the last
   placement) whose every branch failed are remembered with the capacity,
   so a restart with a larger node limit skips what it already refuted
@@ -173,7 +181,9 @@ class _Model:
         t_count = self.t_count = count
         self.ts0, self.ts1 = ts0, ts1
         self.ts0_np = np.array(ts0, dtype=np.int64)
-        ts1_np = np.array(ts1, dtype=np.int64)
+        ts1_np = self.ts1_np = np.array(ts1, dtype=np.int64)
+        self.width_np = np.array([b.end - b.start for b in buffers], dtype=np.int64)
+        self.area_np = np.array(self.area, dtype=np.int64)
         spans = ts1_np - self.ts0_np
         pairs = int(spans.sum())
         if pairs > MAX_PAIRS or overlaps > MAX_OVERLAPS:
@@ -279,29 +289,34 @@ class _Model:
         flat_clique = np.repeat(np.arange(len(cliques), dtype=np.int64), [len(c) for c in cliques])
         self._pairs(flat_member, flat_clique)
 
-    # -- static preorders (MiniMalloc's W/A/T keys, all descending) ---------
+    # -- preorders (MiniMalloc's W/A/T keys, all descending) ----------------
 
-    def preorder(self, keys: str) -> np.ndarray:
-        """Rank of every buffer in the preorder given by ``keys``."""
-        bufs = self.buffers
+    def preorder(self, keys: str, idx: np.ndarray | None = None, total: np.ndarray | None = None) -> np.ndarray:
+        """Ranks of the buffers ``idx`` (all by default) in the preorder ``keys``.
 
-        def key(i: int) -> tuple[int, ...]:
-            b = bufs[i]
-            width = b.end - b.start
-            parts = {
-                "W": width,
-                "A": width * b.size,
-                "T": self.clique_max_total[i],
-                "Z": b.size,
-                "O": self.degree[i],
-            }
-            return (*(-parts[c] for c in keys), i)
-
-        order = sorted(range(self.n), key=key)
-        rank = [0] * self.n
-        for r, i in enumerate(order):
-            rank[i] = r
-        return np.array(rank, dtype=np.int64)
+        T is the largest total of a buffer's cliques in ``total`` (by default
+        the initial totals); ties go to the lower index.
+        """
+        if idx is None:
+            idx = np.arange(self.n, dtype=np.int64)
+        if total is None:
+            t = np.array(self.clique_max_total, dtype=np.int64)[idx]
+        elif self.has_paths:
+            t = np.array([int(total[self.cliques_of[i]].max(initial=0)) for i in idx.tolist()], dtype=np.int64)
+        else:
+            bounds = np.stack((self.ts0_np[idx], self.ts1_np[idx]), axis=1).ravel()
+            t = np.maximum.reduceat(np.append(total, 0), bounds)[::2]
+        columns = {
+            "W": self.width_np[idx],
+            "A": self.area_np[idx],
+            "T": t,
+            "Z": self.size_np[idx],
+            "O": np.array(self.degree, dtype=np.int64)[idx],
+        }
+        order = np.lexsort((idx, *(-columns[c] for c in reversed(keys))))
+        ranks = np.empty(len(idx), dtype=np.int64)
+        ranks[order] = np.arange(len(idx), dtype=np.int64)
+        return ranks
 
     def complete(self, members: list[int], partial: dict[int, int]) -> dict[int, int]:
         """Extend a partial placement to ``members`` by first fit, largest first."""
@@ -340,11 +355,11 @@ class _Part:
 
     __slots__ = ("idx", "sizes", "ranks", "weights", "c0", "c1", "pairs", "rel", "total")
 
-    def __init__(self, dec: _Decider, idx: np.ndarray, c0: int, c1: int):
+    def __init__(self, dec: _Decider, idx: np.ndarray, c0: int, c1: int, ranks: np.ndarray | None = None):
         m = dec.model
         self.idx = idx
         self.sizes = m.size_np[idx]
-        self.ranks = dec.rank_np[idx]
+        self.ranks = dec.rank_np[idx] if ranks is None else ranks
         self.weights = m.weights[:, idx]
         self.c0, self.c1 = c0, c1
         p0, p1 = int(m.pair_start[c0]), int(m.pair_start[c1])
@@ -360,6 +375,8 @@ class _Decider:
     part yields both the unplaced set and the offsets. ``failed`` maps a
     search state to the largest capacity at which it was shown to have no
     completion; it may be shared between searches with the same preorder.
+    ``keys`` names the preorder of ``rank``; given, independent parts found
+    while searching are ranked afresh by it (see ``_decompose``).
     """
 
     def __init__(
@@ -370,8 +387,10 @@ class _Decider:
         node_limit: int,
         deadline: float,
         failed: dict[int, int] | None = None,
+        keys: str = "",
     ):
         m = self.model = model
+        self.keys = keys
         self.rank_np = rank
         self.capacity = capacity
         self.node_limit = node_limit
@@ -386,14 +405,18 @@ class _Decider:
         self.sol = [0] * m.n
         self.depth = 0  # area (size x lifetime) placed on the current branch
         self.best_depth = -1
-        self.best_partial: dict[int, int] = {}
+        self._best: tuple[list[int], np.ndarray] = ([], np.zeros(0, dtype=np.int64))
 
     def _snapshot(self) -> None:
         """Remember the deepest partial placement (completed greedily later)."""
         self.best_depth = self.depth
-        placed = np.flatnonzero(self.mo[: self.model.n] == self.model.big).tolist()
-        sol = self.sol
-        self.best_partial = {i: sol[i] for i in placed}
+        self._best = (self.sol.copy(), self.mo[: self.model.n] == self.model.big)
+
+    @property
+    def best_partial(self) -> dict[int, int]:
+        """The deepest partial placement seen: offsets by buffer index."""
+        sol, placed = self._best
+        return {i: sol[i] for i in np.flatnonzero(placed).tolist()}
 
     def run(self, group: np.ndarray) -> bool:
         """Place the buffers of ``group`` (one independent part); raises _Stop."""
@@ -435,9 +458,14 @@ class _Decider:
         if pick.size > 1:
             pick = pick[keys[pick].argsort(kind="stable")]
         size, nbrs, cliques_of, ts0, ts1 = m.size, m.nbrs, m.cliques_of, m.ts0, m.ts1
-        tot, cut, rank = self.total, self.cut, self.rank_np
+        tot, cut = self.total, self.cut
         weight = m.area
-        for b, o in zip(part.idx[pick].tolist(), offs[pick].tolist()):
+        # Monotonic floor, checked before descending; the candidates come in
+        # increasing offset, so the first one above the room ends the loop.
+        room = self._floor_room(part)
+        for b, o, r in zip(part.idx[pick].tolist(), offs[pick].tolist(), part.ranks[pick].tolist()):
+            if o > room:
+                break
             sz = size[b]
             h = o + sz
             if h > capacity:
@@ -461,12 +489,12 @@ class _Decider:
                 seg = cut[a:e]
                 seg -= 1
                 if _min(seg) == 0:
-                    found = self._decompose(part, (a + 1 + (seg == 0).nonzero()[0]).tolist(), o, int(rank[b]))
+                    found = self._decompose(part, (a + 1 + (seg == 0).nonzero()[0]).tolist(), o, r)
                 else:
-                    found = self._search(part, o, int(rank[b]))
+                    found = self._search(part, o, r)
                 cut[a:e] += 1
             else:
-                found = self._search(part, o, int(rank[b]))
+                found = self._search(part, o, r)
             tot[cl] += sz
             mo[nb] = old_mo
             mo[b] = o
@@ -475,6 +503,15 @@ class _Decider:
                 return True
         self._fail(state, capacity)
         return False
+
+    def _floor_room(self, part: _Part) -> int:
+        """The highest offset the next placement may take (monotonic floor).
+
+        Later placements are at or above it, those conflicting with it above
+        its top, so every clique's unplaced members (itself included) stack
+        above its offset.
+        """
+        return self.capacity - int(_max(part.total))
 
     def _refuted(self, part: _Part, offs: np.ndarray, movable: np.ndarray, last_off: int) -> bool:
         """Whether no canonical completion fits below the capacity (inference only).
@@ -525,16 +562,33 @@ class _Decider:
             self.failed[state] = max(self.failed.get(state, -1), capacity)
 
     def _decompose(self, part: _Part, cuts: list[int], off: int, rank: int) -> bool:
-        """Solve the independent parts left of, between and right of ``cuts``."""
+        """Solve the independent parts left of, between and right of ``cuts``.
+
+        The inference runs on the whole part first, so that a part that cannot
+        fit is not found out only after the parts before it were solved. With
+        ``keys`` each part is then ranked afresh (T from the clique totals
+        left) and its canonical order starts over, as in MiniMalloc; without,
+        the parts keep their ranks and go on after the last placement.
+        """
         m = self.model
-        rest = part.idx[self.mo[part.idx] < m.big]
+        offs = self.mo[part.idx]
+        rest = part.idx[offs < m.big]
         if not rest.size:
             return True
+        if self._refuted(part, offs, offs * m.radix + part.ranks > off * m.radix + rank, off):
+            return False
         where = np.searchsorted(np.array(cuts, dtype=np.int64), m.ts0_np[rest], side="right")
         bounds = [part.c0, *(m.clique_start[t] for t in cuts), part.c1]
         for k in range(len(cuts) + 1):
             sub = rest[where == k]
-            if sub.size and not self._search(_Part(self, sub, bounds[k], bounds[k + 1]), off, rank):
+            if not sub.size:
+                continue
+            if self.keys:
+                sub_part = _Part(self, sub, bounds[k], bounds[k + 1], m.preorder(self.keys, sub, self.total))
+                found = self._search(sub_part, -1, -1)
+            else:
+                found = self._search(_Part(self, sub, bounds[k], bounds[k + 1]), off, rank)
+            if not found:
                 return False
         return True
 
@@ -607,7 +661,7 @@ class _Optimizer:
                     limit = min(limit, self.node_budget - self.nodes)
                     if limit <= 0:
                         return None
-                dec = _Decider(self.model, self.ranks[h], capacity, limit, self.deadline, self.failed[h])
+                dec = _Decider(self.model, self.ranks[h], capacity, limit, self.deadline, self.failed[h], keys=h)
                 try:
                     found = dec.run(group)
                 except _Stop:
