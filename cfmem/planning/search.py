@@ -33,8 +33,8 @@ spirit of MiniMalloc (Moffitt, ASPLOS'24):
   by the preorder with T taken from the clique totals left, and its canonical
   order starts over. At the top level each independent group keeps its own
   best plan.
-- Memory: search states (unplaced buffers, their lowest offsets, the last
-  placement) whose every branch failed are remembered with the capacity,
+- Memory: search states (unplaced buffers, their lowest offsets, their
+  ranks, the last placement) whose every branch failed are remembered with the capacity,
   so a restart with a larger node limit skips what it already refuted
   (states the inference refutes without branching are cheaper to refute
   again than to look up, and are not remembered).
