@@ -129,21 +129,27 @@ SEEDS_PER_CHUNK = 25
 fourth aligned); about one in five has states that the inference refutes."""
 
 
+def decision_cases(chunk: int):
+    """(seed, buffers, capacity, heuristic) of chunk ``chunk`` of the random problems: every
+    capacity from the lower bound to one above the best peak, under every heuristic."""
+    for seed in range(chunk * SEEDS_PER_CHUNK, (chunk + 1) * SEEDS_PER_CHUNK):
+        rng = random.Random(seed)
+        buffers = random_problem(seed, rng.randrange(6, 10), paths=seed % 3 == 1, aligned=seed % 4 == 2).buffers
+        for capacity in range(lower_bound(buffers), brute_force_peak(buffers) + 2):
+            for heuristic in HEURISTICS:
+                yield seed, buffers, capacity, heuristic
+
+
 @pytest.mark.parametrize("rerank", [False, True], ids=["parts-keep-ranks", "parts-reranked"])
 @pytest.mark.parametrize("chunk", range(CHUNKS))
 def test_every_refused_state_has_no_completion(chunk, rerank, monkeypatch):
     checked = 0
-    for seed in range(chunk * SEEDS_PER_CHUNK, (chunk + 1) * SEEDS_PER_CHUNK):
-        rng = random.Random(seed)
-        buffers = random_problem(seed, rng.randrange(6, 10), paths=seed % 3 == 1, aligned=seed % 4 == 2).buffers
-        best = brute_force_peak(buffers)
-        for capacity in range(lower_bound(buffers), best + 2):
-            for heuristic in HEURISTICS:
-                for placed, todo, last, rank in refused_states(buffers, capacity, heuristic, rerank, monkeypatch):
-                    assert not completes(buffers, rank, capacity, dict(placed), todo, last), (
-                        seed, capacity, heuristic, placed, todo, last,
-                    )
-                    checked += 1
+    for seed, buffers, capacity, heuristic in decision_cases(chunk):
+        for placed, todo, last, rank in refused_states(buffers, capacity, heuristic, rerank, monkeypatch):
+            assert not completes(buffers, rank, capacity, dict(placed), todo, last), (
+                seed, capacity, heuristic, placed, todo, last,
+            )
+            checked += 1
     assert checked > 0
 
 
@@ -152,19 +158,14 @@ def test_every_refused_state_has_no_completion(chunk, rerank, monkeypatch):
 def test_every_candidate_above_the_floor_room_has_no_completion(chunk, rerank, monkeypatch):
     """A candidate placed above the room, then completed canonically, never fits."""
     checked = 0
-    for seed in range(chunk * SEEDS_PER_CHUNK, (chunk + 1) * SEEDS_PER_CHUNK):
-        rng = random.Random(seed)
-        buffers = random_problem(seed, rng.randrange(6, 10), paths=seed % 3 == 1, aligned=seed % 4 == 2).buffers
-        best = brute_force_peak(buffers)
-        for capacity in range(lower_bound(buffers), best + 2):
-            for heuristic in HEURISTICS:
-                for placed, todo, (i, o), rank in floor_skipped(buffers, capacity, heuristic, rerank, monkeypatch):
-                    placed[i] = o
-                    rest = [j for j in todo if j != i]
-                    assert not completes(buffers, rank, capacity, placed, rest, (o, rank[i])), (
-                        seed, capacity, heuristic, placed, rest,
-                    )
-                    checked += 1
+    for seed, buffers, capacity, heuristic in decision_cases(chunk):
+        for placed, todo, (i, o), rank in floor_skipped(buffers, capacity, heuristic, rerank, monkeypatch):
+            placed[i] = o
+            rest = [j for j in todo if j != i]
+            assert not completes(buffers, rank, capacity, placed, rest, (o, rank[i])), (
+                seed, capacity, heuristic, placed, rest,
+            )
+            checked += 1
     assert checked > 0
 
 
