@@ -72,8 +72,10 @@ class Example:
 
 
 def _frozen(arrays: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+    """``arrays`` with every array made read-only (numpy scalars are immutable already)."""
     for array in arrays.values():
-        array.flags.writeable = False
+        if isinstance(array, np.ndarray):
+            array.flags.writeable = False
     return arrays
 
 
