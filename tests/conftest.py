@@ -1,9 +1,16 @@
 import subprocess
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 
+import numpy as np
 import pytest
 from hypothesis import settings
+from xdsl.dialects.builtin import ModuleOp
+
+from cfmem.interp.coverage import branch_covering_inputs
+from cfmem.interp.golden import RunResult, run_function
+from cfmem.ir_io import load_module
 
 # The same examples on every run and machine: a property test fails for a reason in the
 # code, never for the luck of one run's draws.
@@ -15,6 +22,22 @@ EXAMPLES = ROOT / "examples"
 CFMEM = [sys.executable, "-m", "cfmem.tools.cli"]
 
 
+@pytest.hookimpl(trylast=True)
+def pytest_collection_modifyitems(config, items):
+    """Under ``--dist loadgroup``, end each ``xdist_group`` test's node id with ``@<group>``.
+
+    pytest-xdist 3.8 writes that suffix to ``item._nodeid``, which pytest 9 no longer reads
+    (the id lives in ``item._id``), so its scheduler never sees a group and spreads a group's
+    tests over every worker; each worker then builds the group's shared fixtures again."""
+    if not config.getoption("loadgroup", False):  # set in xdist workers only
+        return
+    for item in items:
+        names = sorted({str(m.args[0] if m.args else m.kwargs.get("name", "default")) for m in item.iter_markers("xdist_group")})
+        suffix = f"@{'_'.join(names)}"
+        if names and not item.nodeid.endswith(suffix):
+            item._id = type(item._id).parse(item.nodeid + suffix)
+
+
 def run_cfmem(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess:
     """Run the cfmem command line as a user would; capture its output."""
     return subprocess.run([*CFMEM, *args], capture_output=True, text=True, cwd=cwd)
@@ -23,3 +46,74 @@ def run_cfmem(*args: str, cwd: Path | None = None) -> subprocess.CompletedProces
 @pytest.fixture
 def cfmem():
     return run_cfmem
+
+
+@dataclass(frozen=True)
+class Case:
+    """One input set of an example, the branch trace it takes, and the reference interpreter's run on it."""
+
+    inputs: dict[str, np.ndarray]
+    trace: tuple
+    reference: RunResult
+
+
+@dataclass(frozen=True)
+class Example:
+    """An example parsed once, its branch-covering input sets, and its text when parsed."""
+
+    path: Path
+    module: ModuleOp
+    cases: tuple[Case, ...]
+    text: str
+
+    @property
+    def inputs(self) -> list[dict[str, np.ndarray]]:
+        return [case.inputs for case in self.cases]
+
+
+def _frozen(arrays: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+    """``arrays`` with every array made read-only (numpy scalars are immutable already)."""
+    for array in arrays.values():
+        if isinstance(array, np.ndarray):
+            array.flags.writeable = False
+    return arrays
+
+
+class SharedExamples:
+    """``examples/<name>.mlir`` parsed, covered by ``branch_covering_inputs`` and run by the
+    reference interpreter once per process, on first request.
+
+    Shared and read-only: a test clones the module before changing it; the input and
+    output arrays are not writable; ``check_unchanged`` finds a module a test changed."""
+
+    def __init__(self, root: Path = EXAMPLES) -> None:
+        self.root = root
+        self._loaded: dict[str, Example] = {}
+
+    def __call__(self, name: str) -> Example:
+        if name not in self._loaded:
+            path = self.root / f"{name}.mlir"
+            module, _ = load_module(path)
+            cases = tuple(
+                Case(_frozen(inputs), tuple(trace), run_function(module, inputs, base_dir=self.root))
+                for inputs, trace in branch_covering_inputs(module, base_dir=self.root)
+            )
+            for case in cases:
+                _frozen(case.reference.outputs)
+            self._loaded[name] = Example(path, module, cases, str(module))
+        return self._loaded[name]
+
+    def check_unchanged(self) -> None:
+        """Raise AssertionError naming each shared module that no longer prints as when parsed."""
+        changed = [name for name, example in self._loaded.items() if str(example.module) != example.text]
+        assert not changed, f"a test changed the shared example modules {changed}; clone them before changing them"
+
+
+_SHARED_EXAMPLES = SharedExamples()
+
+
+@pytest.fixture
+def shared_examples():
+    """The process's :class:`SharedExamples` (shared, read-only), checked unchanged after each test."""
+    yield _SHARED_EXAMPLES
+    _SHARED_EXAMPLES.check_unchanged()

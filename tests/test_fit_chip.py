@@ -10,7 +10,7 @@ from xdsl.dialects.builtin import IntegerAttr, i64
 from cfmem.dma.timing import Chip
 from cfmem.errors import CfmemError
 from cfmem.fit import BudgetError, baseline_offchip, baseline_pingpong, compile_for_budget, smallest_budget, timing_path
-from cfmem.interp.coverage import branch_covering_inputs, loop_trip_cases
+from cfmem.interp.coverage import loop_trip_cases
 from cfmem.interp.flat import CapacityError, measure_flat, run_flat
 from cfmem.interp.golden import find_function, run_function
 from cfmem.ir_io import load_module, make_context
@@ -36,12 +36,11 @@ def pingpong_peak(module) -> int:
     return baseline_pingpong(module, CHIP, timing_path(module, CHIP))[0]
 
 
-@pytest.fixture(scope="module", params=[pytest.param(p, marks=pytest.mark.xdist_group(p.stem)) for p in MODELS],
-                ids=lambda p: p.stem)
-def example(request):
-    module, _ = load_module(request.param)
-    inputs = [found for found, _ in branch_covering_inputs(module, base_dir=request.param.parent)]
-    return request.param, module, inputs
+@pytest.fixture(params=[pytest.param(p, marks=pytest.mark.xdist_group(p.stem)) for p in MODELS], ids=lambda p: p.stem)
+def example(request, shared_examples):
+    """The path, module and cases of one of MODELS (shared, read-only: see ``SharedExamples``)."""
+    shared = shared_examples(request.param.stem)
+    return request.param, shared.module, shared.cases
 
 
 _COMPILED: dict = {}
@@ -61,7 +60,7 @@ def compiled_at(path: Path, module, fraction: float | None):
 @pytest.mark.parametrize("fraction", [1.0, 0.5, 0.25, None], ids=["100%", "50%", "25%", "smallest"])
 def test_every_budget_fits_and_computes_the_same_numbers_on_every_branch_path(example, fraction):
     """(75 % and every imported model are measured by bench/fit_chip.py.)"""
-    path, module, input_sets = example
+    path, module, cases = example
     compiled = compiled_at(path, module, fraction)
     budget = compiled.budget
     if fraction is None and budget:
@@ -69,8 +68,8 @@ def test_every_budget_fits_and_computes_the_same_numbers_on_every_branch_path(ex
             compile_for_budget(module, CHIP, budget - 1, path.parent)
     assert compiled.onchip_peak <= budget
     traces = set()
-    for inputs in input_sets:
-        reference = run_function(module, inputs, base_dir=path.parent)
+    for case in cases:
+        inputs, reference = case.inputs, case.reference
         sliced = run_function(compiled.graph, inputs, base_dir=path.parent)
         result, onchip, touched = measure_flat(compiled.flat, inputs)
         assert onchip <= budget and touched <= budget  # measured on the flat module
@@ -78,7 +77,7 @@ def test_every_budget_fits_and_computes_the_same_numbers_on_every_branch_path(ex
         for name, value in reference.outputs.items():
             assert np.array_equal(sliced.outputs[name], result.outputs[name]), name  # planning keeps every bit
             np.testing.assert_allclose(result.outputs[name], value, rtol=1e-5, atol=1e-6)  # slicing reorders sums
-    assert len(traces) == len(input_sets)
+    assert len(traces) == len(cases)
 
 
 def test_a_model_with_loops_fits_half_its_peak_with_every_loop_run_zero_one_two_and_many_times():
@@ -110,19 +109,18 @@ def test_latency_never_rises_with_the_budget_and_beats_the_off_chip_arena(exampl
     assert 2 * cycles[1] <= baseline_offchip(module, CHIP, timed)[1]  # at half the peak, 2x the whole arena off chip
 
 
-def test_a_weight_larger_than_the_whole_budget_still_runs():
-    path = EXAMPLES / "bigfc.mlir"
-    module, _ = load_module(path)
+def test_a_weight_larger_than_the_whole_budget_still_runs(shared_examples):
+    example = shared_examples("bigfc")
+    path, module = example.path, example.module
     largest = max(sum(_bytes(w) for w in weight_operands(op)) for op in find_function(module).walk() if weight_operands(op))
     budget = largest // 2
     compiled = compile_for_budget(module, CHIP, budget, path.parent)
     assert compiled.onchip_peak <= budget
     fc = next(op for op in compiled.graph.walk() if op.results and op.results[0].name_hint == "fc")
     assert fc.name == "nn.concat" or fc.attributes["cfmem.weights"].data == "offchip"  # sliced, or read in place
-    for inputs, _ in branch_covering_inputs(module, base_dir=path.parent):
-        reference = run_function(module, inputs, base_dir=path.parent)
-        got = run_flat(compiled.flat, inputs)
-        for name, value in reference.outputs.items():
+    for case in example.cases:
+        got = run_flat(compiled.flat, case.inputs)
+        for name, value in case.reference.outputs.items():
             np.testing.assert_allclose(got.outputs[name], value, rtol=1e-5, atol=1e-6)
 
 

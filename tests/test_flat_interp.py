@@ -17,10 +17,9 @@ from xdsl.dialects import memref, scf
 from xdsl.dialects.builtin import DenseArrayBase, ModuleOp, i64
 
 from cfmem.dialects.nn_memref import ApplyOp
-from cfmem.interp.coverage import branch_covering_inputs
 from cfmem.interp.flat import ClobberError, FlatInterpreter, run_flat
 from cfmem.interp.golden import GoldenInterpreter, InterpError, find_function, run_function
-from cfmem.ir_io import load_module, make_context, parse_module
+from cfmem.ir_io import make_context, parse_module
 from cfmem.passes.insert_dma import InsertDmaPass
 from cfmem.passes.liveness import analyze_function
 from cfmem.passes.lower_to_memref import INPLACE_ATTR, LowerToMemrefPass, lower_module
@@ -41,13 +40,12 @@ def lowered(module: ModuleOp, mode: str = "exact", dma: str | None = "pingpong",
     return module
 
 
-@pytest.fixture(scope="module")
-def examples():
-    cases = {}
-    for name in MODELS:
-        module, _ = load_module(EXAMPLES / f"{name}.mlir")
-        cases[name] = (module, branch_covering_inputs(module))
-    return cases
+@pytest.fixture
+def examples(shared_examples):
+    """Each of MODELS: its module and ``(inputs, trace, reference run)`` per branch-covering
+    input set (shared, read-only: see ``SharedExamples``)."""
+    return {name: (shared_examples(name).module, [(c.inputs, c.trace, c.reference) for c in shared_examples(name).cases])
+            for name in MODELS}  # fmt: skip
 
 
 
@@ -58,8 +56,7 @@ def test_kept_interpreters_run_every_branch_as_fresh_ones(examples, name):
     module, cases = examples[name]
     flat = lowered(module)
     reference, checked, unchecked = GoldenInterpreter(module), FlatInterpreter(flat), FlatInterpreter(flat, check=False)
-    for inputs, trace in cases + cases[::-1]:
-        want = run_function(module, inputs)
+    for inputs, trace, want in cases + cases[::-1]:
         runs = [reference.run(find_function(module), inputs),
                 checked.run(find_function(flat), inputs), unchecked.run(find_function(flat), inputs)]  # fmt: skip
         for got in runs:
@@ -75,11 +72,10 @@ def test_flat_run_is_bit_identical_on_every_branch(examples, name, mode, dma):
     module, cases = examples[name]
     flat = lowered(module, mode, dma)
     if_count = sum(isinstance(op, scf.IfOp) for op in flat.walk())
-    assert {step for _, trace in cases for step in trace} == {
+    assert {step for _, trace, _ in cases for step in trace} == {
         (f"if#{k}", taken) for k in range(if_count) for taken in (True, False)
     }, "the inputs do not reach both branches of every if"
-    for inputs, trace in cases:
-        want = run_function(module, inputs)
+    for inputs, trace, want in cases:
         got = run_flat(flat, inputs)
         assert tuple(got.branches) == trace
         assert want.outputs.keys() == got.outputs.keys()
@@ -101,8 +97,8 @@ def test_io_on_chip_copies_inputs_in_and_results_out(examples):
     fn = find_function(flat)
     copies = [op for op in fn.body.block.ops if isinstance(op, memref.CopyOp)]
     assert copies, "planned arguments must be copied into the arena"
-    for inputs, _ in cases:
-        want = run_function(module, inputs).outputs
+    for inputs, _, reference in cases:
+        want = reference.outputs
         got = run_flat(flat, inputs).outputs
         for key in want:
             np.testing.assert_array_equal(got[key], want[key])
@@ -132,13 +128,13 @@ def test_corrupted_offset_is_caught_with_both_names(examples):
     a_offset = a.owner.attributes[OFFSETS_ATTR].get_values()[a.index]
     b.owner.attributes[OFFSETS_ATTR] = DenseArrayBase.from_list(i64, [a_offset])
     lower_module(planned, check_plan=False)
-    inputs = cases[0][0]
+    inputs, _, reference = cases[0]
     with pytest.raises(ClobberError) as err:
         run_flat(planned, inputs)
     assert f"reads %{a.name_hint} but %{b.name_hint} overwrote" in str(err.value)
     # without the checks the same plan silently computes wrong numbers
     unchecked = run_flat(planned, inputs, check=False).outputs
-    want = run_function(module, inputs).outputs
+    want = reference.outputs
     assert any(not np.array_equal(unchecked[k], want[k]) for k in want)
 
 
@@ -168,7 +164,7 @@ def test_missing_yield_copy_is_caught(examples):
     copy = next(op for op in if_op.false_region.block.ops if isinstance(op, memref.CopyOp))
     dest = copy.destination.owner.attributes["cfmem.tensor"].data
     copy.detach()
-    else_inputs = next(inputs for inputs, trace in cases if trace == (("if#0", False),))
+    else_inputs = next(inputs for inputs, trace, _ in cases if trace == (("if#0", False),))
     with pytest.raises(ClobberError, match=rf"reads %{dest} but (nothing wrote|%\w+ overwrote)"):
         run_flat(flat, else_inputs)
 

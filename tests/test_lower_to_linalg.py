@@ -28,7 +28,6 @@ from xdsl.parser import Parser
 
 from cfmem.builder import GraphBuilder
 from cfmem.differential import run_mlir
-from cfmem.interp.coverage import branch_covering_inputs
 from cfmem.interp.flat import run_flat
 from cfmem.interp.golden import find_function, random_inputs, run_function
 from cfmem.ir_io import load_module, make_context
@@ -422,12 +421,12 @@ def test_integer_condition_takes_both_branches_under_upstream_jit():
 
 @needs_mlir
 @pytest.mark.parametrize("name", MODELS)
-def test_examples_under_upstream_jit_match_the_flat_interpreter_on_every_branch(name):
-    model, _ = load_module(EXAMPLES / f"{name}.mlir")
-    flat = flat_form(model, dma=True)
+def test_examples_under_upstream_jit_match_the_flat_interpreter_on_every_branch(name, shared_examples):
+    example = shared_examples(name)
+    flat = flat_form(example.module, dma=True)
     text = str(prepare_for_jit(to_linalg(flat)))
     if_count = sum(isinstance(op, scf.IfOp) for op in flat.walk())
-    input_sets = [inputs for inputs, _ in branch_covering_inputs(model)]
+    input_sets = example.inputs
     taken = set()
     for inputs, got in zip(input_sets, run_mlir(text, flat, input_sets), strict=True):
         want = run_flat(flat, inputs)

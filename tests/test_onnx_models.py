@@ -4,6 +4,9 @@ The Silero tests download a wheel with pip on a cold cache; the torch.cond tests
 the ``torch`` extra and are skipped without it.
 """
 
+import importlib.metadata
+import subprocess
+import sys
 from collections import Counter
 from itertools import combinations
 
@@ -13,6 +16,7 @@ import onnxruntime as ort
 import pytest
 
 from cfmem.testing import onnx_models as om
+from conftest import ROOT
 
 needs_torch = pytest.mark.skipif(not om.torch_available(), reason="needs the torch extra")
 
@@ -105,6 +109,25 @@ def test_cond_model_exports_valid_nested_ifs(name, min_depth):
     assert tuple(shape) == om.COND_MODELS[name].input_shape
     mtime = path.stat().st_mtime_ns
     assert getattr(om, name)() == path and path.stat().st_mtime_ns == mtime
+
+
+@needs_torch
+def test_a_cached_model_is_found_without_importing_torch():
+    """The cache key reads the installed versions, and only a miss builds the example input:
+    a process that finds every exported model in the cache never loads torch."""
+    import onnxscript
+    import torch
+
+    from cfmem.testing import zoo
+
+    assert (importlib.metadata.version("torch"), importlib.metadata.version("onnxscript")) == (
+        torch.__version__, onnxscript.__version__)  # the key names the versions torch itself reports
+    made = [om.cond_model("cond_mlp"), zoo.float_model("dscnn")]  # exported here on a cold cache
+    script = ("import sys; from cfmem.testing import onnx_models as om, zoo; "
+              "print(om.cond_model('cond_mlp')); print(zoo.float_model('dscnn')); print('torch' in sys.modules)")
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=ROOT)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == [*map(str, made), "False"]
 
 
 @needs_torch

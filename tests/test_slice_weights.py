@@ -193,17 +193,18 @@ def test_ops_in_branches_are_sliced():
     assert any(o.results[0].name_hint.startswith("ver_fc1_s") for o in branch_ops)
 
 
-@pytest.fixture(scope="module", params=MODELS, ids=lambda p: p.stem)
-def example(request):
-    module = load_module(request.param)[0]
-    return module, branch_covering_inputs(module)
+@pytest.fixture(params=MODELS, ids=lambda p: p.stem)
+def example(request, shared_examples):
+    """The module and cases of one example (shared, read-only: see ``SharedExamples``)."""
+    shared = shared_examples(request.param.stem)
+    return shared.module, shared.cases
 
 
 def test_examples_sliced_run_flat_as_the_reference(example, capfd):
-    module, covering = example
+    module, cases = example
     flat = lower_model(module, "nn-slice-weights{max-slice-bytes=4096},nn-insert-dma,nn-plan-memory", None)
-    for inputs, _ in covering:
-        want = run_function(module, inputs).outputs
+    for case in cases:
+        inputs, want = case.inputs, case.reference.outputs
         got = run_flat(flat, inputs).outputs
         for key in want:
             assert_close(got[key], want[key], exact=False)  # the float conv2d slices of one group: BLAS

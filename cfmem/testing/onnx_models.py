@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import importlib.metadata
 import importlib.util
 import io
 import logging
@@ -353,14 +354,16 @@ def branch_path(name: str, x: np.ndarray) -> tuple[str, np.ndarray]:
 
 @cache
 def source_key(*files: str) -> str:
-    """A short hash of this file, the given source files and the torch and onnxscript versions."""
-    import onnxscript
-    import torch
+    """A short hash of this file, the given source files and the torch and onnxscript versions.
 
+    The versions are the installed distributions' (``importlib.metadata``, the same strings
+    as ``torch.__version__`` and ``onnxscript.__version__``), so a cache hit imports no torch.
+    """
     h = hashlib.sha256(Path(__file__).read_bytes())
     for name in files:
         h.update(Path(name).read_bytes())
-    h.update(f"torch={torch.__version__} onnxscript={onnxscript.__version__}".encode())
+    versions = {m: importlib.metadata.version(m) for m in ("torch", "onnxscript")}
+    h.update(f"torch={versions['torch']} onnxscript={versions['onnxscript']}".encode())
     return h.hexdigest()[:16]
 
 
@@ -415,16 +418,20 @@ def export_torch(module: Any, examples: tuple, path: Path, optimize: bool = True
 
 
 def cond_model(name: str) -> Path:
-    """Path of the cached ONNX export of torch.cond model ``name``; exported on a miss."""
+    """Path of the cached ONNX export of torch.cond model ``name``; exported on a miss
+    (only a miss imports torch)."""
     if not torch_available():
         raise RuntimeError("torch.cond models need torch and onnxscript: pip install -e '.[torch]'")
-    import torch
-
     if name not in COND_MODELS:
         raise ValueError(f"unknown torch.cond model {name!r}; known: {', '.join(COND_MODELS)}")
-    example = torch.from_numpy(next(iter(cond_inputs(name).values()))["x"])
-    return cached_file("torch_cond", name, source_key(), lambda out: export_torch(
-        _module(name), (example,), out, input_names=["x"], output_names=["y"]))
+
+    def make(out: Path) -> None:
+        import torch
+
+        example = torch.from_numpy(next(iter(cond_inputs(name).values()))["x"])
+        export_torch(_module(name), (example,), out, input_names=["x"], output_names=["y"])
+
+    return cached_file("torch_cond", name, source_key(), make)
 
 
 def cond_mlp() -> Path:

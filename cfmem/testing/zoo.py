@@ -217,13 +217,17 @@ def _key() -> str:
 
 
 def float_model(name: str) -> Path:
-    """The cached float ONNX export of torch model ``name`` (input ``x``, output ``y``)."""
-    import torch
-
+    """The cached float ONNX export of torch model ``name`` (input ``x``, output ``y``);
+    only a cache miss imports torch."""
     build, shape, optimize = TORCH_MODELS[name]
-    example = torch.from_numpy(normal_feeds("x", shape, 1)[0]["x"])
-    return onnx_models.cached_file("zoo", name, _key(), lambda out: onnx_models.export_torch(
-        build(), (example,), out, optimize=optimize, input_names=["x"], output_names=["y"]))
+
+    def make(out: Path) -> None:
+        import torch
+
+        example = torch.from_numpy(normal_feeds("x", shape, 1)[0]["x"])
+        onnx_models.export_torch(build(), (example,), out, optimize=optimize, input_names=["x"], output_names=["y"])
+
+    return onnx_models.cached_file("zoo", name, _key(), make)
 
 
 class _Calibration:
