@@ -154,7 +154,7 @@ def render(results: dict, planners: list[str], args) -> str:
         f"although above the bound. `search` and SuperMalloc get {tl:g} s (`--time-limit`); SuperMalloc runs "
         f"with one thread. Seconds are wall-clock seconds of the planner call alone (cfmem: the strategy function "
         f"that `solve` runs, from its registry; omnimalloc: `allocate`/`solve` on prepared allocations); "
-        f"verification and the bound are computed outside the timed call (CPU seconds are in the JSON). `auto` runs the five greedy "
+        f"verification and the bound are computed outside the timed call (CPU seconds are in the JSON). `auto` runs the six greedy "
         f"orders and keeps the best. Every plan was accepted by `cfmem.planning.verify.verify_plan`; the "
         f"peaks are recomputed from the offsets. `killed` = exceeded the hard wall-clock cap "
         f"({slow_cap(args):g} s for search/beam/SuperMalloc, {args.greedy_cap:g} s for the greedies); "

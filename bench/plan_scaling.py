@@ -192,7 +192,7 @@ def main(argv: list[str] | None = None) -> int:
         f"Generated problems (seed {args.seed}): one buffer defined per step; lifetimes log-uniform 1..{SHORT_MAX} "
         f"steps, except {LONG_SHARE:.0%} log-uniform {LONG_RANGE[0]:,}..{LONG_RANGE[1]:,} steps (cut at the end); "
         f"sizes log-uniform {SIZE_RANGE[0]} B..{SIZE_RANGE[1] // 1024} KiB. Seconds = the planner call alone "
-        f"(best of {args.repeat} runs up to 10,000 buffers, one run above); `auto` runs the five greedy orders. "
+        f"(best of {args.repeat} runs up to 10,000 buffers, one run above); `auto` runs the six greedy orders. "
         "Exponent columns (`^`) = log(t2/t1) / log(n2/n1) between a size and the one before it "
         "(1 = linear, 2 = quadratic). Every plan passed `verify_plan`.",
         "",
