@@ -75,6 +75,12 @@ def _fuse_quantized_elementwise() -> type[ModulePass]:
     return FuseQuantizedElementwisePass
 
 
+def _plan_arena() -> type[ModulePass]:
+    from cfmem.passes.memref_plan_arena import PlanArenaPass
+
+    return PlanArenaPass
+
+
 PASSES: dict[str, Callable[[], type[ModulePass]]] = {
     "nn-fuse-quantized-elementwise": _fuse_quantized_elementwise,
     "nn-annotate-costs": _annotate_costs,
@@ -87,6 +93,7 @@ PASSES: dict[str, Callable[[], type[ModulePass]]] = {
     "nn-lower-to-memref": _lower_to_memref,
     "nn-roll-slices": _roll_slices,
     "nn-lower-to-linalg": _lower_to_linalg,
+    "memref-plan-arena": _plan_arena,
 }
 
 DEFAULT_PLAN_PIPELINE = "nn-insert-dma,nn-plan-memory"

@@ -1,0 +1,298 @@
+"""Liveness of the allocations of a bufferized upstream-MLIR function (for ``memref-plan-arena``).
+
+Input: a ``func.func`` whose buffers come from ``memref.alloc`` / ``memref.alloca``
+of static shape and identity layout in the default memory space, with control flow
+in ``scf.if``, ``scf.for`` and ``scf.while``. Each allocation is a *root*. Its
+*aliases* are the values that may point into its bytes: results of view-like ops
+(``memref.subview``, ``memref.cast``, reshapes, ...) and values that flow through
+``scf.yield`` / ``scf.condition`` into region results and block arguments.
+
+Regions (see cfmem.planning.regions) are the function body, each branch of an
+``scf.if`` and each loop's iteration: ``scf.for``'s body, and ``scf.while``'s
+before block followed by its after block. Ops are numbered per region. A root
+lives in its *home* region, the innermost one that holds its definition and every
+use of it and of its aliases, from the step of the op there that holds its
+definition to the step of the op that holds its last use (a ``memref.dealloc``
+is no use). So a buffer built in a branch and yielded out lives in the parent
+from the if's step on, and a buffer used within one iteration has its bytes
+reused by every iteration.
+
+Refused, with one line naming the op: an allocation with a dynamic size, a
+layout or a memory space, or of elements without a byte size; an allocation
+that escapes (returned, or used by an op whose aliasing is not known here, such
+as a call); one made inside a loop and carried into the next iteration (two
+iterations' buffers would be live at once in one slot).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from xdsl.dialects import func
+from xdsl.dialects.builtin import MemRefType, NoneAttr, StridedLayoutAttr
+from xdsl.ir import BlockArgument, Operation, SSAValue
+from xdsl.utils.exceptions import PassFailedException
+
+from cfmem.dialects.types import tensor_bytes
+from cfmem.passes.liveness import op_position
+from cfmem.passes.names import ValueNames
+from cfmem.planning.regions import IfNode, RegionTree, Tensor
+
+ALLOCATIONS = ("memref.alloc", "memref.alloca")
+VIEWS = (
+    "memref.subview",
+    "memref.cast",
+    "memref.reinterpret_cast",
+    "memref.collapse_shape",
+    "memref.expand_shape",
+    "memref.transpose",
+    "memref.view",
+    "memref.reshape",
+    "memref.memory_space_cast",
+    "memref.assume_alignment",
+)
+"""Ops whose first result points into the bytes of their first operand."""
+ACCESSES = ("memref.load", "memref.store", "memref.copy", "memref.dim", "memref.prefetch", "memref.atomic_rmw")
+"""Ops that read or write a buffer and keep no pointer to it."""
+FREE = "memref.dealloc"
+
+
+@dataclass
+class _Region:
+    """One region's ops in execution order, and where it sits in its parent."""
+
+    ops: list[Operation]
+    parent: tuple[_Region, int] | None
+    tree: RegionTree = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.tree = RegionTree(len(self.ops))
+        self.depth = 0 if self.parent is None else self.parent[0].depth + 1
+
+
+@dataclass
+class AllocationLiveness:
+    """The region tree of a function's allocations, and which op each tensor id is."""
+
+    tree: RegionTree
+    allocation_of: dict[str, Operation]
+    """Tensor id -> its ``memref.alloc`` / ``memref.alloca``."""
+    alignment: int
+    """The largest ``alignment`` an allocation asks for (1 when none does)."""
+    frees: list[Operation]
+    """The ``memref.dealloc`` ops of the allocations (the arena's bytes need none)."""
+
+
+def analyze_allocations(fn: func.FuncOp) -> AllocationLiveness:
+    """The allocations of ``fn`` as a region tree; raises ``PassFailedException`` on what
+    cannot be planned (see the module docstring)."""
+    return _Analysis(fn).run()
+
+
+class _Analysis:
+    def __init__(self, fn: func.FuncOp):
+        self.fn = fn
+        self.position: dict[Operation, tuple[_Region, int]] = {}
+        """Every op of the function (nested ones included) and its region and step."""
+        self.roots_of: dict[SSAValue, set[SSAValue]] = {}
+        self.loops: list[tuple[Operation, _Region]] = []
+        self.labels = {"if": 0, "loop": 0}
+        self.next_node = 0
+        self.names = ValueNames()
+
+    def run(self) -> AllocationLiveness:
+        top = self.region(list(self.fn.body.block.ops), None)
+        self.propagate()
+        for loop, iteration in self.loops:
+            self.refuse_carried(loop, iteration)
+        allocation_of: dict[str, Operation] = {}
+        alignment = 1
+        uses = self.uses_by_root()
+        for op in [op for op in self.position if op.name in ALLOCATIONS]:
+            self.check_allocation(op)
+            root = op.results[0]
+            sites = uses.get(root, [])
+            home = self.common_region([self.position[op][0], *(self.position[u][0] for u in sites)])
+            start = self.step_in(op, home)
+            end = max([start, *(self.step_in(u, home) for u in sites)])
+            name = self.names(root)
+            home.tree.tensors.append(Tensor(name, tensor_bytes(root.type), start, end))
+            allocation_of[name] = op
+            requested = op.properties.get("alignment")
+            if requested is not None:
+                alignment = max(alignment, requested.value.data)
+        frees = [op for op in self.position if op.name == FREE and self.roots(op.operands[0])]
+        return AllocationLiveness(top.tree, allocation_of, alignment, frees)
+
+    # --- regions and positions ---------------------------------------------------
+
+    def region(self, ops: list[Operation], parent: tuple[_Region, int] | None) -> _Region:
+        """Number ``ops`` and build the regions nested in them."""
+        region = _Region(ops, parent)
+        for step, op in enumerate(ops):
+            self.position[op] = (region, step)
+            if op.name == "scf.if":
+                branches = [self.region(list(r.block.ops) if r.blocks else [], (region, step)) for r in op.regions]
+                node = IfNode(self.next_node, step, [b.tree for b in branches], "if", self.label("if"))
+            elif op.name in ("scf.for", "scf.while"):  # one iteration: the body, or before then after
+                iteration = self.region([o for r in op.regions for o in r.block.ops], (region, step))
+                self.loops.append((op, iteration))
+                node = IfNode(self.next_node, step, [iteration.tree], "loop", self.label("loop"))
+            elif op.regions:
+                raise PassFailedException(
+                    f"'{op.name}' {op_position(op)}: only scf.if, scf.for and scf.while regions can be planned"
+                )
+            else:
+                continue
+            self.next_node += 1
+            region.tree.ifs.append(node)
+        return region
+
+    def step_in(self, op: Operation, region: _Region) -> int:
+        """The step in ``region`` of the op there that holds ``op``."""
+        here, step = self.position[op]
+        while here is not region:
+            assert here.parent is not None  # region holds op
+            here, step = here.parent
+        return step
+
+    @staticmethod
+    def common_region(regions: list[_Region]) -> _Region:
+        """The innermost region holding all of ``regions``."""
+        common = regions[0]
+        for other in regions[1:]:
+            while other.depth > common.depth:
+                other = other.parent[0]
+            while common.depth > other.depth:
+                common = common.parent[0]
+            while common is not other:
+                common, other = common.parent[0], other.parent[0]
+        return common
+
+    def holds(self, region: _Region, op: Operation) -> bool:
+        here: _Region | None = self.position[op][0]
+        while here is not None and here is not region:
+            here = here.parent[0] if here.parent else None
+        return here is region
+
+    def label(self, kind: str) -> str:
+        label = f"{kind}#{self.labels[kind]}"
+        self.labels[kind] += 1
+        return label
+
+    # --- roots ---------------------------------------------------------------------
+
+    def roots(self, value: SSAValue) -> set[SSAValue]:
+        return self.roots_of.get(value, set())
+
+    def flow(self, targets: Iterable[SSAValue], sources: Iterable[SSAValue]) -> bool:
+        """Add the roots of each source to its target; whether any target gained one."""
+        grew = False
+        for target, source in zip(targets, sources):
+            new = self.roots(source) - self.roots(target)
+            if new:
+                self.roots_of.setdefault(target, set()).update(new)
+                grew = True
+        return grew
+
+    def propagate(self) -> None:
+        """Give every value the roots it may point into (a fixed point over the flows)."""
+        for op in self.position:
+            if op.name in ALLOCATIONS:
+                self.roots_of[op.results[0]] = {op.results[0]}
+        grew = True
+        while grew:
+            grew = False
+            for op in self.position:
+                grew = self.flows(op) or grew
+
+    def flows(self, op: Operation) -> bool:
+        if op.name in VIEWS and op.operands and op.results:
+            return self.flow(op.results[:1], op.operands[:1])
+        if op.name == "scf.if":
+            ends = [r.block.last_op.operands for r in op.regions if r.blocks]
+            return any([self.flow(op.results, end) for end in ends])
+        if op.name == "scf.for":
+            body = op.regions[0].block
+            carried = list(body.args[1:])
+            return any([self.flow(carried, op.operands[3:]), self.flow(carried, body.last_op.operands),
+                        self.flow(op.results, carried)])  # fmt: skip
+        if op.name == "scf.while":
+            before, after = (r.block for r in op.regions)
+            passed = before.last_op.operands[1:]  # scf.condition's, after the condition
+            return any([self.flow(before.args, op.operands), self.flow(after.args, passed),
+                        self.flow(before.args, after.last_op.operands), self.flow(op.results, passed)])  # fmt: skip
+        return False
+
+    def refuse_carried(self, loop: Operation, iteration: _Region) -> None:
+        """No buffer allocated in ``loop`` may reach its next iteration."""
+        for value in loop.regions[-1].block.last_op.operands:  # scf.yield of the body, or of the after block
+            for root in self.roots(value):
+                owner = root.owner
+                if isinstance(owner, Operation) and self.holds(iteration, owner):
+                    raise PassFailedException(
+                        f"'{owner.name}' {op_position(owner)}: the buffer is carried into the next iteration of"
+                        f" '{loop.name}' {op_position(loop)} (two iterations' buffers would share one slot)"
+                    )
+
+    # --- uses ----------------------------------------------------------------------
+
+    def uses_by_root(self) -> dict[SSAValue, list[Operation]]:
+        """Every op that uses a root or one of its aliases (deallocs aside), by root."""
+        uses: dict[SSAValue, list[Operation]] = {}
+        for value, roots in self.roots_of.items():
+            for use in value.uses:
+                user = use.operation
+                if user.name == FREE:
+                    continue
+                self.check_use(user, value)
+                for root in roots:
+                    uses.setdefault(root, []).append(user)
+        return uses
+
+    def check_use(self, user: Operation, value: SSAValue) -> None:
+        """Refuse a use through which the buffer escapes or aliasing is not known."""
+        if isinstance(user, func.ReturnOp):
+            raise PassFailedException(
+                f"'func.return' {op_position(user)}: {_describe(value)} escapes the function"
+                " (return results through out-params to plan them)"
+            )
+        known = user.name in VIEWS or user.name in ACCESSES or user.name.startswith("linalg.")
+        known = known or user.name in ("scf.yield", "scf.condition", "scf.for", "scf.while", "scf.if")
+        if not known:
+            raise PassFailedException(
+                f"'{user.name}' {op_position(user)} uses {_describe(value)}: its aliasing cannot be seen"
+                " (memref-plan-arena plans memref, linalg and scf ops)"
+            )
+
+    def check_allocation(self, op: Operation) -> None:
+        ty = op.results[0].type
+        where = f"'{op.name}' {op_position(op)}"
+        if not isinstance(ty, MemRefType):
+            raise PassFailedException(f"{where}: result type {ty} is not a memref")
+        if op.operands:
+            raise PassFailedException(f"{where}: {ty} has a dynamic size (no bound to plan it with)")
+        if not isinstance(ty.layout, NoneAttr) and not (
+            isinstance(ty.layout, StridedLayoutAttr) and ty.layout == StridedLayoutAttr(_identity_strides(ty), 0)
+        ):
+            raise PassFailedException(f"{where}: {ty} has a layout (only identity layouts are planned)")
+        if not isinstance(ty.memory_space, NoneAttr):
+            raise PassFailedException(f"{where}: {ty} is in memory space {ty.memory_space} (one arena, the default space)")
+        try:
+            tensor_bytes(ty)
+        except (ValueError, AssertionError) as err:
+            raise PassFailedException(f"{where}: {err}") from None
+
+
+def _identity_strides(ty: MemRefType) -> list[int]:
+    strides, stride = [], 1
+    for dim in reversed(ty.get_shape()):
+        strides.insert(0, stride)
+        stride *= dim
+    return strides
+
+
+def _describe(value: SSAValue) -> str:
+    name = f"%{value.name_hint}" if value.name_hint else "a buffer"
+    return f"argument {name}" if isinstance(value, BlockArgument) else name

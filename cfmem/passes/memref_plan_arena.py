@@ -1,0 +1,138 @@
+"""``memref-plan-arena``: plan a bufferized upstream-MLIR module's allocations into one byte arena.
+
+For every function with a body, the allocations (``memref.alloc``,
+``memref.alloca``) and their live ranges come from
+``cfmem.passes.memref_liveness``, through views, region yields and loop-carried
+values, across ``scf.if``, ``scf.for`` and ``scf.while``. ``cfmem.planning``
+plans them under a control-flow mode (``exact`` by default: two buffers share
+bytes unless some execution has both live; a loop's iteration reuses its bytes).
+Then each allocation becomes ``memref.view %arena[%offset][]`` of one i8 arena
+and every ``memref.dealloc`` of a planned buffer is erased.
+
+The arena is a ``memref.global "private" @arena_<fn> : memref<Nxi8>`` read with
+``memref.get_global`` at the function's entry (``arena=global``, the default),
+or a new last argument of the function (``arena=argument``; refused when a
+``func.call`` in the module calls it). The function records
+``cfmem.arena_size``, ``cfmem.lower_bound`` and ``cfmem.plan``. What cannot be
+proven safe is refused with a one-line error (see memref_liveness).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects import arith, func, memref
+from xdsl.dialects.builtin import IndexType, IntegerAttr, MemRefType, ModuleOp, StringAttr, SymbolRefAttr, UnitAttr, i8, i64
+from xdsl.ir import Operation, SSAValue
+from xdsl.passes import ModulePass
+from xdsl.rewriter import InsertPoint, Rewriter
+from xdsl.utils.exceptions import PassFailedException
+
+from cfmem.passes.liveness import functions, op_position
+from cfmem.passes.memref_liveness import AllocationLiveness, analyze_allocations
+from cfmem.passes.options import checked_options
+from cfmem.passes.plan_memory import ARENA_ATTR, BOUND_ATTR, PLAN_ATTR
+from cfmem.planning.control_flow import MODES, TreePlan, plan_tree
+from cfmem.planning.option_checks import check_align, check_budget, check_choice, check_time_limit
+from cfmem.planning.problem import PlanOptions
+from cfmem.planning.regions import peak_path
+from cfmem.planning.strategies import STRATEGY_NAMES
+
+ARENA_SOURCES = ("global", "argument")
+
+
+@dataclass(frozen=True)
+class PlanArenaPass(ModulePass):
+    """Plans every function's allocations into one i8 arena and rewrites them as views of it.
+
+    Options: ``mode`` (naive, conservative, linearize, hoist, exact), ``strategy``
+    (as ``nn-plan-memory``), ``align`` (bytes; an allocation's own ``alignment``
+    is kept when larger), ``budget`` (bytes of arena at most; absent = none),
+    ``arena`` (``global`` or ``argument``: where the arena comes from),
+    ``time-limit`` (seconds, for ``search``).
+    """
+
+    name = "memref-plan-arena"
+    mode: str = "exact"
+    strategy: str = "auto"
+    align: int = 16
+    budget: int | None = None
+    arena: str = "global"
+    time_limit: float | int = 10.0
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        with checked_options():
+            check_choice("mode", self.mode, MODES)
+            check_choice("strategy", self.strategy, STRATEGY_NAMES)
+            check_choice("arena", self.arena, ARENA_SOURCES)
+            check_align("align", self.align)
+            check_budget("budget", self.budget)
+            check_time_limit("time-limit", self.time_limit)
+        for fn in functions(op):
+            live = analyze_allocations(fn)
+            if not live.allocation_of:
+                continue
+            align = max(self.align, live.alignment)
+            plan = plan_tree(live.tree, self.mode, self.strategy, PlanOptions(time_limit=self.time_limit), align)
+            if self.budget is not None and plan.peak > self.budget:
+                _, where = peak_path(live.tree)
+                raise PassFailedException(
+                    f"function @{fn.sym_name.data} needs {plan.peak} bytes of arena (lower bound"
+                    f" {plan.lower_bound}, reached at {where}) but the budget is {self.budget}"
+                )
+            arena = self.arena_of(op, fn, plan.peak, align)
+            rewrite(fn, live, plan, arena)
+
+    def arena_of(self, module: ModuleOp, fn: func.FuncOp, size: int, align: int) -> SSAValue:
+        """The arena of ``fn`` (``size`` bytes), made as the ``arena`` option says."""
+        ty = MemRefType(i8, [size])
+        entry = fn.body.block
+        if self.arena == "argument":
+            for call in module.walk():
+                if isinstance(call, func.CallOp) and call.callee == SymbolRefAttr(fn.sym_name):
+                    raise PassFailedException(
+                        f"'func.call' {op_position(call)} calls @{fn.sym_name.data}: with arena=argument its"
+                        " callers would need the arena too (use arena=global)"
+                    )
+            arg = entry.insert_arg(ty, len(entry.args))
+            arg.name_hint = "arena"
+            fn.function_type = func.FunctionType.from_lists(
+                [*fn.function_type.inputs.data, ty], list(fn.function_type.outputs.data)
+            )
+            return arg
+        taken = {o.sym_name.data for o in module.walk() if isinstance(o, func.FuncOp | memref.GlobalOp)}
+        name, k = f"arena_{fn.sym_name.data}", 0
+        while name in taken:
+            k += 1
+            name = f"arena_{fn.sym_name.data}_{k}"
+        glob = memref.GlobalOp.get(StringAttr(name), ty, UnitAttr(), StringAttr("private"), alignment=align)
+        module.body.block.insert_op_before(glob, fn)
+        get = memref.GetGlobalOp(name, ty)
+        get.memref.name_hint = "arena"
+        Rewriter.insert_op(get, InsertPoint.at_start(entry))
+        return get.memref
+
+
+def rewrite(fn: func.FuncOp, live: AllocationLiveness, plan: TreePlan, arena: SSAValue) -> None:
+    """Each planned allocation of ``fn`` a view of ``arena`` at its offset; their deallocs erased."""
+    entry = fn.body.block
+    after_arena = arena.owner if isinstance(arena.owner, Operation) else None
+    offsets: dict[int, SSAValue] = {}
+    for name, alloc in live.allocation_of.items():
+        offset = plan.offsets[name]
+        if offset not in offsets:
+            constant = arith.ConstantOp(IntegerAttr(offset, IndexType()))
+            constant.result.name_hint = f"c{offset}"
+            where = InsertPoint.after(after_arena) if after_arena else InsertPoint.at_start(entry)
+            Rewriter.insert_op(constant, where)
+            after_arena = constant
+            offsets[offset] = constant.result
+        view = memref.ViewOp(arena, offsets[offset], [], alloc.results[0].type)
+        view.result.name_hint = alloc.results[0].name_hint
+        Rewriter.replace_op(alloc, view)
+    for op in live.frees:
+        Rewriter.erase_op(op)
+    fn.attributes[ARENA_ATTR] = IntegerAttr(plan.peak, i64)
+    fn.attributes[BOUND_ATTR] = IntegerAttr(plan.lower_bound, i64)
+    fn.attributes[PLAN_ATTR] = StringAttr(f"{plan.mode}/{plan.strategy}")

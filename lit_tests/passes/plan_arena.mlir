@@ -1,0 +1,112 @@
+// memref-plan-arena: allocations of a bufferized function become views of one arena.
+// RUN: xdsl-opt %s --split-input-file -p 'memref-plan-arena{strategy=sequential}' --verify-diagnostics | filecheck %s
+// RUN: xdsl-opt %s --split-input-file -p 'memref-plan-arena{strategy=sequential arena=argument}' --verify-diagnostics | filecheck %s --check-prefix=ARG
+
+// A buffer built in a branch and yielded out lives in the parent from the if on; the
+// branch's own temporary shares nothing with them. Deallocs are gone.
+func.func @branches(%c: i1, %x: memref<4xf32>, %out: memref<4xf32>) {
+  %a = memref.alloc() : memref<4xf32>
+  "memref.copy"(%x, %a) : (memref<4xf32>, memref<4xf32>) -> ()
+  %r = scf.if %c -> (memref<4xf32>) {
+    %b = memref.alloc() : memref<4xf32>
+    "memref.copy"(%a, %b) : (memref<4xf32>, memref<4xf32>) -> ()
+    %t = memref.alloc() : memref<4xf32>
+    "memref.copy"(%b, %t) : (memref<4xf32>, memref<4xf32>) -> ()
+    memref.dealloc %b : memref<4xf32>
+    scf.yield %t : memref<4xf32>
+  } else {
+    %e = memref.alloc() : memref<4xf32>
+    "memref.copy"(%a, %e) : (memref<4xf32>, memref<4xf32>) -> ()
+    scf.yield %e : memref<4xf32>
+  }
+  memref.dealloc %a : memref<4xf32>
+  "memref.copy"(%r, %out) : (memref<4xf32>, memref<4xf32>) -> ()
+  memref.dealloc %r : memref<4xf32>
+  func.return
+}
+
+// CHECK:      "memref.global"() <{sym_name = "arena_branches", type = memref<64xi8>, initial_value, sym_visibility = "private", alignment = 16 : i64}>
+// CHECK:      func.func @branches(%c: i1, %x: memref<4xf32>, %out: memref<4xf32>) attributes {cfmem.arena_size = 64 : i64, cfmem.lower_bound = 64 : i64, cfmem.plan = "exact/sequential"}
+// CHECK-NEXT:   %arena = memref.get_global @arena_branches : memref<64xi8>
+// CHECK:        %a = memref.view %arena[%{{.*}}][] : memref<64xi8> to memref<4xf32>
+// CHECK:          %b = memref.view %arena
+// CHECK:          %t = memref.view %arena
+// CHECK:          %e = memref.view %arena
+// CHECK-NOT:    memref.dealloc
+// CHECK-NOT:    memref.alloc
+// CHECK:        func.return
+
+// ARG:        func.func @branches(%c: i1, %x: memref<4xf32>, %out: memref<4xf32>, %arena: memref<64xi8>)
+// ARG-NOT:    memref.global
+// ARG:        %a = memref.view %arena
+
+// -----
+
+// A temporary of a loop's body reuses its bytes on every iteration; the accumulator,
+// allocated before the loop and read after it, lives through the loop.
+func.func @loop(%x: memref<4xf32>, %out: memref<4xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c3 = arith.constant 3 : index
+  %acc = memref.alloc() : memref<4xf32>
+  "memref.copy"(%x, %acc) : (memref<4xf32>, memref<4xf32>) -> ()
+  scf.for %i = %c0 to %c3 step %c1 {
+    %t = memref.alloc() : memref<4xf32>
+    "memref.copy"(%acc, %t) : (memref<4xf32>, memref<4xf32>) -> ()
+    "memref.copy"(%t, %acc) : (memref<4xf32>, memref<4xf32>) -> ()
+    memref.dealloc %t : memref<4xf32>
+  }
+  %s = memref.subview %acc[0] [2] [1] : memref<4xf32> to memref<2xf32, strided<[1]>>
+  %o = memref.subview %out[0] [2] [1] : memref<4xf32> to memref<2xf32, strided<[1]>>
+  "memref.copy"(%s, %o) : (memref<2xf32, strided<[1]>>, memref<2xf32, strided<[1]>>) -> ()
+  memref.dealloc %acc : memref<4xf32>
+  func.return
+}
+
+// CHECK:      func.func @loop({{.*}}) attributes {cfmem.arena_size = 32 : i64, cfmem.lower_bound = 32 : i64
+// CHECK:        %acc = memref.view %arena[%c0{{.*}}][] : memref<32xi8> to memref<4xf32>
+// CHECK:          %t = memref.view %arena[%c16][] : memref<32xi8> to memref<4xf32>
+
+// -----
+
+func.func @dynamic(%n: index) {
+  // CHECK: 'memref.alloc' defining %d in @dynamic: memref<?xf32> has a dynamic size (no bound to plan it with)
+  %d = memref.alloc(%n) : memref<?xf32>
+  func.return
+}
+
+// -----
+
+func.func @escapes() -> memref<4xf32> {
+  %r = memref.alloc() : memref<4xf32>
+  // CHECK: 'func.return' after %r in @escapes: %r escapes the function (return results through out-params to plan them)
+  func.return %r : memref<4xf32>
+}
+
+// -----
+
+func.func private @opaque(memref<4xf32>)
+
+func.func @called() {
+  %r = memref.alloc() : memref<4xf32>
+  // CHECK: 'func.call' after %r in @called uses %r: its aliasing cannot be seen (memref-plan-arena plans memref, linalg and scf ops)
+  func.call @opaque(%r) : (memref<4xf32>) -> ()
+  func.return
+}
+
+// -----
+
+func.func @carried(%x: memref<4xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c3 = arith.constant 3 : index
+  %init = memref.alloc() : memref<4xf32>
+  %last = scf.for %i = %c0 to %c3 step %c1 iter_args(%prev = %init) -> (memref<4xf32>) {
+    // CHECK: 'memref.alloc' defining %next in @carried: the buffer is carried into the next iteration of 'scf.for'
+    %next = memref.alloc() : memref<4xf32>
+    "memref.copy"(%prev, %next) : (memref<4xf32>, memref<4xf32>) -> ()
+    scf.yield %next : memref<4xf32>
+  }
+  "memref.copy"(%last, %x) : (memref<4xf32>, memref<4xf32>) -> ()
+  func.return
+}
