@@ -1,0 +1,152 @@
+"""memref-plan-arena: the liveness of allocations in bufferized upstream IR, and the rewrite."""
+
+import pytest
+from xdsl.parser import Parser
+from xdsl.passes import PassPipeline
+from xdsl.utils.exceptions import PassFailedException
+
+from cfmem.ir_io import make_context
+from cfmem.passes import PASSES
+from cfmem.passes.liveness import functions
+from cfmem.passes.memref_liveness import analyze_allocations
+from cfmem.planning.regions import RegionTree
+
+COPY = '"memref.copy"({a}, {b}) : (memref<4xf32>, memref<4xf32>) -> ()'
+
+
+def copy(a: str, b: str) -> str:
+    return COPY.format(a=a, b=b)
+
+
+def parse(text: str):
+    return Parser(make_context(), text).parse_module()
+
+
+def lifetimes(tree: RegionTree) -> dict[str, tuple[str, int, int]]:
+    """Each tensor's (region, first step, last step), regions named by their path of labels."""
+    out = {}
+
+    def visit(region: RegionTree, where: str) -> None:
+        for t in region.tensors:
+            out[t.id] = (where, t.start, t.end)
+        for node in region.ifs:
+            for label, branch in zip(node.branch_labels(), node.branches):
+                visit(branch, f"{where}/{node.name}.{label}")
+
+    visit(tree, "fn")
+    return out
+
+
+BRANCHES = f"""
+func.func @main(%c: i1, %x: memref<4xf32>, %out: memref<4xf32>) {{
+  %a = memref.alloc() : memref<4xf32>
+  {copy("%x", "%a")}
+  %r = scf.if %c -> (memref<4xf32>) {{
+    %b = memref.alloc() : memref<4xf32>
+    {copy("%a", "%b")}
+    %t = memref.alloc() : memref<4xf32>
+    {copy("%b", "%t")}
+    memref.dealloc %b : memref<4xf32>
+    scf.yield %t : memref<4xf32>
+  }} else {{
+    %e = memref.alloc() : memref<4xf32>
+    {copy("%a", "%e")}
+    scf.yield %e : memref<4xf32>
+  }}
+  memref.dealloc %a : memref<4xf32>
+  {copy("%r", "%out")}
+  memref.dealloc %r : memref<4xf32>
+  func.return
+}}
+"""
+
+
+def test_a_buffer_yielded_out_of_a_branch_lives_in_the_parent():
+    live = analyze_allocations(functions(parse(BRANCHES))[0])
+    assert lifetimes(live.tree) == {
+        "a": ("fn", 0, 2),  # read in both branches (the if is step 2); its dealloc is no use
+        "t": ("fn", 2, 4),  # yielded as %r, copied out at step 4 (after %a's dealloc)
+        "e": ("fn", 2, 4),
+        "b": ("fn/if#0.then", 0, 3),  # read by the copy into %t at step 3
+    }
+    assert [op.name for op in live.frees] == ["memref.dealloc"] * 3
+
+
+WHILE = f"""
+func.func @main(%x: memref<4xf32>, %n: index) {{
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %last = scf.while (%i = %c0) : (index) -> index {{
+    %b = memref.alloc() : memref<4xf32>
+    {copy("%x", "%b")}
+    %go = arith.cmpi slt, %i, %n : index
+    %v = "memref.cast"(%b) : (memref<4xf32>) -> memref<?xf32>
+    scf.condition(%go) %i : index
+  }} do {{
+  ^bb0(%j: index):
+    %a = memref.alloc() : memref<4xf32>
+    {copy("%x", "%a")}
+    %next = arith.addi %j, %c1 : index
+    scf.yield %next : index
+  }}
+  func.return
+}}
+"""
+
+
+def test_a_while_loop_is_one_iteration_of_before_then_after():
+    live = analyze_allocations(functions(parse(WHILE))[0])
+    assert lifetimes(live.tree) == {
+        "b": ("fn/loop#0.body", 0, 3),  # its cast at step 3 reads it
+        "a": ("fn/loop#0.body", 5, 6),  # the after block follows the before block's 5 ops
+    }
+
+
+@pytest.mark.parametrize(
+    ("alloc", "message"),
+    [
+        ("memref.alloc() : memref<4xf32, 1>", "memref<4xf32, 1 : i64> is in memory space 1 : i64"),
+        ("memref.alloc() : memref<4xf32, strided<[2]>>", "has a layout (only identity layouts are planned)"),
+        ("memref.alloc() : memref<4xindex>", "unsupported element type index"),
+    ],
+)
+def test_allocations_it_cannot_plan_are_refused(alloc, message):
+    module = parse(f"func.func @main() {{\n  %r = {alloc}\n  func.return\n}}")
+    with pytest.raises(PassFailedException, match="'memref.alloc' defining %r in @main: ") as err:
+        analyze_allocations(functions(module)[0])
+    assert message in str(err.value)
+
+
+def run(text: str, spec: str):
+    module = parse(text)
+    PassPipeline.parse_spec(PASSES, spec).apply(make_context(), module)
+    module.verify()
+    return module
+
+
+def test_the_budget_is_checked_and_named_where_it_is_exceeded():
+    run(BRANCHES, "memref-plan-arena{budget=64}")
+    with pytest.raises(PassFailedException, match=r"@main needs 64 bytes of arena \(lower bound 64, reached at"
+                       r" step 2 > if#0.then > step \d\) but the budget is 63"):  # fmt: skip
+        run(BRANCHES, "memref-plan-arena{budget=63}")
+
+
+def test_every_allocation_becomes_a_view_and_every_dealloc_goes():
+    module = run(BRANCHES, "memref-plan-arena")
+    names = [op.name for op in module.walk()]
+    assert "memref.alloc" not in names and "memref.dealloc" not in names
+    assert names.count("memref.view") == 4
+    fn = functions(module)[0]
+    assert fn.attributes["cfmem.arena_size"].value.data == 64
+
+
+def test_arena_argument_is_refused_for_a_called_function():
+    text = BRANCHES + """
+func.func @caller(%c: i1, %x: memref<4xf32>, %out: memref<4xf32>) {
+  func.call @main(%c, %x, %out) : (i1, memref<4xf32>, memref<4xf32>) -> ()
+  func.return
+}
+"""
+    with pytest.raises(PassFailedException, match="'func.call' .* calls @main: with arena=argument its callers"):
+        run(text, "memref-plan-arena{arena=argument}")
+    run(text, "memref-plan-arena")  # a global arena needs no change at the call
