@@ -8,6 +8,10 @@ is compiled once and called once per set. On success the worker writes output
 ``j`` of set ``k`` to ``outputs.npz`` as ``set<k>_out<j>`` and exits 0; on a
 failure it can name it writes one line to ``error.txt`` and exits 1.
 
+Mode ``"pipeline"`` (``{"mode": "pipeline", "pipeline": text, "result": path}``)
+instead runs the upstream pass pipeline ``text`` (``builtin.module(...)``) on the
+module and writes the result to ``path`` in the generic op form.
+
 Assumes a module already prepared by ``prepare_for_jit``: the function to run
 takes only static-shape memrefs, the inputs first, then the output buffers it
 writes, returns nothing, and carries ``llvm.emit_c_interface``. Everything runs
@@ -76,6 +80,11 @@ def _check(work: Path, request: dict) -> dict[str, np.ndarray] | None:
         module = _stage("parse", lambda: ir.Module.parse((work / "module.mlir").read_text()))
         _stage("verify", module.operation.verify)
         if request["mode"] == "verify":
+            return None
+        if request["mode"] == "pipeline":
+            _stage("pipeline", lambda: PassManager.parse(request["pipeline"]).run(module.operation))
+            _stage("pipeline", module.operation.verify)
+            Path(request["result"]).write_text(module.operation.get_asm(print_generic_op_form=True))
             return None
         name = _function_name(module, request.get("func"))
         init = _init_name(module, name)
@@ -186,6 +195,7 @@ def _check_lowered(ir, module) -> None:
 _STAGES = {
     "parse": "upstream MLIR rejected the module",
     "verify": "upstream MLIR rejected the module",
+    "pipeline": "upstream MLIR's pass pipeline failed",
     "lower": "upstream MLIR could not lower the module to LLVM",
     "jit": "upstream MLIR could not JIT-compile the module",
     "run": "upstream MLIR could not run the module",
