@@ -20,8 +20,14 @@ reused by every iteration.
 Refused, with one line naming the op: an allocation with a dynamic size, a
 layout or a memory space, or of elements without a byte size; an allocation
 that escapes (returned, or used by an op whose aliasing is not known here, such
-as a call); one made inside a loop and carried into the next iteration (two
-iterations' buffers would be live at once in one slot).
+as a call).
+
+A buffer allocated in an ``scf.for`` and carried into its next iteration (as
+bufferized ``iter_args`` are) gets two slots that even and odd iterations take in
+turn: iteration k writes one while it reads iteration k-1's in the other. That
+is refused when two slots are not enough or cannot be told apart: in an
+``scf.while`` (no induction variable), from an inner loop, carried in two
+positions, or together with the previous iteration's buffer.
 """
 
 from __future__ import annotations
@@ -51,11 +57,16 @@ VIEWS = (
     "memref.reshape",
     "memref.memory_space_cast",
     "memref.assume_alignment",
+    "memref.extract_strided_metadata",
 )
-"""Ops whose first result points into the bytes of their first operand."""
+"""Ops whose first result points into the bytes of their first operand (the base buffer
+of ``memref.extract_strided_metadata``, which the deallocation pipeline frees)."""
 ACCESSES = ("memref.load", "memref.store", "memref.copy", "memref.dim", "memref.prefetch", "memref.atomic_rmw")
 """Ops that read or write a buffer and keep no pointer to it."""
 FREE = "memref.dealloc"
+POINTER = "memref.extract_aligned_pointer_as_index"
+"""Accepted only where the address decides which buffers to free (the deallocation
+pipeline compares them), since the rewrite erases those frees."""
 
 
 @dataclass
@@ -82,6 +93,9 @@ class AllocationLiveness:
     """The largest ``alignment`` an allocation asks for (1 when none does)."""
     frees: list[Operation]
     """The ``memref.dealloc`` ops of the allocations (the arena's bytes need none)."""
+    alternating: dict[str, tuple[str, Operation]] = field(default_factory=dict)
+    """Tensor id of a buffer an ``scf.for`` carries into its next iteration -> the id of its
+    second slot and the loop: even iterations allocate in the first, odd ones in the second."""
 
 
 def analyze_allocations(fn: func.FuncOp) -> AllocationLiveness:
@@ -104,9 +118,11 @@ class _Analysis:
     def run(self) -> AllocationLiveness:
         top = self.region(list(self.fn.body.block.ops), None)
         self.propagate()
+        carried: dict[SSAValue, Operation] = {}
         for loop, iteration in self.loops:
-            self.refuse_carried(loop, iteration)
+            carried.update(self.carried(loop, iteration))
         allocation_of: dict[str, Operation] = {}
+        alternating: dict[str, tuple[str, Operation]] = {}
         alignment = 1
         uses = self.uses_by_root()
         for op in [op for op in self.position if op.name in ALLOCATIONS]:
@@ -119,11 +135,15 @@ class _Analysis:
             name = self.names(root)
             home.tree.tensors.append(Tensor(name, tensor_bytes(root.type), start, end))
             allocation_of[name] = op
+            if root in carried:  # a second slot, live as long: the iterations alternate
+                second = f"{name}#odd"
+                home.tree.tensors.append(Tensor(second, tensor_bytes(root.type), start, end))
+                alternating[name] = (second, carried[root])
             requested = op.properties.get("alignment")
             if requested is not None:
                 alignment = max(alignment, requested.value.data)
         frees = [op for op in self.position if op.name == FREE and self.roots(op.operands[0])]
-        return AllocationLiveness(top.tree, allocation_of, alignment, frees)
+        return AllocationLiveness(top.tree, allocation_of, alignment, frees, alternating)
 
     # --- regions and positions ---------------------------------------------------
 
@@ -139,7 +159,7 @@ class _Analysis:
                 iteration = self.region([o for r in op.regions for o in r.block.ops], (region, step))
                 self.loops.append((op, iteration))
                 node = IfNode(self.next_node, step, [iteration.tree], "loop", self.label("loop"))
-            elif op.regions:
+            elif op.regions and not op.name.startswith("linalg."):  # a linalg op's body computes on scalars
                 raise PassFailedException(
                     f"'{op.name}' {op_position(op)}: only scf.if, scf.for and scf.while regions can be planned"
                 )
@@ -225,16 +245,62 @@ class _Analysis:
                         self.flow(before.args, after.last_op.operands), self.flow(op.results, passed)])  # fmt: skip
         return False
 
-    def refuse_carried(self, loop: Operation, iteration: _Region) -> None:
-        """No buffer allocated in ``loop`` may reach its next iteration."""
-        for value in loop.regions[-1].block.last_op.operands:  # scf.yield of the body, or of the after block
+    def carried(self, loop: Operation, iteration: _Region) -> dict[SSAValue, Operation]:
+        """The buffers allocated in ``loop`` that reach its next iteration, each to be given
+        two slots; refuses what two slots cannot hold (see the module docstring)."""
+        yielded = list(loop.regions[-1].block.last_op.operands)  # scf.yield of the body, or of the after block
+        from_before = self.derived(iteration, [a for r in loop.regions for a in r.block.args])
+        carried: dict[SSAValue, Operation] = {}
+        for position, value in enumerate(yielded):
             for root in self.roots(value):
                 owner = root.owner
-                if isinstance(owner, Operation) and self.holds(iteration, owner):
+                if not (isinstance(owner, Operation) and self.holds(iteration, owner)):
+                    continue
+                where = f"'{owner.name}' {op_position(owner)}: the buffer is carried into the next iteration of"
+                where += f" '{loop.name}' {op_position(loop)}"
+                if loop.name != "scf.for":
+                    raise PassFailedException(f"{where} (two slots alternate only in scf.for, by its induction variable)")
+                if self.innermost_loop(owner) is not loop:
+                    raise PassFailedException(f"{where} from an inner loop (its slots would alternate twice)")
+                if value in from_before or root in carried:
                     raise PassFailedException(
-                        f"'{owner.name}' {op_position(owner)}: the buffer is carried into the next iteration of"
-                        f" '{loop.name}' {op_position(loop)} (two iterations' buffers would share one slot)"
+                        f"{where} more than once, or with the previous iteration's buffer (two slots are not enough)"
                     )
+                carried[root] = loop
+        return carried
+
+    def derived(self, iteration: _Region, sources: list[SSAValue]) -> set[SSAValue]:
+        """The values of ``iteration`` that may point into what ``sources`` point into."""
+        derived = set(sources)
+        grew = True
+        while grew:
+            grew = False
+            for op in iteration.ops:
+                for inner in op.walk():
+                    if inner.name in VIEWS and inner.operands and inner.operands[0] in derived:
+                        targets = inner.results[:1]
+                    elif inner.name == "scf.if" and any(
+                        v in derived for r in inner.regions if r.blocks for v in r.block.last_op.operands
+                    ):
+                        targets = inner.results
+                    elif inner.name in ("scf.for", "scf.while") and any(v in derived for v in inner.operands):
+                        targets = [*inner.results, *(a for r in inner.regions for a in r.block.args)]
+                    else:
+                        continue
+                    new = [t for t in targets if t not in derived]
+                    derived.update(new)
+                    grew = grew or bool(new)
+        return derived
+
+    def innermost_loop(self, op: Operation) -> Operation | None:
+        """The innermost loop holding ``op``."""
+        region = self.position[op][0]
+        while region.parent is not None:
+            holder = region.parent[0].ops[region.parent[1]]
+            if holder.name in ("scf.for", "scf.while"):
+                return holder
+            region = region.parent[0]
+        return None
 
     # --- uses ----------------------------------------------------------------------
 
@@ -259,6 +325,7 @@ class _Analysis:
                 " (return results through out-params to plan them)"
             )
         known = user.name in VIEWS or user.name in ACCESSES or user.name.startswith("linalg.")
+        known = known or (user.name == POINTER and _only_decides_frees(user.results[0]))
         known = known or user.name in ("scf.yield", "scf.condition", "scf.for", "scf.while", "scf.if")
         if not known:
             raise PassFailedException(
@@ -283,6 +350,50 @@ class _Analysis:
             tensor_bytes(ty)
         except (ValueError, AssertionError) as err:
             raise PassFailedException(f"{where}: {err}") from None
+
+
+def _only_decides_frees(address: SSAValue) -> bool:
+    """Whether ``address`` reaches, through comparisons and boolean ops, only the
+    conditions of ``scf.if``s that do nothing but free buffers."""
+    todo, seen = [address], {address}
+    while todo:
+        for use in todo.pop().uses:
+            op = use.operation
+            if op.name in ("arith.cmpi", "arith.andi", "arith.ori", "arith.xori", "arith.select"):
+                reached = list(op.results)
+            elif op.name == "scf.yield":  # an ownership flag carried out of a region
+                reached = _yielded_to(op, use.index)
+            elif op.name == "scf.for" and use.index >= 3:  # or into a loop
+                reached = [op.regions[0].block.args[use.index - 2], op.results[use.index - 3]]
+            elif op.name == "scf.while":
+                reached = [op.regions[0].block.args[use.index]]
+            elif op.name == "scf.condition" and use.index > 0:
+                owner = op.parent_op()
+                reached = [owner.regions[1].block.args[use.index - 1], owner.results[use.index - 1]]
+            else:
+                reached = None
+            if reached is not None:
+                todo += [r for r in reached if r not in seen]
+                seen.update(reached)
+            elif not (op.name == "scf.if" and use.index == 0 and all(
+                inner.name in (FREE, "scf.yield") for r in op.regions for b in r.blocks for inner in b.ops
+            )):
+                return False
+    return True
+
+
+def _yielded_to(yield_op: Operation, position: int) -> list[SSAValue]:
+    """The values that operand ``position`` of an ``scf.yield`` becomes."""
+    owner = yield_op.parent_op()
+    if owner is None:
+        return []
+    if owner.name == "scf.if":
+        return [owner.results[position]]
+    if owner.name == "scf.for":
+        return [owner.results[position], owner.regions[0].block.args[position + 1]]
+    if owner.name == "scf.while":
+        return [owner.regions[0].block.args[position]]
+    return []
 
 
 def _identity_strides(ty: MemRefType) -> list[int]:

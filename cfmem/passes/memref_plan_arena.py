@@ -115,20 +115,30 @@ class PlanArenaPass(ModulePass):
 
 
 def rewrite(fn: func.FuncOp, live: AllocationLiveness, plan: TreePlan, arena: SSAValue) -> None:
-    """Each planned allocation of ``fn`` a view of ``arena`` at its offset; their deallocs erased."""
+    """Each planned allocation of ``fn`` a view of ``arena`` at its offset; their deallocs erased.
+
+    A buffer with two slots (``live.alternating``) takes the first in even iterations of
+    its ``scf.for`` and the second in odd ones: ``(iv - lb) / step`` modulo 2 picks it."""
     entry = fn.body.block
     after_arena = arena.owner if isinstance(arena.owner, Operation) else None
-    offsets: dict[int, SSAValue] = {}
-    for name, alloc in live.allocation_of.items():
-        offset = plan.offsets[name]
-        if offset not in offsets:
-            constant = arith.ConstantOp(IntegerAttr(offset, IndexType()))
-            constant.result.name_hint = f"c{offset}"
-            where = InsertPoint.after(after_arena) if after_arena else InsertPoint.at_start(entry)
-            Rewriter.insert_op(constant, where)
+    constants: dict[int, SSAValue] = {}
+
+    def index(value: int) -> SSAValue:
+        nonlocal after_arena
+        if value not in constants:
+            constant = arith.ConstantOp(IntegerAttr(value, IndexType()))
+            constant.result.name_hint = f"c{value}"
+            Rewriter.insert_op(constant, InsertPoint.after(after_arena) if after_arena else InsertPoint.at_start(entry))
             after_arena = constant
-            offsets[offset] = constant.result
-        view = memref.ViewOp(arena, offsets[offset], [], alloc.results[0].type)
+            constants[value] = constant.result
+        return constants[value]
+
+    for name, alloc in live.allocation_of.items():
+        offset = index(plan.offsets[name])
+        if name in live.alternating:
+            second, loop = live.alternating[name]
+            offset = _alternate(alloc, loop, offset, index(plan.offsets[second]))
+        view = memref.ViewOp(arena, offset, [], alloc.results[0].type)
         view.result.name_hint = alloc.results[0].name_hint
         Rewriter.replace_op(alloc, view)
     for op in live.frees:
@@ -136,3 +146,21 @@ def rewrite(fn: func.FuncOp, live: AllocationLiveness, plan: TreePlan, arena: SS
     fn.attributes[ARENA_ATTR] = IntegerAttr(plan.peak, i64)
     fn.attributes[BOUND_ATTR] = IntegerAttr(plan.lower_bound, i64)
     fn.attributes[PLAN_ATTR] = StringAttr(f"{plan.mode}/{plan.strategy}")
+
+
+def _alternate(alloc: Operation, loop: Operation, even: SSAValue, odd: SSAValue) -> SSAValue:
+    """The offset ``alloc`` takes in the current iteration of ``loop`` (an scf.for): ``even``
+    or ``odd``, by the parity of ``(iv - lb) / step``, computed right before ``alloc``."""
+    lower, _, step = loop.operands[:3]
+    iv = loop.regions[0].block.args[0]
+    ops = [
+        two := arith.ConstantOp(IntegerAttr(2, iv.type)),
+        zero := arith.ConstantOp(IntegerAttr(0, iv.type)),
+        count := arith.SubiOp(iv, lower),
+        trip := arith.DivUIOp(count.result, step),
+        parity := arith.RemUIOp(trip.result, two.result),
+        is_odd := arith.CmpiOp(parity.result, zero.result, "ne"),
+        chosen := arith.SelectOp(is_odd.result, odd, even),
+    ]
+    Rewriter.insert_op(ops, InsertPoint.before(alloc))
+    return chosen.result

@@ -96,17 +96,63 @@ func.func @called() {
 
 // -----
 
-func.func @carried(%x: memref<4xf32>) {
+// A buffer an scf.for carries into its next iteration gets two slots: iteration k writes
+// one while it reads iteration k-1's in the other; (iv - lb) / step modulo 2 picks the slot.
+func.func @carried(%x: memref<4xf32>, %n: index) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
-  %c3 = arith.constant 3 : index
   %init = memref.alloc() : memref<4xf32>
-  %last = scf.for %i = %c0 to %c3 step %c1 iter_args(%prev = %init) -> (memref<4xf32>) {
-    // CHECK: 'memref.alloc' defining %next in @carried: the buffer is carried into the next iteration of 'scf.for'
+  "memref.copy"(%x, %init) : (memref<4xf32>, memref<4xf32>) -> ()
+  %last = scf.for %i = %c0 to %n step %c1 iter_args(%prev = %init) -> (memref<4xf32>) {
     %next = memref.alloc() : memref<4xf32>
     "memref.copy"(%prev, %next) : (memref<4xf32>, memref<4xf32>) -> ()
     scf.yield %next : memref<4xf32>
   }
   "memref.copy"(%last, %x) : (memref<4xf32>, memref<4xf32>) -> ()
+  func.return
+}
+
+// CHECK:      func.func @carried({{.*}}) attributes {cfmem.arena_size = 48 : i64, cfmem.lower_bound = 48 : i64
+// CHECK:        %last = scf.for %i = %c0_{{.*}} to %n step %c1 iter_args(%prev = %init) -> (memref<4xf32>) {
+// CHECK-NEXT:     %{{.*}} = arith.constant 2 : index
+// CHECK-NEXT:     %{{.*}} = arith.constant 0 : index
+// CHECK-NEXT:     %[[K:.*]] = arith.subi %i, %c0_{{.*}} : index
+// CHECK-NEXT:     %[[T:.*]] = arith.divui %[[K]], %c1 : index
+// CHECK-NEXT:     %[[P:.*]] = arith.remui %[[T]], %{{.*}} : index
+// CHECK-NEXT:     %[[ODD:.*]] = arith.cmpi ne, %[[P]], %{{.*}} : index
+// CHECK-NEXT:     %[[OFF:.*]] = arith.select %[[ODD]], %c{{[0-9]+}}, %c{{[0-9]+}} : index
+// CHECK-NEXT:     %next = memref.view %arena[%[[OFF]]][] : memref<48xi8> to memref<4xf32>
+
+// -----
+
+func.func @carried_by_while(%x: memref<4xf32>) {
+  %init = memref.alloc() : memref<4xf32>
+  %last = scf.while (%prev = %init) : (memref<4xf32>) -> memref<4xf32> {
+    %go = arith.constant false
+    scf.condition(%go) %prev : memref<4xf32>
+  } do {
+  ^bb0(%cur: memref<4xf32>):
+    // CHECK: 'memref.alloc' defining %next in @carried_by_while: the buffer is carried into the next iteration of 'scf.while' defining %last in @carried_by_while (two slots alternate only in scf.for, by its induction variable)
+    %next = memref.alloc() : memref<4xf32>
+    "memref.copy"(%cur, %next) : (memref<4xf32>, memref<4xf32>) -> ()
+    scf.yield %next : memref<4xf32>
+  }
+  "memref.copy"(%last, %x) : (memref<4xf32>, memref<4xf32>) -> ()
+  func.return
+}
+
+// -----
+
+func.func @carried_twice(%x: memref<4xf32>, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %init = memref.alloc() : memref<4xf32>
+  %a, %b = scf.for %i = %c0 to %n step %c1 iter_args(%p = %init, %q = %init) -> (memref<4xf32>, memref<4xf32>) {
+    // CHECK: 'memref.alloc' defining %next in @carried_twice: the buffer is carried into the next iteration of 'scf.for' defining %a in @carried_twice more than once, or with the previous iteration's buffer (two slots are not enough)
+    %next = memref.alloc() : memref<4xf32>
+    "memref.copy"(%p, %next) : (memref<4xf32>, memref<4xf32>) -> ()
+    scf.yield %next, %p : memref<4xf32>, memref<4xf32>
+  }
+  "memref.copy"(%b, %x) : (memref<4xf32>, memref<4xf32>) -> ()
   func.return
 }

@@ -1,0 +1,124 @@
+"""memref-plan-arena on programs bufferized by upstream MLIR, checked by upstream's JIT.
+
+Each program of cfmem.testing.upstream_programs is bufferized (one-shot-bufferize,
+buffer-results-to-out-params, buffer-deallocation-pipeline), planned into one arena in
+every control-flow mode, and JIT-run on input sets that take every branch and run
+every loop 0, 1, 2 and 3+ times: its out-params must equal the numpy reference. The
+programs the pass refuses are listed with the reason, so a change in what it plans
+is seen.
+"""
+
+import functools
+
+import pytest
+from xdsl.passes import PassPipeline
+from xdsl.utils.exceptions import PassFailedException
+
+from cfmem.dialects.types import tensor_bytes
+from cfmem.mlir_check import mlir_available
+from cfmem.passes import PASSES
+from cfmem.planning.control_flow import MODES
+from cfmem.testing.upstream_programs import PROGRAMS, bufferize, jit_mismatches, parse_program, program_context
+
+pytestmark = pytest.mark.skipif(
+    not mlir_available(), reason="upstream MLIR python bindings not installed (pip install 'cfmem[mlir]')"
+)
+
+REFUSED = {
+    "while_loop": "carried into the next iteration of 'scf.while'",
+    "data_while": "carried into the next iteration of 'scf.while'",
+    "nested_loops": "'memref.extract_aligned_pointer_as_index' in @main uses a buffer: its aliasing cannot be seen",
+}
+"""Programs the pass refuses, and why: a buffer an scf.while carries has no induction variable
+to alternate two slots by; the generic deallocation helper passes pointers to a call."""
+PLANNED = [name for name in PROGRAMS if name not in REFUSED]
+
+
+@functools.cache
+def bufferized(name: str) -> str:
+    return bufferize(PROGRAMS[name].text)
+
+
+def planned(name: str, spec: str):
+    module = parse_program(bufferized(name))
+    PassPipeline.parse_spec(PASSES, spec).apply(program_context(), module)
+    module.verify()
+    return module
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("name", PLANNED)
+def test_the_planned_program_computes_what_the_tensor_program_does(name, mode):
+    module = planned(name, f"memref-plan-arena{{mode={mode}}}")
+    names = [op.name for op in module.walk()]
+    assert "memref.alloc" not in names and "memref.dealloc" not in names
+    assert jit_mismatches(PROGRAMS[name], str(module)) == []
+
+
+@pytest.mark.parametrize("name", PLANNED)
+def test_the_arena_is_between_the_lower_bound_and_the_sum_of_the_allocations(name):
+    original = parse_program(bufferized(name))
+    total = sum(-(-tensor_bytes(op.results[0].type) // 64) * 64 for op in original.walk() if op.name == "memref.alloc")
+    fn = next(op for op in planned(name, "memref-plan-arena{align=64}").walk() if op.name == "func.func")
+    arena, bound = fn.attributes["cfmem.arena_size"].value.data, fn.attributes["cfmem.lower_bound"].value.data
+    assert bound <= arena <= total + 64 * sum(1 for _ in original.walk())  # carried buffers take two slots
+
+
+@pytest.mark.parametrize("name", list(REFUSED))
+def test_what_it_cannot_prove_is_refused_with_the_reason(name):
+    with pytest.raises(PassFailedException, match=REFUSED[name].replace("(", r"\(").replace(")", r"\)")):
+        planned(name, "memref-plan-arena")
+
+
+def test_the_check_fails_on_a_plan_that_shares_bytes_wrongly(monkeypatch):
+    """Every buffer at offset 0 (a matmul then writes over its input): the JIT check sees it."""
+    from cfmem.passes import memref_plan_arena
+
+    original = memref_plan_arena.plan_tree
+
+    def everything_at_zero(*args, **kwargs):
+        plan = original(*args, **kwargs)
+        plan.offsets = dict.fromkeys(plan.offsets, 0)
+        return plan
+
+    monkeypatch.setattr(memref_plan_arena, "plan_tree", everything_at_zero)
+    module = planned("counted_loop", "memref-plan-arena")
+    assert jit_mismatches(PROGRAMS["counted_loop"], str(module)) != []
+
+
+POWER = """
+func.func @main(%x: tensor<4x8xf32>, %w: tensor<8x8xf32>, %n: tensor<1xi32>) -> tensor<4x8xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %zero = arith.constant 0.0 : f32
+  %count = tensor.extract %n[%c0] : tensor<1xi32>
+  %trips = arith.index_cast %count : i32 to index
+  %r = scf.for %i = %c0 to %trips step %c1 iter_args(%acc = %x) -> (tensor<4x8xf32>) {
+    %e = tensor.empty() : tensor<4x8xf32>
+    %z = linalg.fill ins(%zero : f32) outs(%e : tensor<4x8xf32>) -> tensor<4x8xf32>
+    %m = linalg.matmul ins(%acc, %w : tensor<4x8xf32>, tensor<8x8xf32>) outs(%z : tensor<4x8xf32>) -> tensor<4x8xf32>
+    scf.yield %m : tensor<4x8xf32>
+  }
+  return %r : tensor<4x8xf32>
+}
+"""
+"""x @ w^n: each iteration's matmul reads the previous iteration's buffer and writes a new one."""
+
+
+@pytest.mark.parametrize("alternate", [True, False], ids=["two-slots", "one-slot"])
+def test_a_carried_buffer_needs_its_two_slots(monkeypatch, alternate):
+    import numpy as np
+
+    from cfmem.passes import memref_plan_arena
+    from cfmem.testing.upstream_programs import run_program
+
+    if not alternate:  # the broken case: both iterations' buffers in one slot
+        monkeypatch.setattr(memref_plan_arena, "_alternate", lambda alloc, loop, even, odd: even)
+    module = parse_program(bufferize(POWER))
+    PassPipeline.parse_spec(PASSES, "memref-plan-arena").apply(program_context(), module)
+    rng = np.random.default_rng(0)
+    x, w = rng.standard_normal((4, 8), dtype=np.float32), rng.standard_normal((8, 8), dtype=np.float32) / 3
+    for trips in (0, 1, 2, 3):
+        (out,) = run_program(str(module), [x, w, np.array([trips], np.int32)])
+        expected = x @ np.linalg.matrix_power(w, trips)
+        assert np.allclose(out, expected, rtol=1e-5, atol=1e-5) == (alternate or trips < 2), trips
