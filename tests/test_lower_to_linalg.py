@@ -20,9 +20,7 @@ import numpy as np
 import pytest
 from xdsl.dialects import memref, scf
 from xdsl.dialects.builtin import ModuleOp
-from xdsl.dialects.linalg import Linalg
 from xdsl.dialects.linalg.ops import GenericOp, MatmulOp, TransposeOp
-from xdsl.dialects.math import Math
 from xdsl.ir import SSAValue
 from xdsl.parser import Parser
 
@@ -313,11 +311,8 @@ def check_lowered(module: ModuleOp) -> None:
     left = sorted({op.name for op in module.walk() if op.name.startswith("nn.")})
     assert not left, f"nn ops left after lowering: {left}"
     module.verify()
-    ctx = make_context()
-    ctx.load_dialect(Linalg)
-    ctx.load_dialect(Math)
     text = str(module)
-    assert str(Parser(ctx, text).parse_module()) == text
+    assert str(Parser(make_context(), text).parse_module()) == text  # linalg and math included
 
 
 def assert_outputs_close(got: dict[str, np.ndarray], want: dict[str, np.ndarray]) -> None:

@@ -44,8 +44,6 @@ BUFFERIZE = (
 )
 """Upstream passes (MLIR 22) from tensors to memrefs with out-params, allocs and deallocs."""
 
-EXTRA_DIALECTS = ("linalg",)
-"""The xDSL dialects a bufferized program needs beyond ``cfmem.ir_io.make_context``'s."""
 
 
 # ---------------------------------------------------------------- program text
@@ -468,16 +466,10 @@ def bufferize(text: str, pipeline: str = BUFFERIZE, timeout: float = 120.0) -> s
 
 
 def program_context() -> Context:
-    """``cfmem.ir_io.make_context`` plus the dialects of ``EXTRA_DIALECTS``."""
-    from xdsl.dialects import get_all_dialects
-
+    """The context bufferized programs parse in: ``cfmem.ir_io.make_context``'s (linalg included)."""
     from cfmem.ir_io import make_context
 
-    ctx = make_context()
-    factories = get_all_dialects()
-    for name in EXTRA_DIALECTS:
-        ctx.register_dialect(name, factories[name])
-    return ctx
+    return make_context()
 
 
 def parse_program(text: str) -> ModuleOp:
