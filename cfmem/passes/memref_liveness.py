@@ -22,12 +22,12 @@ layout or a memory space, or of elements without a byte size; an allocation
 that escapes (returned, or used by an op whose aliasing is not known here, such
 as a call).
 
-A buffer allocated in an ``scf.for`` and carried into its next iteration (as
-bufferized ``iter_args`` are) gets two slots that even and odd iterations take in
-turn: iteration k writes one while it reads iteration k-1's in the other. That
-is refused when two slots are not enough or cannot be told apart: in an
-``scf.while`` (no induction variable), from an inner loop, carried in two
-positions, or together with the previous iteration's buffer.
+A buffer allocated in a loop and carried into its next iteration (as bufferized
+``iter_args`` are) gets two slots that even and odd iterations take in turn:
+iteration k writes one while it reads iteration k-1's in the other. That is
+refused when two slots are not enough or cannot be told apart: from an inner
+loop, carried in two positions, or together with a value the iteration received
+(a block argument of the loop's).
 """
 
 from __future__ import annotations
@@ -94,8 +94,8 @@ class AllocationLiveness:
     frees: list[Operation]
     """The ``memref.dealloc`` ops of the allocations (the arena's bytes need none)."""
     alternating: dict[str, tuple[str, Operation]] = field(default_factory=dict)
-    """Tensor id of a buffer an ``scf.for`` carries into its next iteration -> the id of its
-    second slot and the loop: even iterations allocate in the first, odd ones in the second."""
+    """Tensor id of a buffer a loop carries into its next iteration -> the id of its second
+    slot and the loop: even iterations allocate in the first, odd ones in the second."""
 
 
 def analyze_allocations(fn: func.FuncOp) -> AllocationLiveness:
@@ -258,8 +258,6 @@ class _Analysis:
                     continue
                 where = f"'{owner.name}' {op_position(owner)}: the buffer is carried into the next iteration of"
                 where += f" '{loop.name}' {op_position(loop)}"
-                if loop.name != "scf.for":
-                    raise PassFailedException(f"{where} (two slots alternate only in scf.for, by its induction variable)")
                 if self.innermost_loop(owner) is not loop:
                     raise PassFailedException(f"{where} from an inner loop (its slots would alternate twice)")
                 if value in from_before or root in carried:

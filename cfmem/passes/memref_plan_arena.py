@@ -22,8 +22,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects import arith, func, memref
-from xdsl.dialects.builtin import IndexType, IntegerAttr, MemRefType, ModuleOp, StringAttr, SymbolRefAttr, UnitAttr, i8, i64
+from xdsl.dialects import arith, func, memref, scf
+from xdsl.dialects.builtin import IndexType, IntegerAttr, MemRefType, ModuleOp, StringAttr, SymbolRefAttr, UnitAttr, i1, i8, i64
 from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
@@ -133,11 +133,17 @@ def rewrite(fn: func.FuncOp, live: AllocationLiveness, plan: TreePlan, arena: SS
             constants[value] = constant.result
         return constants[value]
 
+    parities: dict[Operation, tuple[SSAValue, SSAValue]] = {}  # scf.while -> its flags
     for name, alloc in live.allocation_of.items():
         offset = index(plan.offsets[name])
         if name in live.alternating:
             second, loop = live.alternating[name]
-            offset = _alternate(alloc, loop, offset, index(plan.offsets[second]))
+            odd_now = None
+            if loop.name == "scf.while":
+                if loop not in parities:
+                    parities[loop] = _count_parity(loop)
+                odd_now = _flag_for(alloc, *parities[loop])
+            offset = _alternate(alloc, loop, offset, index(plan.offsets[second]), odd_now)
         view = memref.ViewOp(arena, offset, [], alloc.results[0].type)
         view.result.name_hint = alloc.results[0].name_hint
         Rewriter.replace_op(alloc, view)
@@ -148,19 +154,57 @@ def rewrite(fn: func.FuncOp, live: AllocationLiveness, plan: TreePlan, arena: SS
     fn.attributes[PLAN_ATTR] = StringAttr(f"{plan.mode}/{plan.strategy}")
 
 
-def _alternate(alloc: Operation, loop: Operation, even: SSAValue, odd: SSAValue) -> SSAValue:
-    """The offset ``alloc`` takes in the current iteration of ``loop`` (an scf.for): ``even``
-    or ``odd``, by the parity of ``(iv - lb) / step``, computed right before ``alloc``."""
-    lower, _, step = loop.operands[:3]
-    iv = loop.regions[0].block.args[0]
-    ops = [
-        two := arith.ConstantOp(IntegerAttr(2, iv.type)),
-        zero := arith.ConstantOp(IntegerAttr(0, iv.type)),
-        count := arith.SubiOp(iv, lower),
-        trip := arith.DivUIOp(count.result, step),
-        parity := arith.RemUIOp(trip.result, two.result),
-        is_odd := arith.CmpiOp(parity.result, zero.result, "ne"),
-        chosen := arith.SelectOp(is_odd.result, odd, even),
-    ]
+def _alternate(alloc: Operation, loop: Operation, even: SSAValue, odd: SSAValue, odd_now: SSAValue | None) -> SSAValue:
+    """The offset ``alloc`` takes in the current iteration of ``loop``: ``even`` or ``odd``,
+    chosen right before ``alloc`` by ``odd_now`` (an scf.while's flag, see ``_count_parity``)
+    or, in an scf.for, by the parity of ``(iv - lb) / step``."""
+    ops: list[Operation] = []
+    if odd_now is None:
+        lower, _, step = loop.operands[:3]
+        iv = loop.regions[0].block.args[0]
+        ops = [
+            two := arith.ConstantOp(IntegerAttr(2, iv.type)),
+            zero := arith.ConstantOp(IntegerAttr(0, iv.type)),
+            count := arith.SubiOp(iv, lower),
+            trip := arith.DivUIOp(count.result, step),
+            parity := arith.RemUIOp(trip.result, two.result),
+            is_odd := arith.CmpiOp(parity.result, zero.result, "ne"),
+        ]
+        odd_now = is_odd.result
+    ops.append(chosen := arith.SelectOp(odd_now, odd, even))
     Rewriter.insert_op(ops, InsertPoint.before(alloc))
     return chosen.result
+
+
+def _count_parity(loop: Operation) -> tuple[SSAValue, SSAValue]:
+    """Thread an ``i1`` through ``loop`` (an scf.while), false in its first iteration and
+    flipped at the end of each: its before and after blocks' new last arguments."""
+    before, after = (r.block for r in loop.regions)
+    false, true = arith.ConstantOp(IntegerAttr(0, i1)), arith.ConstantOp(IntegerAttr(1, i1))
+    Rewriter.insert_op([false, true], InsertPoint.before(loop))
+    in_before = before.insert_arg(i1, len(before.args))
+    in_after = after.insert_arg(i1, len(after.args))
+    condition = before.last_op
+    Rewriter.replace_op(condition, scf.ConditionOp(condition.operands[0], *condition.operands[1:], in_before))
+    flip = arith.XOrIOp(in_after, true.result)
+    ending = after.last_op
+    Rewriter.insert_op(flip, InsertPoint.before(ending))
+    Rewriter.replace_op(ending, scf.YieldOp(*ending.operands, flip.result))
+    rebuilt = scf.WhileOp(
+        [*loop.operands, false.result],
+        [*(r.type for r in loop.results), i1],
+        loop.detach_region(loop.regions[0]),
+        loop.detach_region(loop.regions[0]),
+    )
+    Rewriter.replace_op(loop, rebuilt, [*rebuilt.results[:-1]])
+    return in_before, in_after
+
+
+def _flag_for(alloc: Operation, in_before: SSAValue, in_after: SSAValue) -> SSAValue:
+    """The parity flag of the while block that holds ``alloc``: its before or its after block's."""
+    block = alloc.parent_block()
+    while block is not None and block not in (in_before.owner, in_after.owner):
+        holder = block.parent_op()
+        block = holder.parent_block() if holder is not None else None
+    assert block is not None  # the loop carries it, so it holds it
+    return in_before if block is in_before.owner else in_after

@@ -125,6 +125,8 @@ func.func @carried(%x: memref<4xf32>, %n: index) {
 
 // -----
 
+// In an scf.while, an i1 threaded through the loop (false at first, flipped at the end of
+// each iteration) picks the slot.
 func.func @carried_by_while(%x: memref<4xf32>) {
   %init = memref.alloc() : memref<4xf32>
   %last = scf.while (%prev = %init) : (memref<4xf32>) -> memref<4xf32> {
@@ -132,7 +134,6 @@ func.func @carried_by_while(%x: memref<4xf32>) {
     scf.condition(%go) %prev : memref<4xf32>
   } do {
   ^bb0(%cur: memref<4xf32>):
-    // CHECK: 'memref.alloc' defining %next in @carried_by_while: the buffer is carried into the next iteration of 'scf.while' defining %last in @carried_by_while (two slots alternate only in scf.for, by its induction variable)
     %next = memref.alloc() : memref<4xf32>
     "memref.copy"(%cur, %next) : (memref<4xf32>, memref<4xf32>) -> ()
     scf.yield %next : memref<4xf32>
@@ -140,6 +141,17 @@ func.func @carried_by_while(%x: memref<4xf32>) {
   "memref.copy"(%last, %x) : (memref<4xf32>, memref<4xf32>) -> ()
   func.return
 }
+
+// CHECK:      func.func @carried_by_while(%x: memref<4xf32>) attributes {cfmem.arena_size = 48 : i64
+// CHECK:        %[[FALSE:.*]] = arith.constant false
+// CHECK-NEXT:   %[[TRUE:.*]] = arith.constant true
+// CHECK-NEXT:   %last, %{{.*}} = scf.while (%prev = %init, %[[P:.*]] = %[[FALSE]]) : (memref<4xf32>, i1) -> (memref<4xf32>, i1) {
+// CHECK:          scf.condition(%go) %prev, %[[P]] : memref<4xf32>, i1
+// CHECK:        ^bb0(%cur: memref<4xf32>, %[[Q:.*]]: i1):
+// CHECK-NEXT:     %[[OFF:.*]] = arith.select %[[Q]], %c{{[0-9]+}}, %c{{[0-9]+}} : index
+// CHECK-NEXT:     %next = memref.view %arena[%[[OFF]]][] : memref<48xi8> to memref<4xf32>
+// CHECK:          %[[FLIP:.*]] = arith.xori %[[Q]], %[[TRUE]] : i1
+// CHECK-NEXT:     scf.yield %next, %[[FLIP]] : memref<4xf32>, i1
 
 // -----
 
