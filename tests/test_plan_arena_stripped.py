@@ -52,7 +52,9 @@ def test_cfmem_buffers_replanned_compute_the_same_bits(name, shared_examples):
     for before, after in zip(original, replanned):
         assert before.keys() == after.keys()
         assert all(np.array_equal(before[k], after[k]) for k in before)
-    arena = main_of(stripped).attributes["cfmem.arena_size"].value.data
+    replanned_main = main_of(stripped)
+    arena = replanned_main.attributes["cfmem.arena_size"].value.data
+    assert arena == replanned_main.attributes["cfmem.lower_bound"].value.data
     assert arena <= main_of(flat).attributes["cfmem.arena_size"].value.data + scratch
 
 
