@@ -96,6 +96,9 @@ class AllocationLiveness:
     alternating: dict[str, tuple[str, Operation]] = field(default_factory=dict)
     """Tensor id of a buffer a loop carries into its next iteration -> the id of its second
     slot and the loop: even iterations allocate in the first, odd ones in the second."""
+    slot_of: dict[str, str] = field(default_factory=dict)
+    """Tensor id of an allocation that shares a slot -> the id of the slot's tensor (buffers
+    made in different branches of one scf.if and yielded as the same result of it)."""
 
 
 def analyze_allocations(fn: func.FuncOp) -> AllocationLiveness:
@@ -125,25 +128,55 @@ class _Analysis:
         alternating: dict[str, tuple[str, Operation]] = {}
         alignment = 1
         uses = self.uses_by_root()
-        for op in [op for op in self.position if op.name in ALLOCATIONS]:
+        allocations = [op for op in self.position if op.name in ALLOCATIONS]
+        for op in allocations:
             self.check_allocation(op)
-            root = op.results[0]
-            sites = uses.get(root, [])
-            home = self.common_region([self.position[op][0], *(self.position[u][0] for u in sites)])
-            start = self.step_in(op, home)
-            end = max([start, *(self.step_in(u, home) for u in sites)])
-            name = self.names(root)
-            home.tree.tensors.append(Tensor(name, tensor_bytes(root.type), start, end))
-            allocation_of[name] = op
-            if root in carried:  # a second slot, live as long: the iterations alternate
-                second = f"{name}#odd"
-                home.tree.tensors.append(Tensor(second, tensor_bytes(root.type), start, end))
-                alternating[name] = (second, carried[root])
+        leader = self.exclusive_groups(carried)
+        members: dict[SSAValue, list[Operation]] = {}  # each slot's first root -> its allocations
+        for op in allocations:
+            members.setdefault(leader.get(op.results[0], op.results[0]), []).append(op)
+            allocation_of[self.names(op.results[0])] = op
             requested = op.properties.get("alignment")
             if requested is not None:
                 alignment = max(alignment, requested.value.data)
+        for first, ops in members.items():
+            sites = {op: uses.get(op.results[0], []) for op in ops}
+            home = self.common_region([self.position[o][0] for op in ops for o in (op, *sites[op])])
+            start = min(self.step_in(op, home) for op in ops)
+            end = max([start, *(self.step_in(u, home) for op in ops for u in sites[op])])
+            size = max(tensor_bytes(op.results[0].type) for op in ops)
+            name = self.names(first)
+            home.tree.tensors.append(Tensor(name, size, start, end))
+            if first in carried:  # a second slot, live as long: the iterations alternate
+                second = f"{name}#odd"
+                home.tree.tensors.append(Tensor(second, size, start, end))
+                alternating[name] = (second, carried[first])
+        slot_of = {self.names(member): self.names(first) for member, first in leader.items()}
         frees = [op for op in self.position if op.name == FREE and self.roots(op.operands[0])]
-        return AllocationLiveness(top.tree, allocation_of, alignment, frees, alternating)
+        return AllocationLiveness(top.tree, allocation_of, alignment, frees, alternating, slot_of)
+
+    def exclusive_groups(self, carried: dict[SSAValue, Operation]) -> dict[SSAValue, SSAValue]:
+        """Buffers that can share one slot because at most one of them exists: each is made in a
+        different branch of one ``scf.if`` and leaves it only as the same result of that if (and
+        is not carried by a loop). Member -> the group's first member, for groups of two or more."""
+        exits: dict[SSAValue, set[tuple[Operation, int]]] = {}
+        for op in self.position:
+            if op.name == "scf.if":
+                for region in op.regions:
+                    for k, value in enumerate(region.block.last_op.operands if region.blocks else ()):
+                        for root in self.roots(value):
+                            exits.setdefault(root, set()).add((op, k))
+        groups: dict[tuple[Operation, int], list[SSAValue]] = {}
+        for root, pairs in exits.items():
+            (if_op, k), *more = pairs
+            if not more and root not in carried and if_op.is_ancestor(root.owner):
+                groups.setdefault((if_op, k), []).append(root)
+        leader: dict[SSAValue, SSAValue] = {}
+        for (if_op, _), roots in groups.items():
+            branches = {next(i for i, r in enumerate(if_op.regions) if r.is_ancestor(root.owner)) for root in roots}
+            if len(roots) > 1 and len(branches) == len(roots):
+                leader.update({root: roots[0] for root in roots})
+        return leader
 
     # --- regions and positions ---------------------------------------------------
 

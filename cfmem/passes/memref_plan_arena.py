@@ -135,7 +135,7 @@ def rewrite(fn: func.FuncOp, live: AllocationLiveness, plan: TreePlan, arena: SS
 
     parities: dict[Operation, tuple[SSAValue, SSAValue]] = {}  # scf.while -> its flags
     for name, alloc in live.allocation_of.items():
-        offset = index(plan.offsets[name])
+        offset = index(plan.offsets[live.slot_of.get(name, name)])
         if name in live.alternating:
             second, loop = live.alternating[name]
             odd_now = None

@@ -2,7 +2,8 @@
 // RUN: xdsl-opt %s --split-input-file -p 'memref-plan-arena{strategy=sequential}' --verify-diagnostics | filecheck %s
 // RUN: xdsl-opt %s --split-input-file -p 'memref-plan-arena{strategy=sequential arena=argument}' --verify-diagnostics | filecheck %s --check-prefix=ARG
 
-// A buffer built in a branch and yielded out lives in the parent from the if on; the
+// A buffer built in a branch and yielded out lives in the parent from the if on; the two
+// branches' buffers yielded as the same result share one slot (one of them exists); the
 // branch's own temporary shares nothing with them. Deallocs are gone.
 func.func @branches(%c: i1, %x: memref<4xf32>, %out: memref<4xf32>) {
   %a = memref.alloc() : memref<4xf32>
@@ -25,18 +26,18 @@ func.func @branches(%c: i1, %x: memref<4xf32>, %out: memref<4xf32>) {
   func.return
 }
 
-// CHECK:      "memref.global"() <{sym_name = "arena_branches", type = memref<64xi8>, initial_value, sym_visibility = "private", alignment = 16 : i64}>
-// CHECK:      func.func @branches(%c: i1, %x: memref<4xf32>, %out: memref<4xf32>) attributes {cfmem.arena_size = 64 : i64, cfmem.lower_bound = 64 : i64, cfmem.plan = "exact/sequential"}
-// CHECK-NEXT:   %arena = memref.get_global @arena_branches : memref<64xi8>
-// CHECK:        %a = memref.view %arena[%{{.*}}][] : memref<64xi8> to memref<4xf32>
+// CHECK:      "memref.global"() <{sym_name = "arena_branches", type = memref<48xi8>, initial_value, sym_visibility = "private", alignment = 16 : i64}>
+// CHECK:      func.func @branches(%c: i1, %x: memref<4xf32>, %out: memref<4xf32>) attributes {cfmem.arena_size = 48 : i64, cfmem.lower_bound = 48 : i64, cfmem.plan = "exact/sequential"}
+// CHECK-NEXT:   %arena = memref.get_global @arena_branches : memref<48xi8>
+// CHECK:        %a = memref.view %arena[%{{.*}}][] : memref<48xi8> to memref<4xf32>
 // CHECK:          %b = memref.view %arena
-// CHECK:          %t = memref.view %arena
-// CHECK:          %e = memref.view %arena
+// CHECK:          %t = memref.view %arena[%[[SLOT:.*]]][]
+// CHECK:          %e = memref.view %arena[%[[SLOT]]][]
 // CHECK-NOT:    memref.dealloc
 // CHECK-NOT:    memref.alloc
 // CHECK:        func.return
 
-// ARG:        func.func @branches(%c: i1, %x: memref<4xf32>, %out: memref<4xf32>, %arena: memref<64xi8>)
+// ARG:        func.func @branches(%c: i1, %x: memref<4xf32>, %out: memref<4xf32>, %arena: memref<48xi8>)
 // ARG-NOT:    memref.global
 // ARG:        %a = memref.view %arena
 
