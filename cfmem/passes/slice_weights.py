@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from math import prod
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import DenseArrayBase, IntegerAttr, ModuleOp, StringAttr, TensorType, i64
+from xdsl.dialects.builtin import IntegerAttr, ModuleOp, StringAttr, TensorType, i64
 from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
