@@ -56,6 +56,16 @@ def npz(d: Path, **arrays) -> str:
     return "in.npz"
 
 
+ESCAPE = """func.func @main() -> memref<4xf32> {
+  %r = memref.alloc() : memref<4xf32>
+  func.return %r : memref<4xf32>
+}
+"""
+DYNAMIC_ALLOC = """func.func @main(%n: index) {
+  %d = memref.alloc(%n) : memref<?xf32>
+  func.return
+}
+"""
 EXAMPLE = str(EXAMPLES / "wakeword.mlir")
 LOOPS = str(EXAMPLES / "seqkws.mlir")
 
@@ -88,6 +98,8 @@ CASES: dict[str, Callable[[Path], list[str]]] = {
     "bad-pass-option": lambda d: ["opt", EXAMPLE, "-p", "nn-plan-memory{mode=bogus}", "-o", "out.mlir"],
     "unknown-pass-option": lambda d: ["opt", EXAMPLE, "-p", "nn-plan-memory{colour=red}", "-o", "out.mlir"],
     "over-budget": lambda d: ["opt", EXAMPLE, "-p", "nn-plan-memory{budget=100}", "-o", "out.mlir"],
+    "arena-escape": lambda d: ["opt", write(d, "m.mlir", ESCAPE), "-p", "memref-plan-arena", "-o", "out.mlir"],
+    "arena-dynamic-size": lambda d: ["opt", write(d, "m.mlir", DYNAMIC_ALLOC), "-p", "memref-plan-arena", "-o", "out.mlir"],
     "missing-model": lambda d: ["run", "absent.mlir"],
     "missing-blob": lambda d: ["run", write(d, "m.mlir", TINY.format(where='file("w.bin", 0)'))],
     "truncated-blob": lambda d: ["run", write(d, "m.mlir", TINY.format(where='file("w.bin", 0)')), "--seed", write(d, "w.bin", bytes(40)) and "0"],
