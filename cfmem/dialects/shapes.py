@@ -270,6 +270,11 @@ def pad(x: Sequence[int], pads: Sequence[int], mode: str = "constant") -> Shape:
     return tuple(d + b + e for d, b, e in zip(x, before, after))
 
 
+def row_major_strides(shape: Sequence[int]) -> list[int]:
+    """Element strides of a contiguous row-major array of ``shape``."""
+    return [prod(shape[i + 1 :]) for i in range(len(shape))]
+
+
 def num_elements(shape: Sequence[int]) -> int:
     return prod(shape)
 

@@ -158,6 +158,7 @@ from cfmem.dialects import nn_quant as nq
 from cfmem.dialects.nn_quant import ui8 as UI8
 from cfmem.dialects.nn_memref import ApplyOp
 from cfmem.dialects.nn_weights import ReshapeOp
+from cfmem.dialects.shapes import row_major_strides
 from cfmem.dialects.types import element_bytes
 from cfmem.interp import kernels
 from cfmem.interp.kernels import quant_params
@@ -249,17 +250,13 @@ def broadcast_exprs(shape: Shape, out_shape: Shape) -> list[AffineExpr]:
 def row_major_map(in_shape: Shape, out_shape: Shape) -> AffineMapAttr:
     """Over the loops of ``out_shape``: the input element at the same row-major position."""
     linear = AffineExpr.constant(0)
-    for d, stride in zip(dims(len(out_shape)), strides(out_shape)):
+    for d, stride in zip(dims(len(out_shape)), row_major_strides(out_shape)):
         linear = linear + d * stride
     exprs = []
-    for axis, (size, stride) in enumerate(zip(in_shape, strides(in_shape))):
+    for axis, (size, stride) in enumerate(zip(in_shape, row_major_strides(in_shape))):
         expr = linear // stride if stride != 1 else linear
         exprs.append(expr % size if axis else expr)
     return affine_map(len(out_shape), exprs)
-
-
-def strides(shape: Shape) -> list[int]:
-    return [prod(shape[i + 1 :]) for i in range(len(shape))]
 
 
 def f32_const(value: float) -> SSAValue:

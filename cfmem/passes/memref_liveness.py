@@ -40,6 +40,7 @@ from xdsl.dialects.builtin import MemRefType, NoneAttr, StridedLayoutAttr
 from xdsl.ir import BlockArgument, Operation, SSAValue
 from xdsl.utils.exceptions import PassFailedException
 
+from cfmem.dialects.shapes import row_major_strides
 from cfmem.dialects.types import tensor_bytes
 from cfmem.passes.liveness import op_position
 from cfmem.passes.names import ValueNames
@@ -372,7 +373,7 @@ class _Analysis:
         if op.operands:
             raise PassFailedException(f"{where}: {ty} has a dynamic size (no bound to plan it with)")
         if not isinstance(ty.layout, NoneAttr) and not (
-            isinstance(ty.layout, StridedLayoutAttr) and ty.layout == StridedLayoutAttr(_identity_strides(ty), 0)
+            isinstance(ty.layout, StridedLayoutAttr) and ty.layout == StridedLayoutAttr(row_major_strides(ty.get_shape()), 0)
         ):
             raise PassFailedException(f"{where}: {ty} has a layout (only identity layouts are planned)")
         if not isinstance(ty.memory_space, NoneAttr):
@@ -425,14 +426,6 @@ def _yielded_to(yield_op: Operation, position: int) -> list[SSAValue]:
     if owner.name == "scf.while":
         return [owner.regions[0].block.args[position]]
     return []
-
-
-def _identity_strides(ty: MemRefType) -> list[int]:
-    strides, stride = [], 1
-    for dim in reversed(ty.get_shape()):
-        strides.insert(0, stride)
-        stride *= dim
-    return strides
 
 
 def _describe(value: SSAValue) -> str:
