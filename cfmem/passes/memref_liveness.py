@@ -262,22 +262,12 @@ class _Analysis:
                 grew = self.flows(op) or grew
 
     def flows(self, op: Operation) -> bool:
-        if op.name in VIEWS and op.operands and op.results:
-            return self.flow(op.results[:1], op.operands[:1])
-        if op.name == "scf.if":
-            ends = [r.block.last_op.operands for r in op.regions if r.blocks]
-            return any([self.flow(op.results, end) for end in ends])
-        if op.name == "scf.for":
-            body = op.regions[0].block
-            carried = list(body.args[1:])
-            return any([self.flow(carried, op.operands[3:]), self.flow(carried, body.last_op.operands),
-                        self.flow(op.results, carried)])  # fmt: skip
-        if op.name == "scf.while":
-            before, after = (r.block for r in op.regions)
-            passed = before.last_op.operands[1:]  # scf.condition's, after the condition
-            return any([self.flow(before.args, op.operands), self.flow(after.args, passed),
-                        self.flow(before.args, after.last_op.operands), self.flow(op.results, passed)])  # fmt: skip
-        return False
+        """Pass the roots of ``op``'s operands on to what each becomes (see ``_flows_into``)."""
+        grew = False
+        for index, value in enumerate(op.operands):
+            for target in _flows_into(op, index):
+                grew = self.flow([target], [value]) or grew
+        return grew
 
     def carried(self, loop: Operation, iteration: _Region) -> dict[SSAValue, Operation]:
         """The buffers allocated in ``loop`` that reach its next iteration, each to be given
@@ -393,15 +383,8 @@ def _only_decides_frees(address: SSAValue) -> bool:
             op = use.operation
             if op.name in ("arith.cmpi", "arith.andi", "arith.ori", "arith.xori", "arith.select"):
                 reached = list(op.results)
-            elif op.name == "scf.yield":  # an ownership flag carried out of a region
-                reached = _yielded_to(op, use.index)
-            elif op.name == "scf.for" and use.index >= 3:  # or into a loop
-                reached = [op.regions[0].block.args[use.index - 2], op.results[use.index - 3]]
-            elif op.name == "scf.while":
-                reached = [op.regions[0].block.args[use.index]]
-            elif op.name == "scf.condition" and use.index > 0:
-                owner = op.parent_op()
-                reached = [owner.regions[1].block.args[use.index - 1], owner.results[use.index - 1]]
+            elif op.name.startswith("scf."):  # an ownership flag carried through control flow
+                reached = _flows_into(op, use.index) or None  # (not a loop bound or a condition)
             else:
                 reached = None
             if reached is not None:
@@ -414,17 +397,25 @@ def _only_decides_frees(address: SSAValue) -> bool:
     return True
 
 
-def _yielded_to(yield_op: Operation, position: int) -> list[SSAValue]:
-    """The values that operand ``position`` of an ``scf.yield`` becomes."""
-    owner = yield_op.parent_op()
-    if owner is None:
-        return []
-    if owner.name == "scf.if":
-        return [owner.results[position]]
-    if owner.name == "scf.for":
-        return [owner.results[position], owner.regions[0].block.args[position + 1]]
-    if owner.name == "scf.while":
-        return [owner.regions[0].block.args[position]]
+def _flows_into(op: Operation, index: int) -> list[SSAValue]:
+    """The values operand ``index`` of ``op`` becomes or points into: a view's result, or the
+    region results and block arguments scf control flow passes it to (none for other operands)."""
+    if op.name in VIEWS:
+        return list(op.results[:1]) if index == 0 else []
+    if op.name == "scf.for":  # an initial value: the body's argument and the loop's result
+        return [op.regions[0].block.args[index - 2], op.results[index - 3]] if index >= 3 else []
+    if op.name == "scf.while":
+        return [op.regions[0].block.args[index]]
+    owner = op.parent_op()
+    if op.name == "scf.condition" and index > 0 and owner is not None:  # the after block's and the result
+        return [owner.regions[1].block.args[index - 1], owner.results[index - 1]]
+    if op.name == "scf.yield" and owner is not None:
+        if owner.name == "scf.if":
+            return [owner.results[index]]
+        if owner.name == "scf.for":
+            return [owner.results[index], owner.regions[0].block.args[index + 1]]
+        if owner.name == "scf.while":  # from the after block to the next iteration's before block
+            return [owner.regions[0].block.args[index]]
     return []
 
 
