@@ -32,11 +32,10 @@ from xdsl.utils.exceptions import PassFailedException
 from cfmem.passes.liveness import functions, op_position
 from cfmem.passes.memref_liveness import AllocationLiveness, analyze_allocations
 from cfmem.passes.options import checked_options
-from cfmem.passes.plan_memory import ARENA_ATTR, BOUND_ATTR, PLAN_ATTR
+from cfmem.passes.plan_memory import ARENA_ATTR, BOUND_ATTR, PLAN_ATTR, refuse_over_budget
 from cfmem.planning.control_flow import MODES, TreePlan, plan_tree
 from cfmem.planning.option_checks import check_align, check_budget, check_choice, check_time_limit
 from cfmem.planning.problem import PlanOptions
-from cfmem.planning.regions import peak_path
 from cfmem.planning.strategies import STRATEGY_NAMES
 
 ARENA_SOURCES = ("global", "argument")
@@ -75,12 +74,7 @@ class PlanArenaPass(ModulePass):
                 continue
             align = max(self.align, live.alignment)
             plan = plan_tree(live.tree, self.mode, self.strategy, PlanOptions(time_limit=self.time_limit), align)
-            if self.budget is not None and plan.peak > self.budget:
-                _, where = peak_path(live.tree)
-                raise PassFailedException(
-                    f"function @{fn.sym_name.data} needs {plan.peak} bytes of arena (lower bound"
-                    f" {plan.lower_bound}, reached at {where}) but the budget is {self.budget}"
-                )
+            refuse_over_budget(fn, live.tree, plan, self.budget, "arena")
             arena = self.arena_of(op, fn, plan.peak, align)
             rewrite(fn, live, plan, arena)
 
@@ -117,8 +111,8 @@ class PlanArenaPass(ModulePass):
 def rewrite(fn: func.FuncOp, live: AllocationLiveness, plan: TreePlan, arena: SSAValue) -> None:
     """Each planned allocation of ``fn`` a view of ``arena`` at its offset; their deallocs erased.
 
-    A buffer with two slots (``live.alternating``) takes the first in even iterations of
-    its ``scf.for`` and the second in odd ones: ``(iv - lb) / step`` modulo 2 picks it."""
+    A buffer with two slots (``live.alternating``) takes the first in even iterations of its
+    loop and the second in odd ones (see ``_alternate``)."""
     entry = fn.body.block
     after_arena = arena.owner if isinstance(arena.owner, Operation) else None
     constants: dict[int, SSAValue] = {}

@@ -54,7 +54,7 @@ from cfmem.planning.option_checks import (
     check_time_limit,
 )
 from cfmem.planning.problem import PlanOptions
-from cfmem.planning.regions import cf_lower_bound, peak_path
+from cfmem.planning.regions import RegionTree, cf_lower_bound, peak_path
 from cfmem.planning.strategies import STRATEGY_NAMES
 
 OFFSETS_ATTR = "cfmem.offsets"
@@ -111,6 +111,17 @@ def plan_function(
         return plain, plan
     best[1].unaliased_peak = plan.peak
     return best
+
+
+def refuse_over_budget(fn: func.FuncOp, tree: RegionTree, plan: TreePlan, budget: int | None, memory: str) -> None:
+    """Fail, naming the path where the lower bound is reached, when ``plan`` needs more than
+    ``budget`` bytes (None: no budget) of ``memory``."""
+    if budget is not None and plan.peak > budget:
+        _, where = peak_path(tree)
+        raise PassFailedException(
+            f"function @{fn.sym_name.data} needs {plan.peak} bytes of {memory}"
+            f" (lower bound {plan.lower_bound}, reached at {where}) but the budget is {budget}"
+        )
 
 
 def annotate_offchip(fn: func.FuncOp, info: FunctionLiveness, plan: TreePlan) -> None:
@@ -215,12 +226,7 @@ class PlanMemoryPass(ModulePass):
                 fn, self.mode, self.strategy, self.align, options, self.io_on_chip, aliases=self.aliases
             )
             budget = self.budget if self.budget is not None else function_int(fn, BUDGET_ATTR)
-            if budget is not None and plan.peak > budget:
-                _, where = peak_path(info.tree)
-                raise PassFailedException(
-                    f"function @{fn.sym_name.data} needs {plan.peak} bytes of on-chip memory"
-                    f" (lower bound {plan.lower_bound}, reached at {where}) but the budget is {budget}"
-                )
+            refuse_over_budget(fn, info.tree, plan, budget, "on-chip memory")
             annotate(fn, info, plan)
             offchip_info, offchip_plan = plan_function(fn, self.mode, self.strategy, self.align, options, space="offchip")
             annotate_offchip(fn, offchip_info, offchip_plan)
