@@ -29,7 +29,7 @@ from pathlib import Path
 from xdsl.passes import PassPipeline
 from xdsl.utils.exceptions import PassFailedException
 
-from cfmem.dialects.types import tensor_bytes
+from cfmem.passes.memref_liveness import allocation_bytes
 from cfmem.passes import PASSES
 from cfmem.planning.control_flow import MODES
 from cfmem.testing.upstream_programs import (
@@ -48,12 +48,13 @@ ALIGN = 64
 SHOWN_MODES = tuple(m for m in MODES if m != "naive")
 
 
-def aligned_bytes(ty) -> int:
-    """Bytes of a static memref type rounded up to ``ALIGN`` (``index`` elements: 8 bytes, as on the JIT)."""
+def aligned_bytes(op) -> int:
+    """Bytes of an allocation (dynamic sizes at their bounds) rounded up to ``ALIGN``
+    (``index`` elements: 8 bytes, as on the JIT)."""
     try:
-        size = tensor_bytes(ty)
-    except ValueError:
-        size = 8 * math.prod(ty.get_shape())
+        size = allocation_bytes(op)
+    except PassFailedException:
+        size = 8 * math.prod(op.results[0].type.get_shape())
     return -(-size // ALIGN) * ALIGN
 
 
@@ -71,7 +72,7 @@ def upstream_row(text: str) -> tuple[str, str]:
     stack = allocations(promoted, "memref.alloca")
     return (
         f"{moved} in the entry block",
-        f"{len(stack)} allocas, {sum(aligned_bytes(op.results[0].type) for op in stack):,} B",
+        f"{len(stack)} allocas, {sum(aligned_bytes(op) for op in stack):,} B",
     )
 
 
@@ -85,7 +86,7 @@ def run() -> str:
         original = parse_program(text)
         allocs = allocations(original, "memref.alloc")
         nested = sum(1 for op in allocs if op.parent_op().name != "func.func")
-        total = sum(aligned_bytes(op.results[0].type) for op in allocs)
+        total = sum(aligned_bytes(op) for op in allocs)
         cells, bound, checked = [], None, "refused"
         for mode in SHOWN_MODES:
             module = parse_program(text)

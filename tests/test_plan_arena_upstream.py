@@ -14,7 +14,7 @@ import pytest
 from xdsl.passes import PassPipeline
 from xdsl.utils.exceptions import PassFailedException
 
-from cfmem.dialects.types import tensor_bytes
+from cfmem.passes.memref_liveness import allocation_bytes
 from cfmem.mlir_check import mlir_available
 from cfmem.passes import PASSES
 from cfmem.planning.control_flow import MODES
@@ -55,7 +55,7 @@ def test_the_planned_program_computes_what_the_tensor_program_does(name, mode):
 @pytest.mark.parametrize("name", PLANNED)
 def test_the_arena_is_between_the_lower_bound_and_the_sum_of_the_allocations(name):
     original = parse_program(bufferized(name))
-    total = sum(-(-tensor_bytes(op.results[0].type) // 64) * 64 for op in original.walk() if op.name == "memref.alloc")
+    total = sum(-(-allocation_bytes(op) // 64) * 64 for op in original.walk() if op.name == "memref.alloc")
     fn = next(op for op in planned(name, "memref-plan-arena{align=64}").walk() if op.name == "func.func")
     arena, bound = fn.attributes["cfmem.arena_size"].value.data, fn.attributes["cfmem.lower_bound"].value.data
     assert bound <= arena <= 2 * total  # a carried buffer takes two slots
@@ -157,3 +157,13 @@ def test_a_carried_buffer_needs_its_two_slots(monkeypatch, alternate, program):
         (out,) = run_program(str(module), [x, w, np.array([trips], np.int32)])
         expected = x @ np.linalg.matrix_power(w, trips)
         assert np.allclose(out, expected, rtol=1e-5, atol=1e-5) == (alternate or trips < 2), trips
+
+
+def test_a_dynamic_size_given_too_small_a_bound_goes_wrong(monkeypatch):
+    """The broken case for bounds: each dynamic allocation planned as one column wide, so the
+    elementwise chain of clamped_columns writes over its own input; the JIT check sees it."""
+    from cfmem.passes.index_bounds import IndexBounds
+
+    monkeypatch.setattr(IndexBounds, "upper_bound", lambda self, value: 1)
+    module = planned("clamped_columns", "memref-plan-arena")
+    assert jit_mismatches(PROGRAMS["clamped_columns"], str(module)) != []

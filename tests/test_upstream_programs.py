@@ -101,7 +101,7 @@ def test_control_flow_programs_allocate_inside_scf_regions(bufferized):
     name, text = bufferized
     found = allocs_in_regions(parse_program(text))
     if PROGRAMS[name].sites:
-        assert found and all(f.startswith("memref<4x8xf32> in scf.") for f in found[:2])
+        assert found and all(f.startswith(("memref<4x8xf32> in scf.", "memref<4x?xf32> in scf.")) for f in found[:2])
     else:
         assert found == []
 

@@ -17,8 +17,12 @@ is no use). So a buffer built in a branch and yielded out lives in the parent
 from the if's step on, and a buffer used within one iteration has its bytes
 reused by every iteration.
 
-Refused, with one line naming the op: an allocation with a dynamic size, a
-layout or a memory space, or of elements without a byte size; an allocation
+An allocation of dynamic size takes the bytes of its largest size: each dynamic
+size must have an upper bound that ``cfmem.passes.index_bounds`` can see (a
+constant, a clamp such as ``arith.minui %n, %c64``, a loop's induction variable).
+
+Refused, with one line naming the op: an allocation with a dynamic size without
+such a bound, a layout or a memory space, or of elements without a byte size; an allocation
 that escapes (returned, or used by an op whose aliasing is not known here, such
 as a call).
 
@@ -41,7 +45,8 @@ from xdsl.ir import BlockArgument, Operation, SSAValue
 from xdsl.utils.exceptions import PassFailedException
 
 from cfmem.dialects.shapes import row_major_strides
-from cfmem.dialects.types import tensor_bytes
+from cfmem.dialects.types import element_bytes
+from cfmem.passes.index_bounds import IndexBounds
 from cfmem.passes.liveness import op_position
 from cfmem.passes.names import ValueNames
 from cfmem.planning.regions import IfNode, RegionTree, Tensor
@@ -118,6 +123,9 @@ class _Analysis:
         self.labels = {"if": 0, "loop": 0}
         self.next_node = 0
         self.names = ValueNames()
+        self.bounds = IndexBounds()
+        self.nbytes: dict[Operation, int] = {}
+        """Each allocation's bytes (of its largest size, when dynamic)."""
 
     def run(self) -> AllocationLiveness:
         top = self.region(list(self.fn.body.block.ops), None)
@@ -145,7 +153,7 @@ class _Analysis:
             home = self.common_region([self.position[o][0] for op in ops for o in (op, *sites[op])])
             start = min(self.step_in(op, home) for op in ops)
             end = max([start, *(self.step_in(u, home) for op in ops for u in sites[op])])
-            size = max(tensor_bytes(op.results[0].type) for op in ops)
+            size = max(self.nbytes[op] for op in ops)
             name = self.names(first)
             home.tree.tensors.append(Tensor(name, size, start, end))
             if first in carried:  # a second slot, live as long: the iterations alternate
@@ -360,18 +368,39 @@ class _Analysis:
         where = f"'{op.name}' {op_position(op)}"
         if not isinstance(ty, MemRefType):
             raise PassFailedException(f"{where}: result type {ty} is not a memref")
-        if op.operands:
-            raise PassFailedException(f"{where}: {ty} has a dynamic size (no bound to plan it with)")
         if not isinstance(ty.layout, NoneAttr) and not (
             isinstance(ty.layout, StridedLayoutAttr) and ty.layout == StridedLayoutAttr(row_major_strides(ty.get_shape()), 0)
         ):
             raise PassFailedException(f"{where}: {ty} has a layout (only identity layouts are planned)")
         if not isinstance(ty.memory_space, NoneAttr):
             raise PassFailedException(f"{where}: {ty} is in memory space {ty.memory_space} (one arena, the default space)")
-        try:
-            tensor_bytes(ty)
-        except (ValueError, AssertionError) as err:
-            raise PassFailedException(f"{where}: {err}") from None
+        self.nbytes[op] = allocation_bytes(op, self.bounds)
+
+
+def allocation_bytes(op: Operation, bounds: IndexBounds | None = None) -> int:
+    """The bytes of allocation ``op`` (a memref type), each dynamic size taken at its upper
+    bound; ``PassFailedException`` naming ``op`` when a size has none or elements no byte size."""
+    ty = op.results[0].type
+    assert isinstance(ty, MemRefType)
+    where = f"'{op.name}' {op_position(op)}"
+    try:
+        size = element_bytes(ty.get_element_type())
+    except ValueError as err:
+        raise PassFailedException(f"{where}: {err}") from None
+    bounds = bounds or IndexBounds()
+    dynamic = iter(op.operands)  # one size per dynamic dimension, in order
+    for dim in ty.get_shape():
+        if dim < 0:
+            value = next(dynamic)
+            bound = bounds.upper_bound(value)
+            if bound is None:
+                raise PassFailedException(
+                    f"{where}: {ty} has a dynamic size{f' %{value.name_hint}' if value.name_hint else ''}"
+                    " with no upper bound to plan it with (clamp it, e.g. arith.minui %n, %c64)"
+                )
+            dim = max(bound, 0)
+        size *= dim
+    return size
 
 
 def _only_decides_frees(address: SSAValue) -> bool:

@@ -6,8 +6,9 @@ For every function with a body, the allocations (``memref.alloc``,
 values, across ``scf.if``, ``scf.for`` and ``scf.while``. ``cfmem.planning``
 plans them under a control-flow mode (``exact`` by default: two buffers share
 bytes unless some execution has both live; a loop's iteration reuses its bytes).
-Then each allocation becomes ``memref.view %arena[%offset][]`` of one i8 arena
-and every ``memref.dealloc`` of a planned buffer is erased.
+Then each allocation becomes ``memref.view %arena[%offset][sizes]`` of one i8
+arena (an allocation of dynamic size keeps its sizes and is given the bytes of
+their upper bounds) and every ``memref.dealloc`` of a planned buffer is erased.
 
 The arena is a ``memref.global "private" @arena_<fn> : memref<Nxi8>`` read with
 ``memref.get_global`` at the function's entry (``arena=global``, the default),
@@ -138,7 +139,7 @@ def rewrite(fn: func.FuncOp, live: AllocationLiveness, plan: TreePlan, arena: SS
                     parities[loop] = _count_parity(loop)
                 odd_now = _flag_for(alloc, *parities[loop])
             offset = _alternate(alloc, loop, offset, index(plan.offsets[second]), odd_now)
-        view = memref.ViewOp(arena, offset, [], alloc.results[0].type)
+        view = memref.ViewOp(arena, offset, list(alloc.operands), alloc.results[0].type)  # its dynamic sizes
         view.result.name_hint = alloc.results[0].name_hint
         Rewriter.replace_op(alloc, view)
     for op in live.frees:

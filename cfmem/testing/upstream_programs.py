@@ -341,6 +341,97 @@ def _nested_loops(trace, a, w, b, n):
     return [acc]
 
 
+DYN = "tensor<4x?xf32>"
+
+
+def _ew_columns(res: str, op: str, columns: str, *operands: str) -> str:
+    """``res = op(operands)`` elementwise on ``4 x columns`` tensors (``columns`` an index value):
+    a ``tensor.empty`` of dynamic size, an allocation of dynamic size once bufferized."""
+    tensors = [x for x in operands if x not in SCALARS]
+    args = {x: f"%bx{i}" for i, x in enumerate(tensors)}
+    body_operands = ", ".join(args.get(x, x) for x in operands)
+    maps = ", ".join(["#id"] * (len(tensors) + 1))
+    block_args = ", ".join([f"{args[x]}: f32" for x in tensors] + ["%bo: f32"])
+    return (
+        f"  {res}_init = tensor.empty({columns}) : {DYN}\n"
+        f'  {res} = linalg.generic {{indexing_maps = [{maps}], iterator_types = ["parallel", "parallel"]}}'
+        f" ins({', '.join(tensors)} : {', '.join([DYN] * len(tensors))}) outs({res}_init : {DYN}) {{\n"
+        f"  ^bb0({block_args}):\n"
+        f"    %bv = {op} {body_operands} : f32\n"
+        f"    linalg.yield %bv : f32\n"
+        f"  }} -> {DYN}\n"
+    )
+
+
+def _columns(res: str, tensor: str, columns: str) -> str:
+    return f"  {res} = tensor.extract_slice {tensor}[0, 0] [4, {columns}] [1, 1] : {D} to {DYN}\n"
+
+
+def _clamped_count(res: str, counts: str) -> str:
+    """``res = min(counts[0], 8)`` as an ``index`` (compared unsigned: a negative count gives 8)."""
+    return _trip_count(f"{res}_n", counts) + f"  %c8 = arith.constant 8 : index\n  {res} = arith.minui {res}_n, %c8 : index\n"
+
+
+def _clamp(n: np.integer) -> int:
+    return 8 if int(n) < 0 else min(int(n), 8)
+
+
+CLAMPED_COLUMNS = _func(
+    f"%a: {D}, %n: {COUNT}",
+    D,
+    _clamped_count("%m", "%n")
+    + _columns("%s", "%a", "%m")
+    + _positive("%p", "%a")
+    + f"  %r = scf.if %p -> ({DYN}) {{\n"
+    + _indent(
+        _ew_columns("%t", "arith.mulf", "%m", "%s", "%half")
+        + _ew_columns("%q", "arith.mulf", "%m", "%s", "%quarter")
+        + _ew_columns("%u", "arith.addf", "%m", "%t", "%q")
+        + f"  scf.yield %u : {DYN}\n"
+    )
+    + "  } else {\n"
+    + _indent(_ew_columns("%e", "arith.mulf", "%m", "%s", "%quarter") + f"  scf.yield %e : {DYN}\n")
+    + "  }\n"
+    + _fill("%z", "%zero")
+    + f"  %out = tensor.insert_slice %r into %z[0, 0] [4, %m] [1, 1] : {DYN} into {D}\n"
+    + f"  return %out : {D}\n",
+)
+
+
+def _clamped_columns(trace, a, n):
+    m = _clamp(n[0])
+    s = a[:, :m]
+    out = np.zeros_like(a)
+    out[:, :m] = s * np.float32(0.5) + s * np.float32(0.25) if _taken(trace, "if", a[0, 0]) else s * np.float32(0.25)
+    return [out]
+
+
+GROWING_COLUMNS = _func(
+    f"%a: {D}, %b: {D}, %n: {COUNT}",
+    D,
+    _clamped_count("%trips", "%n")
+    + f"  %r = scf.for %i = %c0 to %trips step %c1 iter_args(%acc = %b) -> ({D}) {{\n"
+    + _indent(
+        "  %k = arith.addi %i, %c1 : index\n"
+        + _columns("%s", "%a", "%k")
+        + _columns("%old", "%acc", "%k")
+        + _ew_columns("%t", "arith.mulf", "%k", "%s", "%half")
+        + _ew_columns("%u", "arith.addf", "%k", "%t", "%old")
+        + f"  %next = tensor.insert_slice %u into %acc[0, 0] [4, %k] [1, 1] : {DYN} into {D}\n"
+        + f"  scf.yield %next : {D}\n"
+    )
+    + "  }\n"
+    + f"  return %r : {D}\n",
+)
+
+
+def _growing_columns(trace, a, b, n):
+    acc = b.copy()
+    for i in _loop(trace, "for", _clamp(n[0])):
+        acc[:, : i + 1] += a[:, : i + 1] * np.float32(0.5)
+    return [acc]
+
+
 # ---------------------------------------------------------------- programs and inputs
 
 
@@ -444,6 +535,23 @@ def _programs() -> dict[str, Program]:
             _nested_loops,
             {f"trips={n},{m}": [a, w, b, _count(n, m)] for n, m in ((0, 2), (1, 0), (1, 1), (2, 2), (3, 1), (2, 3))},
             ("outer for", "inner for"),
+        ),
+        Program(
+            "clamped_columns",
+            CLAMPED_COLUMNS,
+            _clamped_columns,
+            {
+                **{f"then columns={n}": [a, _count(n)] for n in (0, 3, 8, 20, -1)},
+                **{f"else columns={n}": [na, _count(n)] for n in (0, 5)},
+            },
+            ("if",),
+        ),
+        Program(
+            "growing_columns",
+            GROWING_COLUMNS,
+            _growing_columns,
+            {f"trips={n}": [a, b, _count(n)] for n in (*loops, 8, 30)},
+            ("for",),
         ),
     ]
     return {p.name: p for p in programs}

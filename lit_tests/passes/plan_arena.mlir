@@ -71,10 +71,35 @@ func.func @loop(%x: memref<4xf32>, %out: memref<4xf32>) {
 // -----
 
 func.func @dynamic(%n: index) {
-  // CHECK: 'memref.alloc' defining %d in @dynamic: memref<?xf32> has a dynamic size (no bound to plan it with)
+  // CHECK: 'memref.alloc' defining %d in @dynamic: memref<?xf32> has a dynamic size %n with no upper bound to plan it with (clamp it, e.g. arith.minui %n, %c64)
   %d = memref.alloc(%n) : memref<?xf32>
   func.return
 }
+
+// -----
+
+// A dynamic size with a bound: the allocation takes the bytes of its largest size and its
+// view keeps the size.
+func.func @bounded(%n: index, %out: memref<16xf32>) {
+  %c10 = arith.constant 10 : index
+  %m = arith.minui %n, %c10 : index
+  %c0 = arith.constant 0 : index
+  %one = arith.constant 1.0 : f32
+  %d = memref.alloc(%m) : memref<?xf32>
+  %e = memref.alloc() : memref<4xf32>
+  linalg.fill ins(%one : f32) outs(%d : memref<?xf32>)
+  linalg.fill ins(%one : f32) outs(%e : memref<4xf32>)
+  %x = memref.load %d[%c0] : memref<?xf32>
+  %y = memref.load %e[%c0] : memref<4xf32>
+  %z = arith.addf %x, %y : f32
+  memref.store %z, %out[%c0] : memref<16xf32>
+  memref.dealloc %e : memref<4xf32>
+  memref.dealloc %d : memref<?xf32>
+  func.return
+}
+
+// CHECK:      func.func @bounded({{.*}}) attributes {cfmem.arena_size = 64 : i64, cfmem.lower_bound = 56 : i64
+// CHECK:        %d = memref.view %arena[%c{{[0-9]+}}][%m] : memref<64xi8> to memref<?xf32>
 
 // -----
 
