@@ -150,13 +150,38 @@ def test_every_allocation_becomes_a_view_and_every_dealloc_goes():
     assert fn.attributes["cfmem.arena_size"].value.data == 48  # %t and %e share a slot
 
 
-def test_arena_argument_is_refused_for_a_called_function():
+def test_with_arena_argument_a_caller_passes_its_callee_an_arena_of_its_own():
     text = BRANCHES + """
 func.func @caller(%c: i1, %x: memref<4xf32>, %out: memref<4xf32>) {
   func.call @main(%c, %x, %out) : (i1, memref<4xf32>, memref<4xf32>) -> ()
   func.return
 }
 """
-    with pytest.raises(PassFailedException, match="'func.call' .* calls @main: with arena=argument its callers"):
-        run(text, "memref-plan-arena{arena=argument}")
-    run(text, "memref-plan-arena")  # a global arena needs no change at the call
+    module = run(text, "memref-plan-arena{arena=argument}")
+    main, caller = functions(module)
+    assert [fn.sym_name.data for fn in (main, caller)] == ["main", "caller"]
+    assert main.attributes["cfmem.arena_size"].value.data == caller.attributes["cfmem.arena_size"].value.data == 48
+    call = next(op for op in caller.walk() if op.name == "func.call")
+    assert call.operands[-1].owner.name == "memref.view" and call.operands[-1].owner.source is caller.args[-1]
+    assert "cfmem.arena" in main.arg_attrs.data[-1].data and "cfmem.arena" in caller.arg_attrs.data[-1].data
+    global_module = run(text, "memref-plan-arena")  # a global arena needs no change at the call
+    assert len(functions(global_module)[1].body.block.args) == 3
+
+
+def test_a_recursive_function_is_refused_in_either_arena_source():
+    text = BRANCHES.replace("func.return", "func.call @main(%c, %x, %out) : (i1, memref<4xf32>, memref<4xf32>) -> ()\n  func.return", 1)
+    for source in ("global", "argument"):
+        with pytest.raises(PassFailedException, match=r"the call is recursive \(@main -> @main\)"):
+            run(text, f"memref-plan-arena{{arena={source}}}")
+
+
+def test_mutual_recursion_through_a_function_without_buffers_is_refused():
+    text = BRANCHES.replace("func.return", "func.call @bounce(%c, %x, %out) : (i1, memref<4xf32>, memref<4xf32>) -> ()\n  func.return", 1)
+    text += """
+func.func @bounce(%c: i1, %x: memref<4xf32>, %out: memref<4xf32>) {
+  func.call @main(%c, %x, %out) : (i1, memref<4xf32>, memref<4xf32>) -> ()
+  func.return
+}
+"""
+    with pytest.raises(PassFailedException, match=r"recursive \(@(main -> @bounce -> @main|bounce -> @main -> @bounce)\)"):
+        run(text, "memref-plan-arena")

@@ -42,6 +42,7 @@ from dataclasses import dataclass, field
 from xdsl.dialects import func
 from xdsl.dialects.builtin import MemRefType, NoneAttr, StridedLayoutAttr
 from xdsl.ir import BlockArgument, Operation, SSAValue
+from xdsl.traits import SymbolTable
 from xdsl.utils.exceptions import PassFailedException
 
 from cfmem.dialects.shapes import row_major_strides
@@ -69,6 +70,9 @@ VIEWS = (
 of ``memref.extract_strided_metadata``, which the deallocation pipeline frees)."""
 ACCESSES = ("memref.load", "memref.store", "memref.copy", "memref.dim", "memref.prefetch", "memref.atomic_rmw")
 """Ops that read or write a buffer and keep no pointer to it."""
+ARENA_PARAMETER = "cfmem.arena"
+"""The argument attribute of a function's arena parameter (``memref-plan-arena{arena=argument}``):
+the function only makes views of it for its own buffers, so a call keeps no pointer to it."""
 FREE = "memref.dealloc"
 POINTER = "memref.extract_aligned_pointer_as_index"
 """Accepted only where the address decides which buffers to free (the deallocation
@@ -342,13 +346,14 @@ class _Analysis:
                 user = use.operation
                 if user.name == FREE:
                     continue
-                self.check_use(user, value)
+                self.check_use(user, value, use.index)
                 for root in roots:
                     uses.setdefault(root, []).append(user)
         return uses
 
-    def check_use(self, user: Operation, value: SSAValue) -> None:
-        """Refuse a use through which the buffer escapes or aliasing is not known."""
+    def check_use(self, user: Operation, value: SSAValue, index: int) -> None:
+        """Refuse a use (operand ``index`` of ``user``) through which the buffer escapes or
+        aliasing is not known."""
         if isinstance(user, func.ReturnOp):
             raise PassFailedException(
                 f"'func.return' {op_position(user)}: {_describe(value)} escapes the function"
@@ -357,6 +362,7 @@ class _Analysis:
         known = user.name in VIEWS or user.name in ACCESSES or user.name.startswith("linalg.")
         known = known or (user.name == POINTER and _only_decides_frees(user.results[0]))
         known = known or user.name in ("scf.yield", "scf.condition", "scf.for", "scf.while", "scf.if")
+        known = known or (isinstance(user, func.CallOp) and _is_arena_parameter(user, index))
         if not known:
             raise PassFailedException(
                 f"'{user.name}' {op_position(user)} uses {_describe(value)}: its aliasing cannot be seen"
@@ -401,6 +407,17 @@ def allocation_bytes(op: Operation, bounds: IndexBounds | None = None) -> int:
             dim = max(bound, 0)
         size *= dim
     return size
+
+
+def _is_arena_parameter(call: func.CallOp, index: int) -> bool:
+    """Whether operand ``index`` of ``call`` is passed as the callee's arena (see ``ARENA_PARAMETER``)."""
+    callee = SymbolTable.lookup_symbol(call, call.callee)
+    return (
+        isinstance(callee, func.FuncOp)
+        and callee.arg_attrs is not None
+        and index < len(callee.arg_attrs.data)
+        and ARENA_PARAMETER in callee.arg_attrs.data[index].data
+    )
 
 
 def _only_decides_frees(address: SSAValue) -> bool:

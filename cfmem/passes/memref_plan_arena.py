@@ -12,8 +12,13 @@ their upper bounds) and every ``memref.dealloc`` of a planned buffer is erased.
 
 The arena is a ``memref.global "private" @arena_<fn> : memref<Nxi8>`` read with
 ``memref.get_global`` at the function's entry (``arena=global``, the default),
-or a new last argument of the function (``arena=argument``; refused when a
-``func.call`` in the module calls it). The function records
+or a new last argument of the function, marked ``{cfmem.arena}``
+(``arena=argument``). With ``arena=argument`` functions are planned callees
+first, and each ``func.call`` of a function given an arena passes a new
+allocation of that size, which the caller then plans with its own buffers: a
+callee's bytes are shared with every caller buffer not live across the call.
+A function that may call itself is refused (its buffers cannot have fixed
+addresses). The function records
 ``cfmem.arena_size``, ``cfmem.lower_bound`` and ``cfmem.plan``. What cannot be
 proven safe is refused with a one-line error (see memref_liveness).
 """
@@ -24,14 +29,26 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects import arith, func, memref, scf
-from xdsl.dialects.builtin import IndexType, IntegerAttr, MemRefType, ModuleOp, StringAttr, SymbolRefAttr, UnitAttr, i1, i8, i64
+from xdsl.dialects.builtin import (
+    ArrayAttr,
+    DictionaryAttr,
+    IndexType,
+    IntegerAttr,
+    MemRefType,
+    ModuleOp,
+    StringAttr,
+    UnitAttr,
+    i1,
+    i8,
+    i64,
+)
 from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
-from xdsl.utils.exceptions import PassFailedException
 
-from cfmem.passes.liveness import functions, op_position
-from cfmem.passes.memref_liveness import AllocationLiveness, analyze_allocations
+from cfmem.passes.call_graph import callee_first, reaching
+from cfmem.passes.liveness import functions
+from cfmem.passes.memref_liveness import ALLOCATIONS, ARENA_PARAMETER, AllocationLiveness, analyze_allocations
 from cfmem.passes.options import checked_options
 from cfmem.passes.plan_memory import ARENA_ATTR, BOUND_ATTR, PLAN_ATTR, refuse_over_budget
 from cfmem.planning.control_flow import MODES, TreePlan, plan_tree
@@ -69,7 +86,14 @@ class PlanArenaPass(ModulePass):
             check_align("align", self.align)
             check_budget("budget", self.budget)
             check_time_limit("time-limit", self.time_limit)
-        for fn in functions(op):
+        allocating = {fn for fn in functions(op) if any(o.name in ALLOCATIONS for o in fn.walk())}
+        if self.arena == "argument":  # a caller passes its callees' arenas, so it needs one too
+            order = callee_first(op, reaching(op, allocating), "its arena would have to hold itself")
+        else:
+            order = callee_first(op, allocating, "a recursive function's buffers cannot have fixed addresses")
+        arenas: dict[str, tuple[int, int]] = {}  # function given an arena argument -> its size and alignment
+        for fn in order:
+            _pass_arenas(fn, arenas)
             live = analyze_allocations(fn)
             if not live.allocation_of:
                 continue
@@ -77,6 +101,8 @@ class PlanArenaPass(ModulePass):
             plan = plan_tree(live.tree, self.mode, self.strategy, PlanOptions(time_limit=self.time_limit), align)
             refuse_over_budget(fn, live.tree, plan, self.budget, "arena")
             arena = self.arena_of(op, fn, plan.peak, align)
+            if self.arena == "argument":
+                arenas[fn.sym_name.data] = (plan.peak, align)
             rewrite(fn, live, plan, arena)
 
     def arena_of(self, module: ModuleOp, fn: func.FuncOp, size: int, align: int) -> SSAValue:
@@ -84,17 +110,17 @@ class PlanArenaPass(ModulePass):
         ty = MemRefType(i8, [size])
         entry = fn.body.block
         if self.arena == "argument":
-            for call in module.walk():
-                if isinstance(call, func.CallOp) and call.callee == SymbolRefAttr(fn.sym_name):
-                    raise PassFailedException(
-                        f"'func.call' {op_position(call)} calls @{fn.sym_name.data}: with arena=argument its"
-                        " callers would need the arena too (use arena=global)"
-                    )
             arg = entry.insert_arg(ty, len(entry.args))
             arg.name_hint = "arena"
             fn.function_type = func.FunctionType.from_lists(
                 [*fn.function_type.inputs.data, ty], list(fn.function_type.outputs.data)
             )
+            if fn.arg_attrs is not None:
+                fn.arg_attrs = ArrayAttr([*fn.arg_attrs.data, DictionaryAttr({ARENA_PARAMETER: UnitAttr()})])
+            else:
+                fn.arg_attrs = ArrayAttr(
+                    [DictionaryAttr({}) for _ in entry.args[:-1]] + [DictionaryAttr({ARENA_PARAMETER: UnitAttr()})]
+                )
             return arg
         taken = {o.sym_name.data for o in module.walk() if isinstance(o, func.FuncOp | memref.GlobalOp)}
         name, k = f"arena_{fn.sym_name.data}", 0
@@ -107,6 +133,20 @@ class PlanArenaPass(ModulePass):
         get.memref.name_hint = "arena"
         Rewriter.insert_op(get, InsertPoint.at_start(entry))
         return get.memref
+
+
+def _pass_arenas(fn: func.FuncOp, arenas: dict[str, tuple[int, int]]) -> None:
+    """Each call in ``fn`` of a function of ``arenas`` passes it a new allocation of its arena's
+    size and alignment, freed after the call (``fn``'s own planning then places it)."""
+    for call in [o for o in fn.walk() if isinstance(o, func.CallOp) and o.callee.root_reference.data in arenas]:
+        size, align = arenas[call.callee.root_reference.data]
+        alloc = memref.AllocOp.get(i8, align, [size])
+        alloc.memref.name_hint = f"arena_{call.callee.root_reference.data}"
+        with_arena = func.CallOp(call.callee, [*call.arguments, alloc.memref], [r.type for r in call.results])
+        with_arena.attributes.update(call.attributes)
+        Rewriter.insert_op(alloc, InsertPoint.before(call))
+        Rewriter.replace_op(call, with_arena)
+        Rewriter.insert_op(memref.DeallocOp.get(alloc.memref), InsertPoint.after(with_arena))
 
 
 def rewrite(fn: func.FuncOp, live: AllocationLiveness, plan: TreePlan, arena: SSAValue) -> None:

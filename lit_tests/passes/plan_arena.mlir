@@ -37,7 +37,7 @@ func.func @branches(%c: i1, %x: memref<4xf32>, %out: memref<4xf32>) {
 // CHECK-NOT:    memref.alloc
 // CHECK:        func.return
 
-// ARG:        func.func @branches(%c: i1, %x: memref<4xf32>, %out: memref<4xf32>, %arena: memref<48xi8>)
+// ARG:        func.func @branches(%c: i1, %x: memref<4xf32>, %out: memref<4xf32>, %arena: memref<48xi8> {cfmem.arena})
 // ARG-NOT:    memref.global
 // ARG:        %a = memref.view %arena
 
@@ -192,5 +192,66 @@ func.func @carried_twice(%x: memref<4xf32>, %n: index) {
     scf.yield %next, %p : memref<4xf32>, memref<4xf32>
   }
   "memref.copy"(%b, %x) : (memref<4xf32>, memref<4xf32>) -> ()
+  func.return
+}
+
+// -----
+
+// Calls: with arena=global each function has its own arena; with arena=argument the callee is
+// planned first and each call passes it an allocation of its arena's size, which the caller
+// plans with its own buffers (the first call's overlaps nothing %keep needs, the second's reuses
+// %keep's bytes).
+func.func private @scaled(%x: f32) -> f32 {
+  %c0 = arith.constant 0 : index
+  %t = memref.alloc() : memref<4xf32>
+  memref.store %x, %t[%c0] : memref<4xf32>
+  %y = memref.load %t[%c0] : memref<4xf32>
+  memref.dealloc %t : memref<4xf32>
+  func.return %y : f32
+}
+
+func.func @twice(%x: f32, %out: memref<4xf32>) {
+  %c0 = arith.constant 0 : index
+  %keep = memref.alloc() : memref<8xf32>
+  memref.store %x, %keep[%c0] : memref<8xf32>
+  %a = func.call @scaled(%x) : (f32) -> f32
+  %k = memref.load %keep[%c0] : memref<8xf32>
+  memref.dealloc %keep : memref<8xf32>
+  %b = func.call @scaled(%k) : (f32) -> f32
+  %s = arith.addf %a, %b : f32
+  memref.store %s, %out[%c0] : memref<4xf32>
+  func.return
+}
+
+// CHECK:      "memref.global"() <{sym_name = "arena_scaled", type = memref<16xi8>
+// CHECK:      func.func private @scaled(%x: f32) -> f32 attributes {cfmem.arena_size = 16 : i64
+// CHECK:      "memref.global"() <{sym_name = "arena_twice", type = memref<32xi8>
+// CHECK:      func.func @twice(%x: f32, %out: memref<4xf32>) attributes {cfmem.arena_size = 32 : i64
+// CHECK:        func.call @scaled(%x) : (f32) -> f32
+
+// ARG:        func.func private @scaled(%x: f32, %arena: memref<16xi8> {cfmem.arena}) -> f32 attributes {cfmem.arena_size = 16 : i64
+// ARG:        func.func @twice(%x: f32, %out: memref<4xf32>, %arena: memref<48xi8> {cfmem.arena}) attributes {cfmem.arena_size = 48 : i64
+// ARG:          %keep = memref.view %arena[%[[KEEP:.*]]][] : memref<48xi8> to memref<8xf32>
+// ARG:          %arena_scaled = memref.view %arena[%[[FIRST:.*]]][] : memref<48xi8> to memref<16xi8>
+// ARG-NEXT:     %a = func.call @scaled(%x, %arena_scaled) : (f32, memref<16xi8>) -> f32
+// ARG:          %arena_scaled_1 = memref.view %arena[%[[KEEP]]][] : memref<48xi8> to memref<16xi8>
+// ARG-NEXT:     %b = func.call @scaled(%k, %arena_scaled_1) : (f32, memref<16xi8>) -> f32
+
+// -----
+
+func.func @recursive(%n: index, %out: memref<4xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %t = memref.alloc() : memref<4xf32>
+  "memref.copy"(%out, %t) : (memref<4xf32>, memref<4xf32>) -> ()
+  %more = arith.cmpi ugt, %n, %c0 : index
+  scf.if %more {
+    %m = arith.subi %n, %c1 : index
+    // CHECK: 'func.call' after %m in @recursive: the call is recursive (@recursive -> @recursive); a recursive function's buffers cannot have fixed addresses
+    // ARG: 'func.call' after %m in @recursive: the call is recursive (@recursive -> @recursive); its arena would have to hold itself
+    func.call @recursive(%m, %out) : (index, memref<4xf32>) -> ()
+  }
+  "memref.copy"(%t, %out) : (memref<4xf32>, memref<4xf32>) -> ()
+  memref.dealloc %t : memref<4xf32>
   func.return
 }

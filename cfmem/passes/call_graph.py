@@ -1,0 +1,78 @@
+"""The direct calls between a module's functions, callees first (for ``memref-plan-arena``).
+
+Only ``func.call`` is followed. A function whose symbol is taken as a value
+(``func.constant``) may be called through ``func.call_indirect`` from any
+function that makes such calls, so those are edges too. A call to a function the
+module only declares is no edge: it is assumed not to call back into the module.
+"""
+
+from __future__ import annotations
+
+from xdsl.dialects import func
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.utils.exceptions import PassFailedException
+
+from cfmem.passes.liveness import op_position
+
+
+def callees(module: ModuleOp) -> dict[func.FuncOp, list[tuple[func.FuncOp, func.CallOp | None]]]:
+    """Each defined function -> the defined functions it may call, with the call (None: indirect)."""
+    defined = {fn.sym_name.data: fn for fn in module.walk() if isinstance(fn, func.FuncOp) and fn.body.blocks}
+    taken = [defined[op.value.root_reference.data] for op in module.walk()
+             if op.name == "func.constant" and op.value.root_reference.data in defined]  # type: ignore[attr-defined]
+    edges: dict[func.FuncOp, list[tuple[func.FuncOp, func.CallOp | None]]] = {}
+    for fn in defined.values():
+        out = edges.setdefault(fn, [])
+        for op in fn.walk():
+            if isinstance(op, func.CallOp) and op.callee.root_reference.data in defined:
+                out.append((defined[op.callee.root_reference.data], op))
+            elif op.name == "func.call_indirect":
+                out += [(target, None) for target in taken]
+    return edges
+
+
+def reaching(module: ModuleOp, targets: set[func.FuncOp]) -> set[func.FuncOp]:
+    """The defined functions that are in ``targets`` or may call one of them, directly or not."""
+    edges = callees(module)
+    reached = set(targets)
+    grew = True
+    while grew:
+        grew = False
+        for fn, out in edges.items():
+            if fn not in reached and any(target in reached for target, _ in out):
+                reached.add(fn)
+                grew = True
+    return reached
+
+
+def callee_first(module: ModuleOp, planned: set[func.FuncOp], why: str) -> list[func.FuncOp]:
+    """The defined functions of ``module``, each after every function it may call.
+
+    Raises ``PassFailedException`` when a function of ``planned`` may call itself
+    (directly or through others): ``why`` says why that cannot be planned."""
+    edges = callees(module)
+    order: list[func.FuncOp] = []
+    state: dict[func.FuncOp, str] = {}
+    path: list[tuple[func.FuncOp, func.CallOp | None]] = []
+
+    def visit(fn: func.FuncOp) -> None:
+        state[fn] = "open"
+        for target, call in edges[fn]:
+            if state.get(target) == "open":
+                callers = [f for f, _ in path] + [fn]
+                cycle = callers[callers.index(target) :]
+                if any(f in planned for f in cycle):
+                    where = f"'func.call' {op_position(call)}" if call is not None else f"'func.call_indirect' in @{fn.sym_name.data}"
+                    through = " -> ".join(f"@{f.sym_name.data}" for f in [*cycle, target])
+                    raise PassFailedException(f"{where}: the call is recursive ({through}); {why}")
+            elif target not in state:
+                path.append((fn, call))
+                visit(target)
+                path.pop()
+        state[fn] = "done"
+        order.append(fn)
+
+    for fn in edges:
+        if fn not in state:
+            visit(fn)
+    return order
