@@ -143,3 +143,25 @@ def test_cond_model_inputs_take_every_path(name):
         outputs[path] = got
     for a, b in combinations(outputs, 2):
         assert not np.allclose(outputs[a], outputs[b], atol=1e-3), (a, b)
+
+
+def test_the_cache_keeps_other_keys_in_use_and_drops_only_long_unused_ones(monkeypatch, tmp_path):
+    """Two checkouts of different sources share the cache: making one key's model must not
+    delete the other's while it is in use; only a file unused for STALE_DAYS goes."""
+    import os
+    import time
+
+    monkeypatch.setenv("CFMEM_CACHE", str(tmp_path))
+
+    def make(path):
+        path.write_bytes(b"model")
+
+    old = om.cached_file("f", "m", "aaaa", make)
+    recent = om.cached_file("f", "m", "bbbb", make)
+    assert old.exists() and recent.exists()
+    long_ago = time.time() - (om.STALE_DAYS + 1) * 86400
+    os.utime(old, (long_ago, long_ago))
+    om.cached_file("f", "m", "cccc", make)
+    assert not old.exists() and recent.exists()
+    os.utime(recent, (long_ago, long_ago))
+    assert om.cached_file("f", "m", "bbbb", make) == recent and time.time() - recent.stat().st_mtime < 60  # a hit marks it used

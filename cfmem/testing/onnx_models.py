@@ -34,6 +34,7 @@ import os
 import subprocess
 import sys
 import tempfile
+import time
 import warnings
 import zipfile
 from collections.abc import Callable
@@ -383,24 +384,35 @@ def _quiet_export():
             logger.setLevel(level)
 
 
+STALE_DAYS = 7
+"""How long a cached model of other sources is kept after its last use."""
+
+
 def cached_file(folder: str, name: str, key: str, make: Callable[[Path], None]) -> Path:
     """``<cache>/<folder>/<name>-<key>.onnx``, made by ``make(path)`` on a miss.
 
     ``make`` writes into a temporary file that is renamed into place, so a failed or
-    interrupted run leaves no partial model; files of ``name`` with another key are removed.
+    interrupted run leaves no partial model. A hit marks the file as used; files of
+    ``name`` with another key that no run has used for ``STALE_DAYS`` are removed (a
+    checkout of other sources, running at the same time, may still be reading the rest).
     """
     where = cache_dir() / folder
     where.mkdir(parents=True, exist_ok=True)
     target = where / f"{name}-{key}.onnx"
     if target.exists():
+        os.utime(target)
         return target
     with tempfile.TemporaryDirectory(dir=where) as tmp:
         out = Path(tmp) / target.name
         make(out)
         os.replace(out, target)
+    unused_since = time.time() - STALE_DAYS * 86400
     for stale in where.glob(f"{name}-{'?' * len(key)}.onnx"):
-        if stale != target:
-            stale.unlink(missing_ok=True)
+        try:
+            if stale != target and stale.stat().st_mtime < unused_since:
+                stale.unlink()
+        except FileNotFoundError:  # another run removed it first
+            pass
     return target
 
 
