@@ -53,6 +53,13 @@ def test_the_planned_program_computes_what_the_tensor_program_does(name, mode):
 
 
 @pytest.mark.parametrize("name", PLANNED)
+def test_an_arena_passed_as_an_argument_computes_the_same(name):
+    module = planned(name, "memref-plan-arena{arena=argument}")
+    assert not any(op.name == "memref.global" for op in module.walk())
+    assert jit_mismatches(PROGRAMS[name], str(module)) == []
+
+
+@pytest.mark.parametrize("name", PLANNED)
 def test_the_arena_is_between_the_lower_bound_and_the_sum_of_the_allocations(name):
     original = parse_program(bufferized(name))
     total = sum(-(-allocation_bytes(op) // 64) * 64 for op in original.walk() if op.name == "memref.alloc")

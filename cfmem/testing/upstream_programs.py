@@ -596,8 +596,11 @@ def run_program_many(text: str, input_sets: Sequence[Sequence[np.ndarray]]) -> l
     """``run_program`` on each input set, compiling ``text`` once.
 
     @main takes the inputs, then one static-shape memref per result (its
-    out-params); the module goes through xDSL and ``prepare_for_jit`` first.
+    out-params) and, after ``memref-plan-arena{arena=argument}``, its arena, which
+    is passed zeroed and not returned; the module goes through xDSL and
+    ``prepare_for_jit`` first.
     """
+    from cfmem.passes.memref_liveness import ARENA_PARAMETER
     from xdsl.dialects.builtin import MemRefType
 
     from cfmem.interp.weights import numpy_dtype
@@ -610,12 +613,17 @@ def run_program_many(text: str, input_sets: Sequence[Sequence[np.ndarray]]) -> l
     counts = {len(inputs) for inputs in input_sets}
     if len(counts) != 1:
         raise MlirCheckError(f"cannot run @main: the input sets hold {sorted(counts)} arrays, not one count")
-    specs = []
-    for ty in main.function_type.inputs.data[counts.pop() :]:
+    specs, results = [], []
+    first = counts.pop()
+    attrs = main.arg_attrs.data if main.arg_attrs is not None else ()
+    for index, ty in enumerate(main.function_type.inputs.data[first:], first):
         if not isinstance(ty, MemRefType):
             raise MlirCheckError(f"cannot run @main: its out-param of type {ty} is not a memref")
         specs.append((tuple(ty.get_shape()), numpy_dtype(ty.get_element_type())))
-    return run_many_with_mlir(str(prepare_for_jit(module)), input_sets, specs, func_name="main")
+        if index >= len(attrs) or ARENA_PARAMETER not in attrs[index].data:  # an arena is scratch, no result
+            results.append(len(specs) - 1)
+    outputs = run_many_with_mlir(str(prepare_for_jit(module)), input_sets, specs, func_name="main")
+    return [[out[k] for k in results] for out in outputs]
 
 
 def jit_mismatches(program: Program, text: str, rtol: float = 1e-5, atol: float = 1e-6) -> list[str]:
