@@ -185,3 +185,20 @@ func.func @bounce(%c: i1, %x: memref<4xf32>, %out: memref<4xf32>) {
 """
     with pytest.raises(PassFailedException, match=r"recursive \(@(main -> @bounce -> @main|bounce -> @main -> @bounce)\)"):
         run(text, "memref-plan-arena")
+
+
+def test_a_function_with_branches_between_blocks_is_refused():
+    text = """
+func.func @main(%c: i1, %out: memref<4xf32>) {
+  %a = memref.alloc() : memref<4xf32>
+  cf.cond_br %c, ^bb1, ^bb2
+^bb1:
+  "memref.copy"(%a, %out) : (memref<4xf32>, memref<4xf32>) -> ()
+  cf.br ^bb2
+^bb2:
+  memref.dealloc %a : memref<4xf32>
+  func.return
+}
+"""
+    with pytest.raises(PassFailedException, match=r"'func.func' @main: its body has 3 blocks .* lift-cf-to-scf"):
+        run(text, "memref-plan-arena")

@@ -132,6 +132,11 @@ class _Analysis:
         """Each allocation's bytes (of its largest size, when dynamic)."""
 
     def run(self) -> AllocationLiveness:
+        if len(self.fn.body.blocks) > 1:
+            raise PassFailedException(
+                f"'func.func' @{self.fn.sym_name.data}: its body has {len(self.fn.body.blocks)} blocks (branches such as"
+                " cf.br); only scf control flow is planned (upstream's lift-cf-to-scf turns them into scf)"
+            )
         top = self.region(list(self.fn.body.block.ops), None)
         self.propagate()
         carried: dict[SSAValue, Operation] = {}
