@@ -202,3 +202,18 @@ func.func @main(%c: i1, %out: memref<4xf32>) {
 """
     with pytest.raises(PassFailedException, match=r"'func.func' @main: its body has 3 blocks .* lift-cf-to-scf"):
         run(text, "memref-plan-arena")
+
+
+def test_a_function_in_a_nested_module_gets_its_arena_in_that_module():
+    text = """
+builtin.module @inner {
+  func.func @main(%out: memref<4xf32>) {
+    %a = memref.alloc() : memref<4xf32>
+    "memref.copy"(%a, %out) : (memref<4xf32>, memref<4xf32>) -> ()
+    func.return
+  }
+}
+"""
+    module = run(text, "memref-plan-arena")
+    inner = next(op for op in module.body.block.ops)
+    assert [op.name for op in inner.body.block.ops] == ["memref.global", "func.func"]

@@ -9,7 +9,9 @@ module only declares is no edge: it is assumed not to call back into the module.
 from __future__ import annotations
 
 from xdsl.dialects import func
-from xdsl.dialects.builtin import ModuleOp
+from xdsl.dialects.builtin import ModuleOp, SymbolRefAttr
+from xdsl.ir import Attribute, Operation
+from xdsl.traits import SymbolTable
 from xdsl.utils.exceptions import PassFailedException
 
 from cfmem.passes.liveness import op_position
@@ -17,18 +19,23 @@ from cfmem.passes.liveness import op_position
 
 def callees(module: ModuleOp) -> dict[func.FuncOp, list[tuple[func.FuncOp, func.CallOp | None]]]:
     """Each defined function -> the defined functions it may call, with the call (None: indirect)."""
-    defined = {fn.sym_name.data: fn for fn in module.walk() if isinstance(fn, func.FuncOp) and fn.body.blocks}
-    taken = [defined[op.value.root_reference.data] for op in module.walk()
-             if op.name == "func.constant" and op.value.root_reference.data in defined]  # type: ignore[attr-defined]
+    defined = [fn for fn in module.walk() if isinstance(fn, func.FuncOp) and fn.body.blocks]
+    taken = [_defined(op, op.properties["value"]) for op in module.walk() if op.name == "func.constant"]
     edges: dict[func.FuncOp, list[tuple[func.FuncOp, func.CallOp | None]]] = {}
-    for fn in defined.values():
+    for fn in defined:
         out = edges.setdefault(fn, [])
         for op in fn.walk():
-            if isinstance(op, func.CallOp) and op.callee.root_reference.data in defined:
-                out.append((defined[op.callee.root_reference.data], op))
+            if isinstance(op, func.CallOp) and (callee := _defined(op, op.callee)) is not None:
+                out.append((callee, op))
             elif op.name == "func.call_indirect":
-                out += [(target, None) for target in taken]
+                out += [(target, None) for target in taken if target is not None]
     return edges
+
+
+def _defined(op: Operation, symbol: Attribute) -> func.FuncOp | None:
+    """The function with a body that ``symbol``, seen from ``op``, names (None: declared only)."""
+    target = SymbolTable.lookup_symbol(op, symbol) if isinstance(symbol, SymbolRefAttr) else None
+    return target if isinstance(target, func.FuncOp) and target.body.blocks else None
 
 
 def reaching(module: ModuleOp, targets: set[func.FuncOp]) -> set[func.FuncOp]:

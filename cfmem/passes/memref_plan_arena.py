@@ -128,7 +128,7 @@ class PlanArenaPass(ModulePass):
             k += 1
             name = f"arena_{fn.sym_name.data}_{k}"
         glob = memref.GlobalOp.get(StringAttr(name), ty, UnitAttr(), StringAttr("private"), alignment=align)
-        module.body.block.insert_op_before(glob, fn)
+        Rewriter.insert_op(glob, InsertPoint.before(fn))  # in the module that holds fn
         get = memref.GetGlobalOp(name, ty)
         get.memref.name_hint = "arena"
         Rewriter.insert_op(get, InsertPoint.at_start(entry))
