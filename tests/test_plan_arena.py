@@ -206,11 +206,13 @@ func.func @main(%c: i1, %out: memref<4xf32>) {
 
 def test_a_function_in_a_nested_module_gets_its_arena_in_that_module():
     text = """
-builtin.module @inner {
-  func.func @main(%out: memref<4xf32>) {
-    %a = memref.alloc() : memref<4xf32>
-    "memref.copy"(%a, %out) : (memref<4xf32>, memref<4xf32>) -> ()
-    func.return
+builtin.module {
+  builtin.module @inner {
+    func.func @main(%out: memref<4xf32>) {
+      %a = memref.alloc() : memref<4xf32>
+      "memref.copy"(%a, %out) : (memref<4xf32>, memref<4xf32>) -> ()
+      func.return
+    }
   }
 }
 """
