@@ -49,6 +49,7 @@ BUFFERIZE = (
 # ---------------------------------------------------------------- program text
 
 D = "tensor<4x8xf32>"
+DYN = "tensor<4x?xf32>"
 W = "tensor<8x8xf32>"
 COUNT = "tensor<1xi32>"
 HEADER = "#id = affine_map<(d0, d1) -> (d0, d1)>\n"
@@ -69,9 +70,12 @@ def _func(args: str, results: str, body: str) -> str:
     return f"{HEADER}func.func @main({args}) -> ({results}) {{\n{CONSTANTS}{body}}}\n"
 
 
-def _ew(res: str, op: str, *operands: str) -> str:
-    """``res = op(operands)`` elementwise on 4x8 tensors; an operand in ``SCALARS``
-    is used by the body as it is, the others are the generic's inputs."""
+def _ew(res: str, op: str, *operands: str, columns: str = "") -> str:
+    """``res = op(operands)`` elementwise on 4x8 tensors, or on ``4 x columns`` ones when
+    ``columns`` (an index value) is given: a ``tensor.empty`` of dynamic size, an allocation
+    of dynamic size once bufferized. An operand in ``SCALARS`` is used by the body as it is,
+    the others are the generic's inputs."""
+    ty = DYN if columns else D
     tensors = [x for x in operands if x not in SCALARS]
     args = {x: f"%bx{i}" for i, x in enumerate(tensors)}
     body_operands = ", ".join(args.get(x, x) for x in operands)
@@ -79,13 +83,13 @@ def _ew(res: str, op: str, *operands: str) -> str:
     ins = ", ".join(tensors)
     block_args = ", ".join([f"{args[x]}: f32" for x in tensors] + ["%bo: f32"])
     return (
-        f"  {res}_init = tensor.empty() : {D}\n"
+        f"  {res}_init = tensor.empty({columns}) : {ty}\n"
         f'  {res} = linalg.generic {{indexing_maps = [{maps}], iterator_types = ["parallel", "parallel"]}}'
-        f" ins({ins} : {', '.join([D] * len(tensors))}) outs({res}_init : {D}) {{\n"
+        f" ins({ins} : {', '.join([ty] * len(tensors))}) outs({res}_init : {ty}) {{\n"
         f"  ^bb0({block_args}):\n"
         f"    %bv = {op} {body_operands} : f32\n"
         f"    linalg.yield %bv : f32\n"
-        f"  }} -> {D}\n"
+        f"  }} -> {ty}\n"
     )
 
 
@@ -341,28 +345,6 @@ def _nested_loops(trace, a, w, b, n):
     return [acc]
 
 
-DYN = "tensor<4x?xf32>"
-
-
-def _ew_columns(res: str, op: str, columns: str, *operands: str) -> str:
-    """``res = op(operands)`` elementwise on ``4 x columns`` tensors (``columns`` an index value):
-    a ``tensor.empty`` of dynamic size, an allocation of dynamic size once bufferized."""
-    tensors = [x for x in operands if x not in SCALARS]
-    args = {x: f"%bx{i}" for i, x in enumerate(tensors)}
-    body_operands = ", ".join(args.get(x, x) for x in operands)
-    maps = ", ".join(["#id"] * (len(tensors) + 1))
-    block_args = ", ".join([f"{args[x]}: f32" for x in tensors] + ["%bo: f32"])
-    return (
-        f"  {res}_init = tensor.empty({columns}) : {DYN}\n"
-        f'  {res} = linalg.generic {{indexing_maps = [{maps}], iterator_types = ["parallel", "parallel"]}}'
-        f" ins({', '.join(tensors)} : {', '.join([DYN] * len(tensors))}) outs({res}_init : {DYN}) {{\n"
-        f"  ^bb0({block_args}):\n"
-        f"    %bv = {op} {body_operands} : f32\n"
-        f"    linalg.yield %bv : f32\n"
-        f"  }} -> {DYN}\n"
-    )
-
-
 def _columns(res: str, tensor: str, columns: str) -> str:
     return f"  {res} = tensor.extract_slice {tensor}[0, 0] [4, {columns}] [1, 1] : {D} to {DYN}\n"
 
@@ -384,13 +366,13 @@ CLAMPED_COLUMNS = _func(
     + _positive("%p", "%a")
     + f"  %r = scf.if %p -> ({DYN}) {{\n"
     + _indent(
-        _ew_columns("%t", "arith.mulf", "%m", "%s", "%half")
-        + _ew_columns("%q", "arith.mulf", "%m", "%s", "%quarter")
-        + _ew_columns("%u", "arith.addf", "%m", "%t", "%q")
+        _ew("%t", "arith.mulf", "%s", "%half", columns="%m")
+        + _ew("%q", "arith.mulf", "%s", "%quarter", columns="%m")
+        + _ew("%u", "arith.addf", "%t", "%q", columns="%m")
         + f"  scf.yield %u : {DYN}\n"
     )
     + "  } else {\n"
-    + _indent(_ew_columns("%e", "arith.mulf", "%m", "%s", "%quarter") + f"  scf.yield %e : {DYN}\n")
+    + _indent(_ew("%e", "arith.mulf", "%s", "%quarter", columns="%m") + f"  scf.yield %e : {DYN}\n")
     + "  }\n"
     + _fill("%z", "%zero")
     + f"  %out = tensor.insert_slice %r into %z[0, 0] [4, %m] [1, 1] : {DYN} into {D}\n"
@@ -415,8 +397,8 @@ GROWING_COLUMNS = _func(
         "  %k = arith.addi %i, %c1 : index\n"
         + _columns("%s", "%a", "%k")
         + _columns("%old", "%acc", "%k")
-        + _ew_columns("%t", "arith.mulf", "%k", "%s", "%half")
-        + _ew_columns("%u", "arith.addf", "%k", "%t", "%old")
+        + _ew("%t", "arith.mulf", "%s", "%half", columns="%k")
+        + _ew("%u", "arith.addf", "%t", "%old", columns="%k")
         + f"  %next = tensor.insert_slice %u into %acc[0, 0] [4, %k] [1, 1] : {DYN} into {D}\n"
         + f"  scf.yield %next : {D}\n"
     )
