@@ -112,6 +112,28 @@ def test_a_while_loop_is_one_iteration_of_before_then_after():
     }
 
 
+GATHER = f"""
+func.func @main(%x: memref<4xf32>, %out: memref<4xf32>) {{
+  %table = memref.alloc() : memref<4xf32>
+  {copy("%x", "%table")}
+  %y = memref.alloc() : memref<4xf32>
+  linalg.generic {{indexing_maps = [affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]}} outs(%y : memref<4xf32>) {{
+  ^bb0(%e: f32):
+    %k = linalg.index 0 : index
+    %v = memref.load %table[%k] : memref<4xf32>
+    linalg.yield %v : f32
+  }}
+  {copy("%y", "%out")}
+  func.return
+}}
+"""
+
+
+def test_a_load_in_a_linalg_body_keeps_the_buffer_live_through_that_op():
+    live = analyze_allocations(functions(parse(GATHER))[0])
+    assert lifetimes(live.tree) == {"table": ("fn", 0, 3), "y": ("fn", 2, 4)}  # the generic is step 3
+
+
 @pytest.mark.parametrize(
     ("alloc", "message"),
     [

@@ -1,11 +1,16 @@
 """memref-plan-arena on cfmem's own lowered examples with their plan taken out.
 
-Each loop-free example is planned by ``nn-plan-memory`` (without aliases), lowered to
-linalg and prepared for upstream's JIT; ``strip_arena`` then turns every view of the
-arena back into an allocation, and ``memref-plan-arena`` plans them again. On the
-example's branch-covering inputs the re-planned module's outputs must be bit-identical
-to the original's under upstream's JIT, and its arena no larger than cfmem's plan plus
-the kernels' scratch buffer, which the flat form keeps outside the arena.
+Each example is planned by ``nn-plan-memory`` (without aliases), lowered to linalg and
+prepared for upstream's JIT; ``strip_arena`` then turns every tensor's views of the
+arena back into one allocation, and ``memref-plan-arena`` plans them again. On the
+example's inputs the re-planned module's outputs must be bit-identical to the
+original's under upstream's JIT. The loop-free examples run on their branch-covering
+inputs and each arena is at its lower bound. seqkws' loops (a condition slot read with
+two shapes, carried values in their results' bytes) run 0, 1, 2 and many times, and a
+scan model checks that rows become views of their output's allocation, which a strip
+that puts every row at the output's start fails. Each arena (in ``exact``) is no larger
+than cfmem's plan plus the kernels' scratch buffer, which the flat form keeps outside
+the arena.
 """
 
 import numpy as np
@@ -14,13 +19,15 @@ from xdsl.parser import Parser
 from xdsl.passes import PassPipeline
 
 from cfmem.differential import linalg_text, run_mlir
-from cfmem.ir_io import make_context
+from cfmem.ir_io import make_context, parse_module
 from cfmem.mlir_check import mlir_available
 from cfmem.mlir_check.prepare import prepare_for_jit
 from cfmem.passes import PASSES
 from cfmem.pipeline import lower_model
+from cfmem.testing import stripped_plans
 from cfmem.testing.stripped_plans import NotStrippable, strip_arena
 from conftest import EXAMPLES
+from test_loops import SCAN, trip_cases  # noqa: F401 (a fixture: inputs running each loop of seqkws 0, 1, 2, many times)
 
 pytestmark = pytest.mark.skipif(
     not mlir_available(), reason="upstream MLIR python bindings not installed (pip install 'cfmem[mlir]')"
@@ -29,8 +36,11 @@ pytestmark = pytest.mark.skipif(
 LOOP_FREE = ["wakeword", "denoise", "facedetect", "fusiondetect", "bigfc"]
 
 
-def main_of(module):
-    return next(op for op in module.walk() if op.name == "func.func" and op.sym_name.data == "main")
+def main_of(module, name="main"):
+    return next(op for op in module.walk() if op.name == "func.func" and op.sym_name.data == name)
+
+
+MODES = ("exact", "linearize", "hoist", "conservative", "naive")
 
 
 def flat_and_linalg(example):
@@ -38,28 +48,102 @@ def flat_and_linalg(example):
     return flat, linalg_text(flat)
 
 
+def strip(text):
+    return strip_arena(Parser(make_context(), text).parse_module())
+
+
+def replan(text, mode="exact"):
+    """``text`` stripped and planned again by memref-plan-arena in ``mode``."""
+    stripped = strip(text)
+    PassPipeline.parse_spec(PASSES, f"memref-plan-arena{{mode={mode}}}").apply(make_context(), stripped)
+    stripped.verify()
+    return stripped
+
+
+def assert_same_bits(text, replanned, flat, inputs):
+    """Upstream's JIT gives ``replanned`` the outputs of the lowered module ``text`` on each input set."""
+    original, after = run_mlir(text, flat, inputs), run_mlir(str(prepare_for_jit(replanned)), flat, inputs)
+    for before, got in zip(original, after):
+        assert before.keys() == got.keys()
+        for k in before:
+            np.testing.assert_array_equal(got[k], before[k])
+
+
+def scratch_bytes(text):
+    """The kernels' scratch buffer (an alloca the flat form keeps outside the arena)."""
+    return sum(op.results[0].type.get_shape()[0] for op in strip(text).walk() if op.name == "memref.alloca")
+
+
+def arena_sizes(replanned, flat, name="main"):
+    """The re-planned arena and cfmem's."""
+    return tuple(main_of(m, name).attributes["cfmem.arena_size"].value.data for m in (replanned, flat))
+
+
+def tensors_with_several_views(module):
+    """Each tensor name on several memref.views of one allocation (before planning), and those views."""
+    views = {}
+    for op in module.walk():
+        if op.name == "memref.view" and op.operands[0].owner.name == "memref.alloc" and "cfmem.tensor" in op.attributes:
+            views.setdefault(op.attributes["cfmem.tensor"].data, []).append(op)
+    return {name: ops for name, ops in views.items() if len(ops) > 1 and len({op.operands[0] for op in ops}) == 1}
+
+
 @pytest.mark.parametrize("name", LOOP_FREE)
 def test_cfmem_buffers_replanned_compute_the_same_bits(name, shared_examples):
     example = shared_examples(name)
     flat, text = flat_and_linalg(example)
-    stripped = strip_arena(Parser(make_context(), text).parse_module())
-    assert not any(op.name == "memref.get_global" and "arena_" in str(op.attributes) for op in stripped.walk())
-    scratch = sum(op.results[0].type.get_shape()[0] for op in stripped.walk() if op.name == "memref.alloca")
-    PassPipeline.parse_spec(PASSES, "memref-plan-arena").apply(make_context(), stripped)
-    stripped.verify()
-    inputs = [case.inputs for case in example.cases]
-    original, replanned = run_mlir(text, flat, inputs), run_mlir(str(prepare_for_jit(stripped)), flat, inputs)
-    for before, after in zip(original, replanned):
-        assert before.keys() == after.keys()
-        assert all(np.array_equal(before[k], after[k]) for k in before)
-    replanned_main = main_of(stripped)
-    arena = replanned_main.attributes["cfmem.arena_size"].value.data
-    assert arena == replanned_main.attributes["cfmem.lower_bound"].value.data
-    assert arena <= main_of(flat).attributes["cfmem.arena_size"].value.data + scratch
+    assert not any(op.name == "memref.get_global" and "arena_" in str(op.attributes) for op in strip(text).walk())
+    replanned = replan(text)
+    assert_same_bits(text, replanned, flat, example.inputs)
+    arena, cfmem_arena = arena_sizes(replanned, flat)
+    assert arena == main_of(replanned).attributes["cfmem.lower_bound"].value.data
+    assert arena <= cfmem_arena + scratch_bytes(text)
 
 
-def test_a_loop_model_is_not_strippable(shared_examples):
-    """seqkws' loops read their carried values through several views of one tensor's bytes."""
-    _, text = flat_and_linalg(shared_examples("seqkws"))
-    with pytest.raises(NotStrippable, match="a tensor with several views of the arena"):
-        strip_arena(Parser(make_context(), text).parse_module())
+@pytest.mark.parametrize("mode", MODES)
+def test_seqkws_replanned_computes_the_same_bits_with_each_loop_run_0_1_2_and_many_times(mode, shared_examples, trip_cases):
+    example = shared_examples("seqkws")
+    flat, text = flat_and_linalg(example)
+    # the while loop's condition slot is one tensor read as i8 and written as 1x1xi8: one allocation, three views
+    assert {name: len(views) for name, views in tensors_with_several_views(strip(text)).items()} == {"c.1": 3}
+    replanned = replan(text, mode)
+    assert_same_bits(text, replanned, flat, [*example.inputs, *trip_cases.values()])
+    arena, cfmem_arena = arena_sizes(replanned, flat)
+    if mode == "exact":  # 55560 bytes (its lower bound 55496) against cfmem's 55649, scratch 128
+        assert arena <= cfmem_arena + scratch_bytes(text)
+
+
+@pytest.fixture
+def scan():
+    """The SCAN model planned, lowered to linalg, and an input running its 3 iterations."""
+    module, _ = parse_module(SCAN)
+    flat = lower_model(module, "nn-plan-memory{aliases=false}", None)
+    return flat, linalg_text(flat), [{"n": np.array(3), "x": np.linspace(-1, 1, 4, dtype=np.float32)}]
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_scan_rows_become_views_of_their_outputs_allocation(mode, scan):
+    flat, text, inputs = scan
+    views = tensors_with_several_views(strip(text))
+    assert [op.operands[1].owner.name for op in views["ys"]] == ["arith.constant", "arith.muli"]  # %ys, row i * 16 bytes
+    replanned = replan(text, mode)
+    assert_same_bits(text, replanned, flat, inputs)
+    arena, cfmem_arena = arena_sizes(replanned, flat, "acc")
+    if mode == "exact":  # 116 bytes, as cfmem's plan
+        assert arena <= cfmem_arena
+
+
+def test_a_strip_that_puts_every_row_at_the_outputs_start_is_caught(scan, monkeypatch):
+    flat, text, inputs = scan
+    shift = stripped_plans._shift
+    monkeypatch.setattr(stripped_plans, "_shift", lambda view: (shift(view)[0], None))
+    with pytest.raises(AssertionError, match="Arrays are not equal"):
+        assert_same_bits(text, replan(text), flat, inputs)
+
+
+def test_a_view_at_an_offset_of_another_form_is_not_strippable(scan):
+    _, text, _ = scan
+    broken = text.replace("arith.addi %c0, ", "arith.muli %c0, ")
+    assert broken != text
+    with pytest.raises(NotStrippable, match="tensor 'ys' is viewed at an offset not of the form constant \\+ computed"):
+        strip(broken)

@@ -13,9 +13,10 @@ before block followed by its after block. Ops are numbered per region. A root
 lives in its *home* region, the innermost one that holds its definition and every
 use of it and of its aliases, from the step of the op there that holds its
 definition to the step of the op that holds its last use (a ``memref.dealloc``
-is no use). So a buffer built in a branch and yielded out lives in the parent
-from the if's step on, and a buffer used within one iteration has its bytes
-reused by every iteration.
+is no use; a ``memref.load`` in a linalg op's body is a use by the linalg op).
+So a buffer built in a branch and yielded out lives in the parent from the if's
+step on, and a buffer used within one iteration has its bytes reused by every
+iteration.
 
 An allocation of dynamic size takes the bytes of its largest size: each dynamic
 size must have an upper bound that ``cfmem.passes.index_bounds`` can see (a
@@ -344,7 +345,8 @@ class _Analysis:
     # --- uses ----------------------------------------------------------------------
 
     def uses_by_root(self) -> dict[SSAValue, list[Operation]]:
-        """Every op that uses a root or one of its aliases (deallocs aside), by root."""
+        """Every op that uses a root or one of its aliases (deallocs aside), by root; a use in
+        a linalg op's body (a ``memref.load`` of a captured buffer) counts as the linalg op's."""
         uses: dict[SSAValue, list[Operation]] = {}
         for value, roots in self.roots_of.items():
             for use in value.uses:
@@ -352,6 +354,9 @@ class _Analysis:
                 if user.name == FREE:
                     continue
                 self.check_use(user, value, use.index)
+                while user not in self.position:
+                    user = user.parent_op()
+                    assert user is not None  # every op of the function outside linalg bodies has a position
                 for root in roots:
                     uses.setdefault(root, []).append(user)
         return uses
