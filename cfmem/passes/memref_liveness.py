@@ -25,7 +25,8 @@ constant, a clamp such as ``arith.minui %n, %c64``, a loop's induction variable)
 Refused, with one line naming the op: an allocation with a dynamic size without
 such a bound, a layout or a memory space, or of elements without a byte size; an allocation
 that escapes (returned, or used by an op whose aliasing is not known here, such
-as a call).
+as a call). Where buffer addresses flow is checked by cfmem.passes.memref_addresses:
+the calls it sees through (the deallocation pipeline's helper) keep no pointer.
 
 A buffer allocated in a loop and carried into its next iteration (as bufferized
 ``iter_args`` are) gets two slots that even and odd iterations take in turn:
@@ -41,8 +42,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from xdsl.dialects import func
-from xdsl.dialects.builtin import MemRefType, NoneAttr, StridedLayoutAttr
-from xdsl.ir import BlockArgument, Operation, SSAValue
+from xdsl.dialects.builtin import IndexType, MemRefType, NoneAttr, StridedLayoutAttr
+from xdsl.ir import Operation, SSAValue
 from xdsl.traits import SymbolTable
 from xdsl.utils.exceptions import PassFailedException
 
@@ -50,34 +51,16 @@ from cfmem.dialects.shapes import row_major_strides
 from cfmem.dialects.types import element_bytes
 from cfmem.passes.index_bounds import IndexBounds
 from cfmem.passes.liveness import op_position
+from cfmem.passes.memref_addresses import calls_seen_through
+from cfmem.passes.memref_flow import ALLOCATIONS, FREE, POINTER, VIEWS, describe, flows_into
 from cfmem.passes.names import ValueNames
 from cfmem.planning.regions import IfNode, RegionTree, Tensor
 
-ALLOCATIONS = ("memref.alloc", "memref.alloca")
-VIEWS = (
-    "memref.subview",
-    "memref.cast",
-    "memref.reinterpret_cast",
-    "memref.collapse_shape",
-    "memref.expand_shape",
-    "memref.transpose",
-    "memref.view",
-    "memref.reshape",
-    "memref.memory_space_cast",
-    "memref.assume_alignment",
-    "memref.extract_strided_metadata",
-)
-"""Ops whose first result points into the bytes of their first operand (the base buffer
-of ``memref.extract_strided_metadata``, which the deallocation pipeline frees)."""
 ACCESSES = ("memref.load", "memref.store", "memref.copy", "memref.dim", "memref.prefetch", "memref.atomic_rmw")
 """Ops that read or write a buffer and keep no pointer to it."""
 ARENA_PARAMETER = "cfmem.arena"
 """The argument attribute of a function's arena parameter (``memref-plan-arena{arena=argument}``):
 the function only makes views of it for its own buffers, so a call keeps no pointer to it."""
-FREE = "memref.dealloc"
-POINTER = "memref.extract_aligned_pointer_as_index"
-"""Accepted only where the address decides which buffers to free (the deallocation
-pipeline compares them), since the rewrite erases those frees."""
 
 
 @dataclass
@@ -112,14 +95,15 @@ class AllocationLiveness:
     made in different branches of one scf.if and yielded as the same result of it)."""
 
 
-def analyze_allocations(fn: func.FuncOp) -> AllocationLiveness:
-    """The allocations of ``fn`` as a region tree; raises ``PassFailedException`` on what
-    cannot be planned (see the module docstring)."""
-    return _Analysis(fn).run()
+def analyze_allocations(fn: func.FuncOp, index_bitwidth: int = 64) -> AllocationLiveness:
+    """The allocations of ``fn`` as a region tree, an ``index`` element taking
+    ``index_bitwidth`` bits; raises ``PassFailedException`` on what cannot be planned (see
+    the module docstring)."""
+    return _Analysis(fn, index_bitwidth).run()
 
 
 class _Analysis:
-    def __init__(self, fn: func.FuncOp):
+    def __init__(self, fn: func.FuncOp, index_bitwidth: int):
         self.fn = fn
         self.position: dict[Operation, tuple[_Region, int]] = {}
         """Every op of the function (nested ones included) and its region and step."""
@@ -128,6 +112,8 @@ class _Analysis:
         self.labels = {"if": 0, "loop": 0}
         self.next_node = 0
         self.names = ValueNames()
+        self.index_bitwidth = index_bitwidth
+        self.calls: set[Operation] = set()
         self.bounds = IndexBounds()
         self.nbytes: dict[Operation, int] = {}
         """Each allocation's bytes (of its largest size, when dynamic)."""
@@ -140,6 +126,7 @@ class _Analysis:
             )
         top = self.region(list(self.fn.body.block.ops), None)
         self.propagate()
+        self.calls = calls_seen_through(self.fn)
         carried: dict[SSAValue, Operation] = {}
         for loop, iteration in self.loops:
             carried.update(self.carried(loop, iteration))
@@ -280,10 +267,10 @@ class _Analysis:
                 grew = self.flows(op) or grew
 
     def flows(self, op: Operation) -> bool:
-        """Pass the roots of ``op``'s operands on to what each becomes (see ``_flows_into``)."""
+        """Pass the roots of ``op``'s operands on to what each becomes (see ``flows_into``)."""
         grew = False
         for index, value in enumerate(op.operands):
-            for target in _flows_into(op, index):
+            for target in flows_into(op, index):
                 grew = self.flow([target], [value]) or grew
         return grew
 
@@ -366,16 +353,16 @@ class _Analysis:
         aliasing is not known."""
         if isinstance(user, func.ReturnOp):
             raise PassFailedException(
-                f"'func.return' {op_position(user)}: {_describe(value)} escapes the function"
+                f"'func.return' {op_position(user)}: {describe(value)} escapes the function"
                 " (return results through out-params to plan them)"
             )
         known = user.name in VIEWS or user.name in ACCESSES or user.name.startswith("linalg.")
-        known = known or (user.name == POINTER and _only_decides_frees(user.results[0]))
+        known = known or user.name == POINTER or user in self.calls  # checked by calls_seen_through
         known = known or user.name in ("scf.yield", "scf.condition", "scf.for", "scf.while", "scf.if")
         known = known or (isinstance(user, func.CallOp) and _is_arena_parameter(user, index))
         if not known:
             raise PassFailedException(
-                f"'{user.name}' {op_position(user)} uses {_describe(value)}: its aliasing cannot be seen"
+                f"'{user.name}' {op_position(user)} uses {describe(value)}: its aliasing cannot be seen"
                 " (memref-plan-arena plans memref, linalg and scf ops)"
             )
 
@@ -390,17 +377,19 @@ class _Analysis:
             raise PassFailedException(f"{where}: {ty} has a layout (only identity layouts are planned)")
         if not isinstance(ty.memory_space, NoneAttr):
             raise PassFailedException(f"{where}: {ty} is in memory space {ty.memory_space} (one arena, the default space)")
-        self.nbytes[op] = allocation_bytes(op, self.bounds)
+        self.nbytes[op] = allocation_bytes(op, self.bounds, self.index_bitwidth)
 
 
-def allocation_bytes(op: Operation, bounds: IndexBounds | None = None) -> int:
+def allocation_bytes(op: Operation, bounds: IndexBounds | None = None, index_bitwidth: int = 64) -> int:
     """The bytes of allocation ``op`` (a memref type), each dynamic size taken at its upper
-    bound; ``PassFailedException`` naming ``op`` when a size has none or elements no byte size."""
+    bound and an ``index`` element as ``index_bitwidth`` bits; ``PassFailedException`` naming
+    ``op`` when a size has none or elements no byte size."""
     ty = op.results[0].type
     assert isinstance(ty, MemRefType)
     where = f"'{op.name}' {op_position(op)}"
     try:
-        size = element_bytes(ty.get_element_type())
+        element = ty.get_element_type()
+        size = index_bitwidth // 8 if isinstance(element, IndexType) else element_bytes(element)
     except ValueError as err:
         raise PassFailedException(f"{where}: {err}") from None
     bounds = bounds or IndexBounds()
@@ -429,52 +418,3 @@ def _is_arena_parameter(call: func.CallOp, index: int) -> bool:
         and ARENA_PARAMETER in callee.arg_attrs.data[index].data
     )
 
-
-def _only_decides_frees(address: SSAValue) -> bool:
-    """Whether ``address`` reaches, through comparisons and boolean ops, only the
-    conditions of ``scf.if``s that do nothing but free buffers."""
-    todo, seen = [address], {address}
-    while todo:
-        for use in todo.pop().uses:
-            op = use.operation
-            if op.name in ("arith.cmpi", "arith.andi", "arith.ori", "arith.xori", "arith.select"):
-                reached = list(op.results)
-            elif op.name.startswith("scf."):  # an ownership flag carried through control flow
-                reached = _flows_into(op, use.index) or None  # (not a loop bound or a condition)
-            else:
-                reached = None
-            if reached is not None:
-                todo += [r for r in reached if r not in seen]
-                seen.update(reached)
-            elif not (op.name == "scf.if" and use.index == 0 and all(
-                inner.name in (FREE, "scf.yield") for r in op.regions for b in r.blocks for inner in b.ops
-            )):
-                return False
-    return True
-
-
-def _flows_into(op: Operation, index: int) -> list[SSAValue]:
-    """The values operand ``index`` of ``op`` becomes or points into: a view's result, or the
-    region results and block arguments scf control flow passes it to (none for other operands)."""
-    if op.name in VIEWS:
-        return list(op.results[:1]) if index == 0 else []
-    if op.name == "scf.for":  # an initial value: the body's argument and the loop's result
-        return [op.regions[0].block.args[index - 2], op.results[index - 3]] if index >= 3 else []
-    if op.name == "scf.while":
-        return [op.regions[0].block.args[index]]
-    owner = op.parent_op()
-    if op.name == "scf.condition" and index > 0 and owner is not None:  # the after block's and the result
-        return [owner.regions[1].block.args[index - 1], owner.results[index - 1]]
-    if op.name == "scf.yield" and owner is not None:
-        if owner.name == "scf.if":
-            return [owner.results[index]]
-        if owner.name == "scf.for":
-            return [owner.results[index], owner.regions[0].block.args[index + 1]]
-        if owner.name == "scf.while":  # from the after block to the next iteration's before block
-            return [owner.regions[0].block.args[index]]
-    return []
-
-
-def _describe(value: SSAValue) -> str:
-    name = f"%{value.name_hint}" if value.name_hint else "a buffer"
-    return f"argument {name}" if isinstance(value, BlockArgument) else name

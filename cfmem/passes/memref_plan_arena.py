@@ -48,11 +48,18 @@ from xdsl.rewriter import InsertPoint, Rewriter
 
 from cfmem.passes.call_graph import callee_first, reaching
 from cfmem.passes.liveness import functions
-from cfmem.passes.memref_liveness import ALLOCATIONS, ARENA_PARAMETER, AllocationLiveness, analyze_allocations
+from cfmem.passes.memref_flow import ALLOCATIONS
+from cfmem.passes.memref_liveness import ARENA_PARAMETER, AllocationLiveness, analyze_allocations
 from cfmem.passes.options import checked_options
 from cfmem.passes.plan_memory import ARENA_ATTR, BOUND_ATTR, PLAN_ATTR, refuse_over_budget
 from cfmem.planning.control_flow import MODES, TreePlan, plan_tree
-from cfmem.planning.option_checks import check_align, check_budget, check_choice, check_time_limit
+from cfmem.planning.option_checks import (
+    check_align,
+    check_budget,
+    check_choice,
+    check_index_bitwidth,
+    check_time_limit,
+)
 from cfmem.planning.problem import PlanOptions
 from cfmem.planning.strategies import STRATEGY_NAMES
 
@@ -67,7 +74,8 @@ class PlanArenaPass(ModulePass):
     (as ``nn-plan-memory``), ``align`` (bytes; an allocation's own ``alignment``
     is kept when larger), ``budget`` (bytes of arena at most; absent = none),
     ``arena`` (``global`` or ``argument``: where the arena comes from),
-    ``time-limit`` (seconds, for ``search``).
+    ``time-limit`` (seconds, for ``search``), ``index-bitwidth`` (bits of an ``index``
+    element in the arena: 64 as MLIR's LLVM lowering, unless told otherwise).
     """
 
     name = "memref-plan-arena"
@@ -77,6 +85,7 @@ class PlanArenaPass(ModulePass):
     budget: int | None = None
     arena: str = "global"
     time_limit: float | int = 10.0
+    index_bitwidth: int = 64
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         with checked_options():
@@ -86,6 +95,7 @@ class PlanArenaPass(ModulePass):
             check_align("align", self.align)
             check_budget("budget", self.budget)
             check_time_limit("time-limit", self.time_limit)
+            check_index_bitwidth("index-bitwidth", self.index_bitwidth)
         allocating = {fn for fn in functions(op) if any(o.name in ALLOCATIONS for o in fn.walk())}
         if self.arena == "argument":  # a caller passes its callees' arenas, so it needs one too
             order = callee_first(op, reaching(op, allocating), "its arena would have to hold itself")
@@ -94,7 +104,7 @@ class PlanArenaPass(ModulePass):
         arenas: dict[str, tuple[int, int]] = {}  # function given an arena argument -> its size and alignment
         for fn in order:
             _pass_arenas(fn, arenas)
-            live = analyze_allocations(fn)
+            live = analyze_allocations(fn, self.index_bitwidth)
             if not live.allocation_of:
                 continue
             align = max(self.align, live.alignment)

@@ -40,6 +40,13 @@ def check_align(name: str, value: int) -> None:
     check_at_least(name, value, 1)
 
 
+def check_index_bitwidth(name: str, value: int) -> None:
+    """Bits of an ``index``: a whole number of bytes."""
+    check_at_least(name, value, 8)
+    if value % 8:
+        raise OptionError(name, f"must be a multiple of 8 (whole bytes), not {value}")
+
+
 def check_beam_width(name: str, value: int) -> None:
     check_at_least(name, value, 1)
 

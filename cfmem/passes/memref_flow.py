@@ -1,0 +1,60 @@
+"""How buffers flow in bufferized upstream MLIR: which ops make, view and free them, what an
+operand becomes through a view or scf control flow, and how messages name a value (for
+``memref-plan-arena``)."""
+
+from __future__ import annotations
+
+from xdsl.dialects.builtin import MemRefType, UnrankedMemRefType
+from xdsl.ir import BlockArgument, Operation, SSAValue
+
+ALLOCATIONS = ("memref.alloc", "memref.alloca")
+VIEWS = (
+    "memref.subview",
+    "memref.cast",
+    "memref.reinterpret_cast",
+    "memref.collapse_shape",
+    "memref.expand_shape",
+    "memref.transpose",
+    "memref.view",
+    "memref.reshape",
+    "memref.memory_space_cast",
+    "memref.assume_alignment",
+    "memref.extract_strided_metadata",
+)
+"""Ops whose first result points into the bytes of their first operand (the base buffer
+of ``memref.extract_strided_metadata``, which the deallocation pipeline frees)."""
+FREE = "memref.dealloc"
+POINTER = "memref.extract_aligned_pointer_as_index"
+"""A buffer's address as an index (see cfmem.passes.memref_addresses)."""
+
+
+def flows_into(op: Operation, index: int) -> list[SSAValue]:
+    """The values operand ``index`` of ``op`` becomes or points into: a view's result, or the
+    region results and block arguments scf control flow passes it to (none for other operands)."""
+    if op.name in VIEWS:
+        return list(op.results[:1]) if index == 0 else []
+    if op.name == "scf.for":  # an initial value: the body's argument and the loop's result
+        return [op.regions[0].block.args[index - 2], op.results[index - 3]] if index >= 3 else []
+    if op.name == "scf.while":
+        return [op.regions[0].block.args[index]]
+    owner = op.parent_op()
+    if op.name == "scf.condition" and index > 0 and owner is not None:  # the after block's and the result
+        return [owner.regions[1].block.args[index - 1], owner.results[index - 1]]
+    if op.name == "scf.yield" and owner is not None:
+        if owner.name == "scf.if":
+            return [owner.results[index]]
+        if owner.name == "scf.for":
+            return [owner.results[index], owner.regions[0].block.args[index + 1]]
+        if owner.name == "scf.while":  # from the after block to the next iteration's before block
+            return [owner.regions[0].block.args[index]]
+    return []
+
+
+def is_memref(value: SSAValue) -> bool:
+    return isinstance(value.type, MemRefType | UnrankedMemRefType)
+
+
+def describe(value: SSAValue) -> str:
+    """``%name``, ``a buffer`` or ``a value``; ``argument ...`` for a block argument."""
+    name = f"%{value.name_hint}" if value.name_hint else ("a buffer" if is_memref(value) else "a value")
+    return f"argument {name}" if isinstance(value, BlockArgument) else name
