@@ -66,6 +66,14 @@ DYNAMIC_ALLOC = """func.func @main(%n: index) {
   func.return
 }
 """
+ADDRESS_OUT = """func.func @main(%o: memref<1xindex>) {
+  %c0 = arith.constant 0 : index
+  %a = memref.alloc() : memref<4xf32>
+  %addr = "memref.extract_aligned_pointer_as_index"(%a) : (memref<4xf32>) -> index
+  memref.store %addr, %o[%c0] : memref<1xindex>
+  func.return
+}
+"""
 EXAMPLE = str(EXAMPLES / "wakeword.mlir")
 LOOPS = str(EXAMPLES / "seqkws.mlir")
 
@@ -100,6 +108,7 @@ CASES: dict[str, Callable[[Path], list[str]]] = {
     "over-budget": lambda d: ["opt", EXAMPLE, "-p", "nn-plan-memory{budget=100}", "-o", "out.mlir"],
     "arena-escape": lambda d: ["opt", write(d, "m.mlir", ESCAPE), "-p", "memref-plan-arena", "-o", "out.mlir"],
     "arena-dynamic-size": lambda d: ["opt", write(d, "m.mlir", DYNAMIC_ALLOC), "-p", "memref-plan-arena", "-o", "out.mlir"],
+    "arena-address-out": lambda d: ["opt", write(d, "m.mlir", ADDRESS_OUT), "-p", "memref-plan-arena", "-o", "out.mlir"],
     "missing-model": lambda d: ["run", "absent.mlir"],
     "missing-blob": lambda d: ["run", write(d, "m.mlir", TINY.format(where='file("w.bin", 0)'))],
     "truncated-blob": lambda d: ["run", write(d, "m.mlir", TINY.format(where='file("w.bin", 0)')), "--seed", write(d, "w.bin", bytes(40)) and "0"],

@@ -255,3 +255,68 @@ func.func @recursive(%n: index, %out: memref<4xf32>) {
   memref.dealloc %t : memref<4xf32>
   func.return
 }
+
+// -----
+
+// Upstream's deallocation pipeline stores buffer addresses into a buffer and passes it to a
+// helper defined in the module, which writes "free this?" flags that only decide frees. The
+// helper keeps no pointer: the call is a use of the buffers passed to it, the frees go, the
+// helper is left alone. An index takes 8 bytes (index-bitwidth=64).
+func.func @frees_by_address(%x: memref<4xf32>, %out: memref<4xf32>) {
+  %c0 = arith.constant 0 : index
+  %a = memref.alloc() : memref<4xf32>
+  "memref.copy"(%x, %a) : (memref<4xf32>, memref<4xf32>) -> ()
+  "memref.copy"(%a, %out) : (memref<4xf32>, memref<4xf32>) -> ()
+  %p = memref.alloc() : memref<1xindex>
+  %f = memref.alloc() : memref<1xi1>
+  %addr = "memref.extract_aligned_pointer_as_index"(%a) : (memref<4xf32>) -> index
+  memref.store %addr, %p[%c0] : memref<1xindex>
+  %pc = "memref.cast"(%p) : (memref<1xindex>) -> memref<?xindex>
+  %fc = "memref.cast"(%f) : (memref<1xi1>) -> memref<?xi1>
+  func.call @helper(%pc, %fc) : (memref<?xindex>, memref<?xi1>) -> ()
+  %free = memref.load %f[%c0] : memref<1xi1>
+  scf.if %free {
+    memref.dealloc %a : memref<4xf32>
+  }
+  memref.dealloc %p : memref<1xindex>
+  memref.dealloc %f : memref<1xi1>
+  func.return
+}
+func.func private @helper(%ptrs: memref<?xindex>, %flags: memref<?xi1>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %n = memref.dim %ptrs, %c0 : memref<?xindex>
+  scf.for %i = %c0 to %n step %c1 {
+    %ptr = memref.load %ptrs[%i] : memref<?xindex>
+    %nonnull = arith.cmpi ne, %ptr, %c0 : index
+    memref.store %nonnull, %flags[%i] : memref<?xi1>
+  }
+  func.return
+}
+
+// CHECK:      func.func @frees_by_address({{.*}}) attributes {cfmem.arena_size = 33 : i64
+// CHECK:        %p = memref.view %arena[%{{.*}}][] : memref<33xi8> to memref<1xindex>
+// CHECK:        func.call @helper(%pc, %fc) : (memref<?xindex>, memref<?xi1>) -> ()
+// CHECK-NEXT:   %free = memref.load %f[%{{.*}}] : memref<1xi1>
+// CHECK-NEXT:   scf.if %free {
+// CHECK-NEXT:   }
+// CHECK-NEXT:   func.return
+// CHECK:      func.func private @helper(%ptrs: memref<?xindex>, %flags: memref<?xi1>) {
+// CHECK-NOT:    cfmem.arena_size
+// CHECK:        memref.store %nonnull, %flags[%i] : memref<?xi1>
+
+// -----
+
+func.func private @declared(memref<?xindex>)
+
+func.func @address_to_a_declared_function() {
+  %c0 = arith.constant 0 : index
+  %a = memref.alloc() : memref<4xf32>
+  %p = memref.alloc() : memref<1xindex>
+  %addr = "memref.extract_aligned_pointer_as_index"(%a) : (memref<4xf32>) -> index
+  memref.store %addr, %p[%c0] : memref<1xindex>
+  %pc = "memref.cast"(%p) : (memref<1xindex>) -> memref<?xindex>
+  // CHECK: 'func.call' after %pc in @address_to_a_declared_function passes values that depend on buffer addresses to @declared, which is not defined in the module (its body must show it keeps no pointer)
+  func.call @declared(%pc) : (memref<?xindex>) -> ()
+  func.return
+}
