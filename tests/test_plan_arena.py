@@ -381,3 +381,22 @@ def test_index_bitwidth_is_whole_bytes(bits, message):
     with pytest.raises(PassFailedException, match=f"index-bitwidth {message}"):
         run(ADDRESSES, f"memref-plan-arena{{index-bitwidth={bits}}}")
     run(ADDRESSES, "memref-plan-arena{index-bitwidth=32}")
+
+
+UNPLANNED_ADDRESS = f"""
+func.func @main(%x: memref<4xf32>, %o: memref<1xindex>) {{
+  %c0 = arith.constant 0 : index
+  %a = memref.alloc() : memref<4xf32>
+  {copy("%x", "%a")}
+  %addr = "memref.extract_aligned_pointer_as_index"(%x) : (memref<4xf32>) -> index
+  memref.store %addr, %o[%c0] : memref<1xindex>
+  func.return
+}}
+"""
+
+
+def test_the_address_of_a_buffer_that_is_not_planned_is_free_to_go_anywhere():
+    run(UNPLANNED_ADDRESS, "memref-plan-arena")  # %x stays where it is: its address may reach an out-param
+    planned = UNPLANNED_ADDRESS.replace("(%x) : (memref<4xf32>) -> index", "(%a) : (memref<4xf32>) -> index")
+    with pytest.raises(PassFailedException, match="into argument %o, which may be memory the function did not allocate"):
+        run(planned, "memref-plan-arena")

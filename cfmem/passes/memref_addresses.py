@@ -7,9 +7,11 @@ rewrite erases every free of a planned buffer: an address that decides nothing b
 frees cannot change what the program computes. This module checks that it decides nothing
 else, following it through values, memory and calls.
 
-A value is *tainted* when it may depend on an address: a pointer; a comparison, boolean op or
-select of a tainted value; what scf control flow passes a tainted value to; a load from a
-tainted buffer; a result of an ``scf.if`` whose condition is tainted (a *guarded* if). A
+A value is *tainted* when it may depend on an address that planning moves: the pointer of
+a buffer that may be one of the function's allocations (others stay where they are); a
+comparison, boolean op or select of a tainted value; what scf control flow passes a tainted
+value to; a load from a tainted buffer; a result of an ``scf.if`` whose condition is tainted
+(a *guarded* if). A
 buffer (the memory a memref value may point into, through views and scf) is tainted when a
 tainted value is stored into it, when a guarded if stores into it, or when it is passed to a
 call that receives anything tainted. Such a call is seen through when its callee is defined
@@ -47,6 +49,8 @@ WHY = "planned buffers may share addresses: what depends on one may only decide 
 def calls_seen_through(fn: func.FuncOp) -> set[Operation]:
     """Check where addresses flow in ``fn`` (see the module docstring); the ``func.call``s
     it sees through. Raises ``PassFailedException`` on what is refused."""
+    if not any(op.name == POINTER for op in fn.body.walk()):
+        return set()
     return _Taint(fn, callee=False).run()
 
 
@@ -106,7 +110,9 @@ class _Taint:
         """Taint what ``op`` makes of tainted operands; whether anything new is tainted."""
         before = len(self.values), len(self.buffers), len(self.guarded)
         made: list[SSAValue] = []
-        if op.name == POINTER or (op.name in COMBINE and any(v in self.values for v in op.operands)):
+        if op.name == POINTER and any(_allocated(o) for o in self.origins.get(op.operands[0], ())):
+            made += op.results
+        elif op.name in COMBINE and any(v in self.values for v in op.operands):
             made += op.results
         elif op.name == "memref.load" and self.holds_taint(op.operands[0]):
             made += op.results
@@ -152,11 +158,10 @@ class _Taint:
             self.buffers.add(origin)
 
     def see_through(self, call: Operation) -> None:
-        """Refuse a call whose callee may keep or spread what it receives."""
+        """Refuse a call whose callee may keep or spread what it receives (a callee seen
+        through holds no call, so this is the planned function's)."""
         name = call.callee.string_value()
         where = f"'func.call' {op_position(call)} passes values that depend on buffer addresses to @{name}"
-        if self.callee:
-            raise PassFailedException(f"{where} from a function that receives them")
         callee = SymbolTable.lookup_symbol(call, call.callee)
         if not isinstance(callee, func.FuncOp) or not callee.body.blocks:
             raise PassFailedException(f"{where}, which is not defined in the module (its body must show it keeps no pointer)")
