@@ -38,10 +38,11 @@ from cfmem.passes.liveness import op_position
 from cfmem.passes.memref_flow import ALLOCATIONS, FREE, POINTER, VIEWS, describe, flows_into, is_memref
 
 COMBINE = ("arith.cmpi", "arith.andi", "arith.ori", "arith.xori", "arith.select")
-BUFFER_USES = ("memref.load", "memref.store", "memref.dim", FREE, POINTER, *VIEWS)
-GUARDED = ("memref.load", "memref.store", "memref.dim", FREE, "arith.constant", "scf.if", "scf.for", "scf.yield", *COMBINE)
+ACCESSES = ("memref.load", "memref.store", "memref.dim")
+BUFFER_USES = (*ACCESSES, FREE, POINTER, *VIEWS)
+GUARDED = (*ACCESSES, FREE, "arith.constant", "scf.if", "scf.for", "scf.yield", *COMBINE)
 """What a guarded if may hold."""
-CALLEE = ("memref.load", "memref.store", "memref.dim", "memref.cast", "func.return", "scf.if", "scf.for", "scf.while", "scf.yield", "scf.condition")
+CALLEE = (*ACCESSES, "memref.cast", "func.return", "scf.if", "scf.for", "scf.while", "scf.yield", "scf.condition")
 """What the body of a callee seen through may hold, besides arith ops."""
 WHY = "planned buffers may share addresses: what depends on one may only decide which buffers to free"
 
@@ -164,7 +165,9 @@ class _Taint:
         where = f"'func.call' {op_position(call)} passes values that depend on buffer addresses to @{name}"
         callee = SymbolTable.lookup_symbol(call, call.callee)
         if not isinstance(callee, func.FuncOp) or not callee.body.blocks:
-            raise PassFailedException(f"{where}, which is not defined in the module (its body must show it keeps no pointer)")
+            raise PassFailedException(
+                f"{where}, which is not defined in the module (its body must show it keeps no pointer)"
+            )
         for inner in callee.body.walk():
             if not (inner.name.startswith("arith.") or inner.name in CALLEE) or (
                 inner.name == "func.return" and inner.operands
