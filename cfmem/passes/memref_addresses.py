@@ -38,11 +38,12 @@ from cfmem.passes.liveness import op_position
 from cfmem.passes.memref_flow import ALLOCATIONS, FREE, POINTER, VIEWS, describe, flows_into, is_memref
 
 COMBINE = ("arith.cmpi", "arith.andi", "arith.ori", "arith.xori", "arith.select")
-ACCESSES = ("memref.load", "memref.store", "memref.dim")
-BUFFER_USES = (*ACCESSES, FREE, POINTER, *VIEWS)
-GUARDED = (*ACCESSES, FREE, "arith.constant", "scf.if", "scf.for", "scf.yield", *COMBINE)
+SCALAR_ACCESSES = ("memref.load", "memref.store", "memref.dim")
+"""Ops that read or write one element of a buffer, or measure it."""
+BUFFER_USES = (*SCALAR_ACCESSES, FREE, POINTER, *VIEWS)
+GUARDED = (*SCALAR_ACCESSES, FREE, "arith.constant", "scf.if", "scf.for", "scf.yield", *COMBINE)
 """What a guarded if may hold."""
-CALLEE = (*ACCESSES, "memref.cast", "func.return", "scf.if", "scf.for", "scf.while", "scf.yield", "scf.condition")
+CALLEE = (*SCALAR_ACCESSES, "memref.cast", "func.return", "scf.if", "scf.for", "scf.while", "scf.yield", "scf.condition")
 """What the body of a callee seen through may hold, besides arith ops."""
 WHY = "planned buffers may share addresses: what depends on one may only decide which buffers to free"
 
