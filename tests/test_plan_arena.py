@@ -402,3 +402,41 @@ def test_the_address_of_a_buffer_that_is_not_planned_is_free_to_go_anywhere():
     planned = UNPLANNED_ADDRESS.replace("(%x) : (memref<4xf32>) -> index", "(%a) : (memref<4xf32>) -> index")
     with pytest.raises(PassFailedException, match="into argument %o, which may be memory the function did not"):
         run(planned, "memref-plan-arena")
+
+
+CALLER = """
+func.func private @callee(%x: memref<4xf32>) {{
+  {body}
+  func.return
+}}
+
+func.func @main(%out: memref<4xf32>) {{
+  %t = memref.alloc() : memref<4xf32>
+  func.call @callee(%t) : (memref<4xf32>) -> ()
+  "memref.copy"(%t, %out) : (memref<4xf32>, memref<4xf32>) -> ()
+  memref.dealloc %t : memref<4xf32>
+  func.return
+}}
+"""
+
+
+@pytest.mark.parametrize(
+    ("body", "planned"),
+    [
+        ('%c0 = arith.constant 0 : index\n  %v = memref.load %x[%c0] : memref<4xf32>\n  memref.store %v, %x[%c0] : memref<4xf32>', True),
+        ('%s = memref.subview %x[0] [2] [1] : memref<4xf32> to memref<2xf32, strided<[1]>>\n'
+         '  %one = arith.constant 1.0 : f32\n  linalg.fill ins(%one : f32) outs(%s : memref<2xf32, strided<[1]>>)', True),
+        ("memref.dealloc %x : memref<4xf32>", False),  # frees the caller's buffer
+        ('%p = "memref.extract_aligned_pointer_as_index"(%x) : (memref<4xf32>) -> index', False),
+        ("func.call @elsewhere(%x) : (memref<4xf32>) -> ()", False),  # passes it to a function only declared
+    ],
+    ids=["loads and stores", "a view filled by linalg", "frees it", "takes its address", "passes it on"],
+)
+def test_a_buffer_passed_to_a_call_is_planned_only_when_the_callee_keeps_no_pointer(body, planned):
+    text = CALLER.format(body=body) + "\nfunc.func private @elsewhere(memref<4xf32>)\n"
+    if planned:
+        module = run(text, "memref-plan-arena")
+        assert not any(op.name == "memref.alloc" for op in module.walk())
+    else:
+        with pytest.raises(PassFailedException, match=r"'func.call' .* in @main uses %t: its aliasing cannot be seen"):
+            run(text, "memref-plan-arena")

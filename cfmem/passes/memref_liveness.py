@@ -359,7 +359,7 @@ class _Analysis:
         known = user.name in VIEWS or user.name in ACCESSES or user.name.startswith("linalg.")
         known = known or user.name == POINTER or user in self.calls  # checked by calls_seen_through
         known = known or user.name in ("scf.yield", "scf.condition", "scf.for", "scf.while", "scf.if")
-        known = known or (isinstance(user, func.CallOp) and _is_arena_parameter(user, index))
+        known = known or (isinstance(user, func.CallOp) and _call_keeps_no_pointer(user, index))
         if not known:
             raise PassFailedException(
                 f"'{user.name}' {op_position(user)} uses {describe(value)}: its aliasing cannot be seen"
@@ -408,13 +408,33 @@ def allocation_bytes(op: Operation, bounds: IndexBounds | None = None, index_bit
     return size
 
 
-def _is_arena_parameter(call: func.CallOp, index: int) -> bool:
-    """Whether operand ``index`` of ``call`` is passed as the callee's arena (see ``ARENA_PARAMETER``)."""
+def _call_keeps_no_pointer(call: func.CallOp, index: int, seen: frozenset[Operation] = frozenset()) -> bool:
+    """Whether the callee of ``call`` only reads and writes its operand ``index`` during the
+    call: it is defined in the module, and the argument, through its views and scf control
+    flow, is only accessed (memref accesses, linalg ops) or passed to calls that keep no
+    pointer either; never returned, freed, stored or taken the address of. An arena
+    parameter (``ARENA_PARAMETER``) qualifies as it is."""
     callee = SymbolTable.lookup_symbol(call, call.callee)
-    return (
-        isinstance(callee, func.FuncOp)
-        and callee.arg_attrs is not None
-        and index < len(callee.arg_attrs.data)
-        and ARENA_PARAMETER in callee.arg_attrs.data[index].data
-    )
+    if not isinstance(callee, func.FuncOp) or not callee.body.blocks or callee in seen or index >= len(callee.args):
+        return False
+    attrs = callee.arg_attrs.data if callee.arg_attrs is not None else ()
+    if index < len(attrs) and ARENA_PARAMETER in attrs[index].data:
+        return True
+    todo, reached = [callee.args[index]], {callee.args[index]}
+    while todo:
+        for use in todo.pop().uses:
+            user = use.operation
+            if user.name in ACCESSES or user.name.startswith("linalg."):
+                if user.name == "memref.store" and use.index == 0:  # the buffer itself stored
+                    return False
+                continue
+            flows = flows_into(user, use.index)
+            if flows:
+                todo += [v for v in flows if v not in reached]
+                reached.update(flows)
+            elif user.name in ("scf.if", "scf.for", "scf.while"):
+                continue  # an operand such an op passes nothing on
+            elif not (isinstance(user, func.CallOp) and _call_keeps_no_pointer(user, use.index, seen | {callee})):
+                return False
+    return True
 

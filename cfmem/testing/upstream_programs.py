@@ -414,6 +414,42 @@ def _growing_columns(trace, a, b, n):
     return [acc]
 
 
+CALLED_LAYER = (
+    HEADER
+    + f"func.func private @layer(%x: {D}, %w: {W}, %b: {D}) -> ({D}) {{\n"
+    + CONSTANTS
+    + _matmul("%m", "%x")
+    + _ew("%h", "arith.mulf", "%m", "%half")
+    + _ew("%s", "arith.addf", "%h", "%b")
+    + f"  return %s : {D}\n}}\n"
+    + f"func.func @main(%a: {D}, %w: {W}, %b: {D}, %n: {COUNT}) -> ({D}) {{\n"
+    + CONSTANTS
+    + _trip_count("%trips", "%n")
+    + f"  %r = scf.for %i = %c0 to %trips step %c1 iter_args(%acc = %a) -> ({D}) {{\n"
+    + f"    %y = func.call @layer(%acc, %w, %b) : ({D}, {W}, {D}) -> {D}\n"
+    + f"    scf.yield %y : {D}\n"
+    + "  }\n"
+    + _positive("%p", "%r")
+    + f"  %out = scf.if %p -> ({D}) {{\n"
+    + _indent(_ew("%t", "arith.negf", "%r") + f"  %z = func.call @layer(%t, %w, %b) : ({D}, {W}, {D}) -> {D}\n"
+              + f"  scf.yield %z : {D}\n")
+    + f"  }} else {{\n    scf.yield %r : {D}\n  }}\n"
+    + f"  return %out : {D}\n}}\n"
+)
+"""A function called in a loop and in a branch: after bufferization each call writes an out-param
+the caller allocates, and the callee's temporaries are its own allocations."""
+
+
+def _called_layer(trace, a, w, b, n):
+    def layer(x):
+        return (x @ w) * np.float32(0.5) + b
+
+    r = a
+    for _ in _loop(trace, "for", n[0]):
+        r = layer(r)
+    return [layer(-r) if _taken(trace, "if", r[0, 0]) else r]
+
+
 # ---------------------------------------------------------------- programs and inputs
 
 
@@ -517,6 +553,16 @@ def _programs() -> dict[str, Program]:
             _nested_loops,
             {f"trips={n},{m}": [a, w, b, _count(n, m)] for n, m in ((0, 2), (1, 0), (1, 1), (2, 2), (3, 1), (2, 3))},
             ("outer for", "inner for"),
+        ),
+        Program(
+            "called_layer",
+            CALLED_LAYER,
+            _called_layer,
+            {
+                **{f"trips={n}": [a, w, b, _count(n)] for n in loops},
+                "trips=0 else": [na, nw, nb, _count(0)],
+            },
+            ("for", "if"),
         ),
         Program(
             "clamped_columns",
