@@ -18,7 +18,8 @@ first, and each ``func.call`` of a function given an arena passes a new
 allocation of that size, which the caller then plans with its own buffers: a
 callee's bytes are shared with every caller buffer not live across the call.
 A function that may call itself is refused (its buffers cannot have fixed
-addresses). The function records
+addresses). A buffer passed to a call is planned when the callee only reads and
+writes it during the call (see memref_liveness). The function records
 ``cfmem.arena_size``, ``cfmem.lower_bound`` and ``cfmem.plan``. What cannot be
 proven safe is refused with a one-line error (see memref_liveness).
 """
