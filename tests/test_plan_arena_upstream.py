@@ -190,3 +190,24 @@ def test_a_dynamic_size_given_too_small_a_bound_goes_wrong(monkeypatch):
     monkeypatch.setattr(IndexBounds, "upper_bound", lambda self, value: 1)
     module = planned("clamped_columns", "memref-plan-arena")
     assert jit_mismatches(PROGRAMS["clamped_columns"], str(module)) != []
+
+
+def test_the_check_sees_a_read_of_arena_bytes_never_written():
+    """The harness starts an arena global as bytes 0xff: a buffer read before it is written
+    comes out NaN instead of a zero that could pass for a result."""
+    import numpy as np
+
+    from cfmem.testing.upstream_programs import run_program
+
+    text = """
+func.func @main(%x: memref<4xf32>, %out: memref<4xf32>) {
+  %t = memref.alloc() : memref<4xf32>
+  "memref.copy"(%t, %out) : (memref<4xf32>, memref<4xf32>) -> ()
+  memref.dealloc %t : memref<4xf32>
+  func.return
+}
+"""
+    module = parse_program(text)
+    PassPipeline.parse_spec(PASSES, "memref-plan-arena").apply(program_context(), module)
+    (out,) = run_program(str(module), [np.zeros(4, np.float32)])
+    assert np.isnan(out).all()

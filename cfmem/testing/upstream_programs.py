@@ -626,10 +626,12 @@ def run_program_many(text: str, input_sets: Sequence[Sequence[np.ndarray]]) -> l
     @main takes the inputs, then one static-shape memref per result (its
     out-params) and, after ``memref-plan-arena{arena=argument}``, its arena, which
     is passed zeroed and not returned; the module goes through xDSL and
-    ``prepare_for_jit`` first.
+    ``prepare_for_jit`` first. An uninitialized arena global starts as bytes 0xff
+    (NaN in every float), so a plan that reads bytes before writing them shows.
     """
+    from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, MemRefType, TensorType, UnitAttr, i8
+
     from cfmem.passes.memref_liveness import ARENA_PARAMETER
-    from xdsl.dialects.builtin import MemRefType
 
     from cfmem.interp.weights import numpy_dtype
     from cfmem.mlir_check.errors import MlirCheckError
@@ -637,6 +639,10 @@ def run_program_many(text: str, input_sets: Sequence[Sequence[np.ndarray]]) -> l
     from cfmem.mlir_check.prepare import prepare_for_jit
 
     module = parse_program(text)
+    for glob in module.walk():
+        if glob.name == "memref.global" and glob.sym_name.data.startswith("arena_") and glob.initial_value == UnitAttr():
+            size = glob.type.get_shape()[0]
+            glob.initial_value = DenseIntOrFPElementsAttr.from_list(TensorType(i8, [size]), [-1] * size)
     main = _main(module)
     counts = {len(inputs) for inputs in input_sets}
     if len(counts) != 1:
