@@ -39,13 +39,13 @@ def is_flat(module: ModuleOp) -> bool:
 
 def make_context() -> Context:
     """A context with every dialect cfmem reads or writes: builtin and nn loaded; func,
-    arith, scf and memref (the flat form's), linalg, math, affine and cf (bufferized upstream
+    arith, scf and memref (the flat form's), linalg, math, affine, cf and vector (bufferized upstream
     programs, ``nn-lower-to-linalg``'s output) loaded when the parser first meets them."""
     ctx = Context()
     for dialect in (builtin.Builtin, NN):
         ctx.load_dialect(dialect)
     factories = get_all_dialects()  # xDSL's loaders: each imports its dialect when called
-    for name in ("func", "arith", "scf", "memref", "linalg", "math", "affine", "cf"):
+    for name in ("func", "arith", "scf", "memref", "linalg", "math", "affine", "cf", "vector"):
         ctx.register_dialect(name, factories[name])
     return ctx
 

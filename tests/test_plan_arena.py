@@ -440,3 +440,60 @@ def test_a_buffer_passed_to_a_call_is_planned_only_when_the_callee_keeps_no_poin
     else:
         with pytest.raises(PassFailedException, match=r"'func.call' .* in @main uses %t: its aliasing cannot be seen"):
             run(text, "memref-plan-arena")
+
+
+@pytest.mark.parametrize(
+    ("holder", "what"),
+    [
+        ("affine.for %i = 0 to 4 {{\n    {inner}\n  }}", "'memref.alloc' defining %in"),
+        ('%r = "scf.execute_region"() ({{\n    {inner}\n    scf.yield %in : memref<4xf32>\n  }}) : () -> memref<4xf32>',
+         "a memref result of 'scf.execute_region'"),
+        ('"scf.parallel"(%c0, %c4, %c1) <{{operandSegmentSizes = array<i32: 1, 1, 1, 0>}}> ({{\n  ^bb0(%i: index):\n'
+         '    {inner}\n    memref.dealloc %in : memref<4xf32>\n    "scf.reduce"() : () -> ()\n  }}) : (index, index, index) -> ()',
+         "'memref.alloc' defining %in"),
+    ],
+    ids=["affine.for", "scf.execute_region", "scf.parallel"],
+)
+def test_other_region_ops_only_use_buffers(holder, what):
+    """A region op other than scf.if/for/while counts as one op; made or freed inside it, a buffer is refused."""
+    inner = "%in = memref.alloc() : memref<4xf32>"
+    constants = "%c0 = arith.constant 0 : index\n  %c1 = arith.constant 1 : index\n  %c4 = arith.constant 4 : index"
+    text = f"func.func @main(%out: memref<4xf32>) {{\n  {constants}\n  {holder.format(inner=inner)}\n  func.return\n}}"
+    with pytest.raises(PassFailedException, match=f"holds {what}.*other region ops only use them"):
+        run(text, "memref-plan-arena")
+
+
+def test_a_buffer_used_in_an_affine_loop_lives_through_the_loop():
+    text = """
+func.func @main(%out: memref<4xf32>) {
+  %a = memref.alloc() : memref<4xf32>
+  %b = memref.alloc() : memref<4xf32>
+  "memref.copy"(%out, %a) : (memref<4xf32>, memref<4xf32>) -> ()
+  affine.for %i = 0 to 4 {
+    %v = affine.load %a[%i] : memref<4xf32>
+    affine.store %v, %b[%i] : memref<4xf32>
+  }
+  "memref.copy"(%b, %out) : (memref<4xf32>, memref<4xf32>) -> ()
+  memref.dealloc %a : memref<4xf32>
+  memref.dealloc %b : memref<4xf32>
+  func.return
+}
+"""
+    live = analyze_allocations(functions(parse(text))[0])
+    assert lifetimes(live.tree) == {"a": ("fn", 0, 3), "b": ("fn", 1, 4)}
+
+
+def test_a_buffer_freed_inside_another_region_op_is_refused():
+    """The rewrite erases a planned buffer's frees; one inside an op the liveness sees as one step is refused."""
+    text = """
+func.func @main(%out: memref<4xf32>) {
+  %a = memref.alloc() : memref<4xf32>
+  "memref.copy"(%out, %a) : (memref<4xf32>, memref<4xf32>) -> ()
+  affine.for %i = 0 to 1 {
+    memref.dealloc %a : memref<4xf32>
+  }
+  func.return
+}
+"""
+    with pytest.raises(PassFailedException, match=r"'affine.for' .* holds 'memref.dealloc' .*: buffers are planned"):
+        run(text, "memref-plan-arena")

@@ -16,7 +16,9 @@ definition to the step of the op that holds its last use (a ``memref.dealloc``
 is no use; a ``memref.load`` in a linalg op's body is a use by the linalg op).
 So a buffer built in a branch and yielded out lives in the parent from the if's
 step on, and a buffer used within one iteration has its bytes reused by every
-iteration.
+iteration. Any other region op (``affine.for``, ``scf.parallel``, ...) is one
+step, the uses inside it counted there, provided no buffer is made, freed or
+handed on inside it (refused otherwise).
 
 An allocation of dynamic size takes the bytes of its largest size: each dynamic
 size must have an upper bound that ``cfmem.passes.index_bounds`` can see (a
@@ -25,7 +27,7 @@ constant, a clamp such as ``arith.minui %n, %c64``, a loop's induction variable)
 Refused, with one line naming the op: an allocation with a dynamic size without
 such a bound, a layout or a memory space, or of elements without a byte size; an allocation
 that escapes (returned, or used by an op whose aliasing is not known here, such
-as a call). Where buffer addresses flow is checked by cfmem.passes.memref_addresses:
+as a call to a function that may keep a pointer to it). Where buffer addresses flow is checked by cfmem.passes.memref_addresses:
 the calls it sees through (the deallocation pipeline's helper) keep no pointer.
 
 A buffer allocated in a loop and carried into its next iteration (as bufferized
@@ -52,11 +54,15 @@ from cfmem.dialects.types import element_bytes
 from cfmem.passes.index_bounds import IndexBounds
 from cfmem.passes.liveness import op_position
 from cfmem.passes.memref_addresses import calls_seen_through
-from cfmem.passes.memref_flow import ALLOCATIONS, FREE, POINTER, VIEWS, describe, flows_into
+from cfmem.passes.memref_flow import ALLOCATIONS, FREE, POINTER, VIEWS, describe, flows_into, is_memref
 from cfmem.passes.names import ValueNames
 from cfmem.planning.regions import IfNode, RegionTree, Tensor
 
-ACCESSES = ("memref.load", "memref.store", "memref.copy", "memref.dim", "memref.prefetch", "memref.atomic_rmw")
+ACCESSES = (
+    "memref.load", "memref.store", "memref.copy", "memref.dim", "memref.prefetch", "memref.atomic_rmw",
+    "affine.load", "affine.store", "affine.prefetch", "affine.vector_load", "affine.vector_store",
+    "vector.load", "vector.store", "vector.transfer_read", "vector.transfer_write",
+)  # fmt: skip
 """Ops that read or write a buffer and keep no pointer to it."""
 ARENA_PARAMETER = "cfmem.arena"
 """The argument attribute of a function's arena parameter (``memref-plan-arena{arena=argument}``):
@@ -158,7 +164,7 @@ class _Analysis:
                 home.tree.tensors.append(Tensor(second, size, start, end))
                 alternating[name] = (second, carried[first])
         slot_of = {self.names(member): self.names(first) for member, first in leader.items()}
-        frees = [op for op in self.position if op.name == FREE and self.roots(op.operands[0])]
+        frees = [op for op in self.fn.walk() if op.name == FREE and self.roots(op.operands[0])]
         return AllocationLiveness(top.tree, allocation_of, alignment, frees, alternating, slot_of)
 
     def exclusive_groups(self, carried: dict[SSAValue, Operation]) -> dict[SSAValue, SSAValue]:
@@ -199,14 +205,32 @@ class _Analysis:
                 self.loops.append((op, iteration))
                 node = IfNode(self.next_node, step, [iteration.tree], "loop", self.label("loop"))
             elif op.regions and not op.name.startswith("linalg."):  # a linalg op's body computes on scalars
-                raise PassFailedException(
-                    f"'{op.name}' {op_position(op)}: only scf.if, scf.for and scf.while regions can be planned"
-                )
+                self.check_leaf(op)
+                continue
             else:
                 continue
             self.next_node += 1
             region.tree.ifs.append(node)
         return region
+
+    def check_leaf(self, op: Operation) -> None:
+        """Accept a region op other than scf.if, scf.for and scf.while (``affine.for``,
+        ``scf.parallel``, ...) as one op, its nested uses counted at its step: refused when
+        buffers could be made, freed or handed on inside it (an allocation or a dealloc, a
+        memref result or block argument)."""
+        for inner in op.walk():
+            memref_args = [a for r in inner.regions for b in r.blocks for a in b.args if is_memref(a)]
+            what = (
+                f"'{inner.name}' {op_position(inner)}" if inner.name in (*ALLOCATIONS, FREE)
+                else f"a memref block argument of '{inner.name}'" if memref_args
+                else f"a memref result of '{inner.name}'" if inner is op and any(is_memref(r) for r in op.results)
+                else None
+            )  # fmt: skip
+            if what is not None:
+                raise PassFailedException(
+                    f"'{op.name}' {op_position(op)} holds {what}: buffers are planned through scf.if, scf.for"
+                    " and scf.while regions, and other region ops only use them"
+                )
 
     def step_in(self, op: Operation, region: _Region) -> int:
         """The step in ``region`` of the op there that holds ``op``."""
