@@ -15,8 +15,9 @@ from xdsl.passes import PassPipeline
 from xdsl.utils.exceptions import ArgSpecParseError, DiagnosticException
 
 from cfmem.gc_pause import cyclic_gc_paused
-from cfmem.ir_io import CfmemError, make_context, verify
+from cfmem.ir_io import CfmemError, SourceMap, make_context, verify
 from cfmem.passes import DEFAULT_PLAN_PIPELINE, PASSES  # noqa: F401 (the default is re-exported)
+from cfmem.passes.failures import OpFailure
 from cfmem.passes.lower_to_memref import LowerToMemrefPass
 
 GRAPH_REWRITES = ("nn-place", "nn-slice-weights")
@@ -24,10 +25,13 @@ GRAPH_REWRITES = ("nn-place", "nn-slice-weights")
 ``nn-slice-weights``, and ``nn-place``, which decides what it slices."""
 
 
-def apply_pipeline(module: ModuleOp, spec: str, where: str | None = None, base_dir: Path | None = None) -> None:
+def apply_pipeline(
+    module: ModuleOp, spec: str, where: str | None = None, base_dir: Path | None = None, source: SourceMap | None = None
+) -> None:
     """Run pipeline ``spec`` on ``module`` in place and verify the result.
 
-    A bad spec or a failing pass raises ``CfmemError`` (located at ``where``).
+    A bad spec or a failing pass raises ``CfmemError`` (located at ``where``, or at
+    the op a pass refused when ``source`` is the map ``module`` was parsed with).
     ``base_dir`` (the model file's directory) is where ``nn-lower-to-memref``
     reads ``file(...)`` blobs unless the spec gives ``weights-dir``.
     """
@@ -46,11 +50,19 @@ def apply_pipeline(module: ModuleOp, spec: str, where: str | None = None, base_d
         try:
             pipeline.apply(make_context(), module)
         except DiagnosticException as err:
-            raise CfmemError(str(err).strip().splitlines()[0], where) from None
+            raise pass_error(err, where, source) from None
         try:
             verify(module)
         except CfmemError as err:  # a pass produced IR that does not verify
             raise CfmemError(f"{err.message} (after '{spec}')", where) from None
+
+
+def pass_error(err: DiagnosticException, where: str | None, source: SourceMap | None = None) -> CfmemError:
+    """A pass's refusal as one line, at the op it names (an ``OpFailure``) when ``source``
+    maps that op to its place in the file, else at ``where``."""
+    if source is not None and isinstance(err, OpFailure):
+        where = source.locate(err.op)
+    return CfmemError(str(err).strip().splitlines()[0], where)
 
 
 def _spec_error_message(err: BaseException) -> str:

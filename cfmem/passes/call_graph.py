@@ -12,8 +12,8 @@ from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp, SymbolRefAttr
 from xdsl.ir import Attribute, Operation
 from xdsl.traits import SymbolTable
-from xdsl.utils.exceptions import PassFailedException
 
+from cfmem.passes.failures import OpFailure
 from cfmem.passes.liveness import op_position
 
 
@@ -71,7 +71,7 @@ def callee_first(module: ModuleOp, planned: set[func.FuncOp], why: str) -> list[
                 if any(f in planned for f in cycle):
                     where = f"'func.call' {op_position(call)}" if call is not None else f"'func.call_indirect' in @{fn.sym_name.data}"
                     through = " -> ".join(f"@{f.sym_name.data}" for f in [*cycle, target])
-                    raise PassFailedException(f"{where}: the call is recursive ({through}); {why}")
+                    raise OpFailure(call or fn, f"{where}: the call is recursive ({through}); {why}")
             elif target not in state:
                 path.append((fn, call))
                 visit(target)

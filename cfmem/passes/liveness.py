@@ -36,13 +36,13 @@ from xdsl.dialects import func
 from xdsl.dialects.builtin import DenseArrayBase, ModuleOp, TensorType, i64
 from xdsl.ir import Block, Operation, SSAValue
 from xdsl.passes import ModulePass
-from xdsl.utils.exceptions import PassFailedException
 
 from cfmem.dialects.nn_compute import ConstantOp
 from cfmem.dialects.nn_control import REGION_OPS, IfOp, LoopOp
 from cfmem.dialects.nn_dma import DmaStartOp, DmaWaitOp
 from cfmem.dialects.nn_weights import GetGlobalOp, ReshapeOp, ViewOp
 from cfmem.dialects.types import tensor_bytes
+from cfmem.passes.failures import OpFailure
 from cfmem.passes.names import ValueNames
 from cfmem.passes.placement import is_offchip_activation, is_resident
 from cfmem.planning.regions import Alias, IfNode, RegionTree, Tensor
@@ -278,7 +278,7 @@ class LivenessPass(ModulePass):
 def refuse_foreign_region(op: Operation) -> None:
     """Fail on an op with regions other than nn.if and nn.loop: cfmem cannot see into its control flow."""
     if op.regions and not isinstance(op, REGION_OPS):
-        raise PassFailedException(
+        raise OpFailure(op,
             f"'{op.name}' {op_position(op)}: only nn.if and nn.loop regions can be planned"
             " (write this control flow as nn.if or nn.loop)"
         )

@@ -151,17 +151,17 @@ from xdsl.pattern_rewriter import (
 )
 from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.traits import SymbolTable
-from xdsl.utils.exceptions import PassFailedException
 
 from cfmem.dialects import nn_compute as nc
 from cfmem.dialects import nn_quant as nq
-from cfmem.dialects.nn_quant import ui8 as UI8
 from cfmem.dialects.nn_memref import ApplyOp
+from cfmem.dialects.nn_quant import ui8 as UI8
 from cfmem.dialects.nn_weights import ReshapeOp
 from cfmem.dialects.shapes import row_major_strides
 from cfmem.dialects.types import element_bytes
 from cfmem.interp import kernels
 from cfmem.interp.kernels import quant_params
+from cfmem.passes.failures import OpFailure
 from cfmem.planning.problem import align_up
 
 Shape = tuple[int, ...]
@@ -396,7 +396,7 @@ def uniform_zero_point(op: Operation, prefix: str) -> int:
     """A per-channel weight zero point that is the same for every channel, as one value."""
     zero_points = quant_params(op, prefix)[1]
     if np.any(zero_points != zero_points[0]):
-        raise PassFailedException(f"nn-lower-to-linalg: '{op.name}' with differing {prefix} zero points per channel is not supported")
+        raise OpFailure(op, f"nn-lower-to-linalg: '{op.name}' with differing {prefix} zero points per channel is not supported")
     return int(zero_points[0])
 
 
@@ -553,7 +553,7 @@ class OpLowering:
     def lower(self, op: Operation, ins: list[SSAValue], out: SSAValue) -> None:
         method = self.METHODS.get(type(op))
         if method is None:
-            raise PassFailedException(f"nn-lower-to-linalg cannot lower '{op.name}'")
+            raise OpFailure(op, f"nn-lower-to-linalg cannot lower '{op.name}'")
         if not any(v.type.get_element_type() == f16 for v in (*ins, out)):
             method(self, op, ins, out)
             return
@@ -1134,7 +1134,7 @@ def enclosing_function(op: Operation) -> func.FuncOp:
     parent = op.parent_op()
     while not isinstance(parent, func.FuncOp):
         if parent is None:
-            raise PassFailedException(f"'{op.name}' is not inside a func.func")
+            raise OpFailure(op, f"'{op.name}' is not inside a func.func")
         parent = parent.parent_op()
     return parent
 

@@ -93,6 +93,7 @@ from cfmem.gc_pause import cyclic_gc_paused
 from cfmem.interp.weights import WeightError, blob_bytes
 from cfmem.passes.aliases import concat_parts, is_inplace_op, slice_byte_offset
 from cfmem.passes.dma_reloads import reloaded_transfers
+from cfmem.passes.failures import OpFailure
 from cfmem.passes.liveness import functions, is_read_only
 from cfmem.passes.names import ValueNames
 from cfmem.passes.placement import SLICE_OF_ATTR, is_resident
@@ -133,13 +134,13 @@ def check_tensor_signature(fn: func.FuncOp) -> None:
     """Fail unless every argument and result of ``fn`` is a tensor."""
     for arg in fn.body.block.args:
         if not isinstance(arg.type, TensorType):
-            raise PassFailedException(
+            raise OpFailure(fn,
                 f"function @{fn.sym_name.data}: {describe(arg)} has type {arg.type}, not a tensor"
                 " (nn-lower-to-memref lowers tensor functions once)"
             )
     for k, ty in enumerate(fn.function_type.outputs.data):
         if not isinstance(ty, TensorType):
-            raise PassFailedException(f"function @{fn.sym_name.data}: result {k} has type {ty}, not a tensor")
+            raise OpFailure(fn, f"function @{fn.sym_name.data}: result {k} has type {ty}, not a tensor")
 
 
 def flat_symbol(name: str) -> str:
@@ -339,7 +340,7 @@ class _FunctionLowering:
         elif isinstance(op, DmaWaitOp):
             self.lower_dma_wait(op, b)
         else:
-            raise PassFailedException(f"nn-lower-to-memref cannot lower '{op.name}'")
+            raise OpFailure(op, f"nn-lower-to-memref cannot lower '{op.name}'")
 
     def add_reads(self, value: SSAValue, writers: list[SSAValue]) -> None:
         """``value``'s bytes hold what ``writers`` (and whoever wrote theirs) wrote."""
@@ -480,7 +481,7 @@ class _FunctionLowering:
         for value, dest in pairs:
             source = self.mem[value]
             if source is not dest and source in slots:
-                raise PassFailedException(
+                raise OpFailure(op,
                     f"{self.loop_labels[op]} in @{self.fn.sym_name.data} carries {describe(value)} into another"
                     " position: copy it first (the iteration's copies would overwrite each other)"
                 )
@@ -592,7 +593,7 @@ def blob_global(glob: GlobalOp, weights_dir: Path | None) -> memref.GlobalOp:
 def _stored_arena_size(fn: func.FuncOp) -> int:
     size = fn.attributes.get(ARENA_ATTR)
     if not isinstance(size, IntegerAttr):
-        raise PassFailedException(f"function @{fn.sym_name.data} has no memory plan: run nn-plan-memory first")
+        raise OpFailure(fn, f"function @{fn.sym_name.data} has no memory plan: run nn-plan-memory first")
     return size.value.data
 
 

@@ -32,8 +32,8 @@ from __future__ import annotations
 from xdsl.dialects import func
 from xdsl.ir import Operation, SSAValue
 from xdsl.traits import SymbolTable
-from xdsl.utils.exceptions import PassFailedException
 
+from cfmem.passes.failures import OpFailure
 from cfmem.passes.liveness import op_position
 from cfmem.passes.memref_flow import ALLOCATIONS, FREE, POINTER, VIEWS, describe, flows_into, is_memref
 
@@ -153,7 +153,7 @@ class _Taint:
             if origin in self.buffers:
                 continue
             if not (origin in self.fn.body.block.args if self.callee else _allocated(origin)):
-                raise PassFailedException(
+                raise OpFailure(op,
                     f"'{op.name}' {op_position(op)} puts values that depend on buffer addresses into"
                     f" {describe(buffer)}, which may be memory the function did not allocate ({WHY})"
                 )
@@ -166,14 +166,14 @@ class _Taint:
         where = f"'func.call' {op_position(call)} passes values that depend on buffer addresses to @{name}"
         callee = SymbolTable.lookup_symbol(call, call.callee)
         if not isinstance(callee, func.FuncOp) or not callee.body.blocks:
-            raise PassFailedException(
+            raise OpFailure(call,
                 f"{where}, which is not defined in the module (its body must show it keeps no pointer)"
             )
         for inner in callee.body.walk():
             if not (inner.name.startswith("arith.") or inner.name in CALLEE) or (
                 inner.name == "func.return" and inner.operands
             ):
-                raise PassFailedException(
+                raise OpFailure(inner,
                     f"{where}, whose '{inner.name}' {op_position(inner)} may keep or spread them"
                     " (a callee may only load, store and measure its own arguments with arith and scf)"
                 )
@@ -184,14 +184,14 @@ class _Taint:
             return
         if (user.name, index) in (("scf.if", 0), ("memref.store", 0)):  # checked as guarded, spread as taint
             return
-        raise PassFailedException(
+        raise OpFailure(user,
             f"'{user.name}' {op_position(user)} uses {describe(value)}, which depends on buffer addresses ({WHY})"
         )
 
     def check_buffer_use(self, user: Operation, index: int, value: SSAValue) -> None:
         if user.name in BUFFER_USES or flows_into(user, index) or user in self.calls:
             return
-        raise PassFailedException(
+        raise OpFailure(user,
             f"'{user.name}' {op_position(user)} uses {describe(value)}, which holds values that depend on buffer"
             f" addresses ({WHY})"
         )
@@ -202,7 +202,7 @@ class _Taint:
                 continue
             kept_free = inner.name == FREE and not any(_allocated(o) for o in self.origins.get(inner.operands[0], ()))
             if inner.name not in GUARDED or kept_free:
-                raise PassFailedException(
+                raise OpFailure(if_op,
                     f"'scf.if' {op_position(if_op)} decides on buffer addresses but does more than free planned"
                     f" buffers: it holds '{inner.name}' {op_position(inner)} ({WHY})"
                 )

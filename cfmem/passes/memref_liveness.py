@@ -47,10 +47,10 @@ from xdsl.dialects import func
 from xdsl.dialects.builtin import IndexType, MemRefType, NoneAttr, StridedLayoutAttr
 from xdsl.ir import Operation, SSAValue
 from xdsl.traits import SymbolTable
-from xdsl.utils.exceptions import PassFailedException
 
 from cfmem.dialects.shapes import row_major_strides
 from cfmem.dialects.types import element_bytes
+from cfmem.passes.failures import OpFailure
 from cfmem.passes.index_bounds import IndexBounds
 from cfmem.passes.liveness import op_position
 from cfmem.passes.memref_addresses import calls_seen_through
@@ -126,7 +126,7 @@ class _Analysis:
 
     def run(self) -> AllocationLiveness:
         if len(self.fn.body.blocks) > 1:
-            raise PassFailedException(
+            raise OpFailure(self.fn,
                 f"'func.func' @{self.fn.sym_name.data}: its body has {len(self.fn.body.blocks)} blocks (branches such as"
                 " cf.br); only scf control flow is planned (upstream's lift-cf-to-scf turns them into scf)"
             )
@@ -227,7 +227,7 @@ class _Analysis:
                 else None
             )  # fmt: skip
             if what is not None:
-                raise PassFailedException(
+                raise OpFailure(op,
                     f"'{op.name}' {op_position(op)} holds {what}: buffers are planned through scf.if, scf.for"
                     " and scf.while regions, and other region ops only use them"
                 )
@@ -312,9 +312,9 @@ class _Analysis:
                 where = f"'{owner.name}' {op_position(owner)}: the buffer is carried into the next iteration of"
                 where += f" '{loop.name}' {op_position(loop)}"
                 if self.innermost_loop(owner) is not loop:
-                    raise PassFailedException(f"{where} from an inner loop (its slots would alternate twice)")
+                    raise OpFailure(owner, f"{where} from an inner loop (its slots would alternate twice)")
                 if value in from_before or root in carried:
-                    raise PassFailedException(
+                    raise OpFailure(owner,
                         f"{where} more than once, or with the previous iteration's buffer (two slots are not enough)"
                     )
                 carried[root] = loop
@@ -376,7 +376,7 @@ class _Analysis:
         """Refuse a use (operand ``index`` of ``user``) through which the buffer escapes or
         aliasing is not known."""
         if isinstance(user, func.ReturnOp):
-            raise PassFailedException(
+            raise OpFailure(user,
                 f"'func.return' {op_position(user)}: {describe(value)} escapes the function"
                 " (return results through out-params to plan them)"
             )
@@ -385,7 +385,7 @@ class _Analysis:
         known = known or user.name in ("scf.yield", "scf.condition", "scf.for", "scf.while", "scf.if")
         known = known or (isinstance(user, func.CallOp) and _call_keeps_no_pointer(user, index))
         if not known:
-            raise PassFailedException(
+            raise OpFailure(user,
                 f"'{user.name}' {op_position(user)} uses {describe(value)}: its aliasing cannot be seen"
                 " (memref-plan-arena plans memref, linalg and scf ops)"
             )
@@ -394,13 +394,13 @@ class _Analysis:
         ty = op.results[0].type
         where = f"'{op.name}' {op_position(op)}"
         if not isinstance(ty, MemRefType):
-            raise PassFailedException(f"{where}: result type {ty} is not a memref")
+            raise OpFailure(op, f"{where}: result type {ty} is not a memref")
         if not isinstance(ty.layout, NoneAttr) and not (
             isinstance(ty.layout, StridedLayoutAttr) and ty.layout == StridedLayoutAttr(row_major_strides(ty.get_shape()), 0)
         ):
-            raise PassFailedException(f"{where}: {ty} has a layout (only identity layouts are planned)")
+            raise OpFailure(op, f"{where}: {ty} has a layout (only identity layouts are planned)")
         if not isinstance(ty.memory_space, NoneAttr):
-            raise PassFailedException(f"{where}: {ty} is in memory space {ty.memory_space} (one arena, the default space)")
+            raise OpFailure(op, f"{where}: {ty} is in memory space {ty.memory_space} (one arena, the default space)")
         self.nbytes[op] = allocation_bytes(op, self.bounds, self.index_bitwidth)
 
 
@@ -415,7 +415,7 @@ def allocation_bytes(op: Operation, bounds: IndexBounds | None = None, index_bit
         element = ty.get_element_type()
         size = index_bitwidth // 8 if isinstance(element, IndexType) else element_bytes(element)
     except ValueError as err:
-        raise PassFailedException(f"{where}: {err}") from None
+        raise OpFailure(op, f"{where}: {err}") from None
     bounds = bounds or IndexBounds()
     dynamic = iter(op.operands)  # one size per dynamic dimension, in order
     for dim in ty.get_shape():
@@ -423,7 +423,7 @@ def allocation_bytes(op: Operation, bounds: IndexBounds | None = None, index_bit
             value = next(dynamic)
             bound = bounds.upper_bound(value)
             if bound is None:
-                raise PassFailedException(
+                raise OpFailure(op,
                     f"{where}: {ty} has a dynamic size{f' %{value.name_hint}' if value.name_hint else ''}"
                     " with no upper bound to plan it with (clamp it, e.g. arith.minui %n, %c64)"
                 )

@@ -28,7 +28,8 @@ from __future__ import annotations
 from xdsl.dialects import func
 from xdsl.dialects.builtin import IntegerAttr, StringAttr, UnitAttr, i64
 from xdsl.ir import Operation, SSAValue
-from xdsl.utils.exceptions import PassFailedException
+
+from cfmem.passes.failures import OpFailure
 
 WEIGHTS_ATTR = "cfmem.weights"
 OFFCHIP_ATTR = "cfmem.offchip"
@@ -51,7 +52,7 @@ def weight_place(op: Operation) -> str:
     if attr is None:
         return "stream"
     if not isinstance(attr, StringAttr) or attr.data not in WEIGHT_PLACES:
-        raise PassFailedException(
+        raise OpFailure(op,
             f"'{op.name}': {WEIGHTS_ATTR} must be one of {', '.join(repr(p) for p in WEIGHT_PLACES)}, not {attr}"
         )
     return attr.data
@@ -103,7 +104,7 @@ def function_int(fn: func.FuncOp, name: str) -> int | None:
     if attr is None:
         return None
     if not isinstance(attr, IntegerAttr):
-        raise PassFailedException(f"function @{fn.sym_name.data}: {name} must be an integer, not {attr}")
+        raise OpFailure(fn, f"function @{fn.sym_name.data}: {name} must be an integer, not {attr}")
     return attr.value.data
 
 

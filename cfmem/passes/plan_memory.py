@@ -38,10 +38,10 @@ from xdsl.dialects import func
 from xdsl.dialects.builtin import DenseArrayBase, IntegerAttr, ModuleOp, StringAttr, i64
 from xdsl.ir import Block, Operation, SSAValue
 from xdsl.passes import ModulePass
-from xdsl.utils.exceptions import PassFailedException
 
 from cfmem.dialects.nn_control import LoopOp
 from cfmem.passes.aliases import ALIAS_KINDS, SAFE_KINDS, find_aliases
+from cfmem.passes.failures import OpFailure
 from cfmem.passes.liveness import FunctionLiveness, analyze_function, functions
 from cfmem.passes.options import checked_options
 from cfmem.passes.placement import BUDGET_ATTR, function_int
@@ -118,7 +118,7 @@ def refuse_over_budget(fn: func.FuncOp, tree: RegionTree, plan: TreePlan, budget
     ``budget`` bytes (None: no budget) of ``memory``."""
     if budget is not None and plan.peak > budget:
         _, where = peak_path(tree)
-        raise PassFailedException(
+        raise OpFailure(fn,
             f"function @{fn.sym_name.data} needs {plan.peak} bytes of {memory}"
             f" (lower bound {plan.lower_bound}, reached at {where}) but the budget is {budget}"
         )

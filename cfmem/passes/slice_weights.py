@@ -35,16 +35,16 @@ from xdsl.dialects.builtin import IntegerAttr, ModuleOp, StringAttr, TensorType,
 from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
-from xdsl.utils.exceptions import PassFailedException
 
 from cfmem.dialects.nn_compute import AddOp, ConcatOp, Conv2dOp, GemmOp, MatmulOp, SliceOp, i64_array
 from cfmem.dialects.nn_quant import QConcatOp, QConv2dOp, QGemmOp, f32_array, floats
 from cfmem.dialects.nn_weights import ReshapeOp, ViewOp
 from cfmem.dialects.types import element_bytes, tensor_bytes
+from cfmem.passes.failures import OpFailure
 from cfmem.passes.insert_dma import weight_operands
-from cfmem.passes.placement import SLICE_OF_ATTR, SLICES_ATTR
 from cfmem.passes.liveness import functions, is_weight, op_position
 from cfmem.passes.options import checked_options
+from cfmem.passes.placement import SLICE_OF_ATTR, SLICES_ATTR
 from cfmem.planning.option_checks import check_at_least
 
 
@@ -341,7 +341,7 @@ class SliceWeightsPass(ModulePass):
     def slice_op(self, op: Operation) -> None:
         asked = op.attributes.get(SLICES_ATTR)
         if asked is not None and not (isinstance(asked, IntegerAttr) and asked.value.data >= 1):
-            raise PassFailedException(f"'{op.name}' {op_position(op)}: {SLICES_ATTR} must be an integer of at least 1, not {asked}")
+            raise OpFailure(op, f"'{op.name}' {op_position(op)}: {SLICES_ATTR} must be an integer of at least 1, not {asked}")
         weights = weight_operands(op)
         too_big = self.max_slice_bytes is not None and sum(tensor_bytes(w.type) for w in weights) > self.max_slice_bytes
         if asked is None and not too_big:
@@ -351,7 +351,7 @@ class SliceWeightsPass(ModulePass):
                 raise Unsliceable("it reads no weight")
             plan = slice_plan(op)
         except Unsliceable as why:
-            raise PassFailedException(f"'{op.name}' {op_position(op)}: cannot slice its weight: {why}") from None
+            raise OpFailure(op, f"'{op.name}' {op_position(op)}: cannot slice its weight: {why}") from None
         n = self.slice_count(op, plan)
         if asked is not None:
             del op.attributes[SLICES_ATTR]

@@ -32,8 +32,8 @@ def main(args: argparse.Namespace) -> int:
     from cfmem.ir_io import load_module
     from cfmem.pipeline import apply_pipeline
 
-    module, _ = load_module(args.model)
-    apply_pipeline(module, args.passes, args.model, Path(args.model).parent)
+    module, source = load_module(args.model)
+    apply_pipeline(module, args.passes, args.model, Path(args.model).parent, source)
     text = io.StringIO()
     Printer(stream=text).print_op(module)
     text.write("\n")

@@ -155,17 +155,18 @@ def _refuse_flat(module, path: str) -> None:
 
 
 def _report_model(path: str, args: argparse.Namespace, options: PlanOptions) -> dict:
+    """The JSON object of one model."""
     from xdsl.utils.exceptions import DiagnosticException
 
     from cfmem.ir_io import load_module
+    from cfmem.pipeline import pass_error
 
-    """The JSON object of one model."""
     module, source = load_module(path)
     _refuse_flat(module, path)
     try:
         return _plan_and_report(module, source, path, args, options)
     except DiagnosticException as err:  # a pass refused the module (e.g. control flow it cannot plan)
-        raise CfmemError(str(err).strip().splitlines()[0], path) from None
+        raise pass_error(err, path, source) from None
 
 
 def _plan_and_report(module, source, path: str, args: argparse.Namespace, options: PlanOptions) -> dict:
