@@ -84,6 +84,17 @@ def run_many_with_mlir(
     return [[results[f"set{k}_out{j}"] for j in range(len(output_specs))] for k in range(len(input_sets))]
 
 
+def run_in_place_with_mlir(
+    module_text: str, input_sets: Sequence[Sequence[np.ndarray]], func_name: str | None = None, timeout: float = 300.0
+) -> list[list[np.ndarray]]:
+    """Call the function of ``module_text`` (see ``run_with_mlir``) once per input set, every
+    argument a given buffer, and return the buffers as each call left them."""
+    request = {"mode": "run", "func": func_name, "sets": len(input_sets), "outputs": [], "return_inputs": True}
+    arrays = {f"set{k}_arg{i}": np.asarray(a) for k, inputs in enumerate(input_sets) for i, a in enumerate(inputs)}
+    results = _run_worker(module_text, request, arrays, timeout)
+    return [[results[f"set{k}_in{i}"] for i in range(len(inputs))] for k, inputs in enumerate(input_sets)]
+
+
 def _run_worker(module_text: str, request: dict, arrays: dict[str, np.ndarray], timeout: float) -> dict[str, np.ndarray]:
     if not mlir_available():
         raise MlirCheckError(f"the upstream MLIR python bindings are not installed; {INSTALL_HINT}")

@@ -64,6 +64,15 @@ from cfmem.mlir_check.errors import MlirCheckError
 C_INTERFACE = "llvm.emit_c_interface"
 
 
+def poison_arenas(module: ModuleOp) -> None:
+    """Start every uninitialized ``memref.global @arena_*`` (memref-plan-arena's) as bytes
+    0xff, NaN in every float, so a run that reads arena bytes before writing them shows."""
+    for glob in module.walk():
+        if isinstance(glob, memref.GlobalOp) and glob.sym_name.data.startswith("arena_") and glob.initial_value == UnitAttr():
+            size = glob.type.get_shape()[0]
+            glob.initial_value = DenseIntOrFPElementsAttr.from_list(TensorType(i8, [size]), [-1] * size)
+
+
 def prepare_for_jit(module: ModuleOp) -> ModuleOp:
     """A copy of ``module`` that upstream MLIR can lower and JIT (see the module docstring)."""
     module = module.clone()

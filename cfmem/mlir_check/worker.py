@@ -5,8 +5,9 @@ Run as ``python -m cfmem.mlir_check.worker DIR``. ``DIR`` holds
 or null, "sets": N, "outputs": [[shape, dtype], ...]}``) and, to run,
 ``inputs.npz`` with input ``i`` of set ``k`` as ``set<k>_arg<i>``. The module
 is compiled once and called once per set. On success the worker writes output
-``j`` of set ``k`` to ``outputs.npz`` as ``set<k>_out<j>`` and exits 0; on a
-failure it can name it writes one line to ``error.txt`` and exits 1.
+``j`` of set ``k`` to ``outputs.npz`` as ``set<k>_out<j>`` (and, when the request
+has ``"return_inputs": true``, input ``i`` as the call left it as ``set<k>_in<i>``)
+and exits 0; on a failure it can name it writes one line to ``error.txt`` and exits 1.
 
 Mode ``"pipeline"`` (``{"mode": "pipeline", "pipeline": text, "result": path}``)
 instead runs the upstream pass pipeline ``text`` (``builtin.module(...)``) on the
@@ -110,6 +111,8 @@ def _check(work: Path, request: dict) -> dict[str, np.ndarray] | None:
             _stage("run", lambda: engine.invoke(name, *pointers))
             seconds.append(time.perf_counter() - start)
             results.update({f"set{k}_out{j}": out for j, out in enumerate(outputs)})
+            if request.get("return_inputs"):  # what the call left in the buffers it was given
+                results.update({f"set{k}_in{i}": array for i, array in enumerate(inputs)})
         results["run_seconds"] = np.array(seconds)
         return results
 

@@ -629,20 +629,17 @@ def run_program_many(text: str, input_sets: Sequence[Sequence[np.ndarray]]) -> l
     ``prepare_for_jit`` first. An uninitialized arena global starts as bytes 0xff
     (NaN in every float), so a plan that reads bytes before writing them shows.
     """
-    from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, MemRefType, TensorType, UnitAttr, i8
+    from xdsl.dialects.builtin import MemRefType
 
     from cfmem.passes.memref_liveness import ARENA_PARAMETER
 
     from cfmem.interp.weights import numpy_dtype
     from cfmem.mlir_check.errors import MlirCheckError
     from cfmem.mlir_check.jit import run_many_with_mlir
-    from cfmem.mlir_check.prepare import prepare_for_jit
+    from cfmem.mlir_check.prepare import poison_arenas, prepare_for_jit
 
     module = parse_program(text)
-    for glob in module.walk():
-        if glob.name == "memref.global" and glob.sym_name.data.startswith("arena_") and glob.initial_value == UnitAttr():
-            size = glob.type.get_shape()[0]
-            glob.initial_value = DenseIntOrFPElementsAttr.from_list(TensorType(i8, [size]), [-1] * size)
+    poison_arenas(module)
     main = _main(module)
     counts = {len(inputs) for inputs in input_sets}
     if len(counts) != 1:

@@ -29,6 +29,7 @@ COMMANDS = {
     "plan": "plan",
     "opt": "opt",
     "check-mlir": "check_mlir",
+    "check-arena": "check_arena",
 }
 
 # Arguments naming files a command reads, and files it writes.

@@ -1,0 +1,64 @@
+"""``cfmem check-arena``: a plain MLIR module run before and after memref-plan-arena under upstream's JIT."""
+
+import pytest
+from xdsl.passes import PassPipeline
+
+from cfmem.mlir_check import mlir_available
+from cfmem.passes import PASSES
+from cfmem.testing.upstream_programs import PROGRAMS, bufferize, parse_program, program_context
+
+pytestmark = pytest.mark.skipif(
+    not mlir_available(), reason="upstream MLIR python bindings not installed (pip install 'cfmem[mlir]')"
+)
+
+
+@pytest.fixture(scope="module")
+def bufferized(tmp_path_factory):
+    """nested_loops and called_layer, bufferized, as files."""
+    folder = tmp_path_factory.mktemp("bufferized")
+    paths = {}
+    for name in ("nested_loops", "called_layer"):
+        paths[name] = folder / f"{name}.mlir"
+        paths[name].write_text(bufferize(PROGRAMS[name].text))
+    return paths
+
+
+@pytest.mark.parametrize("pipeline", ["memref-plan-arena", "memref-plan-arena{arena=argument mode=linearize}"])
+def test_a_correct_plan_is_bit_identical_on_every_set(cfmem, bufferized, pipeline):
+    res = cfmem("check-arena", str(bufferized["called_layer"]), "-p", pipeline, "--sets", "3")
+    assert res.returncode == 0, res.stderr
+    lines = res.stdout.strip().splitlines()
+    assert [line.split()[1] for line in lines[1:4]] == ["bit-identical"] * 3
+    assert lines[-1].startswith("ok: 3 random input set(s), every argument bit-identical after @main (arena: @layer 256 bytes")
+    assert lines[-1].endswith("branches and loop trips reached were not measured")
+
+
+def test_a_plan_that_shares_bytes_wrongly_is_caught(cfmem, bufferized, tmp_path, monkeypatch):
+    """The broken case: every buffer at offset 0, handed in with --planned."""
+    from cfmem.passes import memref_plan_arena
+
+    original = memref_plan_arena.plan_tree
+
+    def everything_at_zero(*args, **kwargs):
+        plan = original(*args, **kwargs)
+        plan.offsets = dict.fromkeys(plan.offsets, 0)
+        return plan
+
+    monkeypatch.setattr(memref_plan_arena, "plan_tree", everything_at_zero)
+    module = parse_program(bufferized["nested_loops"].read_text())
+    PassPipeline.parse_spec(PASSES, "memref-plan-arena").apply(program_context(), module)
+    broken = tmp_path / "broken.mlir"
+    broken.write_text(str(module))
+    res = cfmem("check-arena", str(bufferized["nested_loops"]), "--planned", str(broken), "--sets", "4")
+    assert res.returncode == 1
+    assert "DIFFERENT" in res.stdout
+    assert len(res.stderr.strip().splitlines()) == 1
+    assert "error: the planned @main leaves other bits than the unplanned one: %arg15 after set #" in res.stderr
+
+
+def test_a_function_with_a_scalar_argument_is_refused(cfmem, tmp_path):
+    model = tmp_path / "m.mlir"
+    model.write_text("func.func @main(%n: index, %out: memref<4xf32>) {\n  func.return\n}\n")
+    res = cfmem("check-arena", str(model))
+    assert res.returncode == 1
+    assert "@main takes %n of type index: check-arena runs functions whose arguments are all static-shape memrefs" in res.stderr
