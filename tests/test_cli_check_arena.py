@@ -30,7 +30,44 @@ def test_a_correct_plan_is_bit_identical_on_every_set(cfmem, bufferized, pipelin
     lines = res.stdout.strip().splitlines()
     assert [line.split()[1] for line in lines[1:4]] == ["bit-identical"] * 3
     assert lines[-1].startswith("ok: 3 random input set(s), every argument bit-identical after @main (arena: @layer 256 bytes")
-    assert lines[-1].endswith("branches and loop trips reached were not measured")
+    assert lines[-1].endswith("if outcomes ran") or "if outcomes ran (never: " in lines[-1]
+
+
+def test_each_row_shows_the_branches_and_loop_iterations_of_its_set(cfmem, tmp_path):
+    """A hand-written loop whose trip count is an input and an if on an input: the counts are
+    read from the run, so sets with other data show other control flow."""
+    model = tmp_path / "m.mlir"
+    model.write_text("""
+func.func @main(%n: memref<1xi32>, %x: memref<4xf32>, %out: memref<4xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %zero = arith.constant 0.0 : f32
+  %count = memref.load %n[%c0] : memref<1xi32>
+  %trips = arith.index_cast %count : i32 to index
+  %t = memref.alloc() : memref<4xf32>
+  "memref.copy"(%x, %t) : (memref<4xf32>, memref<4xf32>) -> ()
+  scf.for %i = %c0 to %trips step %c1 {
+    %v = memref.load %t[%c0] : memref<4xf32>
+    %w = arith.addf %v, %v : f32
+    memref.store %w, %t[%c0] : memref<4xf32>
+  }
+  %first = memref.load %x[%c0] : memref<4xf32>
+  %pos = arith.cmpf ogt, %first, %zero : f32
+  scf.if %pos {
+    "memref.copy"(%t, %out) : (memref<4xf32>, memref<4xf32>) -> ()
+  }
+  memref.dealloc %t : memref<4xf32>
+  func.return
+}
+""")
+    res = cfmem("check-arena", str(model), "--sets", "6")
+    assert res.returncode == 0, res.stderr
+    rows = [line.split() for line in res.stdout.strip().splitlines()[1:-1]]
+    flows = [row[2:-1] for row in rows]
+    assert {f[0] for f in flows} <= {"loop#0:0", "loop#0:1", "loop#0:2", "loop#0:3"}  # trip counts 0..3
+    assert all(f[1] in ("if#0:then", "if#0:else") for f in flows)
+    assert len({f[0] for f in flows}) > 1 and len({f[1] for f in flows}) == 2  # the data decides both
+    assert res.stdout.strip().splitlines()[-1].endswith("; 2 of 2 if outcomes ran")
 
 
 def test_a_plan_that_shares_bytes_wrongly_is_caught(cfmem, bufferized, tmp_path, monkeypatch):

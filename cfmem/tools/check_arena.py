@@ -21,9 +21,9 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
             " static-shape memref, filled with normal floats, integers 0..3 and random booleans, and"
             " after the call each must hold the same bits in both runs. The planned run starts its"
             " arena as bytes 0xff (NaN in every float), so bytes read before they are written show."
-            " Which branches and how many"
-            " loop iterations the sets reach is not measured. Needs the optional extra:"
-            " pip install 'cfmem[mlir]'."
+            " Each row shows the branch every scf.if took and every loop's iterations in the"
+            " unplanned run (counted in a copy of the function); the last line says which if"
+            " outcomes no set ran. Needs the optional extra: pip install 'cfmem[mlir]'."
         ),
     )
     p.add_argument("model", help="the bufferized .mlir module, before planning")
@@ -39,6 +39,8 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 
 
 def main(args: argparse.Namespace) -> int:
+    import numpy as np
+
     from cfmem.ir_io import load_module
     from cfmem.mlir_check.errors import MlirCheckError
     from cfmem.mlir_check.jit import run_in_place_with_mlir
@@ -59,19 +61,24 @@ def main(args: argparse.Namespace) -> int:
     arenas = _arena_arguments(_function(planned, fn.sym_name.data, where), len(fn.args), where)
     poison_arenas(planned)
     sets = _input_sets(fn, args.sets, args.seed)
+    counted = module.clone()
+    labels = _count_control_flow(_function(counted, fn.sym_name.data, args.model, counters=True))
     try:
-        before = run_in_place_with_mlir(str(prepare_for_jit(module)), sets, fn.sym_name.data)
+        counts = np.zeros(max(len(labels), 1), np.int64)
+        ran = run_in_place_with_mlir(str(prepare_for_jit(counted)), [[*s, counts.copy()] for s in sets], fn.sym_name.data)
         after = run_in_place_with_mlir(
             str(prepare_for_jit(planned)), [[*s, *(a.copy() for a in arenas)] for s in sets], fn.sym_name.data
         )
     except MlirCheckError as err:
         raise CfmemError(f"upstream MLIR: {err}", args.model) from None
+    before, per_set = [r[:-1] for r in ran], [dict(zip(labels, r[-1].tolist())) for r in ran]
     names = [f"%{a.name_hint}" if a.name_hint else f"argument {k}" for k, a in enumerate(fn.args)]
     differing = []
-    print(f"{'set':<4} {'after the call':<16} arguments")
+    print(f"{'set':<4} {'after the call':<16} {'control flow (iterations per loop)':<36} differing")
     for k, (old, new) in enumerate(zip(before, after)):
         wrong = [name for name, a, b in zip(names, old, new) if a.tobytes() != b.tobytes()]
-        print(f"#{k:<3} {'bit-identical' if not wrong else 'DIFFERENT':<16} {', '.join(wrong or names)}")
+        flow = _control_flow(per_set[k])
+        print(f"#{k:<3} {'bit-identical' if not wrong else 'DIFFERENT':<16} {flow:<36} {', '.join(wrong) or '-'}")
         differing += [(k, name) for name in wrong]
     if differing:
         k, name = differing[0]
@@ -80,11 +87,36 @@ def main(args: argparse.Namespace) -> int:
             f" ({len(differing)} argument(s) in {len({s for s, _ in differing})} set(s) differ)", args.model
         )  # fmt: skip
     print(f"ok: {len(sets)} random input set(s), every argument bit-identical after @{fn.sym_name.data}"
-          f"{_arena_summary(planned)}; branches and loop trips reached were not measured")  # fmt: skip
+          f"{_arena_summary(planned)}; {_coverage(labels, per_set)}")  # fmt: skip
     return 0
 
 
-def _function(module, name: str | None, path: str):
+def _control_flow(counts: dict[str, int]) -> str:
+    """What one run did: the branch each if took (``if#0:then``, ``if#1:both`` in a loop) and
+    each loop's iterations (``loop#0:3``, ``loop#0:7/2`` over two runs of it)."""
+    parts = []
+    for label in dict.fromkeys(key.split()[0] for key in counts):
+        if label.startswith("if"):
+            taken = [b for b in ("then", "else") if counts[f"{label} {b}"]]
+            if taken:
+                parts.append(f"{label}:{'both' if len(taken) == 2 else taken[0]}")
+        elif counts[f"{label} runs"]:
+            runs, iterations = counts[f"{label} runs"], counts[f"{label} iterations"]
+            parts.append(f"{label}:{iterations}" + (f"/{runs}" if runs > 1 else ""))
+    return " ".join(parts) or "-"
+
+
+def _coverage(labels: list[str], per_set: list[dict[str, int]]) -> str:
+    """Which if outcomes the sets ran, and which none did."""
+    outcomes = [label for label in labels if label.startswith("if")]
+    never = [label for label in outcomes if not any(counts[label] for counts in per_set)]
+    if not outcomes:
+        return "no scf.if to cover"
+    ran = f"{len(outcomes) - len(never)} of {len(outcomes)} if outcomes ran"
+    return ran + (f" (never: {', '.join(never)})" if never else "")
+
+
+def _function(module, name: str | None, path: str, counters: bool = False):
     """The function to run: ``name``, else @main, else the only function with a body."""
     from xdsl.dialects import func
     from xdsl.dialects.builtin import MemRefType
@@ -95,7 +127,7 @@ def _function(module, name: str | None, path: str):
         listed = ", ".join(f"@{f.sym_name.data}" for f in fns) or "none"
         raise CfmemError(f"no function @{name or 'main'} to run (functions: {listed}); choose one with --func", path)
     fn = chosen[0]
-    for k, arg in enumerate(fn.args):
+    for k, arg in enumerate([] if counters else fn.args):
         if not (isinstance(arg.type, MemRefType) and all(d >= 0 for d in arg.type.get_shape())):
             shown = f"%{arg.name_hint}" if arg.name_hint else f"argument {k}"
             raise CfmemError(
@@ -122,6 +154,57 @@ def _arena_arguments(planned_fn, count: int, where: str) -> list:
             )  # fmt: skip
         extra.append(np.full(tuple(arg.type.get_shape()), 0xFF, np.uint8))
     return extra
+
+
+def _count_control_flow(fn) -> list[str]:
+    """Give ``fn`` a last argument ``memref<Kxi64>`` it counts its control
+    flow in: each scf.if's then and else runs, each loop's runs and iterations. Returns one
+    label per counter, in slot order; ifs and loops are named as memref-plan-arena names them
+    (``if#k`` / ``loop#k``, inner ones first)."""
+    from xdsl.dialects import arith, func, memref, scf
+    from xdsl.dialects.builtin import IndexType, IntegerAttr, MemRefType, i64
+    from xdsl.ir import Block
+    from xdsl.rewriter import InsertPoint, Rewriter
+
+    sites: list[tuple[str, object]] = []  # (label, where to count)
+    numbers = {"if": 0, "loop": 0}
+
+    def visit(op) -> None:
+        for region in op.regions:
+            for block in region.blocks:
+                for inner in list(block.ops):
+                    visit(inner)
+        kind = "if" if op.name == "scf.if" else "loop" if op.name in ("scf.for", "scf.while") else None
+        if kind is None:
+            return
+        label = f"{kind}#{numbers[kind]}"
+        numbers[kind] += 1
+        if kind == "if":
+            for branch, region in zip(("then", "else"), op.regions):
+                if not region.blocks:
+                    region.add_block(Block([scf.YieldOp()]))
+                sites.append((f"{label} {branch}", InsertPoint.at_start(region.blocks[0])))
+        else:
+            sites.append((f"{label} runs", InsertPoint.before(op)))
+            sites.append((f"{label} iterations", InsertPoint.at_start(op.regions[-1].blocks[0])))
+
+    for op in list(fn.body.block.ops):
+        visit(op)
+    ty = MemRefType(i64, [max(len(sites), 1)])
+    counts = fn.body.block.insert_arg(ty, len(fn.body.block.args))
+    fn.function_type = func.FunctionType.from_lists([*fn.function_type.inputs.data, ty], list(fn.function_type.outputs.data))
+    if fn.arg_attrs is not None:
+        fn.arg_attrs = type(fn.arg_attrs)([*fn.arg_attrs.data, type(fn.arg_attrs.data[0])({})])
+    for slot, (_, point) in enumerate(sites):
+        ops = [
+            index := arith.ConstantOp(IntegerAttr(slot, IndexType())),
+            one := arith.ConstantOp(IntegerAttr(1, i64)),
+            old := memref.LoadOp.get(counts, [index]),
+            new := arith.AddiOp(old, one),
+            memref.StoreOp.get(new, counts, [index]),
+        ]
+        Rewriter.insert_op(ops, point)
+    return [label for label, _ in sites]
 
 
 def _input_sets(fn, count: int, seed: int) -> list[list]:
