@@ -162,7 +162,7 @@ def _count_control_flow(fn) -> list[str]:
     label per counter, in slot order; ifs and loops are named as memref-plan-arena names them
     (``if#k`` / ``loop#k``, inner ones first)."""
     from xdsl.dialects import arith, func, memref, scf
-    from xdsl.dialects.builtin import IndexType, IntegerAttr, MemRefType, i64
+    from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, IndexType, IntegerAttr, MemRefType, i64
     from xdsl.ir import Block
     from xdsl.rewriter import InsertPoint, Rewriter
 
@@ -194,7 +194,7 @@ def _count_control_flow(fn) -> list[str]:
     counts = fn.body.block.insert_arg(ty, len(fn.body.block.args))
     fn.function_type = func.FunctionType.from_lists([*fn.function_type.inputs.data, ty], list(fn.function_type.outputs.data))
     if fn.arg_attrs is not None:
-        fn.arg_attrs = type(fn.arg_attrs)([*fn.arg_attrs.data, type(fn.arg_attrs.data[0])({})])
+        fn.arg_attrs = ArrayAttr([*fn.arg_attrs.data, DictionaryAttr({})])
     for slot, (_, point) in enumerate(sites):
         ops = [
             index := arith.ConstantOp(IntegerAttr(slot, IndexType())),
