@@ -32,7 +32,7 @@ from cfmem.reports.tables import format_pct
 from conftest import EXAMPLES
 
 EXAMPLE_FILES = sorted(EXAMPLES.glob("*.mlir"))
-STRATEGIES = ("sequential", "large-first", "short-first", "best-fit", "auto")
+STRATEGIES = ("sequential", "large-first", "short-first", "best-fit", "tflm", "by-size", "auto")
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 
 

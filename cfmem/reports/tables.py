@@ -25,7 +25,7 @@ from cfmem.planning.control_flow import MODES, TreePlan, plan_tree, timeline
 from cfmem.planning.problem import Path, PlanOptions
 from cfmem.planning.regions import RegionTree, cf_lower_bound
 
-DEFAULT_STRATEGIES = ("sequential", "large-first", "short-first", "best-fit", "auto")
+DEFAULT_STRATEGIES = ("sequential", "large-first", "short-first", "best-fit", "tflm", "by-size", "auto")
 """Rows of the comparison table (``search`` and ``beam`` only when asked)."""
 
 MODE_ABBREVIATIONS = {"naive": "naive", "conservative": "cons", "linearize": "lin", "hoist": "hoist", "exact": "exact"}
