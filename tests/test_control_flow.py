@@ -13,7 +13,7 @@ from cfmem.planning.problem import lower_bound
 from cfmem.planning.regions import IfNode, RegionTree, Tensor, cf_lower_bound
 from cfmem.planning.verify import PlanError, verify_plan
 
-GREEDY = ("sequential", "large-first", "short-first", "best-fit", "auto")
+GREEDY = ("sequential", "large-first", "short-first", "best-fit", "tflm", "by-size", "auto")
 
 
 def random_tree(rng: random.Random, depth: int = 0, counter=None, if_ids=None) -> RegionTree:

@@ -12,7 +12,7 @@ from cfmem.planning.verify import verify_plan
 from conftest import EXAMPLES
 
 MODELS = sorted(EXAMPLES.glob("*.mlir"))
-STRATEGIES = ("sequential", "large-first", "short-first", "best-fit", "auto")
+STRATEGIES = ("sequential", "large-first", "short-first", "best-fit", "tflm", "by-size", "auto")
 
 
 @pytest.fixture(scope="module", params=MODELS, ids=lambda p: p.stem)
