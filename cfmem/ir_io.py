@@ -16,7 +16,7 @@ from pathlib import Path
 from xdsl.context import Context
 from xdsl.dialects import builtin, get_all_dialects
 from xdsl.dialects.builtin import ModuleOp
-from xdsl.ir import Operation
+from xdsl.ir import BlockArgument, Operation
 from xdsl.parser import Parser
 from xdsl.utils.exceptions import DiagnosticException, ParseError
 
@@ -102,7 +102,34 @@ def parse_module(text: str, path: str = "<stdin>", ctx: Context | None = None) -
     except (DiagnosticException, ValueError, OverflowError) as err:  # an attribute refused while parsing
         raise CfmemError(_first_line(str(err)), source.position(parser.position if parser else 0)) from None
     verify(module, source)
+    check_dominance(module, source)
     return module, source
+
+
+def _blocks(module: ModuleOp):
+    for op in module.walk():
+        for region in op.regions:
+            yield from region.blocks
+
+
+def check_dominance(module: ModuleOp, source: SourceMap | None = None) -> None:
+    """Refuse a use of a value its definition does not dominate (xDSL's verifier leaves SSA
+    dominance unchecked): within single-block regions, a value is visible after its op in its
+    block and in every region nested there. Regions of several blocks (``cf`` branches) are
+    not checked."""
+    step = {op: k for block in _blocks(module) for k, op in enumerate(block.ops)}
+    for op in module.walk():
+        for index, value in enumerate(op.operands):
+            block = value.block if isinstance(value, BlockArgument) else value.owner.parent_block()
+            if block is None or (block.parent is not None and len(block.parent.blocks) > 1):
+                continue
+            user = op
+            while user is not None and user.parent_block() is not block:
+                user = user.parent_op()
+            if user is None or not (isinstance(value, BlockArgument) or step[value.owner] < step[user]):
+                where = source.locate(op) if source else None
+                name = f"%{value.name_hint}" if value.name_hint else f"operand {index}"
+                raise CfmemError(f"'{op.name}' uses {name} where its definition does not dominate the use", where)
 
 
 # A splat literal, ``dense<1.0> : tensor<50000x50000xf32>``, which xDSL's parser expands in memory.

@@ -140,6 +140,10 @@ CASES: dict[str, Callable[[Path], list[str]]] = {
     "plan-bad-time-limit": lambda d: ["plan", csv(d, "id,lower,upper,size\n0,0,2,64\n"), "--time-limit", "0", "-o", "out.csv"],
     "hand-edited-plan": lambda d: ["opt", write(d, "m.mlir", "func.func @main(%x: tensor<4xf32>) -> tensor<4xf32> attributes {cfmem.arena_size = 16 : i64} {\n  %a = nn.relu %x {cfmem.offsets = array<i64: 16>} : (tensor<4xf32>) -> tensor<4xf32>\n  %b = nn.relu %a : (tensor<4xf32>) -> tensor<4xf32>\n  func.return %b : tensor<4xf32>\n}\n"), "-p", "nn-lower-to-memref", "-o", "out.mlir"],
     "lowered-twice": lambda d: ["opt", EXAMPLE, "-p", "nn-plan-memory,nn-lower-to-memref,nn-lower-to-memref", "-o", "out.mlir"],
+    "use-before-def": lambda d: ["opt", write(d, "m.mlir", TINY.format(where="seed(1)").replace(
+        "  %k = nn.view %b[0] bytes(16) : tensor<64xi8> to tensor<4xf32>\n  %y = nn.add %x, %k",
+        "  %y = nn.add %x, %k").replace("  func.return", "  %k = nn.view %b[0] bytes(16) : tensor<64xi8> to tensor<4xf32>\n  func.return")),
+        "-p", "nn-plan-memory", "-o", "out.mlir"],  # fmt: skip
     "scf-if": lambda d: ["opt", write(d, "m.mlir", "func.func @main(%x: tensor<4xf32>, %c: i1) -> tensor<4xf32> {\n  %r = scf.if %c -> (tensor<4xf32>) {\n    %t = nn.relu %x : (tensor<4xf32>) -> tensor<4xf32>\n    scf.yield %t : tensor<4xf32>\n  } else {\n    scf.yield %x : tensor<4xf32>\n  }\n  %b = nn.relu %r : (tensor<4xf32>) -> tensor<4xf32>\n  func.return %b : tensor<4xf32>\n}\n"), "-p", "nn-plan-memory", "-o", "out.mlir"],
     "view-offset-beyond-i64": lambda d: ["run", write(d, "m.mlir", TINY.format(where="seed(1)").replace("[0] bytes", "[99999999999999999999] bytes"))],
     "flat-missing-dma-wait": lambda d: ["opt", write(d, "flat.mlir", "".join(line for line in run_cfmem("opt", write(d, "m.mlir", TINY.format(where="seed(1)")), "-p", "nn-insert-dma,nn-plan-memory,nn-lower-to-memref", cwd=d).stdout.splitlines(True) if "dma_wait" not in line)), "-p", "nn-check-dma"],
