@@ -407,15 +407,20 @@ class _Analysis:
 def allocation_bytes(op: Operation, bounds: IndexBounds | None = None, index_bitwidth: int = 64) -> int:
     """The bytes of allocation ``op`` (a memref type), each dynamic size taken at its upper
     bound and an ``index`` element as ``index_bitwidth`` bits; ``PassFailedException`` naming
-    ``op`` when a size has none or elements no byte size."""
+    ``op`` when a size has none or elements no byte size.
+
+    An element takes the bytes of its bits rounded up to a power of two: LLVM steps through a
+    memref by its type's allocation size (i33 and f80 are 8 and 16 bytes apart on x86-64,
+    not 5 and 10), which is never more than that."""
     ty = op.results[0].type
     assert isinstance(ty, MemRefType)
     where = f"'{op.name}' {op_position(op)}"
     try:
         element = ty.get_element_type()
-        size = index_bitwidth // 8 if isinstance(element, IndexType) else element_bytes(element)
+        stored = index_bitwidth // 8 if isinstance(element, IndexType) else element_bytes(element)
     except ValueError as err:
         raise OpFailure(op, f"{where}: {err}") from None
+    size = 1 << (max(stored, 1) - 1).bit_length()
     bounds = bounds or IndexBounds()
     dynamic = iter(op.operands)  # one size per dynamic dimension, in order
     for dim in ty.get_shape():
