@@ -555,3 +555,42 @@ def test_an_element_takes_the_bytes_llvm_gives_its_type(element, nbytes):
 @needs_mlir
 def test_an_odd_width_buffer_does_not_overlap_its_neighbour_under_the_jit():
     assert_same_under_jit(ODD_WIDTH.replace("ELEMENT", "i33"), [np.arange(1, 5, dtype=np.float32)], "memref-plan-arena{align=1}")
+
+
+STORED_POINTER = """
+"memref.global"() <{sym_name = "slot", type = memref<memref<4xf32>>, initial_value, sym_visibility = "private"}> : () -> ()
+func.func @main(%x: memref<4xf32>, %out: memref<4xf32>) {
+  %c0 = arith.constant 0 : index
+  %seven = arith.constant 7.0 : f32
+  %g = memref.get_global @slot : memref<memref<4xf32>>
+  %a = memref.alloc() : memref<4xf32>
+  "memref.copy"(%x, %a) : (memref<4xf32>, memref<4xf32>) -> ()
+  STORE
+  %b = memref.alloc() : memref<4xf32>
+  linalg.fill ins(%seven : f32) outs(%b : memref<4xf32>)
+  "memref.copy"(%b, %out) : (memref<4xf32>, memref<4xf32>) -> ()
+  %a2 = memref.load %g[] : memref<memref<4xf32>>
+  %v = memref.load %a2[%c0] : memref<4xf32>
+  memref.store %v, %out[%c0] : memref<4xf32>
+  func.return
+}
+"""
+
+
+@pytest.mark.parametrize(
+    "store",
+    ["memref.store %a, %g[] : memref<memref<4xf32>>", "affine.store %a, %g[] : memref<memref<4xf32>>"],
+    ids=["memref.store", "affine.store"],
+)
+def test_a_buffer_stored_into_memory_is_refused(store):
+    """Stored as a value, a buffer is loaded back where its uses cannot be seen (here after %b took its bytes)."""
+    with pytest.raises(PassFailedException, match=r"'(memref|affine).store' .* in @main stores %a into memory"):
+        run(STORED_POINTER.replace("STORE", store), "memref-plan-arena")
+
+
+@needs_mlir
+def test_a_buffer_stored_into_memory_is_read_back_after_its_last_visible_use():
+    """What the refusal protects: unplanned, the pointer read back still sees %x's first element."""
+    text = STORED_POINTER.replace("STORE", "memref.store %a, %g[] : memref<memref<4xf32>>")
+    out = run_program(text, [np.arange(1, 5, dtype=np.float32)])[0]
+    np.testing.assert_array_equal(out, [1, 7, 7, 7])

@@ -26,7 +26,7 @@ constant, a clamp such as ``arith.minui %n, %c64``, a loop's induction variable)
 
 Refused, with one line naming the op: an allocation with a dynamic size without
 such a bound, a layout or a memory space, or of elements without a byte size; an allocation
-that escapes (returned, or used by an op whose aliasing is not known here, such
+that escapes (returned, stored into memory, or used by an op whose aliasing is not known here, such
 as a call to a function that may keep a pointer to it). Where buffer addresses flow is checked by cfmem.passes.memref_addresses:
 the calls it sees through (the deallocation pipeline's helper) keep no pointer.
 
@@ -380,6 +380,11 @@ class _Analysis:
                 f"'func.return' {op_position(user)}: {describe(value)} escapes the function"
                 " (return results through out-params to plan them)"
             )
+        if _stores_buffer(user, index):
+            raise OpFailure(user,
+                f"'{user.name}' {op_position(user)} stores {describe(value)} into memory: a buffer loaded back"
+                " is used where its lifetime cannot be seen"
+            )
         known = user.name in VIEWS or user.name in ACCESSES or user.name.startswith("linalg.")
         known = known or user.name == POINTER or user in self.calls  # checked by calls_seen_through
         known = known or user.name in ("scf.yield", "scf.condition", "scf.for", "scf.while", "scf.if")
@@ -454,7 +459,7 @@ def _call_keeps_no_pointer(call: func.CallOp, index: int, seen: frozenset[Operat
         for use in todo.pop().uses:
             user = use.operation
             if user.name in ACCESSES or user.name.startswith("linalg."):
-                if user.name == "memref.store" and use.index == 0:  # the buffer itself stored
+                if _stores_buffer(user, use.index):
                     return False
                 continue
             flows = flows_into(user, use.index)
@@ -467,3 +472,9 @@ def _call_keeps_no_pointer(call: func.CallOp, index: int, seen: frozenset[Operat
                 return False
     return True
 
+
+
+def _stores_buffer(user: Operation, index: int) -> bool:
+    """Whether operand ``index`` of ``user`` is the value a store writes (a buffer stored into
+    memory of memrefs), not the memory it writes into."""
+    return user.name in ("memref.store", "affine.store") and index == 0
