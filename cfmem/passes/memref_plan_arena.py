@@ -190,9 +190,12 @@ def rewrite(fn: func.FuncOp, live: AllocationLiveness, plan: TreePlan, arena: SS
                     parities[loop] = _count_parity(loop)
                 odd_now = _flag_for(alloc, *parities[loop])
             offset = _alternate(alloc, loop, offset, index(plan.offsets[second]), odd_now)
-        view = memref.ViewOp(arena, offset, list(alloc.operands), alloc.results[0].type)  # its dynamic sizes
-        view.result.name_hint = alloc.results[0].name_hint
-        Rewriter.replace_op(alloc, view)
+        ty = alloc.results[0].type
+        plain = MemRefType(ty.element_type, ty.shape)  # a view has no layout; an identity strided one is cast on
+        view = memref.ViewOp(arena, offset, list(alloc.operands), plain)  # its dynamic sizes
+        ops: list[Operation] = [view] if plain == ty else [view, memref.CastOp(operands=[view.result], result_types=[ty])]
+        ops[-1].results[0].name_hint = alloc.results[0].name_hint
+        Rewriter.replace_op(alloc, ops)
     for op in live.frees:
         Rewriter.erase_op(op)
     fn.attributes[ARENA_ATTR] = IntegerAttr(plan.peak, i64)
