@@ -625,3 +625,10 @@ def test_an_identity_strided_layout_plans_right_under_the_jit():
     """(Upstream cannot lower the unplanned allocation of a strided type, so the numbers are written out.)"""
     out = run_program(planned_text(STRIDED), [np.arange(1, 5, dtype=np.float32)])[0]
     np.testing.assert_array_equal(out, [2, 2, 3, 4])  # %a[1, 1] = x[1], then %b[0] = %a[1, 1]
+
+
+def test_align_is_a_power_of_two():
+    """The arena global's and every allocation's alignment are powers of two (align=3 made an invalid global)."""
+    with pytest.raises(PassFailedException, match=r"^align must be a power of two \(an arena's alignment\), not 3$"):
+        run(BRANCHES, "memref-plan-arena{align=3}")
+    run(BRANCHES, "memref-plan-arena{align=4}")

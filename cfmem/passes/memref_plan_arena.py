@@ -55,10 +55,10 @@ from cfmem.passes.options import checked_options
 from cfmem.passes.plan_memory import ARENA_ATTR, BOUND_ATTR, PLAN_ATTR, refuse_over_budget
 from cfmem.planning.control_flow import MODES, TreePlan, plan_tree
 from cfmem.planning.option_checks import (
-    check_align,
     check_budget,
     check_choice,
     check_index_bitwidth,
+    check_power_of_two_align,
     check_time_limit,
 )
 from cfmem.planning.problem import PlanOptions
@@ -93,7 +93,7 @@ class PlanArenaPass(ModulePass):
             check_choice("mode", self.mode, MODES)
             check_choice("strategy", self.strategy, STRATEGY_NAMES)
             check_choice("arena", self.arena, ARENA_SOURCES)
-            check_align("align", self.align)
+            check_power_of_two_align("align", self.align)
             check_budget("budget", self.budget)
             check_time_limit("time-limit", self.time_limit)
             check_index_bitwidth("index-bitwidth", self.index_bitwidth)
