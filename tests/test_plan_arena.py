@@ -632,3 +632,43 @@ def test_align_is_a_power_of_two():
     with pytest.raises(PassFailedException, match=r"^align must be a power of two \(an arena's alignment\), not 3$"):
         run(BRANCHES, "memref-plan-arena{align=3}")
     run(BRANCHES, "memref-plan-arena{align=4}")
+
+
+PARALLEL_CALL = """
+func.func @layer(%x: memref<4xf32>) {
+  %a = memref.alloc() : memref<4xf32>
+  "memref.copy"(%x, %a) : (memref<4xf32>, memref<4xf32>) -> ()
+  "memref.copy"(%a, %x) : (memref<4xf32>, memref<4xf32>) -> ()
+  memref.dealloc %a : memref<4xf32>
+  func.return
+}
+func.func @wrapper(%x: memref<4xf32>) {
+  func.call @layer(%x) : (memref<4xf32>) -> ()
+  func.return
+}
+func.func @main(%x: memref<4x4xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  "scf.parallel"(%c0, %c4, %c1) <{operandSegmentSizes = array<i32: 1, 1, 1, 0>}> ({
+  ^bb0(%i: index):
+    %row = memref.subview %x[%i, 0] [1, 4] [1, 1] : memref<4x4xf32> to memref<4xf32, strided<[1], offset: ?>>
+    %r = "memref.cast"(%row) : (memref<4xf32, strided<[1], offset: ?>>) -> memref<4xf32>
+    func.call @CALLEE(%r) : (memref<4xf32>) -> ()
+    "scf.reduce"() : () -> ()
+  }) : (index, index, index) -> ()
+  func.return
+}
+"""
+
+
+@pytest.mark.parametrize("source", ["global", "argument"])
+@pytest.mark.parametrize("callee", ["layer", "wrapper"])
+def test_a_call_whose_iterations_may_run_at_once_is_refused(source, callee):
+    """scf.parallel's iterations may run together: the callee's buffers, at fixed arena bytes, would be shared."""
+    text = PARALLEL_CALL.replace("CALLEE", callee)
+    with pytest.raises(PassFailedException, match=rf"^'func.call' .* in @main calls @{callee}, whose buffers"
+                       rf" have fixed bytes in an arena, inside 'scf.parallel' .*: its iterations may run at once"):  # fmt: skip
+        run(text, f"memref-plan-arena{{arena={source}}}")
+    run(text.replace('"scf.parallel"', '"scf.for"').replace("<{operandSegmentSizes = array<i32: 1, 1, 1, 0>}> ", "")
+        .replace('    "scf.reduce"() : () -> ()\n', "    scf.yield\n"), f"memref-plan-arena{{arena={source}}}")  # fmt: skip

@@ -48,7 +48,8 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from cfmem.passes.call_graph import callee_first, reaching
-from cfmem.passes.liveness import functions
+from cfmem.passes.failures import OpFailure
+from cfmem.passes.liveness import functions, op_position
 from cfmem.passes.memref_flow import ALLOCATIONS
 from cfmem.passes.memref_liveness import ARENA_PARAMETER, AllocationLiveness, analyze_allocations
 from cfmem.passes.options import checked_options
@@ -98,6 +99,7 @@ class PlanArenaPass(ModulePass):
             check_time_limit("time-limit", self.time_limit)
             check_index_bitwidth("index-bitwidth", self.index_bitwidth)
         allocating = {fn for fn in functions(op) if any(o.name in ALLOCATIONS for o in fn.walk())}
+        _refuse_concurrent_calls(op, reaching(op, allocating))
         if self.arena == "argument":  # a caller passes its callees' arenas, so it needs one too
             order = callee_first(op, reaching(op, allocating), "its arena would have to hold itself")
         else:
@@ -144,6 +146,29 @@ class PlanArenaPass(ModulePass):
         get.memref.name_hint = "arena"
         Rewriter.insert_op(get, InsertPoint.at_start(entry))
         return get.memref
+
+
+SEQUENTIAL = ("scf.if", "scf.for", "scf.while", "scf.execute_region", "scf.index_switch", "affine.for", "affine.if")
+"""Region ops that run their regions one at a time: a call inside them runs alone."""
+
+
+def _refuse_concurrent_calls(module: ModuleOp, planned: set[func.FuncOp]) -> None:
+    """Refuse a call of a function of ``planned`` (its buffers, or its callees', get fixed arena
+    bytes) inside a region op that may run its iterations at once (``scf.parallel``,
+    ``scf.forall``, a linalg body, ...): the calls would share those bytes."""
+    names = {fn.sym_name.data for fn in planned}
+    for call in module.walk():
+        if not (isinstance(call, func.CallOp) and call.callee.root_reference.data in names):
+            continue
+        holder = call.parent_op()
+        while holder is not None and not isinstance(holder, func.FuncOp):
+            if holder.name not in SEQUENTIAL:
+                raise OpFailure(call,
+                    f"'func.call' {op_position(call)} calls @{call.callee.root_reference.data}, whose buffers have"
+                    f" fixed bytes in an arena, inside '{holder.name}' {op_position(holder)}: its iterations may run"
+                    " at once"
+                )
+            holder = holder.parent_op()
 
 
 def _pass_arenas(fn: func.FuncOp, arenas: dict[str, tuple[int, int]]) -> None:
