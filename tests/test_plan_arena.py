@@ -672,3 +672,35 @@ def test_a_call_whose_iterations_may_run_at_once_is_refused(source, callee):
         run(text, f"memref-plan-arena{{arena={source}}}")
     run(text.replace('"scf.parallel"', '"scf.for"').replace("<{operandSegmentSizes = array<i32: 1, 1, 1, 0>}> ", "")
         .replace('    "scf.reduce"() : () -> ()\n', "    scf.yield\n"), f"memref-plan-arena{{arena={source}}}")  # fmt: skip
+
+
+def _layer(name: str, size: int) -> str:
+    return f"""
+func.func @{name}(%x: memref<4xf32>) {{
+  %a = memref.alloc() : memref<{size}xf32>
+  %v = "memref.subview"(%a) <{{static_offsets = array<i64: 0>, static_sizes = array<i64: 4>, static_strides = array<i64: 1>,
+    operandSegmentSizes = array<i32: 1, 0, 0, 0>}}> : (memref<{size}xf32>) -> memref<4xf32, strided<[1]>>
+  "memref.copy"(%x, %v) : (memref<4xf32>, memref<4xf32, strided<[1]>>) -> ()
+  "memref.copy"(%v, %x) : (memref<4xf32, strided<[1]>>, memref<4xf32>) -> ()
+  func.return
+}}"""
+
+
+def test_a_call_passes_the_arena_of_the_function_it_calls_not_of_one_named_alike():
+    """Two @f in nested modules: the outer @main's call gets the outer @f's 1024 bytes, not the inner's 16."""
+    text = f"""{_layer("f", 256)}
+builtin.module {{{_layer("f", 4)}
+  func.func @h(%x: memref<4xf32>) {{
+    func.call @f(%x) : (memref<4xf32>) -> ()
+    func.return
+  }}
+}}
+func.func @main(%x: memref<4xf32>) {{
+  func.call @f(%x) : (memref<4xf32>) -> ()
+  func.return
+}}
+"""
+    module = run(text, "memref-plan-arena{arena=argument}")
+    sizes = {fn.sym_name.data + ("" if fn.parent_op() is module else "_inner"): fn.attributes["cfmem.arena_size"].value.data
+             for fn in functions(module)}  # fmt: skip
+    assert sizes == {"f": 1024, "f_inner": 16, "h_inner": 16, "main": 1024}

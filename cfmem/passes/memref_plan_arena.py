@@ -46,6 +46,7 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
+from xdsl.traits import SymbolTable
 
 from cfmem.passes.call_graph import callee_first, reaching
 from cfmem.passes.failures import OpFailure
@@ -104,7 +105,7 @@ class PlanArenaPass(ModulePass):
             order = callee_first(op, reaching(op, allocating), "its arena would have to hold itself")
         else:
             order = callee_first(op, allocating, "a recursive function's buffers cannot have fixed addresses")
-        arenas: dict[str, tuple[int, int]] = {}  # function given an arena argument -> its size and alignment
+        arenas: dict[func.FuncOp, tuple[int, int]] = {}  # function given an arena argument -> its size and alignment
         for fn in order:
             _pass_arenas(fn, arenas)
             live = analyze_allocations(fn, self.index_bitwidth)
@@ -115,7 +116,7 @@ class PlanArenaPass(ModulePass):
             refuse_over_budget(fn, live.tree, plan, self.budget, "arena")
             arena = self.arena_of(op, fn, plan.peak, align)
             if self.arena == "argument":
-                arenas[fn.sym_name.data] = (plan.peak, align)
+                arenas[fn] = (plan.peak, align)
             rewrite(fn, live, plan, arena)
 
     def arena_of(self, module: ModuleOp, fn: func.FuncOp, size: int, align: int) -> SSAValue:
@@ -156,9 +157,8 @@ def _refuse_concurrent_calls(module: ModuleOp, planned: set[func.FuncOp]) -> Non
     """Refuse a call of a function of ``planned`` (its buffers, or its callees', get fixed arena
     bytes) inside a region op that may run its iterations at once (``scf.parallel``,
     ``scf.forall``, a linalg body, ...): the calls would share those bytes."""
-    names = {fn.sym_name.data for fn in planned}
     for call in module.walk():
-        if not (isinstance(call, func.CallOp) and call.callee.root_reference.data in names):
+        if not (isinstance(call, func.CallOp) and SymbolTable.lookup_symbol(call, call.callee) in planned):
             continue
         holder = call.parent_op()
         while holder is not None and not isinstance(holder, func.FuncOp):
@@ -171,11 +171,14 @@ def _refuse_concurrent_calls(module: ModuleOp, planned: set[func.FuncOp]) -> Non
             holder = holder.parent_op()
 
 
-def _pass_arenas(fn: func.FuncOp, arenas: dict[str, tuple[int, int]]) -> None:
+def _pass_arenas(fn: func.FuncOp, arenas: dict[func.FuncOp, tuple[int, int]]) -> None:
     """Each call in ``fn`` of a function of ``arenas`` passes it a new allocation of its arena's
     size and alignment, freed after the call (``fn``'s own planning then places it)."""
-    for call in [o for o in fn.walk() if isinstance(o, func.CallOp) and o.callee.root_reference.data in arenas]:
-        size, align = arenas[call.callee.root_reference.data]
+    for call in [o for o in fn.walk() if isinstance(o, func.CallOp)]:
+        callee = SymbolTable.lookup_symbol(call, call.callee)  # the nearest symbol table's, not any of that name
+        if callee not in arenas:
+            continue
+        size, align = arenas[callee]
         alloc = memref.AllocOp.get(i8, align, [size])
         alloc.memref.name_hint = f"arena_{call.callee.root_reference.data}"
         with_arena = func.CallOp(call.callee, [*call.arguments, alloc.memref], [r.type for r in call.results])
