@@ -704,3 +704,44 @@ func.func @main(%x: memref<4xf32>) {{
     sizes = {fn.sym_name.data + ("" if fn.parent_op() is module else "_inner"): fn.attributes["cfmem.arena_size"].value.data
              for fn in functions(module)}  # fmt: skip
     assert sizes == {"f": 1024, "f_inner": 16, "h_inner": 16, "main": 1024}
+
+
+CARRIED_WITHIN_LOOP = """
+func.func @main(%x: memref<4xf32>, %nn: memref<1xi32>, %out: memref<4xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %zero = arith.constant 0.0 : f32
+  %ni = memref.load %nn[%c0] : memref<1xi32>
+  %n = arith.index_cast %ni : i32 to index
+  linalg.fill ins(%zero : f32) outs(%out : memref<4xf32>)
+  %a = memref.alloc() : memref<4xf32>
+  "memref.copy"(%x, %a) : (memref<4xf32>, memref<4xf32>) -> ()
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%p = %a) -> (memref<4xf32>) {
+    %t = memref.alloc() : memref<4xf32>
+    linalg.fill ins(%zero : f32) outs(%t : memref<4xf32>)
+    linalg.add ins(%t, %p : memref<4xf32>, memref<4xf32>) outs(%t : memref<4xf32>)
+    linalg.add ins(%out, %t : memref<4xf32>, memref<4xf32>) outs(%out : memref<4xf32>)
+    %next = memref.alloc() : memref<4xf32>
+    linalg.add ins(%p, %p : memref<4xf32>, memref<4xf32>) outs(%next : memref<4xf32>)
+    memref.dealloc %t : memref<4xf32>
+    scf.yield %next : memref<4xf32>
+  }
+  func.return
+}
+"""
+
+
+def test_a_buffer_carried_within_the_loop_holds_both_slots_for_the_whole_iteration():
+    """Iteration k reads iteration k-1's %next (as %p) before it allocates its own: neither slot is free
+    at any step of the iteration, so %t (dead before %next is made) shares bytes with neither."""
+    live = analyze_allocations(functions(parse(CARRIED_WITHIN_LOOP))[0])
+    spans = lifetimes(live.tree)
+    assert spans["next"] == spans["next#odd"] == ("fn/loop#0.body", 0, 7)
+    assert spans["t"] == ("fn/loop#0.body", 0, 3)
+
+
+@needs_mlir
+def test_a_buffer_carried_within_the_loop_keeps_its_bytes_under_the_jit():
+    x = np.arange(1, 5, dtype=np.float32)
+    for trips in (1, 2, 3):
+        assert_same_under_jit(CARRIED_WITHIN_LOOP, [x, np.array([trips], np.int32)])

@@ -32,7 +32,8 @@ the calls it sees through (the deallocation pipeline's helper) keep no pointer.
 
 A buffer allocated in a loop and carried into its next iteration (as bufferized
 ``iter_args`` are) gets two slots that even and odd iterations take in turn:
-iteration k writes one while it reads iteration k-1's in the other. That is
+iteration k writes one while it reads iteration k-1's in the other, so both are held for
+the whole iteration (or the loop's step, when the buffer outlives the loop). That is
 refused when two slots are not enough or cannot be told apart: from an inner
 loop, carried in two positions, or together with a value the iteration received
 (a block argument of the loop's).
@@ -134,6 +135,7 @@ class _Analysis:
         self.propagate()
         self.calls = calls_seen_through(self.fn)
         carried: dict[SSAValue, Operation] = {}
+        iterations = dict(self.loops)
         for loop, iteration in self.loops:
             carried.update(self.carried(loop, iteration))
         allocation_of: dict[str, Operation] = {}
@@ -156,6 +158,8 @@ class _Analysis:
             home = self.common_region([self.position[o][0] for op in ops for o in (op, *sites[op])])
             start = min(self.step_in(op, home) for op in ops)
             end = max([start, *(self.step_in(u, home) for op in ops for u in sites[op])])
+            if first in carried and home is iterations[carried[first]]:
+                start, end = 0, len(home.ops) - 1  # the previous slot is read from the iteration's start
             size = max(self.nbytes[op] for op in ops)
             name = self.names(first)
             home.tree.tensors.append(Tensor(name, size, start, end))
