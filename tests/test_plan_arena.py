@@ -745,3 +745,27 @@ def test_a_buffer_carried_within_the_loop_keeps_its_bytes_under_the_jit():
     x = np.arange(1, 5, dtype=np.float32)
     for trips in (1, 2, 3):
         assert_same_under_jit(CARRIED_WITHIN_LOOP, [x, np.array([trips], np.int32)])
+
+
+def test_malformed_ir_that_xdsl_verifies_is_planned_or_refused_in_one_line():
+    """xDSL's verifier lets through a yield with more values than its scf.if has results, and a module-level
+    op using a value of a function defined after it; neither may crash the pass."""
+    extra_yield = """
+func.func @main(%c: i1) {
+  %a = memref.alloc() : memref<4xf32>
+  scf.if %c {
+    scf.yield %a : memref<4xf32>
+  }
+  func.return
+}
+"""
+    run(extra_yield, "memref-plan-arena")
+    outside = """
+"memref.copy"(%a, %x) : (memref<4xf32>, memref<4xf32>) -> ()
+func.func @main(%x: memref<4xf32>) {
+  %a = memref.alloc() : memref<4xf32>
+  func.return
+}
+"""
+    with pytest.raises(PassFailedException, match=r"^'memref.copy' .* uses %a outside @main, which defines it"):
+        run(outside, "memref-plan-arena")

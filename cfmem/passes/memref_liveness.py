@@ -371,7 +371,12 @@ class _Analysis:
                 self.check_use(user, value, use.index)
                 while user not in self.position:
                     user = user.parent_op()
-                    assert user is not None  # every op of the function outside linalg bodies has a position
+                    if user is None:  # malformed IR the verifier let through
+                        outside = use.operation
+                        raise OpFailure(outside,
+                            f"'{outside.name}' {op_position(outside)} uses {describe(value)} outside"
+                            f" @{self.fn.sym_name.data}, which defines it"
+                        )
                 for root in roots:
                     uses.setdefault(root, []).append(user)
         return uses
