@@ -2,16 +2,19 @@
 
 import re
 
+import numpy as np
 import pytest
 from xdsl.parser import Parser
 from xdsl.passes import PassPipeline
 from xdsl.utils.exceptions import PassFailedException
 
 from cfmem.ir_io import make_context
+from cfmem.mlir_check.jit import mlir_available
 from cfmem.passes import PASSES
 from cfmem.passes.liveness import functions
 from cfmem.passes.memref_liveness import analyze_allocations
 from cfmem.planning.regions import RegionTree
+from cfmem.testing.upstream_programs import run_program
 
 COPY = '"memref.copy"({a}, {b}) : (memref<4xf32>, memref<4xf32>) -> ()'
 
@@ -497,3 +500,272 @@ func.func @main(%out: memref<4xf32>) {
 """
     with pytest.raises(PassFailedException, match=r"'affine.for' .* holds 'memref.dealloc' .*: buffers are planned"):
         run(text, "memref-plan-arena")
+
+
+# --- red-team cases: each plan is run under upstream MLIR's JIT beside the unplanned module
+
+needs_mlir = pytest.mark.skipif(not mlir_available(), reason="upstream MLIR python bindings not installed")
+
+
+def planned_text(text: str, spec: str = "memref-plan-arena") -> str:
+    return str(run(text, spec))
+
+
+def assert_same_under_jit(text: str, inputs: list, spec: str = "memref-plan-arena") -> None:
+    """The planned module's out-params equal the unplanned module's (NaN where both are)."""
+    expected, got = run_program(text, inputs), run_program(planned_text(text, spec), inputs)
+    for want, have in zip(expected, got, strict=True):
+        np.testing.assert_array_equal(have, want)
+
+
+ODD_WIDTH = """
+func.func @main(%x: memref<4xf32>, %out: memref<4xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %a = memref.alloc() : memref<4xELEMENT>
+  %b = memref.alloc() : memref<4xf32>
+  scf.for %i = %c0 to %c4 step %c1 {
+    %v = memref.load %x[%i] : memref<4xf32>
+    %w = arith.fptosi %v : f32 to ELEMENT
+    memref.store %w, %a[%i] : memref<4xELEMENT>
+  }
+  "memref.copy"(%x, %b) : (memref<4xf32>, memref<4xf32>) -> ()
+  scf.for %i = %c0 to %c4 step %c1 {
+    %w = memref.load %a[%i] : memref<4xELEMENT>
+    %v = arith.sitofp %w : ELEMENT to f32
+    %u = memref.load %b[%i] : memref<4xf32>
+    %s = arith.addf %u, %v : f32
+    memref.store %s, %out[%i] : memref<4xf32>
+  }
+  memref.dealloc %a : memref<4xELEMENT>
+  memref.dealloc %b : memref<4xf32>
+  func.return
+}
+"""
+
+
+@pytest.mark.parametrize(("element", "nbytes"), [("i33", 8), ("i24", 4), ("i12", 2), ("i1", 1), ("i128", 16)])
+def test_an_element_takes_the_bytes_llvm_gives_its_type(element, nbytes):
+    """LLVM stores an iN in a power of two bytes (i33 in 8, not 5), so its buffer is planned that large."""
+    live = analyze_allocations(functions(parse(ODD_WIDTH.replace("ELEMENT", element)))[0])
+    assert {t.id: t.size for t in live.tree.tensors}["a"] == 4 * nbytes
+
+
+@needs_mlir
+def test_an_odd_width_buffer_does_not_overlap_its_neighbour_under_the_jit():
+    assert_same_under_jit(ODD_WIDTH.replace("ELEMENT", "i33"), [np.arange(1, 5, dtype=np.float32)], "memref-plan-arena{align=1}")
+
+
+STORED_POINTER = """
+"memref.global"() <{sym_name = "slot", type = memref<memref<4xf32>>, initial_value, sym_visibility = "private"}> : () -> ()
+func.func @main(%x: memref<4xf32>, %out: memref<4xf32>) {
+  %c0 = arith.constant 0 : index
+  %seven = arith.constant 7.0 : f32
+  %g = memref.get_global @slot : memref<memref<4xf32>>
+  %a = memref.alloc() : memref<4xf32>
+  "memref.copy"(%x, %a) : (memref<4xf32>, memref<4xf32>) -> ()
+  STORE
+  %b = memref.alloc() : memref<4xf32>
+  linalg.fill ins(%seven : f32) outs(%b : memref<4xf32>)
+  "memref.copy"(%b, %out) : (memref<4xf32>, memref<4xf32>) -> ()
+  %a2 = memref.load %g[] : memref<memref<4xf32>>
+  %v = memref.load %a2[%c0] : memref<4xf32>
+  memref.store %v, %out[%c0] : memref<4xf32>
+  func.return
+}
+"""
+
+
+@pytest.mark.parametrize(
+    "store",
+    ["memref.store %a, %g[] : memref<memref<4xf32>>", "affine.store %a, %g[] : memref<memref<4xf32>>"],
+    ids=["memref.store", "affine.store"],
+)
+def test_a_buffer_stored_into_memory_is_refused(store):
+    """Stored as a value, a buffer is loaded back where its uses cannot be seen (here after %b took its bytes)."""
+    with pytest.raises(PassFailedException, match=r"'(memref|affine).store' .* in @main stores %a into memory"):
+        run(STORED_POINTER.replace("STORE", store), "memref-plan-arena")
+
+
+@needs_mlir
+def test_a_buffer_stored_into_memory_is_read_back_after_its_last_visible_use():
+    """What the refusal protects: unplanned, the pointer read back still sees %x's first element."""
+    text = STORED_POINTER.replace("STORE", "memref.store %a, %g[] : memref<memref<4xf32>>")
+    out = run_program(text, [np.arange(1, 5, dtype=np.float32)])[0]
+    np.testing.assert_array_equal(out, [1, 7, 7, 7])
+
+
+STRIDED = """
+func.func @main(%x: memref<4xf32>, %out: memref<4xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %a = memref.alloc() : memref<2x2xf32, strided<[2, 1]>>
+  %b = memref.alloc() : memref<4xf32>
+  %v = memref.load %x[%c1] : memref<4xf32>
+  memref.store %v, %a[%c1, %c1] : memref<2x2xf32, strided<[2, 1]>>
+  "memref.copy"(%x, %b) : (memref<4xf32>, memref<4xf32>) -> ()
+  %w = memref.load %a[%c1, %c1] : memref<2x2xf32, strided<[2, 1]>>
+  memref.store %w, %b[%c0] : memref<4xf32>
+  "memref.copy"(%b, %out) : (memref<4xf32>, memref<4xf32>) -> ()
+  func.return
+}
+"""
+
+
+def test_an_identity_strided_layout_is_viewed_without_it_and_cast():
+    """memref.view makes only layout-free types: the view is cast to the allocation's strided<[2, 1]> type."""
+    fn = functions(run(STRIDED, "memref-plan-arena"))[0]
+    cast = next(op for op in fn.walk() if op.name == "memref.cast")
+    assert cast.operands[0].owner.name == "memref.view" and str(cast.results[0].type).endswith("strided<[2, 1]>>")
+
+
+@needs_mlir
+def test_an_identity_strided_layout_plans_right_under_the_jit():
+    """(Upstream cannot lower the unplanned allocation of a strided type, so the numbers are written out.)"""
+    out = run_program(planned_text(STRIDED), [np.arange(1, 5, dtype=np.float32)])[0]
+    np.testing.assert_array_equal(out, [2, 2, 3, 4])  # %a[1, 1] = x[1], then %b[0] = %a[1, 1]
+
+
+def test_align_is_a_power_of_two():
+    """The arena global's and every allocation's alignment are powers of two (align=3 made an invalid global)."""
+    with pytest.raises(PassFailedException, match=r"^align must be a power of two \(an arena's alignment\), not 3$"):
+        run(BRANCHES, "memref-plan-arena{align=3}")
+    run(BRANCHES, "memref-plan-arena{align=4}")
+
+
+PARALLEL_CALL = """
+func.func @layer(%x: memref<4xf32>) {
+  %a = memref.alloc() : memref<4xf32>
+  "memref.copy"(%x, %a) : (memref<4xf32>, memref<4xf32>) -> ()
+  "memref.copy"(%a, %x) : (memref<4xf32>, memref<4xf32>) -> ()
+  memref.dealloc %a : memref<4xf32>
+  func.return
+}
+func.func @wrapper(%x: memref<4xf32>) {
+  func.call @layer(%x) : (memref<4xf32>) -> ()
+  func.return
+}
+func.func @main(%x: memref<4x4xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  "scf.parallel"(%c0, %c4, %c1) <{operandSegmentSizes = array<i32: 1, 1, 1, 0>}> ({
+  ^bb0(%i: index):
+    %row = memref.subview %x[%i, 0] [1, 4] [1, 1] : memref<4x4xf32> to memref<4xf32, strided<[1], offset: ?>>
+    %r = "memref.cast"(%row) : (memref<4xf32, strided<[1], offset: ?>>) -> memref<4xf32>
+    func.call @CALLEE(%r) : (memref<4xf32>) -> ()
+    "scf.reduce"() : () -> ()
+  }) : (index, index, index) -> ()
+  func.return
+}
+"""
+
+
+@pytest.mark.parametrize("source", ["global", "argument"])
+@pytest.mark.parametrize("callee", ["layer", "wrapper"])
+def test_a_call_whose_iterations_may_run_at_once_is_refused(source, callee):
+    """scf.parallel's iterations may run together: the callee's buffers, at fixed arena bytes, would be shared."""
+    text = PARALLEL_CALL.replace("CALLEE", callee)
+    with pytest.raises(PassFailedException, match=rf"^'func.call' .* in @main calls @{callee}, whose buffers"
+                       rf" have fixed bytes in an arena, inside 'scf.parallel' .*: its iterations may run at once"):  # fmt: skip
+        run(text, f"memref-plan-arena{{arena={source}}}")
+    run(text.replace('"scf.parallel"', '"scf.for"').replace("<{operandSegmentSizes = array<i32: 1, 1, 1, 0>}> ", "")
+        .replace('    "scf.reduce"() : () -> ()\n', "    scf.yield\n"), f"memref-plan-arena{{arena={source}}}")  # fmt: skip
+
+
+def _layer(name: str, size: int) -> str:
+    return f"""
+func.func @{name}(%x: memref<4xf32>) {{
+  %a = memref.alloc() : memref<{size}xf32>
+  %v = "memref.subview"(%a) <{{static_offsets = array<i64: 0>, static_sizes = array<i64: 4>, static_strides = array<i64: 1>,
+    operandSegmentSizes = array<i32: 1, 0, 0, 0>}}> : (memref<{size}xf32>) -> memref<4xf32, strided<[1]>>
+  "memref.copy"(%x, %v) : (memref<4xf32>, memref<4xf32, strided<[1]>>) -> ()
+  "memref.copy"(%v, %x) : (memref<4xf32, strided<[1]>>, memref<4xf32>) -> ()
+  func.return
+}}"""
+
+
+def test_a_call_passes_the_arena_of_the_function_it_calls_not_of_one_named_alike():
+    """Two @f in nested modules: the outer @main's call gets the outer @f's 1024 bytes, not the inner's 16."""
+    text = f"""{_layer("f", 256)}
+builtin.module {{{_layer("f", 4)}
+  func.func @h(%x: memref<4xf32>) {{
+    func.call @f(%x) : (memref<4xf32>) -> ()
+    func.return
+  }}
+}}
+func.func @main(%x: memref<4xf32>) {{
+  func.call @f(%x) : (memref<4xf32>) -> ()
+  func.return
+}}
+"""
+    module = run(text, "memref-plan-arena{arena=argument}")
+    sizes = {fn.sym_name.data + ("" if fn.parent_op() is module else "_inner"): fn.attributes["cfmem.arena_size"].value.data
+             for fn in functions(module)}  # fmt: skip
+    assert sizes == {"f": 1024, "f_inner": 16, "h_inner": 16, "main": 1024}
+
+
+CARRIED_WITHIN_LOOP = """
+func.func @main(%x: memref<4xf32>, %nn: memref<1xi32>, %out: memref<4xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %zero = arith.constant 0.0 : f32
+  %ni = memref.load %nn[%c0] : memref<1xi32>
+  %n = arith.index_cast %ni : i32 to index
+  linalg.fill ins(%zero : f32) outs(%out : memref<4xf32>)
+  %a = memref.alloc() : memref<4xf32>
+  "memref.copy"(%x, %a) : (memref<4xf32>, memref<4xf32>) -> ()
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%p = %a) -> (memref<4xf32>) {
+    %t = memref.alloc() : memref<4xf32>
+    linalg.fill ins(%zero : f32) outs(%t : memref<4xf32>)
+    linalg.add ins(%t, %p : memref<4xf32>, memref<4xf32>) outs(%t : memref<4xf32>)
+    linalg.add ins(%out, %t : memref<4xf32>, memref<4xf32>) outs(%out : memref<4xf32>)
+    %next = memref.alloc() : memref<4xf32>
+    linalg.add ins(%p, %p : memref<4xf32>, memref<4xf32>) outs(%next : memref<4xf32>)
+    memref.dealloc %t : memref<4xf32>
+    scf.yield %next : memref<4xf32>
+  }
+  func.return
+}
+"""
+
+
+def test_a_buffer_carried_within_the_loop_holds_both_slots_for_the_whole_iteration():
+    """Iteration k reads iteration k-1's %next (as %p) before it allocates its own: neither slot is free
+    at any step of the iteration, so %t (dead before %next is made) shares bytes with neither."""
+    live = analyze_allocations(functions(parse(CARRIED_WITHIN_LOOP))[0])
+    spans = lifetimes(live.tree)
+    assert spans["next"] == spans["next#odd"] == ("fn/loop#0.body", 0, 7)
+    assert spans["t"] == ("fn/loop#0.body", 0, 3)
+
+
+@needs_mlir
+def test_a_buffer_carried_within_the_loop_keeps_its_bytes_under_the_jit():
+    x = np.arange(1, 5, dtype=np.float32)
+    for trips in (1, 2, 3):
+        assert_same_under_jit(CARRIED_WITHIN_LOOP, [x, np.array([trips], np.int32)])
+
+
+def test_malformed_ir_that_xdsl_verifies_is_planned_or_refused_in_one_line():
+    """xDSL's verifier lets through a yield with more values than its scf.if has results, and a module-level
+    op using a value of a function defined after it; neither may crash the pass."""
+    extra_yield = """
+func.func @main(%c: i1) {
+  %a = memref.alloc() : memref<4xf32>
+  scf.if %c {
+    scf.yield %a : memref<4xf32>
+  }
+  func.return
+}
+"""
+    run(extra_yield, "memref-plan-arena")
+    outside = """
+"memref.copy"(%a, %x) : (memref<4xf32>, memref<4xf32>) -> ()
+func.func @main(%x: memref<4xf32>) {
+  %a = memref.alloc() : memref<4xf32>
+  func.return
+}
+"""
+    with pytest.raises(PassFailedException, match=r"^'memref.copy' .* uses %a outside @main, which defines it"):
+        run(outside, "memref-plan-arena")

@@ -23,7 +23,7 @@ def element_bytes(element_type: Attribute) -> int:
     if isinstance(element_type, IntegerType):
         return max(1, (element_type.width.data + 7) // 8)
     if isinstance(element_type, AnyFloat):
-        return element_type.bitwidth // 8
+        return max(1, (element_type.bitwidth + 7) // 8)
     raise ValueError(f"unsupported element type {element_type}")
 
 

@@ -4,6 +4,8 @@ operand becomes through a view or scf control flow, and how messages name a valu
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from xdsl.dialects.builtin import MemRefType, UnrankedMemRefType
 from xdsl.ir import BlockArgument, Operation, SSAValue
 
@@ -39,15 +41,20 @@ def flows_into(op: Operation, index: int) -> list[SSAValue]:
         return [op.regions[0].block.args[index]]
     owner = op.parent_op()
     if op.name == "scf.condition" and index > 0 and owner is not None:  # the after block's and the result
-        return [owner.regions[1].block.args[index - 1], owner.results[index - 1]]
+        return [*_at(owner.regions[1].block.args, index - 1), *_at(owner.results, index - 1)]
     if op.name == "scf.yield" and owner is not None:
         if owner.name == "scf.if":
-            return [owner.results[index]]
+            return _at(owner.results, index)
         if owner.name == "scf.for":
-            return [owner.results[index], owner.regions[0].block.args[index + 1]]
+            return [*_at(owner.results, index), *_at(owner.regions[0].block.args, index + 1)]
         if owner.name == "scf.while":  # from the after block to the next iteration's before block
-            return [owner.regions[0].block.args[index]]
+            return _at(owner.regions[0].block.args, index)
     return []
+
+
+def _at(values: Sequence[SSAValue], index: int) -> list[SSAValue]:
+    """``[values[index]]``, or none where a malformed terminator passes more values than there are."""
+    return [values[index]] if index < len(values) else []
 
 
 def is_memref(value: SSAValue) -> bool:

@@ -26,13 +26,14 @@ constant, a clamp such as ``arith.minui %n, %c64``, a loop's induction variable)
 
 Refused, with one line naming the op: an allocation with a dynamic size without
 such a bound, a layout or a memory space, or of elements without a byte size; an allocation
-that escapes (returned, or used by an op whose aliasing is not known here, such
+that escapes (returned, stored into memory, or used by an op whose aliasing is not known here, such
 as a call to a function that may keep a pointer to it). Where buffer addresses flow is checked by cfmem.passes.memref_addresses:
 the calls it sees through (the deallocation pipeline's helper) keep no pointer.
 
 A buffer allocated in a loop and carried into its next iteration (as bufferized
 ``iter_args`` are) gets two slots that even and odd iterations take in turn:
-iteration k writes one while it reads iteration k-1's in the other. That is
+iteration k writes one while it reads iteration k-1's in the other, so both are held for
+the whole iteration (or the loop's step, when the buffer outlives the loop). That is
 refused when two slots are not enough or cannot be told apart: from an inner
 loop, carried in two positions, or together with a value the iteration received
 (a block argument of the loop's).
@@ -134,6 +135,7 @@ class _Analysis:
         self.propagate()
         self.calls = calls_seen_through(self.fn)
         carried: dict[SSAValue, Operation] = {}
+        iterations = dict(self.loops)
         for loop, iteration in self.loops:
             carried.update(self.carried(loop, iteration))
         allocation_of: dict[str, Operation] = {}
@@ -156,6 +158,8 @@ class _Analysis:
             home = self.common_region([self.position[o][0] for op in ops for o in (op, *sites[op])])
             start = min(self.step_in(op, home) for op in ops)
             end = max([start, *(self.step_in(u, home) for op in ops for u in sites[op])])
+            if first in carried and home is iterations[carried[first]]:
+                start, end = 0, len(home.ops) - 1  # the previous slot is read from the iteration's start
             size = max(self.nbytes[op] for op in ops)
             name = self.names(first)
             home.tree.tensors.append(Tensor(name, size, start, end))
@@ -367,7 +371,12 @@ class _Analysis:
                 self.check_use(user, value, use.index)
                 while user not in self.position:
                     user = user.parent_op()
-                    assert user is not None  # every op of the function outside linalg bodies has a position
+                    if user is None:  # malformed IR the verifier let through
+                        outside = use.operation
+                        raise OpFailure(outside,
+                            f"'{outside.name}' {op_position(outside)} uses {describe(value)} outside"
+                            f" @{self.fn.sym_name.data}, which defines it"
+                        )
                 for root in roots:
                     uses.setdefault(root, []).append(user)
         return uses
@@ -379,6 +388,11 @@ class _Analysis:
             raise OpFailure(user,
                 f"'func.return' {op_position(user)}: {describe(value)} escapes the function"
                 " (return results through out-params to plan them)"
+            )
+        if _stores_buffer(user, index):
+            raise OpFailure(user,
+                f"'{user.name}' {op_position(user)} stores {describe(value)} into memory: a buffer loaded back"
+                " is used where its lifetime cannot be seen"
             )
         known = user.name in VIEWS or user.name in ACCESSES or user.name.startswith("linalg.")
         known = known or user.name == POINTER or user in self.calls  # checked by calls_seen_through
@@ -407,15 +421,20 @@ class _Analysis:
 def allocation_bytes(op: Operation, bounds: IndexBounds | None = None, index_bitwidth: int = 64) -> int:
     """The bytes of allocation ``op`` (a memref type), each dynamic size taken at its upper
     bound and an ``index`` element as ``index_bitwidth`` bits; ``PassFailedException`` naming
-    ``op`` when a size has none or elements no byte size."""
+    ``op`` when a size has none or elements no byte size.
+
+    An element takes the bytes of its bits rounded up to a power of two: LLVM steps through a
+    memref by its type's allocation size (i33 and f80 are 8 and 16 bytes apart on x86-64,
+    not 5 and 10), which is never more than that."""
     ty = op.results[0].type
     assert isinstance(ty, MemRefType)
     where = f"'{op.name}' {op_position(op)}"
     try:
         element = ty.get_element_type()
-        size = index_bitwidth // 8 if isinstance(element, IndexType) else element_bytes(element)
+        stored = index_bitwidth // 8 if isinstance(element, IndexType) else element_bytes(element)
     except ValueError as err:
         raise OpFailure(op, f"{where}: {err}") from None
+    size = 1 << (max(stored, 1) - 1).bit_length()
     bounds = bounds or IndexBounds()
     dynamic = iter(op.operands)  # one size per dynamic dimension, in order
     for dim in ty.get_shape():
@@ -449,7 +468,7 @@ def _call_keeps_no_pointer(call: func.CallOp, index: int, seen: frozenset[Operat
         for use in todo.pop().uses:
             user = use.operation
             if user.name in ACCESSES or user.name.startswith("linalg."):
-                if user.name == "memref.store" and use.index == 0:  # the buffer itself stored
+                if _stores_buffer(user, use.index):
                     return False
                 continue
             flows = flows_into(user, use.index)
@@ -462,3 +481,9 @@ def _call_keeps_no_pointer(call: func.CallOp, index: int, seen: frozenset[Operat
                 return False
     return True
 
+
+
+def _stores_buffer(user: Operation, index: int) -> bool:
+    """Whether operand ``index`` of ``user`` is the value a store writes (a buffer stored into
+    memory of memrefs), not the memory it writes into."""
+    return user.name in ("memref.store", "affine.store") and index == 0

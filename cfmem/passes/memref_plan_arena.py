@@ -46,19 +46,21 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
+from xdsl.traits import SymbolTable
 
 from cfmem.passes.call_graph import callee_first, reaching
-from cfmem.passes.liveness import functions
+from cfmem.passes.failures import OpFailure
+from cfmem.passes.liveness import functions, op_position
 from cfmem.passes.memref_flow import ALLOCATIONS
 from cfmem.passes.memref_liveness import ARENA_PARAMETER, AllocationLiveness, analyze_allocations
 from cfmem.passes.options import checked_options
 from cfmem.passes.plan_memory import ARENA_ATTR, BOUND_ATTR, PLAN_ATTR, refuse_over_budget
 from cfmem.planning.control_flow import MODES, TreePlan, plan_tree
 from cfmem.planning.option_checks import (
-    check_align,
     check_budget,
     check_choice,
     check_index_bitwidth,
+    check_power_of_two_align,
     check_time_limit,
 )
 from cfmem.planning.problem import PlanOptions
@@ -93,16 +95,17 @@ class PlanArenaPass(ModulePass):
             check_choice("mode", self.mode, MODES)
             check_choice("strategy", self.strategy, STRATEGY_NAMES)
             check_choice("arena", self.arena, ARENA_SOURCES)
-            check_align("align", self.align)
+            check_power_of_two_align("align", self.align)
             check_budget("budget", self.budget)
             check_time_limit("time-limit", self.time_limit)
             check_index_bitwidth("index-bitwidth", self.index_bitwidth)
         allocating = {fn for fn in functions(op) if any(o.name in ALLOCATIONS for o in fn.walk())}
+        _refuse_concurrent_calls(op, reaching(op, allocating))
         if self.arena == "argument":  # a caller passes its callees' arenas, so it needs one too
             order = callee_first(op, reaching(op, allocating), "its arena would have to hold itself")
         else:
             order = callee_first(op, allocating, "a recursive function's buffers cannot have fixed addresses")
-        arenas: dict[str, tuple[int, int]] = {}  # function given an arena argument -> its size and alignment
+        arenas: dict[func.FuncOp, tuple[int, int]] = {}  # function given an arena argument -> its size and alignment
         for fn in order:
             _pass_arenas(fn, arenas)
             live = analyze_allocations(fn, self.index_bitwidth)
@@ -113,7 +116,7 @@ class PlanArenaPass(ModulePass):
             refuse_over_budget(fn, live.tree, plan, self.budget, "arena")
             arena = self.arena_of(op, fn, plan.peak, align)
             if self.arena == "argument":
-                arenas[fn.sym_name.data] = (plan.peak, align)
+                arenas[fn] = (plan.peak, align)
             rewrite(fn, live, plan, arena)
 
     def arena_of(self, module: ModuleOp, fn: func.FuncOp, size: int, align: int) -> SSAValue:
@@ -146,11 +149,36 @@ class PlanArenaPass(ModulePass):
         return get.memref
 
 
-def _pass_arenas(fn: func.FuncOp, arenas: dict[str, tuple[int, int]]) -> None:
+SEQUENTIAL = ("scf.if", "scf.for", "scf.while", "scf.execute_region", "scf.index_switch", "affine.for", "affine.if")
+"""Region ops that run their regions one at a time: a call inside them runs alone."""
+
+
+def _refuse_concurrent_calls(module: ModuleOp, planned: set[func.FuncOp]) -> None:
+    """Refuse a call of a function of ``planned`` (its buffers, or its callees', get fixed arena
+    bytes) inside a region op that may run its iterations at once (``scf.parallel``,
+    ``scf.forall``, a linalg body, ...): the calls would share those bytes."""
+    for call in module.walk():
+        if not (isinstance(call, func.CallOp) and SymbolTable.lookup_symbol(call, call.callee) in planned):
+            continue
+        holder = call.parent_op()
+        while holder is not None and not isinstance(holder, func.FuncOp):
+            if holder.name not in SEQUENTIAL:
+                raise OpFailure(call,
+                    f"'func.call' {op_position(call)} calls @{call.callee.root_reference.data}, whose buffers have"
+                    f" fixed bytes in an arena, inside '{holder.name}' {op_position(holder)}: its iterations may run"
+                    " at once"
+                )
+            holder = holder.parent_op()
+
+
+def _pass_arenas(fn: func.FuncOp, arenas: dict[func.FuncOp, tuple[int, int]]) -> None:
     """Each call in ``fn`` of a function of ``arenas`` passes it a new allocation of its arena's
     size and alignment, freed after the call (``fn``'s own planning then places it)."""
-    for call in [o for o in fn.walk() if isinstance(o, func.CallOp) and o.callee.root_reference.data in arenas]:
-        size, align = arenas[call.callee.root_reference.data]
+    for call in [o for o in fn.walk() if isinstance(o, func.CallOp)]:
+        callee = SymbolTable.lookup_symbol(call, call.callee)  # the nearest symbol table's, not any of that name
+        if callee not in arenas:
+            continue
+        size, align = arenas[callee]
         alloc = memref.AllocOp.get(i8, align, [size])
         alloc.memref.name_hint = f"arena_{call.callee.root_reference.data}"
         with_arena = func.CallOp(call.callee, [*call.arguments, alloc.memref], [r.type for r in call.results])
@@ -190,9 +218,12 @@ def rewrite(fn: func.FuncOp, live: AllocationLiveness, plan: TreePlan, arena: SS
                     parities[loop] = _count_parity(loop)
                 odd_now = _flag_for(alloc, *parities[loop])
             offset = _alternate(alloc, loop, offset, index(plan.offsets[second]), odd_now)
-        view = memref.ViewOp(arena, offset, list(alloc.operands), alloc.results[0].type)  # its dynamic sizes
-        view.result.name_hint = alloc.results[0].name_hint
-        Rewriter.replace_op(alloc, view)
+        ty = alloc.results[0].type
+        plain = MemRefType(ty.element_type, ty.shape)  # a view has no layout; an identity strided one is cast on
+        view = memref.ViewOp(arena, offset, list(alloc.operands), plain)  # its dynamic sizes
+        ops: list[Operation] = [view] if plain == ty else [view, memref.CastOp(operands=[view.result], result_types=[ty])]
+        ops[-1].results[0].name_hint = alloc.results[0].name_hint
+        Rewriter.replace_op(alloc, ops)
     for op in live.frees:
         Rewriter.erase_op(op)
     fn.attributes[ARENA_ATTR] = IntegerAttr(plan.peak, i64)

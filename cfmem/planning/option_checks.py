@@ -40,6 +40,13 @@ def check_align(name: str, value: int) -> None:
     check_at_least(name, value, 1)
 
 
+def check_power_of_two_align(name: str, value: int) -> None:
+    """An alignment that memory must honour (a ``memref.global``'s): a power of two."""
+    check_align(name, value)
+    if value & (value - 1):
+        raise OptionError(name, f"must be a power of two (an arena's alignment), not {value}")
+
+
 def check_index_bitwidth(name: str, value: int) -> None:
     """Bits of an ``index``: a whole number of bytes."""
     check_at_least(name, value, 8)
