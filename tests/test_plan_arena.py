@@ -769,3 +769,34 @@ func.func @main(%x: memref<4xf32>) {
 """
     with pytest.raises(PassFailedException, match=r"^'memref.copy' .* uses %a outside @main, which defines it"):
         run(outside, "memref-plan-arena")
+
+
+def test_with_arena_argument_a_call_inside_an_affine_loop_gets_its_arena_before_the_loop():
+    """The liveness counts an affine.for as one op, so the callee's arena is made before it and
+    every iteration's call takes it in turn."""
+    text = """
+func.func private @scaled(%x: memref<4xf32>, %i: index) {
+  %t = memref.alloc() : memref<4xf32>
+  "memref.copy"(%x, %t) : (memref<4xf32>, memref<4xf32>) -> ()
+  %v = memref.load %t[%i] : memref<4xf32>
+  memref.store %v, %x[%i] : memref<4xf32>
+  memref.dealloc %t : memref<4xf32>
+  func.return
+}
+
+func.func @main(%x: memref<4xf32>) {
+  affine.for %i = 0 to 4 {
+    func.call @scaled(%x, %i) : (memref<4xf32>, index) -> ()
+  }
+  func.return
+}
+"""
+    module = run(text, "memref-plan-arena{arena=argument}")
+    main = functions(module)[1]
+    ops = list(main.body.block.ops)
+    loop = next(op for op in ops if op.name == "affine.for")
+    view = next(op for op in ops if op.name == "memref.view")
+    assert ops.index(view) < ops.index(loop)
+    call = next(op for op in loop.walk() if op.name == "func.call")
+    assert call.operands[-1] is view.results[0]
+    assert main.attributes["cfmem.arena_size"].value.data == 16

@@ -173,7 +173,9 @@ def _refuse_concurrent_calls(module: ModuleOp, planned: set[func.FuncOp]) -> Non
 
 def _pass_arenas(fn: func.FuncOp, arenas: dict[func.FuncOp, tuple[int, int]]) -> None:
     """Each call in ``fn`` of a function of ``arenas`` passes it a new allocation of its arena's
-    size and alignment, freed after the call (``fn``'s own planning then places it)."""
+    size and alignment, freed after the call (``fn``'s own planning then places it). Inside a
+    region op the liveness counts as one op (``affine.for``, ...), the allocation is made
+    before the outermost such op and freed after it: its runs of the call take turns."""
     for call in [o for o in fn.walk() if isinstance(o, func.CallOp)]:
         callee = SymbolTable.lookup_symbol(call, call.callee)  # the nearest symbol table's, not any of that name
         if callee not in arenas:
@@ -183,9 +185,15 @@ def _pass_arenas(fn: func.FuncOp, arenas: dict[func.FuncOp, tuple[int, int]]) ->
         alloc.memref.name_hint = f"arena_{call.callee.root_reference.data}"
         with_arena = func.CallOp(call.callee, [*call.arguments, alloc.memref], [r.type for r in call.results])
         with_arena.attributes.update(call.attributes)
-        Rewriter.insert_op(alloc, InsertPoint.before(call))
         Rewriter.replace_op(call, with_arena)
-        Rewriter.insert_op(memref.DeallocOp.get(alloc.memref), InsertPoint.after(with_arena))
+        around: Operation = with_arena
+        holder = with_arena.parent_op()
+        while holder is not None and holder is not fn:
+            if holder.name not in ("scf.if", "scf.for", "scf.while"):
+                around = holder
+            holder = holder.parent_op()
+        Rewriter.insert_op(alloc, InsertPoint.before(around))
+        Rewriter.insert_op(memref.DeallocOp.get(alloc.memref), InsertPoint.after(around))
 
 
 def rewrite(fn: func.FuncOp, live: AllocationLiveness, plan: TreePlan, arena: SSAValue) -> None:
