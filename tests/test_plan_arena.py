@@ -800,3 +800,19 @@ func.func @main(%x: memref<4xf32>) {
     call = next(op for op in loop.walk() if op.name == "func.call")
     assert call.operands[-1] is view.results[0]
     assert main.attributes["cfmem.arena_size"].value.data == 16
+
+
+@pytest.mark.parametrize(
+    ("shapes", "message"),
+    [
+        (["4611686018427387904x4"], r"'memref.alloc' defining %a0 in @main: memref<4611686018427387904x4xf32> takes .* bytes, more than an arena can address"),
+        (["576460752303423488", "576460752303423488"], r"@main needs 4,611,686,018,427,387,904 bytes of arena, more than it can address"),
+    ],
+    ids=["one allocation", "two together"],
+)
+def test_sizes_an_index_cannot_address_are_refused(shapes, message):
+    allocs = "".join(f"  %a{k} = memref.alloc() : memref<{s}xf32>\n" for k, s in enumerate(shapes))
+    loads = "".join(f"  %v{k} = memref.load %a{k}[%c0] : memref<{s}xf32>\n" for k, s in enumerate(shapes) if "x" not in s)
+    text = f"func.func @main() {{\n  %c0 = arith.constant 0 : index\n{allocs}{loads}  func.return\n}}\n"
+    with pytest.raises(PassFailedException, match=message):
+        run(text, "memref-plan-arena")

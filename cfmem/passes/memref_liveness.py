@@ -448,6 +448,8 @@ def allocation_bytes(op: Operation, bounds: IndexBounds | None = None, index_bit
                 )
             dim = max(bound, 0)
         size *= dim
+    if size >= 1 << 62:  # offsets and the arena's size are index values
+        raise OpFailure(op, f"{where}: {ty} takes {size:,} bytes, more than an arena can address")
     return size
 
 

@@ -114,6 +114,8 @@ class PlanArenaPass(ModulePass):
             align = max(self.align, live.alignment)
             plan = plan_tree(live.tree, self.mode, self.strategy, PlanOptions(time_limit=self.time_limit), align)
             refuse_over_budget(fn, live.tree, plan, self.budget, "arena")
+            if plan.peak >= 1 << 62:  # the arena's size and offsets are index values
+                raise OpFailure(fn, f"@{fn.sym_name.data} needs {plan.peak:,} bytes of arena, more than it can address")
             arena = self.arena_of(op, fn, plan.peak, align)
             if self.arena == "argument":
                 arenas[fn] = (plan.peak, align)
