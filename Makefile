@@ -42,6 +42,9 @@ demo: $(STAMP)
 	@echo "== 7. loops: a recurrent keyword spotter (an if in a loop, a while loop in an if), every iteration checked"
 	$(BIN)/cfmem check-mlir examples/seqkws.mlir
 	$(BIN)/cfmem report examples/seqkws.mlir --timing --loop-trips 32 | tail -5
+	@echo "== 8. plain MLIR: a bufferized linalg program with an if in a for, planned into one arena, run before and after"
+	$(BIN)/xdsl-opt examples/upstream/if_in_for.mlir -p 'memref-plan-arena' | grep -m1 -o 'cfmem.arena_size = [0-9]* : i64, cfmem.lower_bound = [0-9]* : i64'
+	$(BIN)/cfmem check-arena examples/upstream/if_in_for.mlir
 
 bench: $(STAMP)
 	$(BIN)/python -m pip install -q -e '.[bench]'
