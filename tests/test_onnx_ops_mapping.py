@@ -371,6 +371,26 @@ def test_a_kept_if_whose_branch_yields_its_own_initializer(tmp_path, rng):
     assert imported.kept_ifs == 1
 
 
+@pytest.mark.parametrize("cond", [True, False])
+def test_a_branch_initializer_that_shadows_an_enclosing_name_is_refused(rng, cond):
+    """onnxruntime resolves such a name to the enclosing initializer in an If branch but to
+    the branch's own in a Loop body, and onnx's reference evaluator agrees with neither
+    consistently: whichever one cfmem took would differ from onnxruntime somewhere."""
+    then = h.make_graph([h.make_node("Add", ["x", "w"], ["t"])], "then", [], [info("t", T.FLOAT, [2, 3])],
+                        [nh.from_array(np.full((2, 3), 10, np.float32), "w")])  # fmt: skip
+    els = h.make_graph([h.make_node("Add", ["x", "w"], ["e"])], "else", [], [info("e", T.FLOAT, [2, 3])])
+    node = h.make_node("If", ["c"], ["y"], name="n", then_branch=then, else_branch=els)
+    inits = [nh.from_array(np.ones((2, 3), np.float32), "w")]
+    inputs = [info("x", T.FLOAT, [2, 3])]
+    if cond:  # folded: the branch runs in the enclosing scope
+        inits.append(nh.from_array(np.array(True), "c"))
+    else:
+        inputs.append(info("c", T.BOOL, []))
+    model = unchecked_model([node], inputs, [info("y", T.FLOAT, [2, 3])], inits)
+    onnx.checker.check_model(model)
+    assert refusal(model) == "node n (If): branch 'then' initializer 'w' shadows a tensor of an enclosing graph"
+
+
 # --- refusals -------------------------------------------------------------------------------------
 
 

@@ -2000,7 +2000,12 @@ def translate_if(imp: Importer, node: onnx.NodeProto, inputs: list, scope: Scope
 def run_branch(imp: Importer, graph: onnx.GraphProto, scope: Scope, args: Sequence[Value] = (),
                what: str = "branch") -> list[Value]:  # fmt: skip
     """The outputs of subgraph ``graph`` (an If branch, a Loop or Scan body) run in a scope
-    below ``scope``, its inputs bound to ``args``."""
+    below ``scope``, its inputs bound to ``args``. An initializer of ``graph`` may not reuse a
+    name of the enclosing graphs: onnxruntime resolves such a name to the enclosing tensor in
+    an If branch but to the subgraph's own in a Loop body."""
+    for init in graph.initializer:
+        if scope.lookup(init.name) is not None:
+            raise OnnxImportError(f"{what} {graph.name!r} initializer {init.name!r} shadows a tensor of an enclosing graph")
     inner = Scope(parent=scope)
     add_initializers(inner, graph)
     for graph_input, value in zip(graph.input, args):
