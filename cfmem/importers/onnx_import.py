@@ -300,7 +300,7 @@ class Importer:
                 inputs.append(value)
             try:
                 results = self.ops.translate(self, node, inputs, scope)
-            except (OnnxImportError, GraphBuildError) as err:
+            except (OnnxImportError, GraphBuildError, ValueError) as err:  # shape rules raise ValueError
                 message = " ".join(str(err).split())  # verifier messages span lines
                 raise OnnxImportError(message if message.startswith("node ") else f"{where}: {message}") from None
             for name, value in zip(node.output, results):

@@ -338,6 +338,8 @@ def cast(imp, node, inputs):
     """Cast at run time between float32, float16, bool, int8, uint8, int32 and int64 (``nn.cast``)."""
     to = attr(node, "to")
     x = inputs[0]
+    if to not in onnx.TensorProto.DataType.values():
+        raise OnnxImportError(f"Cast to element type {to} is not supported")
     target = np.dtype(onnx.helper.tensor_dtype_to_np_dtype(to))
     if target == dtype_of(x):
         return [x]
@@ -1262,6 +1264,8 @@ def resize(imp, node, inputs):
     scales, sizes = resize_targets(imp, node, inputs, xs)
     if 0 in sizes:
         raise OnnxImportError(f"{node.op_type} to the empty shape {sizes} is not supported")
+    if min(sizes) < 0:
+        raise OnnxImportError(f"{node.op_type} to the shape {sizes} is not supported (every size must be positive)")
     moved = [] if tuple(sizes) == tuple(xs) else [axis for axis, scale in enumerate(scales) if scale != 1]
     if sampling.mode == "linear" and not 2 <= len(xs) <= 5:
         raise OnnxImportError(f"{node.op_type} linear of a rank-{len(xs)} input is not supported (ranks 2 to 5)")
@@ -1554,6 +1558,9 @@ def reshape_op(imp, node, inputs):
     xs = imp.b.shape(x)
     dims = ints(inputs[1], "Reshape shape")
     if not attr(node, "allowzero", 0):
+        beyond = [k for k in range(len(xs), len(dims)) if dims[k] == 0]
+        if beyond:
+            raise OnnxImportError(f"Reshape shape {dims} copies dimension {beyond[0]} of an input of rank {len(xs)}")
         dims = [xs[k] if d == 0 else d for k, d in enumerate(dims)]
     return [reshape(imp, x, dims, out_name(imp, node))]
 
