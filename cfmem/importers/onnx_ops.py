@@ -806,7 +806,7 @@ def gemm(imp, node, inputs):
     if alpha != 1.0:
         b = known(b, "Gemm B with alpha != 1") * np.float32(alpha)
     n = shape_of(imp, b)[0 if trans_b else 1]
-    if c is None:
+    if c is None or beta == 0.0:  # onnxruntime does not read C then: its NaNs do not propagate
         c = np.zeros((n,), imp.float_dtype)
     elif beta != 1.0:
         c = known(c, "Gemm C with beta != 1") * np.float32(beta)
