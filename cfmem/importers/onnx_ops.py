@@ -1629,9 +1629,10 @@ def split(imp, node, inputs):
 
 
 def gather(imp, node, inputs):
-    """Gather along ``axis``: run-time indices as ``nn.gather``; known ones as slices of the
-    data joined along the axis."""
-    if isinstance(inputs[1], SSAValue):
+    """Gather along ``axis``: run-time indices, or any into data that is not float (which
+    ``nn.concat`` does not join), as ``nn.gather``; known ones as slices of the data joined
+    along the axis."""
+    if isinstance(inputs[1], SSAValue) or dtype_of(inputs[0]).kind != "f":
         return [indexed_read(imp, node, inputs, nc.GatherOp)]
     x, index = inputs[0], inputs[1]
     xs = imp.b.shape(x)
