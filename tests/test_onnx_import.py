@@ -179,10 +179,19 @@ def unsupported_model(tmp_path: Path) -> Path:
                 [h.make_tensor_value_info("out", T.FLOAT, [1, 4])], [])  # fmt: skip
 
 
+def mistyped_model(tmp_path: Path) -> Path:
+    """A float16 input added to a float32 initializer: onnx's checker passes it, onnxruntime
+    refuses to load it."""
+    nodes = [h.make_node("Add", ["x", "w"], ["out"])]
+    return save(tmp_path, nodes, [h.make_tensor_value_info("x", T.FLOAT16, [1, 4])],
+                [h.make_tensor_value_info("out", T.FLOAT16, [1, 4])], [nh.from_array(np.ones((1, 4), np.float32), "w")])  # fmt: skip
+
+
 @pytest.mark.parametrize(
     "case, args, message",
     [
         ("unsupported", [], "node the_shrink (Shrink): unsupported ONNX op Shrink"),
+        ("mistyped", [], "invalid ONNX model: [ShapeInferenceError] (op_type:Add): B has inconsistent type tensor(float)"),
         ("symbolic", [], "input 'x' has a symbolic dimension 'N' at position 0: fix it with --dim N=1"),
         ("symbolic", ["--dim", "M=2"], "--dim M: the model's inputs have no symbolic dimension 'M' (symbolic: N)"),
         ("symbolic", ["--dim", "N=0"], "bad --dim 'N=0': expected name=size with a positive size"),
@@ -197,6 +206,7 @@ def unsupported_model(tmp_path: Path) -> Path:
 def test_bad_models_and_options_give_one_line_and_write_nothing(tmp_path, case, args, message):
     path = {
         "unsupported": lambda: unsupported_model(tmp_path),
+        "mistyped": lambda: mistyped_model(tmp_path),
         "symbolic": lambda: nested_if_model(tmp_path),
         "corrupt": lambda: (tmp_path / "bad.onnx").write_bytes(b"\x08\x07garbage" * 10) and tmp_path / "bad.onnx",
         "missing": lambda: tmp_path / "absent.onnx",

@@ -92,7 +92,8 @@ def ssa_name(onnx_name: str, fallback: str = "t") -> str:
 
 
 def load_onnx(path: str | Path) -> onnx.ModelProto:
-    """Read and check a model file; one-line errors (without the path) for missing or corrupt files."""
+    """Read and check a model file (onnx's checker, and its shape inference comparing operand
+    types); one-line errors (without the path) for missing, corrupt or invalid files."""
     path = Path(path)
     try:
         model = onnx.load(str(path))
@@ -104,6 +105,7 @@ def load_onnx(path: str | Path) -> onnx.ModelProto:
         raise OnnxImportError("not a readable ONNX model (no graph)")
     try:
         onnx.checker.check_model(model)
+        onnx.shape_inference.infer_shapes(model, check_type=True)  # operand types the checker does not compare
     except Exception as err:
         raise OnnxImportError(f"invalid ONNX model: {_first_line(err)}") from None
     return model
