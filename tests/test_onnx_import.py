@@ -258,6 +258,19 @@ def test_an_output_that_is_an_input_is_imported(tmp_path, nodes, output):
     check_against_onnxruntime(path, [{"x": RNG.standard_normal((2, 3)).astype(np.float32)}])
 
 
+@pytest.mark.parametrize("cast", [False, True], ids=["initializer", "folded-cast"])
+def test_a_float64_output_is_refused_not_narrowed_to_float32(tmp_path, cast):
+    """onnxruntime gives such an output in double precision; cfmem has no float64 tensors."""
+    c = np.array([1.1, 2.2], np.float64 if not cast else np.float32)
+    nodes = [h.make_node("Relu", ["x"], ["y"])] + ([h.make_node("Cast", ["c"], ["d"], to=T.DOUBLE)] if cast else [])
+    out = "d" if cast else "c"
+    path = save(tmp_path, nodes, [float_info("x", [2, 3])],
+                [float_info("y", [2, 3]), h.make_tensor_value_info(out, T.DOUBLE, [2])], [nh.from_array(c, "c")])  # fmt: skip
+    with pytest.raises(OnnxImportError) as err:
+        import_onnx(path, blob_file="model.weights.bin")
+    assert str(err.value) == f"graph output {out!r} is a known float64 tensor; cfmem computes in float32 at most"
+
+
 @pytest.mark.parametrize("dim", [0, -1])
 def test_a_non_positive_input_dimension_suggests_an_option_that_works(tmp_path, dim):
     model = h.make_model(h.make_graph([h.make_node("Relu", ["x"], ["y"])], "g", [float_info("x", [dim, 4])],

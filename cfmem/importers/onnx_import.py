@@ -274,6 +274,9 @@ class Importer:
             value = scope.lookup(out.name)
             if value is None:
                 raise OnnxImportError(f"graph output {out.name!r} is never computed")
+            declared = out.type.tensor_type.elem_type  # a double one: runtime() would narrow it to float32
+            if isinstance(value, np.ndarray) and value.dtype == np.float64 and declared in (0, onnx.TensorProto.DOUBLE):
+                raise OnnxImportError(f"graph output {out.name!r} is a known float64 tensor; cfmem computes in float32 at most")
             outputs.append(self.runtime(value, out.name))
         try:
             self.b.output(*outputs)
