@@ -179,10 +179,19 @@ def unsupported_model(tmp_path: Path) -> Path:
                 [h.make_tensor_value_info("out", T.FLOAT, [1, 4])], [])  # fmt: skip
 
 
+def mistyped_model(tmp_path: Path) -> Path:
+    """A float16 input added to a float32 initializer: onnx's checker passes it, onnxruntime
+    refuses to load it."""
+    nodes = [h.make_node("Add", ["x", "w"], ["out"])]
+    return save(tmp_path, nodes, [h.make_tensor_value_info("x", T.FLOAT16, [1, 4])],
+                [h.make_tensor_value_info("out", T.FLOAT16, [1, 4])], [nh.from_array(np.ones((1, 4), np.float32), "w")])  # fmt: skip
+
+
 @pytest.mark.parametrize(
     "case, args, message",
     [
         ("unsupported", [], "node the_shrink (Shrink): unsupported ONNX op Shrink"),
+        ("mistyped", [], "invalid ONNX model: [ShapeInferenceError] (op_type:Add): B has inconsistent type tensor(float)"),
         ("symbolic", [], "input 'x' has a symbolic dimension 'N' at position 0: fix it with --dim N=1"),
         ("symbolic", ["--dim", "M=2"], "--dim M: the model's inputs have no symbolic dimension 'M' (symbolic: N)"),
         ("symbolic", ["--dim", "N=0"], "bad --dim 'N=0': expected name=size with a positive size"),
@@ -197,6 +206,7 @@ def unsupported_model(tmp_path: Path) -> Path:
 def test_bad_models_and_options_give_one_line_and_write_nothing(tmp_path, case, args, message):
     path = {
         "unsupported": lambda: unsupported_model(tmp_path),
+        "mistyped": lambda: mistyped_model(tmp_path),
         "symbolic": lambda: nested_if_model(tmp_path),
         "corrupt": lambda: (tmp_path / "bad.onnx").write_bytes(b"\x08\x07garbage" * 10) and tmp_path / "bad.onnx",
         "missing": lambda: tmp_path / "absent.onnx",
@@ -246,6 +256,19 @@ def test_an_output_that_is_an_input_is_imported(tmp_path, nodes, output):
     inits = [nh.from_array(np.zeros(0, np.int64), "no_axes")] if "no_axes" in str(nodes) else []
     path = save(tmp_path, nodes, [float_info("x", [2, 3])], [float_info(output, [2, 3])], inits)
     check_against_onnxruntime(path, [{"x": RNG.standard_normal((2, 3)).astype(np.float32)}])
+
+
+@pytest.mark.parametrize("cast", [False, True], ids=["initializer", "folded-cast"])
+def test_a_float64_output_is_refused_not_narrowed_to_float32(tmp_path, cast):
+    """onnxruntime gives such an output in double precision; cfmem has no float64 tensors."""
+    c = np.array([1.1, 2.2], np.float64 if not cast else np.float32)
+    nodes = [h.make_node("Relu", ["x"], ["y"])] + ([h.make_node("Cast", ["c"], ["d"], to=T.DOUBLE)] if cast else [])
+    out = "d" if cast else "c"
+    path = save(tmp_path, nodes, [float_info("x", [2, 3])],
+                [float_info("y", [2, 3]), h.make_tensor_value_info(out, T.DOUBLE, [2])], [nh.from_array(c, "c")])  # fmt: skip
+    with pytest.raises(OnnxImportError) as err:
+        import_onnx(path, blob_file="model.weights.bin")
+    assert str(err.value) == f"graph output {out!r} is a known float64 tensor; cfmem computes in float32 at most"
 
 
 @pytest.mark.parametrize("dim", [0, -1])

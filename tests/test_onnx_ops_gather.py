@@ -79,6 +79,13 @@ def test_gather_at_run_time_indices_matches_onnxruntime(tmp_path, data):
     check(tmp_path, indexed_model("Gather", x, indices, known, opset_of(data.draw, "Gather"), **attrs), feeds)
 
 
+@pytest.mark.parametrize("dtype", [np.int64, np.int32, np.int8, np.bool_])
+def test_gather_of_integer_data_at_known_indices_matches_onnxruntime(tmp_path, dtype):
+    """Known indices into run-time data that is not float (shape arithmetic, masks)."""
+    x = np.array([[3, -2, 7], [0, 1, -9]]).astype(dtype)
+    model = indexed_model("Gather", x, np.array([[2, -1], [0, 0]], np.int64), {"indices"}, 13, axis=1)
+    check(tmp_path, model, {"data": x})
+
 @SETTINGS
 @given(data=st.data())
 def test_gather_elements_matches_onnxruntime(tmp_path, data):

@@ -53,6 +53,9 @@ GEMMS = {
     # alpha needs a known B, transA a known A, beta a known C: any two of them at once
     "trans-a-trans-b-beta": gemm({"B": floats(25, 3, 4)}, {"A": floats(26, 4, 2), "C": floats(27, 3)}, transA=1, transB=1, beta=0.5),
     "trans-a-alpha": gemm({"C": floats(28, 2, 3)}, {"A": floats(29, 4, 2), "B": floats(30, 4, 3)}, transA=1, alpha=-1.25),
+    # beta 0: onnxruntime does not read C, so its NaN and infinity do not reach the result
+    "beta-0-known-c": gemm({"A": floats(31, 2, 4)}, {"B": floats(32, 4, 3), "C": np.array([np.nan, np.inf, 1], np.float32)}, beta=0.0),
+    "beta-0-run-time-c": gemm({"A": floats(33, 2, 4), "C": np.array([[np.nan], [-np.inf]], np.float32)}, {"B": floats(34, 4, 3)}, beta=0.0),
 }
 
 

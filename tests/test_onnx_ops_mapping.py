@@ -371,6 +371,26 @@ def test_a_kept_if_whose_branch_yields_its_own_initializer(tmp_path, rng):
     assert imported.kept_ifs == 1
 
 
+@pytest.mark.parametrize("cond", [True, False])
+def test_a_branch_initializer_that_shadows_an_enclosing_name_is_refused(rng, cond):
+    """onnxruntime resolves such a name to the enclosing initializer in an If branch but to
+    the branch's own in a Loop body, and onnx's reference evaluator agrees with neither
+    consistently: whichever one cfmem took would differ from onnxruntime somewhere."""
+    then = h.make_graph([h.make_node("Add", ["x", "w"], ["t"])], "then", [], [info("t", T.FLOAT, [2, 3])],
+                        [nh.from_array(np.full((2, 3), 10, np.float32), "w")])  # fmt: skip
+    els = h.make_graph([h.make_node("Add", ["x", "w"], ["e"])], "else", [], [info("e", T.FLOAT, [2, 3])])
+    node = h.make_node("If", ["c"], ["y"], name="n", then_branch=then, else_branch=els)
+    inits = [nh.from_array(np.ones((2, 3), np.float32), "w")]
+    inputs = [info("x", T.FLOAT, [2, 3])]
+    if cond:  # folded: the branch runs in the enclosing scope
+        inits.append(nh.from_array(np.array(True), "c"))
+    else:
+        inputs.append(info("c", T.BOOL, []))
+    model = unchecked_model([node], inputs, [info("y", T.FLOAT, [2, 3])], inits)
+    onnx.checker.check_model(model)
+    assert refusal(model) == "node n (If): branch 'then' initializer 'w' shadows a tensor of an enclosing graph"
+
+
 # --- refusals -------------------------------------------------------------------------------------
 
 
@@ -435,6 +455,44 @@ def test_an_op_on_shapes_it_cannot_take_is_refused_by_the_nn_ops_rule():
     )
     message = refusal(model)
     assert message.startswith("node n (MatMul): nn.matmul: ") and "3" in message and "4" in message, message
+
+
+def invalid_node(op: str, known: dict[str, np.ndarray] = {}, opset: int = 17, **attrs) -> onnx.ModelProto:
+    """``op(x, *known)`` on a run-time (2, 3, 4) input, as written (onnx's checker does not
+    look at axes or shapes)."""
+    node = h.make_node(op, ["x", *known], ["y"], name="n", **attrs)
+    inits = [nh.from_array(v, k) for k, v in known.items()]
+    model = unchecked_model([node], [info("x", T.FLOAT, [2, 3, 4])], [info("y", T.FLOAT, ["d"])], inits, opset)
+    onnx.checker.check_model(model)
+    return model
+
+
+@pytest.mark.parametrize(
+    "model, message",
+    [
+        (invalid_node("Softmax", axis=5), "node n (Softmax): axis 5 is out of range for rank 3"),
+        (invalid_node("Concat", axis=3), "node n (Concat): axis 3 is out of range for rank 3"),
+        (invalid_node("Gather", {"i": i64(0)}, axis=-4), "node n (Gather): axis -4 is out of range for rank 3"),
+        (invalid_node("Flatten", axis=4), "node n (Flatten): axis 4 is out of range for rank 4"),
+        (invalid_node("ReduceSum", {"a": i64(3)}), "node n (ReduceSum): axis 3 is out of range for rank 3"),
+        (invalid_node("ArgMax", axis=-4), "node n (ArgMax): axis -4 is out of range for rank 3"),
+        (invalid_node("LayerNormalization", {"s": np.ones(4, np.float32)}, axis=3),
+         "node n (LayerNormalization): axis 3 is out of range for rank 3"),
+        (invalid_node("Unsqueeze", {"a": i64(5)}), "node n (Unsqueeze): axis 5 is out of range for rank 4"),
+        (invalid_node("Slice", {"s": i64(0), "e": i64(1), "a": i64(5)}), "node n (Slice): axis 5 is out of range for rank 3"),
+        (invalid_node("BatchNormalization", {k: np.ones(n, np.float32) for k, n in zip("sbmv", (2, 3, 3, 3))}, 15),
+         "node n (BatchNormalization): operands could not be broadcast together with shapes (3,) (2,)"),
+        (invalid_node("Reshape", {"s": i64(0, 1, 2, -1, 0)}),
+         "node n (Reshape): Reshape shape [0, 1, 2, -1, 0] copies dimension 4 of an input of rank 3"),
+        (invalid_node("Cast", to=99), "node n (Cast): Cast to element type 99 is not supported"),
+        (invalid_node("Resize", {"_r": np.array([], np.float32), "s": np.array([1, -1, 2], np.float32)}, 19),
+         "node n (Resize): Resize to the shape [2, -3, 8] is not supported (every size must be positive)"),
+    ],
+    ids=["Softmax", "Concat", "Gather", "Flatten", "ReduceSum", "ArgMax", "LayerNormalization", "Unsqueeze", "Slice",
+         "BatchNormalization", "Reshape", "Cast", "Resize"],
+)  # fmt: skip
+def test_an_axis_or_shape_the_input_cannot_take_is_refused_naming_the_node(model, message):
+    assert refusal(model) == message
 
 
 def if_model(cond: onnx.ValueInfoProto | None, cond_init: np.ndarray | None = None, then_out: str = "r"):

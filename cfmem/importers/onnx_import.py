@@ -92,7 +92,8 @@ def ssa_name(onnx_name: str, fallback: str = "t") -> str:
 
 
 def load_onnx(path: str | Path) -> onnx.ModelProto:
-    """Read and check a model file; one-line errors (without the path) for missing or corrupt files."""
+    """Read and check a model file (onnx's checker, and its shape inference comparing operand
+    types); one-line errors (without the path) for missing, corrupt or invalid files."""
     path = Path(path)
     try:
         model = onnx.load(str(path))
@@ -104,6 +105,7 @@ def load_onnx(path: str | Path) -> onnx.ModelProto:
         raise OnnxImportError("not a readable ONNX model (no graph)")
     try:
         onnx.checker.check_model(model)
+        onnx.shape_inference.infer_shapes(model, check_type=True)  # operand types the checker does not compare
     except Exception as err:
         raise OnnxImportError(f"invalid ONNX model: {_first_line(err)}") from None
     return model
@@ -272,6 +274,9 @@ class Importer:
             value = scope.lookup(out.name)
             if value is None:
                 raise OnnxImportError(f"graph output {out.name!r} is never computed")
+            declared = out.type.tensor_type.elem_type  # a double one: runtime() would narrow it to float32
+            if isinstance(value, np.ndarray) and value.dtype == np.float64 and declared in (0, onnx.TensorProto.DOUBLE):
+                raise OnnxImportError(f"graph output {out.name!r} is a known float64 tensor; cfmem computes in float32 at most")
             outputs.append(self.runtime(value, out.name))
         try:
             self.b.output(*outputs)
@@ -300,7 +305,7 @@ class Importer:
                 inputs.append(value)
             try:
                 results = self.ops.translate(self, node, inputs, scope)
-            except (OnnxImportError, GraphBuildError) as err:
+            except (OnnxImportError, GraphBuildError, ValueError) as err:  # shape rules raise ValueError
                 message = " ".join(str(err).split())  # verifier messages span lines
                 raise OnnxImportError(message if message.startswith("node ") else f"{where}: {message}") from None
             for name, value in zip(node.output, results):

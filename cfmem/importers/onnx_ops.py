@@ -338,6 +338,8 @@ def cast(imp, node, inputs):
     """Cast at run time between float32, float16, bool, int8, uint8, int32 and int64 (``nn.cast``)."""
     to = attr(node, "to")
     x = inputs[0]
+    if to not in onnx.TensorProto.DataType.values():
+        raise OnnxImportError(f"Cast to element type {to} is not supported")
     target = np.dtype(onnx.helper.tensor_dtype_to_np_dtype(to))
     if target == dtype_of(x):
         return [x]
@@ -804,7 +806,7 @@ def gemm(imp, node, inputs):
     if alpha != 1.0:
         b = known(b, "Gemm B with alpha != 1") * np.float32(alpha)
     n = shape_of(imp, b)[0 if trans_b else 1]
-    if c is None:
+    if c is None or beta == 0.0:  # onnxruntime does not read C then: its NaNs do not propagate
         c = np.zeros((n,), imp.float_dtype)
     elif beta != 1.0:
         c = known(c, "Gemm C with beta != 1") * np.float32(beta)
@@ -1262,6 +1264,8 @@ def resize(imp, node, inputs):
     scales, sizes = resize_targets(imp, node, inputs, xs)
     if 0 in sizes:
         raise OnnxImportError(f"{node.op_type} to the empty shape {sizes} is not supported")
+    if min(sizes) < 0:
+        raise OnnxImportError(f"{node.op_type} to the shape {sizes} is not supported (every size must be positive)")
     moved = [] if tuple(sizes) == tuple(xs) else [axis for axis, scale in enumerate(scales) if scale != 1]
     if sampling.mode == "linear" and not 2 <= len(xs) <= 5:
         raise OnnxImportError(f"{node.op_type} linear of a rank-{len(xs)} input is not supported (ranks 2 to 5)")
@@ -1554,6 +1558,9 @@ def reshape_op(imp, node, inputs):
     xs = imp.b.shape(x)
     dims = ints(inputs[1], "Reshape shape")
     if not attr(node, "allowzero", 0):
+        beyond = [k for k in range(len(xs), len(dims)) if dims[k] == 0]
+        if beyond:
+            raise OnnxImportError(f"Reshape shape {dims} copies dimension {beyond[0]} of an input of rank {len(xs)}")
         dims = [xs[k] if d == 0 else d for k, d in enumerate(dims)]
     return [reshape(imp, x, dims, out_name(imp, node))]
 
@@ -1622,9 +1629,10 @@ def split(imp, node, inputs):
 
 
 def gather(imp, node, inputs):
-    """Gather along ``axis``: run-time indices as ``nn.gather``; known ones as slices of the
-    data joined along the axis."""
-    if isinstance(inputs[1], SSAValue):
+    """Gather along ``axis``: run-time indices, or any into data that is not float (which
+    ``nn.concat`` does not join), as ``nn.gather``; known ones as slices of the data joined
+    along the axis."""
+    if isinstance(inputs[1], SSAValue) or dtype_of(inputs[0]).kind != "f":
         return [indexed_read(imp, node, inputs, nc.GatherOp)]
     x, index = inputs[0], inputs[1]
     xs = imp.b.shape(x)
@@ -2000,7 +2008,12 @@ def translate_if(imp: Importer, node: onnx.NodeProto, inputs: list, scope: Scope
 def run_branch(imp: Importer, graph: onnx.GraphProto, scope: Scope, args: Sequence[Value] = (),
                what: str = "branch") -> list[Value]:  # fmt: skip
     """The outputs of subgraph ``graph`` (an If branch, a Loop or Scan body) run in a scope
-    below ``scope``, its inputs bound to ``args``."""
+    below ``scope``, its inputs bound to ``args``. An initializer of ``graph`` may not reuse a
+    name of the enclosing graphs: onnxruntime resolves such a name to the enclosing tensor in
+    an If branch but to the subgraph's own in a Loop body."""
+    for init in graph.initializer:
+        if scope.lookup(init.name) is not None:
+            raise OnnxImportError(f"{what} {graph.name!r} initializer {init.name!r} shadows a tensor of an enclosing graph")
     inner = Scope(parent=scope)
     add_initializers(inner, graph)
     for graph_input, value in zip(graph.input, args):
