@@ -248,6 +248,38 @@ def test_imported_models_never_need_more_with_aliases_and_run_bit_identically():
 # --- wrong aliases are caught ----------------------------------------------------------
 
 
+LOOP_YIELDED = """func.func @main(%n: tensor<i64>, %x: tensor<4xf32>, %m: tensor<1xf32>) -> tensor<4xf32> {
+  %t = nn.constant dense<true> : tensor<i1>
+  %z = nn.constant dense<0.0> : tensor<1xf32>
+  %x0 = nn.relu %x : (tensor<4xf32>) -> tensor<4xf32>
+  %cc = nn.cmp %m, %z {predicate = "gt"} : (tensor<1xf32>, tensor<1xf32>) -> tensor<1xi1>
+  %r = nn.if %cc : tensor<1xi1> -> (tensor<4xf32>) {
+    %a = nn.loop %n, %t (%x0) : (tensor<i64>, tensor<i1>, tensor<4xf32>) -> (tensor<4xf32>) {
+    ^bb0(%i: tensor<i64>, %c: tensor<i1>, %p: tensor<4xf32>):
+      %q = nn.tanh %p : (tensor<4xf32>) -> tensor<4xf32>
+      %q2 = nn.add %q, %x0 : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+      nn.yield %c, %q2 : tensor<i1>, tensor<4xf32>
+    }
+    nn.yield %a : tensor<4xf32>
+  } else {
+    nn.yield %x0 : tensor<4xf32>
+  }
+  %o = nn.add %r, %x0 : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  func.return %o : tensor<4xf32>
+}"""
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_a_loop_whose_result_a_branch_only_yields_carries_in_the_ifs_result(mode):
+    assert aliases_by_name(LOOP_YIELDED, ["yield"]) == {"a": ("r", 0)}
+    module, fn = fn_of(LOOP_YIELDED)
+    x = np.linspace(-1, 1, 4, dtype=np.float32)
+    inputs = [{"n": np.array(n), "x": x, "m": np.array([m], np.float32)} for n in (0, 1, 3) for m in (1, -1)]
+    cases = [(i, run_function(module, i).outputs) for i in inputs]
+    _, declared = plan_and_run(module, mode, True, cases)
+    assert declared >= 1
+
+
 READ_LATER = f"""func.func @main(%x: {F}) -> {F} {{
   %a = nn.relu %x : ({F}) -> {F}
   %b = nn.tanh %a : ({F}) -> {F}

@@ -223,6 +223,32 @@ def test_scan_outputs_and_the_iteration_number_lower_to_views_at_computed_offset
         run_flat(flat, {"n": np.array(2), "x": x})  # a row the loop never wrote
 
 
+SCAN_OF_CARRIED = """
+func.func @trace(%x: tensor<4xf32>) -> (tensor<4xf32>, tensor<3x4xf32>) {
+  %n = nn.constant dense<3> : tensor<i64>
+  %t = nn.constant dense<true> : tensor<i1>
+  %h, %ys = nn.loop %n, %t (%x) : (tensor<i64>, tensor<i1>, tensor<4xf32>) -> (tensor<4xf32>, tensor<3x4xf32>) {
+  ^bb0(%i: tensor<i64>, %c: tensor<i1>, %a: tensor<4xf32>):
+    %b = nn.tanh %a : (tensor<4xf32>) -> tensor<4xf32>
+    nn.yield %c, %b, %a : tensor<i1>, tensor<4xf32>, tensor<4xf32>
+  }
+  func.return %h, %ys : tensor<4xf32>, tensor<3x4xf32>
+}
+"""
+
+
+@pytest.mark.parametrize("pipeline", ["nn-plan-memory", "nn-plan-memory{mode=conservative aliases=false}"])
+def test_a_scan_row_of_a_carried_value_holds_the_value_the_iteration_started_with(pipeline):
+    module, _ = parse_module(SCAN_OF_CARRIED)
+    flat = lowered(module, pipeline)
+    x = np.linspace(-1, 1, 4, dtype=np.float32)
+    got = run_flat(flat, {"x": x})
+    want = run_function(module, {"x": x})
+    np.testing.assert_array_equal(want.outputs["ys"][0], x)
+    for name in ("h", "ys"):
+        np.testing.assert_array_equal(got.outputs[name], want.outputs[name])
+
+
 def test_a_value_carried_into_another_position_is_refused():
     module, _ = parse_module(SWAP)
     with pytest.raises(CfmemError, match="loop#0 in @swap carries argument %q into another position"):

@@ -19,11 +19,12 @@ Runs after ``nn-plan-memory`` (and ``nn-insert-dma``). Each function becomes:
   ``i < trip count`` and the condition's slot before each iteration; both are
   marked ``cfmem.loop = "loop#k"``. The initial values are copied into the
   carried results' buffers before the loop, and the body reads them there; at
-  the end of each iteration the body copies the next condition into its slot,
-  the next carried values into the results' buffers (a value carried into
-  another position is refused: copies would overwrite each other) and each
-  scan element into row ``i`` of its result (a view at ``base + i * row
-  bytes``); the iteration number is stored into its slot as i64 when the body
+  the end of each iteration the body copies each scan element into row ``i``
+  of its result (a view at ``base + i * row bytes``; first, since an element
+  may be a carried value as the iteration found it), then the next condition
+  into its slot and the next carried values into the results' buffers (a
+  value carried into another position is refused: copies would overwrite each
+  other); the iteration number is stored into its slot as i64 when the body
   reads it;
 - ``nn.dma_start`` one ``memref.dma_start`` per transfer (bytes from the blob
   into the buffer, tag element k), ``nn.dma_wait`` the matching waits, and the
@@ -471,7 +472,8 @@ class _FunctionLowering:
     def lower_loop_yield(
         self, op: LoopOp, end: YieldOp, dests: list[SSAValue], cond_slot: SSAValue | None, i: SSAValue, b: Builder
     ) -> None:
-        """The copies at the end of an iteration: condition, carried values, scan rows."""
+        """The copies at the end of an iteration: scan rows first (a row may be a carried value as the
+        iteration found it), then the condition and the carried values."""
         values = list(end.values)
         n = len(op.inits)
         slots = [*dests[:n], *([cond_slot] if cond_slot is not None else [])]
@@ -485,9 +487,6 @@ class _FunctionLowering:
                     f"{self.loop_labels[op]} in @{self.fn.sym_name.data} carries {describe(value)} into another"
                     " position: copy it first (the iteration's copies would overwrite each other)"
                 )
-        for value, dest in pairs:
-            if self.mem[value] is not dest:
-                b.insert(memref.CopyOp(self.mem[value], dest))
         for value, result in zip(values[1 + n :], op.scans):
             base = planned_offset(result)
             assert base is not None  # liveness plans every scan output on chip
@@ -496,6 +495,9 @@ class _FunctionLowering:
             view = b.insert(memref.ViewOp(self.arena, shift, [], memref_of(value.type, ON_CHIP)))
             view.attributes[TENSOR_ATTR] = StringAttr(self.names(result))
             b.insert(memref.CopyOp(self.mem[value], view.result))
+        for value, dest in pairs:
+            if self.mem[value] is not dest:
+                b.insert(memref.CopyOp(self.mem[value], dest))
 
     def lower_dma_start(self, op: DmaStartOp, b: Builder) -> None:
         count = len(op.sources)

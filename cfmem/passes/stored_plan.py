@@ -107,18 +107,20 @@ def _check_arena(fn: func.FuncOp, space: str, attr_name: str, arena_size: int) -
         if isinstance(op, LoopOp) and space == "onchip" and SLOT_OFFSETS_ATTR in op.attributes:
             owner = f"'{op.name}' {op_position(op)} ({SLOT_OFFSETS_ATTR})"
             offsets.update(_stored_offsets(owner, op.attributes[SLOT_OFFSETS_ATTR], [op.iteration_arg, op.cond_arg]))
+    aliases = declared_aliases(fn) if space == "onchip" else {}
+    in_alias = set()  # carried arguments of loop results that are aliases live in their aliases' bytes
     for op in fn.walk():
         if isinstance(op, LoopOp):  # carried body arguments live in their results' bytes
             offsets.update({arg: offsets[r] for arg, r in zip(op.carried_args, op.carried) if r in offsets})
+            in_alias.update(arg for arg, r in zip(op.carried_args, op.carried) if r in aliases)
 
-    aliases = declared_aliases(fn) if space == "onchip" else {}
     info = analyze_function(fn, io_on_chip=space == "onchip", space=space, aliases=aliases)
     ret = fn.body.block.last_op
     io = set(args) | set(ret.operands if isinstance(ret, func.ReturnOp) else ())
     _check_aliases(info, offsets, where)
     memory = "an on-chip" if space == "onchip" else "an off-chip activation"
     for value, offset in offsets.items():
-        if offset != OFF_CHIP and value not in info.tensor_of and value not in aliases:
+        if offset != OFF_CHIP and value not in info.tensor_of and value not in aliases and value not in in_alias:
             raise PassFailedException(f"{describe(value)} has offset {offset} but is not {memory} tensor")
     for value in info.tensor_of:
         if value not in io and offsets.get(value, OFF_CHIP) == OFF_CHIP:

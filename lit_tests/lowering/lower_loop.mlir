@@ -67,11 +67,11 @@ func.func @scan(%n: tensor<i64>, %x: tensor<4xf32>) -> (tensor<4xf32>, tensor<3x
 // CHECK-NEXT:    scf.for %i = %c0 to %trips step %c1 {
 // CHECK-NEXT:      %b = memref.view
 // CHECK-NEXT:      nn.apply ins(%h : {{.*}}) outs(%b : {{.*}})
-// CHECK:           "memref.copy"(%b, %h)
-// CHECK-NEXT:      %[[ROW:.*]] = arith.muli %i, %c16 : index
+// CHECK:           %[[ROW:.*]] = arith.muli %i, %c16 : index
 // CHECK-NEXT:      %[[AT:.*]] = arith.addi %c32, %[[ROW]] : index
 // CHECK-NEXT:      %[[DEST:.*]] = memref.view %arena[%[[AT]]][] {cfmem.tensor = "ys"} {{.*}} to memref<4xf32, 1 : i64>
 // CHECK-NEXT:      "memref.copy"(%b, %[[DEST]])
+// CHECK-NEXT:      "memref.copy"(%b, %h)
 // CHECK-NEXT:    } {cfmem.loop = "loop#0"}
 // CHECK-NEXT:    "memref.copy"(%h, %out_h)
 // CHECK-NEXT:    "memref.copy"(%ys, %out_ys)
