@@ -117,3 +117,18 @@ def shared_examples():
     """The process's :class:`SharedExamples` (shared, read-only), checked unchanged after each test."""
     yield _SHARED_EXAMPLES
     _SHARED_EXAMPLES.check_unchanged()
+
+
+@pytest.fixture
+def arena_offsets_all_zero(monkeypatch):
+    """A broken memref-plan-arena for checkers to catch: every buffer of every plan at offset 0."""
+    from cfmem.passes import memref_plan_arena
+
+    original = memref_plan_arena.plan_tree
+
+    def everything_at_zero(*args, **kwargs):
+        plan = original(*args, **kwargs)
+        plan.offsets = dict.fromkeys(plan.offsets, 0)
+        return plan
+
+    monkeypatch.setattr(memref_plan_arena, "plan_tree", everything_at_zero)

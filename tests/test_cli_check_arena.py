@@ -70,18 +70,8 @@ func.func @main(%n: memref<1xi32>, %x: memref<4xf32>, %out: memref<4xf32>) {
     assert res.stdout.strip().splitlines()[-1].endswith("; 2 of 2 if outcomes ran")
 
 
-def test_a_plan_that_shares_bytes_wrongly_is_caught(cfmem, bufferized, tmp_path, monkeypatch):
+def test_a_plan_that_shares_bytes_wrongly_is_caught(cfmem, bufferized, tmp_path, arena_offsets_all_zero):
     """The broken case: every buffer at offset 0, handed in with --planned."""
-    from cfmem.passes import memref_plan_arena
-
-    original = memref_plan_arena.plan_tree
-
-    def everything_at_zero(*args, **kwargs):
-        plan = original(*args, **kwargs)
-        plan.offsets = dict.fromkeys(plan.offsets, 0)
-        return plan
-
-    monkeypatch.setattr(memref_plan_arena, "plan_tree", everything_at_zero)
     module = parse_program(bufferized["nested_loops"].read_text())
     PassPipeline.parse_spec(PASSES, "memref-plan-arena").apply(program_context(), module)
     broken = tmp_path / "broken.mlir"
