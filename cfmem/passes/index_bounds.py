@@ -123,13 +123,9 @@ def _max_signed(op: Operation, of: Of) -> Interval:
     return _smallest_known(a, c, pick=max), _lowest(b, d, pick=max)
 
 
-def _min_unsigned(op: Operation, of: Of) -> Interval:
-    """As unsigned numbers the result is at most any non-negative bounded operand."""
-    highs = [high for low, high in map(of, op.operands) if low is not None and low >= 0 and high is not None]
-    return (0, min(highs)) if highs else UNKNOWN
-
-
-def _and(op: Operation, of: Of) -> Interval:
+def _below_a_non_negative_operand(op: Operation, of: Of) -> Interval:
+    """``arith.minui`` and ``arith.andi``: as unsigned numbers the result is at most any
+    non-negative bounded operand (for ``andi``, its bits are a subset of each operand's)."""
     highs = [high for low, high in map(of, op.operands) if low is not None and low >= 0 and high is not None]
     return (0, min(highs)) if highs else UNKNOWN
 
@@ -233,8 +229,8 @@ _RULES: dict[str, Callable[[Operation, Of], Interval]] = {
     "arith.remsi": _rem,
     "arith.minsi": _min_signed,
     "arith.maxsi": _max_signed,
-    "arith.minui": _min_unsigned,
-    "arith.andi": _and,
+    "arith.minui": _below_a_non_negative_operand,
+    "arith.andi": _below_a_non_negative_operand,
     "arith.select": _select,
     "memref.dim": _dim,
     "affine.apply": _affine,
