@@ -453,6 +453,12 @@ def allocation_bytes(op: Operation, bounds: IndexBounds | None = None, index_bit
     return size
 
 
+def is_arena_parameter(fn: func.FuncOp, index: int) -> bool:
+    """Whether argument ``index`` of ``fn`` is marked ``ARENA_PARAMETER``."""
+    attrs = fn.arg_attrs.data if fn.arg_attrs is not None else ()
+    return index < len(attrs) and ARENA_PARAMETER in attrs[index].data
+
+
 def _call_keeps_no_pointer(call: func.CallOp, index: int, seen: frozenset[Operation] = frozenset()) -> bool:
     """Whether the callee of ``call`` only reads and writes its operand ``index`` during the
     call: it is defined in the module, and the argument, through its views and scf control
@@ -462,8 +468,7 @@ def _call_keeps_no_pointer(call: func.CallOp, index: int, seen: frozenset[Operat
     callee = SymbolTable.lookup_symbol(call, call.callee)
     if not isinstance(callee, func.FuncOp) or not callee.body.blocks or callee in seen or index >= len(callee.args):
         return False
-    attrs = callee.arg_attrs.data if callee.arg_attrs is not None else ()
-    if index < len(attrs) and ARENA_PARAMETER in attrs[index].data:
+    if is_arena_parameter(callee, index):
         return True
     todo, reached = [callee.args[index]], {callee.args[index]}
     while todo:

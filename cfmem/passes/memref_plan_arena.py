@@ -43,7 +43,7 @@ from xdsl.dialects.builtin import (
     i8,
     i64,
 )
-from xdsl.ir import Operation, SSAValue
+from xdsl.ir import Attribute, BlockArgument, Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.traits import SymbolTable
@@ -126,17 +126,8 @@ class PlanArenaPass(ModulePass):
         ty = MemRefType(i8, [size])
         entry = fn.body.block
         if self.arena == "argument":
-            arg = entry.insert_arg(ty, len(entry.args))
+            arg = append_argument(fn, ty, {ARENA_PARAMETER: UnitAttr()})
             arg.name_hint = "arena"
-            fn.function_type = func.FunctionType.from_lists(
-                [*fn.function_type.inputs.data, ty], list(fn.function_type.outputs.data)
-            )
-            if fn.arg_attrs is not None:
-                fn.arg_attrs = ArrayAttr([*fn.arg_attrs.data, DictionaryAttr({ARENA_PARAMETER: UnitAttr()})])
-            else:
-                fn.arg_attrs = ArrayAttr(
-                    [DictionaryAttr({}) for _ in entry.args[:-1]] + [DictionaryAttr({ARENA_PARAMETER: UnitAttr()})]
-                )
             return arg
         taken = {o.sym_name.data for o in module.walk() if isinstance(o, func.FuncOp | memref.GlobalOp)}
         name, k = f"arena_{fn.sym_name.data}", 0
@@ -149,6 +140,18 @@ class PlanArenaPass(ModulePass):
         get.memref.name_hint = "arena"
         Rewriter.insert_op(get, InsertPoint.at_start(entry))
         return get.memref
+
+
+def append_argument(fn: func.FuncOp, ty: Attribute, attributes: dict[str, Attribute] | None = None) -> BlockArgument:
+    """A new last argument of ``fn`` of type ``ty`` (its function type and, when given or
+    already present, its argument attributes follow)."""
+    entry = fn.body.block
+    arg = entry.insert_arg(ty, len(entry.args))
+    fn.function_type = func.FunctionType.from_lists([*fn.function_type.inputs.data, ty], list(fn.function_type.outputs.data))
+    if attributes or fn.arg_attrs is not None:
+        before = fn.arg_attrs.data if fn.arg_attrs is not None else [DictionaryAttr({}) for _ in entry.args[:-1]]
+        fn.arg_attrs = ArrayAttr([*before, DictionaryAttr(attributes or {})])
+    return arg
 
 
 SEQUENTIAL = ("scf.if", "scf.for", "scf.while", "scf.execute_region", "scf.index_switch", "affine.for", "affine.if")

@@ -631,7 +631,7 @@ def run_program_many(text: str, input_sets: Sequence[Sequence[np.ndarray]]) -> l
     """
     from xdsl.dialects.builtin import MemRefType
 
-    from cfmem.passes.memref_liveness import ARENA_PARAMETER
+    from cfmem.passes.memref_liveness import is_arena_parameter
 
     from cfmem.interp.weights import numpy_dtype
     from cfmem.mlir_check.errors import MlirCheckError
@@ -646,12 +646,11 @@ def run_program_many(text: str, input_sets: Sequence[Sequence[np.ndarray]]) -> l
         raise MlirCheckError(f"cannot run @main: the input sets hold {sorted(counts)} arrays, not one count")
     specs, results = [], []
     first = counts.pop()
-    attrs = main.arg_attrs.data if main.arg_attrs is not None else ()
     for index, ty in enumerate(main.function_type.inputs.data[first:], first):
         if not isinstance(ty, MemRefType):
             raise MlirCheckError(f"cannot run @main: its out-param of type {ty} is not a memref")
         specs.append((tuple(ty.get_shape()), numpy_dtype(ty.get_element_type())))
-        if index >= len(attrs) or ARENA_PARAMETER not in attrs[index].data:  # an arena is scratch, no result
+        if not is_arena_parameter(main, index):  # an arena is scratch, no result
             results.append(len(specs) - 1)
     outputs = run_many_with_mlir(str(prepare_for_jit(module)), input_sets, specs, func_name="main")
     return [[out[k] for k in results] for out in outputs]

@@ -142,12 +142,11 @@ def _arena_arguments(planned_fn, count: int, where: str) -> list:
     ``count`` (its arena, ``arena=argument``); an error for any other extra argument."""
     import numpy as np
 
-    from cfmem.passes.memref_liveness import ARENA_PARAMETER
+    from cfmem.passes.memref_liveness import ARENA_PARAMETER, is_arena_parameter
 
-    attrs = planned_fn.arg_attrs.data if planned_fn.arg_attrs is not None else ()
     extra = []
     for k, arg in enumerate(planned_fn.args[count:], count):
-        if k >= len(attrs) or ARENA_PARAMETER not in attrs[k].data:
+        if not is_arena_parameter(planned_fn, k):
             raise CfmemError(
                 f"the planned @{planned_fn.sym_name.data} has argument {k} that the unplanned one has not,"
                 f" and it is no arena ({{{ARENA_PARAMETER}}})", where
@@ -161,10 +160,12 @@ def _count_control_flow(fn) -> list[str]:
     flow in: each scf.if's then and else runs, each loop's runs and iterations. Returns one
     label per counter, in slot order; ifs and loops are named as memref-plan-arena names them
     (``if#k`` / ``loop#k``, inner ones first)."""
-    from xdsl.dialects import arith, func, memref, scf
-    from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, IndexType, IntegerAttr, MemRefType, i64
+    from xdsl.dialects import arith, memref, scf
+    from xdsl.dialects.builtin import IndexType, IntegerAttr, MemRefType, i64
     from xdsl.ir import Block
     from xdsl.rewriter import InsertPoint, Rewriter
+
+    from cfmem.passes.memref_plan_arena import append_argument
 
     sites: list[tuple[str, object]] = []  # (label, where to count)
     numbers = {"if": 0, "loop": 0}
@@ -191,10 +192,7 @@ def _count_control_flow(fn) -> list[str]:
     for op in list(fn.body.block.ops):
         visit(op)
     ty = MemRefType(i64, [max(len(sites), 1)])
-    counts = fn.body.block.insert_arg(ty, len(fn.body.block.args))
-    fn.function_type = func.FunctionType.from_lists([*fn.function_type.inputs.data, ty], list(fn.function_type.outputs.data))
-    if fn.arg_attrs is not None:
-        fn.arg_attrs = ArrayAttr([*fn.arg_attrs.data, DictionaryAttr({})])
+    counts = append_argument(fn, ty)
     for slot, (_, point) in enumerate(sites):
         ops = [
             index := arith.ConstantOp(IntegerAttr(slot, IndexType())),
