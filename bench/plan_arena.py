@@ -90,25 +90,24 @@ EXAMPLE_NAMES = ("wakeword", "denoise", "facedetect", "fusiondetect", "bigfc", "
 def stripped_rows() -> list[list[str]]:
     """One row per example of ``EXAMPLE_NAMES`` (see the module docstring)."""
     import numpy as np
-    from xdsl.parser import Parser
 
     from cfmem.differential import linalg_text, run_mlir
     from cfmem.interp.coverage import branch_covering_inputs
     from cfmem.ir_io import load_module, make_context
     from cfmem.mlir_check.prepare import prepare_for_jit
     from cfmem.pipeline import lower_model
-    from cfmem.testing.stripped_plans import strip_arena
+    from cfmem.testing.stripped_plans import PLAN_TO_STRIP, scratch_bytes, stripped_linalg
 
     rows = []
     for name in EXAMPLE_NAMES:
         module, _ = load_module(EXAMPLES / f"{name}.mlir")
         inputs = [found for found, _ in branch_covering_inputs(module, base_dir=EXAMPLES)]
-        flat = lower_model(module, "nn-insert-dma,nn-plan-memory{aliases=false}", EXAMPLES)
+        flat = lower_model(module, PLAN_TO_STRIP, EXAMPLES)
         text = linalg_text(flat)
-        stripped = strip_arena(Parser(make_context(), text).parse_module())
+        stripped = stripped_linalg(text)
         main = next(op for op in stripped.walk() if op.name == "func.func" and op.sym_name.data == "main")
         allocs = [op for op in main.walk() if op.name == "memref.alloc"]
-        scratch = sum(op.results[0].type.get_shape()[0] for op in main.walk() if op.name == "memref.alloca")
+        scratch = scratch_bytes(main)
         began = time.perf_counter()
         PassPipeline.parse_spec(PASSES, "memref-plan-arena").apply(make_context(), stripped)
         seconds = time.perf_counter() - began

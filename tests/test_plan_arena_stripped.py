@@ -15,7 +15,6 @@ the arena.
 
 import numpy as np
 import pytest
-from xdsl.parser import Parser
 from xdsl.passes import PassPipeline
 
 from cfmem.differential import linalg_text, run_mlir
@@ -25,7 +24,7 @@ from cfmem.mlir_check.prepare import prepare_for_jit
 from cfmem.passes import PASSES
 from cfmem.pipeline import lower_model
 from cfmem.testing import stripped_plans
-from cfmem.testing.stripped_plans import NotStrippable, strip_arena
+from cfmem.testing.stripped_plans import PLAN_TO_STRIP, NotStrippable, scratch_bytes, stripped_linalg
 from conftest import EXAMPLES
 from test_loops import SCAN, trip_cases  # noqa: F401 (a fixture: inputs running each loop of seqkws 0, 1, 2, many times)
 
@@ -44,17 +43,13 @@ MODES = ("exact", "linearize", "hoist", "conservative", "naive")
 
 
 def flat_and_linalg(example):
-    flat = lower_model(example.module.clone(), "nn-insert-dma,nn-plan-memory{aliases=false}", EXAMPLES)
+    flat = lower_model(example.module.clone(), PLAN_TO_STRIP, EXAMPLES)
     return flat, linalg_text(flat)
-
-
-def strip(text):
-    return strip_arena(Parser(make_context(), text).parse_module())
 
 
 def replan(text, mode="exact"):
     """``text`` stripped and planned again by memref-plan-arena in ``mode``."""
-    stripped = strip(text)
+    stripped = stripped_linalg(text)
     PassPipeline.parse_spec(PASSES, f"memref-plan-arena{{mode={mode}}}").apply(make_context(), stripped)
     stripped.verify()
     return stripped
@@ -69,9 +64,6 @@ def assert_same_bits(text, replanned, flat, inputs):
             np.testing.assert_array_equal(got[k], before[k])
 
 
-def scratch_bytes(text):
-    """The kernels' scratch buffer (an alloca the flat form keeps outside the arena)."""
-    return sum(op.results[0].type.get_shape()[0] for op in strip(text).walk() if op.name == "memref.alloca")
 
 
 def arena_sizes(replanned, flat, name="main"):
@@ -92,12 +84,12 @@ def tensors_with_several_views(module):
 def test_cfmem_buffers_replanned_compute_the_same_bits(name, shared_examples):
     example = shared_examples(name)
     flat, text = flat_and_linalg(example)
-    assert not any(op.name == "memref.get_global" and "arena_" in str(op.attributes) for op in strip(text).walk())
+    assert not any(op.name == "memref.get_global" and "arena_" in str(op.attributes) for op in stripped_linalg(text).walk())
     replanned = replan(text)
     assert_same_bits(text, replanned, flat, example.inputs)
     arena, cfmem_arena = arena_sizes(replanned, flat)
     assert arena == main_of(replanned).attributes["cfmem.lower_bound"].value.data
-    assert arena <= cfmem_arena + scratch_bytes(text)
+    assert arena <= cfmem_arena + scratch_bytes(stripped_linalg(text))
 
 
 @pytest.mark.parametrize("mode", MODES)
@@ -105,12 +97,12 @@ def test_seqkws_replanned_computes_the_same_bits_with_each_loop_run_0_1_2_and_ma
     example = shared_examples("seqkws")
     flat, text = flat_and_linalg(example)
     # the while loop's condition slot is one tensor read as i8 and written as 1x1xi8: one allocation, three views
-    assert {name: len(views) for name, views in tensors_with_several_views(strip(text)).items()} == {"c.1": 3}
+    assert {name: len(views) for name, views in tensors_with_several_views(stripped_linalg(text)).items()} == {"c.1": 3}
     replanned = replan(text, mode)
     assert_same_bits(text, replanned, flat, [*example.inputs, *trip_cases.values()])
     arena, cfmem_arena = arena_sizes(replanned, flat)
     if mode == "exact":  # 55560 bytes (its lower bound 55496) against cfmem's 55649, scratch 128
-        assert arena <= cfmem_arena + scratch_bytes(text)
+        assert arena <= cfmem_arena + scratch_bytes(stripped_linalg(text))
 
 
 @pytest.fixture
@@ -124,7 +116,7 @@ def scan():
 @pytest.mark.parametrize("mode", MODES)
 def test_scan_rows_become_views_of_their_outputs_allocation(mode, scan):
     flat, text, inputs = scan
-    views = tensors_with_several_views(strip(text))
+    views = tensors_with_several_views(stripped_linalg(text))
     assert [op.operands[1].owner.name for op in views["ys"]] == ["arith.constant", "arith.muli"]  # %ys, row i * 16 bytes
     replanned = replan(text, mode)
     assert_same_bits(text, replanned, flat, inputs)
@@ -146,4 +138,4 @@ def test_a_view_at_an_offset_of_another_form_is_not_strippable(scan):
     broken = text.replace("arith.addi %c0, ", "arith.muli %c0, ")
     assert broken != text
     with pytest.raises(NotStrippable, match="tensor 'ys' is viewed at an offset not of the form constant \\+ computed"):
-        strip(broken)
+        stripped_linalg(broken)

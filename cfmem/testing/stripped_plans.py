@@ -34,6 +34,10 @@ from cfmem.dialects.types import tensor_bytes
 from cfmem.passes.lower_to_memref import TENSOR_ATTR
 
 
+PLAN_TO_STRIP = "nn-insert-dma,nn-plan-memory{aliases=false}"
+"""The pipeline a model is planned with before its plan is stripped (no aliases, see above)."""
+
+
 class NotStrippable(ValueError):
     """The module's arena is used in a way a set of allocations cannot stand for."""
 
@@ -56,6 +60,21 @@ def strip_arena(module: ModuleOp) -> ModuleOp:
         for glob in [op for op in module.walk() if isinstance(op, memref.GlobalOp) and op.sym_name.data == name]:
             Rewriter.erase_op(glob)
     return module
+
+
+def stripped_linalg(text: str) -> ModuleOp:
+    """The ``nn-lower-to-linalg`` text ``text`` parsed, with its arena stripped."""
+    from xdsl.parser import Parser
+
+    from cfmem.ir_io import make_context
+
+    return strip_arena(Parser(make_context(), text).parse_module())
+
+
+def scratch_bytes(module: ModuleOp) -> int:
+    """The bytes of the kernels' scratch buffers: the allocas, which the flat form keeps
+    outside the arena and a stripped module keeps as they are."""
+    return sum(op.results[0].type.get_shape()[0] for op in module.walk() if op.name == "memref.alloca")
 
 
 def _strip_tensor(views: list[memref.ViewOp]) -> None:
