@@ -51,18 +51,19 @@ def main(args: argparse.Namespace) -> int:
     if args.sets < 1:
         raise CfmemError(f"must be 1 or more, not {args.sets}", "--sets")
     module, source = load_module(args.model)
-    fn = _function(module, args.func, args.model)
+    fn = _memref_arguments_only(_function(module, args.func, args.model), args.model)
     if args.planned:
         planned, _ = load_module(args.planned)
     else:
         planned = module.clone()
         apply_pipeline(planned, args.passes, args.model, source=source)
     where = args.planned or args.model
-    arenas = _arena_arguments(_function(planned, fn.sym_name.data, where), len(fn.args), where)
+    planned_fn = _memref_arguments_only(_function(planned, fn.sym_name.data, where), where)
+    arenas = _arena_arguments(planned_fn, len(fn.args), where)
     poison_arenas(planned)
     sets = _input_sets(fn, args.sets, args.seed)
     counted = module.clone()
-    labels = _count_control_flow(_function(counted, fn.sym_name.data, args.model, counters=True))
+    labels = _count_control_flow(_function(counted, fn.sym_name.data, args.model))
     try:
         counts = np.zeros(max(len(labels), 1), np.int64)
         ran = run_in_place_with_mlir(str(prepare_for_jit(counted)), [[*s, counts.copy()] for s in sets], fn.sym_name.data)
@@ -116,18 +117,23 @@ def _coverage(labels: list[str], per_set: list[dict[str, int]]) -> str:
     return ran + (f" (never: {', '.join(never)})" if never else "")
 
 
-def _function(module, name: str | None, path: str, counters: bool = False):
+def _function(module, name: str | None, path: str):
     """The function to run: ``name``, else @main, else the only function with a body."""
     from xdsl.dialects import func
-    from xdsl.dialects.builtin import MemRefType
 
     fns = [op for op in module.walk() if isinstance(op, func.FuncOp) and op.body.blocks]
     chosen = [f for f in fns if f.sym_name.data == (name or "main")] or (fns if name is None and len(fns) == 1 else [])
     if not chosen:
         listed = ", ".join(f"@{f.sym_name.data}" for f in fns) or "none"
         raise CfmemError(f"no function @{name or 'main'} to run (functions: {listed}); choose one with --func", path)
-    fn = chosen[0]
-    for k, arg in enumerate([] if counters else fn.args):
+    return chosen[0]
+
+
+def _memref_arguments_only(fn, path: str):
+    """``fn``, when every argument is a static-shape memref (the JIT is given buffers only)."""
+    from xdsl.dialects.builtin import MemRefType
+
+    for k, arg in enumerate(fn.args):
         if not (isinstance(arg.type, MemRefType) and all(d >= 0 for d in arg.type.get_shape())):
             shown = f"%{arg.name_hint}" if arg.name_hint else f"argument {k}"
             raise CfmemError(
