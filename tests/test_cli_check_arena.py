@@ -89,3 +89,11 @@ def test_a_function_with_a_scalar_argument_is_refused(cfmem, tmp_path):
     res = cfmem("check-arena", str(model))
     assert res.returncode == 1
     assert "@main takes %n of type index: check-arena runs functions whose arguments are all static-shape memrefs" in res.stderr
+
+
+def test_input_sets_larger_than_a_run_may_hold_are_refused_before_anything_is_allocated(cfmem, tmp_path):
+    model = tmp_path / "m.mlir"
+    model.write_text("func.func @main(%x: memref<1000000000xf32>) {\n  func.return\n}\n")
+    res = cfmem("check-arena", str(model), "--sets", "2")
+    assert res.returncode == 1 and len(res.stderr.strip().splitlines()) == 1
+    assert "2 input set(s) of @main's arguments (3.7 GiB each) would take 22.4 GiB; check-arena holds at most 4.0 GiB" in res.stderr

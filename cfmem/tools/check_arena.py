@@ -61,6 +61,7 @@ def main(args: argparse.Namespace) -> int:
     planned_fn = _memref_arguments_only(_function(planned, fn.sym_name.data, where), where)
     arenas = _arena_arguments(planned_fn, len(fn.args), where)
     poison_arenas(planned)
+    _refuse_huge_runs(fn, args.sets, args.model)
     sets = _input_sets(fn, args.sets, args.seed)
     counted = module.clone()
     labels = _count_control_flow(_function(counted, fn.sym_name.data, args.model))
@@ -209,6 +210,19 @@ def _count_control_flow(fn) -> list[str]:
         ]
         Rewriter.insert_op(ops, point)
     return [label for label, _ in sites]
+
+
+def _refuse_huge_runs(fn, count: int, path: str) -> None:
+    """Refuse, before allocating, ``count`` sets of ``fn``'s buffers that the cap on a run's
+    bytes cannot hold (every set is held three times: the inputs and both runs' results)."""
+    from cfmem.interp.footprint import MAX_RUN_BYTES, format_bytes, type_bytes
+
+    per_set = sum(type_bytes(arg.type) for arg in fn.args)
+    if 3 * count * per_set > MAX_RUN_BYTES:
+        raise CfmemError(
+            f"{count} input set(s) of @{fn.sym_name.data}'s arguments ({format_bytes(per_set)} each) would take"
+            f" {format_bytes(3 * count * per_set)}; check-arena holds at most {format_bytes(MAX_RUN_BYTES)}", path
+        )  # fmt: skip
 
 
 def _input_sets(fn, count: int, seed: int) -> list[list]:
