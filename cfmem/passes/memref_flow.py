@@ -25,6 +25,10 @@ VIEWS = (
 )
 """Ops whose first result points into the bytes of their first operand (the base buffer
 of ``memref.extract_strided_metadata``, which the deallocation pipeline frees)."""
+LOOPS = ("scf.for", "scf.while")
+PLANNED_REGIONS = ("scf.if", *LOOPS)
+"""The region ops whose regions memref-plan-arena plans through (an if's branches, a loop's
+iteration); any other region op counts as one op."""
 FREE = "memref.dealloc"
 POINTER = "memref.extract_aligned_pointer_as_index"
 """A buffer's address as an index (see cfmem.passes.memref_addresses)."""

@@ -55,7 +55,17 @@ from cfmem.passes.failures import OpFailure
 from cfmem.passes.index_bounds import IndexBounds
 from cfmem.passes.liveness import op_position
 from cfmem.passes.memref_addresses import calls_seen_through
-from cfmem.passes.memref_flow import ALLOCATIONS, FREE, POINTER, VIEWS, describe, flows_into, is_memref
+from cfmem.passes.memref_flow import (
+    ALLOCATIONS,
+    FREE,
+    LOOPS,
+    PLANNED_REGIONS,
+    POINTER,
+    VIEWS,
+    describe,
+    flows_into,
+    is_memref,
+)
 from cfmem.passes.names import ValueNames
 from cfmem.planning.regions import IfNode, RegionTree, Tensor
 
@@ -204,7 +214,7 @@ class _Analysis:
             if op.name == "scf.if":
                 branches = [self.region(list(r.block.ops) if r.blocks else [], (region, step)) for r in op.regions]
                 node = IfNode(self.next_node, step, [b.tree for b in branches], "if", self.label("if"))
-            elif op.name in ("scf.for", "scf.while"):  # one iteration: the body, or before then after
+            elif op.name in LOOPS:  # one iteration: the body, or before then after
                 iteration = self.region([o for r in op.regions for o in r.block.ops], (region, step))
                 self.loops.append((op, iteration))
                 node = IfNode(self.next_node, step, [iteration.tree], "loop", self.label("loop"))
@@ -338,7 +348,7 @@ class _Analysis:
                         v in derived for r in inner.regions if r.blocks for v in r.block.last_op.operands
                     ):
                         targets = inner.results
-                    elif inner.name in ("scf.for", "scf.while") and any(v in derived for v in inner.operands):
+                    elif inner.name in LOOPS and any(v in derived for v in inner.operands):
                         targets = [*inner.results, *(a for r in inner.regions for a in r.block.args)]
                     else:
                         continue
@@ -352,7 +362,7 @@ class _Analysis:
         region = self.position[op][0]
         while region.parent is not None:
             holder = region.parent[0].ops[region.parent[1]]
-            if holder.name in ("scf.for", "scf.while"):
+            if holder.name in LOOPS:
                 return holder
             region = region.parent[0]
         return None
@@ -396,7 +406,7 @@ class _Analysis:
             )
         known = user.name in VIEWS or user.name in ACCESSES or user.name.startswith("linalg.")
         known = known or user.name == POINTER or user in self.calls  # checked by calls_seen_through
-        known = known or user.name in ("scf.yield", "scf.condition", "scf.for", "scf.while", "scf.if")
+        known = known or user.name in ("scf.yield", "scf.condition", *PLANNED_REGIONS)
         known = known or (isinstance(user, func.CallOp) and _call_keeps_no_pointer(user, index))
         if not known:
             raise OpFailure(user,
@@ -482,7 +492,7 @@ def _call_keeps_no_pointer(call: func.CallOp, index: int, seen: frozenset[Operat
             if flows:
                 todo += [v for v in flows if v not in reached]
                 reached.update(flows)
-            elif user.name in ("scf.if", "scf.for", "scf.while"):
+            elif user.name in PLANNED_REGIONS:
                 continue  # an operand such an op passes nothing on
             elif not (isinstance(user, func.CallOp) and _call_keeps_no_pointer(user, use.index, seen | {callee})):
                 return False

@@ -51,7 +51,7 @@ from xdsl.traits import SymbolTable
 from cfmem.passes.call_graph import callee_first, reaching
 from cfmem.passes.failures import OpFailure
 from cfmem.passes.liveness import functions, op_position
-from cfmem.passes.memref_flow import ALLOCATIONS
+from cfmem.passes.memref_flow import ALLOCATIONS, PLANNED_REGIONS
 from cfmem.passes.memref_liveness import ARENA_PARAMETER, AllocationLiveness, analyze_allocations
 from cfmem.passes.options import checked_options
 from cfmem.passes.plan_memory import ARENA_ATTR, BOUND_ATTR, PLAN_ATTR, refuse_over_budget
@@ -154,7 +154,7 @@ def append_argument(fn: func.FuncOp, ty: Attribute, attributes: dict[str, Attrib
     return arg
 
 
-SEQUENTIAL = ("scf.if", "scf.for", "scf.while", "scf.execute_region", "scf.index_switch", "affine.for", "affine.if")
+SEQUENTIAL = (*PLANNED_REGIONS, "scf.execute_region", "scf.index_switch", "affine.for", "affine.if")
 """Region ops that run their regions one at a time: a call inside them runs alone."""
 
 
@@ -194,7 +194,7 @@ def _pass_arenas(fn: func.FuncOp, arenas: dict[func.FuncOp, tuple[int, int]]) ->
         around: Operation = with_arena
         holder = with_arena.parent_op()
         while holder is not None and holder is not fn:
-            if holder.name not in ("scf.if", "scf.for", "scf.while"):
+            if holder.name not in PLANNED_REGIONS:
                 around = holder
             holder = holder.parent_op()
         Rewriter.insert_op(alloc, InsertPoint.before(around))

@@ -172,6 +172,7 @@ def _count_control_flow(fn) -> list[str]:
     from xdsl.ir import Block
     from xdsl.rewriter import InsertPoint, Rewriter
 
+    from cfmem.passes.memref_flow import LOOPS
     from cfmem.passes.memref_plan_arena import append_argument
 
     sites: list[tuple[str, object]] = []  # (label, where to count)
@@ -182,7 +183,7 @@ def _count_control_flow(fn) -> list[str]:
             for block in region.blocks:
                 for inner in list(block.ops):
                     visit(inner)
-        kind = "if" if op.name == "scf.if" else "loop" if op.name in ("scf.for", "scf.while") else None
+        kind = "if" if op.name == "scf.if" else "loop" if op.name in LOOPS else None
         if kind is None:
             return
         label = f"{kind}#{numbers[kind]}"
