@@ -17,11 +17,15 @@ from cfmem.passes.failures import OpFailure
 from cfmem.passes.liveness import op_position
 
 
-def callees(module: ModuleOp) -> dict[func.FuncOp, list[tuple[func.FuncOp, func.CallOp | None]]]:
+CallEdges = dict[func.FuncOp, list[tuple[func.FuncOp, func.CallOp | None]]]
+"""Each defined function -> the defined functions it may call, with the call (see ``callees``)."""
+
+
+def callees(module: ModuleOp) -> CallEdges:
     """Each defined function -> the defined functions it may call, with the call (None: indirect)."""
     defined = [fn for fn in module.walk() if isinstance(fn, func.FuncOp) and fn.body.blocks]
     taken = [_defined(op, op.properties["value"]) for op in module.walk() if op.name == "func.constant"]
-    edges: dict[func.FuncOp, list[tuple[func.FuncOp, func.CallOp | None]]] = {}
+    edges: CallEdges = {}
     for fn in defined:
         out = edges.setdefault(fn, [])
         for op in fn.walk():
@@ -38,9 +42,8 @@ def _defined(op: Operation, symbol: Attribute) -> func.FuncOp | None:
     return target if isinstance(target, func.FuncOp) and target.body.blocks else None
 
 
-def reaching(module: ModuleOp, targets: set[func.FuncOp]) -> set[func.FuncOp]:
+def reaching(edges: CallEdges, targets: set[func.FuncOp]) -> set[func.FuncOp]:
     """The defined functions that are in ``targets`` or may call one of them, directly or not."""
-    edges = callees(module)
     reached = set(targets)
     grew = True
     while grew:
@@ -52,12 +55,11 @@ def reaching(module: ModuleOp, targets: set[func.FuncOp]) -> set[func.FuncOp]:
     return reached
 
 
-def callee_first(module: ModuleOp, planned: set[func.FuncOp], why: str) -> list[func.FuncOp]:
-    """The defined functions of ``module``, each after every function it may call.
+def callee_first(edges: CallEdges, planned: set[func.FuncOp], why: str) -> list[func.FuncOp]:
+    """The functions of ``edges``, each after every function it may call.
 
     Raises ``PassFailedException`` when a function of ``planned`` may call itself
     (directly or through others): ``why`` says why that cannot be planned."""
-    edges = callees(module)
     order: list[func.FuncOp] = []
     state: dict[func.FuncOp, str] = {}
     path: list[tuple[func.FuncOp, func.CallOp | None]] = []

@@ -48,7 +48,7 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.traits import SymbolTable
 
-from cfmem.passes.call_graph import callee_first, reaching
+from cfmem.passes.call_graph import callee_first, callees, reaching
 from cfmem.passes.failures import OpFailure
 from cfmem.passes.liveness import functions, op_position
 from cfmem.passes.memref_flow import ALLOCATIONS, PLANNED_REGIONS
@@ -100,11 +100,13 @@ class PlanArenaPass(ModulePass):
             check_time_limit("time-limit", self.time_limit)
             check_index_bitwidth("index-bitwidth", self.index_bitwidth)
         allocating = {fn for fn in functions(op) if any(o.name in ALLOCATIONS for o in fn.walk())}
-        _refuse_concurrent_calls(op, reaching(op, allocating))
+        edges = callees(op)
+        calling = reaching(edges, allocating)  # functions whose buffers, or whose callees', get arena bytes
+        _refuse_concurrent_calls(op, calling)
         if self.arena == "argument":  # a caller passes its callees' arenas, so it needs one too
-            order = callee_first(op, reaching(op, allocating), "its arena would have to hold itself")
+            order = callee_first(edges, calling, "its arena would have to hold itself")
         else:
-            order = callee_first(op, allocating, "a recursive function's buffers cannot have fixed addresses")
+            order = callee_first(edges, allocating, "a recursive function's buffers cannot have fixed addresses")
         arenas: dict[func.FuncOp, tuple[int, int]] = {}  # function given an arena argument -> its size and alignment
         for fn in order:
             _pass_arenas(fn, arenas)
