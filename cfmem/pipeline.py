@@ -96,7 +96,7 @@ def rewritten_graph(module: ModuleOp, spec: str, where: str | None = None) -> Mo
     try:
         rewrites.apply(make_context(), graph)
     except DiagnosticException as err:
-        raise CfmemError(str(err).strip().splitlines()[0], where) from None
+        raise pass_error(err, where) from None
     return graph
 
 
