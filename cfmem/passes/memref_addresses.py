@@ -35,7 +35,7 @@ from xdsl.traits import SymbolTable
 
 from cfmem.passes.failures import OpFailure
 from cfmem.passes.liveness import op_position
-from cfmem.passes.memref_flow import ALLOCATIONS, FREE, POINTER, VIEWS, describe, flows_into, is_memref
+from cfmem.passes.memref_flow import ALLOCATIONS, FREE, POINTER, VIEWS, describe, flows_into, is_memref, points_into
 
 COMBINE = ("arith.cmpi", "arith.andi", "arith.ori", "arith.xori", "arith.select")
 SCALAR_ACCESSES = ("memref.load", "memref.store", "memref.dim")
@@ -76,17 +76,7 @@ class _Taint:
         for op in self.ops:
             if op.name not in VIEWS and not op.name.startswith("scf."):
                 origins.update({r: {r} for r in op.results if is_memref(r)})
-        grew = True
-        while grew:
-            grew = False
-            for op in self.ops:
-                for index, value in enumerate(op.operands):
-                    for target in flows_into(op, index):
-                        new = origins.get(value, set()) - origins.get(target, set())
-                        if new:
-                            origins.setdefault(target, set()).update(new)
-                            grew = True
-        return origins
+        return points_into(self.ops, origins)
 
     def run(self) -> set[Operation]:
         if self.callee:

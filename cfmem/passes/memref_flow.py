@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from collections.abc import Iterable
+
 from xdsl.dialects.builtin import MemRefType, UnrankedMemRefType
 from xdsl.ir import BlockArgument, Operation, SSAValue
 
@@ -59,6 +61,25 @@ def flows_into(op: Operation, index: int) -> list[SSAValue]:
 def _at(values: Sequence[SSAValue], index: int) -> list[SSAValue]:
     """``[values[index]]``, or none where a malformed terminator passes more values than there are."""
     return [values[index]] if index < len(values) else []
+
+
+def points_into(ops: Iterable[Operation], seeds: dict[SSAValue, set[SSAValue]]) -> dict[SSAValue, set[SSAValue]]:
+    """``seeds`` (a value -> the buffers it may point into) extended to every value ``ops``
+    pass them on to through ``flows_into``, to a fixed point (loops flow backwards)."""
+    points = {value: set(into) for value, into in seeds.items()}
+    ops = list(ops)
+    grew = True
+    while grew:
+        grew = False
+        for op in ops:
+            for index, value in enumerate(op.operands):
+                source = points.get(value)
+                for target in flows_into(op, index) if source else ():
+                    known = points.setdefault(target, set())
+                    if not source <= known:
+                        known |= source
+                        grew = True
+    return points
 
 
 def is_memref(value: SSAValue) -> bool:

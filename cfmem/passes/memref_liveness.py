@@ -41,7 +41,6 @@ loop, carried in two positions, or together with a value the iteration received
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from xdsl.dialects import func
@@ -65,6 +64,7 @@ from cfmem.passes.memref_flow import (
     describe,
     flows_into,
     is_memref,
+    points_into,
 )
 from cfmem.passes.names import ValueNames
 from cfmem.planning.regions import IfNode, RegionTree, Tensor
@@ -142,7 +142,8 @@ class _Analysis:
                 " cf.br); only scf control flow is planned (upstream's lift-cf-to-scf turns them into scf)"
             )
         top = self.region(list(self.fn.body.block.ops), None)
-        self.propagate()
+        allocations = {op.results[0]: {op.results[0]} for op in self.position if op.name in ALLOCATIONS}
+        self.roots_of = points_into(self.position, allocations)  # every value -> the allocations it may point into
         self.calls = calls_seen_through(self.fn)
         carried: dict[SSAValue, Operation] = {}
         iterations = dict(self.loops)
@@ -282,35 +283,6 @@ class _Analysis:
 
     def roots(self, value: SSAValue) -> set[SSAValue]:
         return self.roots_of.get(value, set())
-
-    def flow(self, targets: Iterable[SSAValue], sources: Iterable[SSAValue]) -> bool:
-        """Add the roots of each source to its target; whether any target gained one."""
-        grew = False
-        for target, source in zip(targets, sources):
-            new = self.roots(source) - self.roots(target)
-            if new:
-                self.roots_of.setdefault(target, set()).update(new)
-                grew = True
-        return grew
-
-    def propagate(self) -> None:
-        """Give every value the roots it may point into (a fixed point over the flows)."""
-        for op in self.position:
-            if op.name in ALLOCATIONS:
-                self.roots_of[op.results[0]] = {op.results[0]}
-        grew = True
-        while grew:
-            grew = False
-            for op in self.position:
-                grew = self.flows(op) or grew
-
-    def flows(self, op: Operation) -> bool:
-        """Pass the roots of ``op``'s operands on to what each becomes (see ``flows_into``)."""
-        grew = False
-        for index, value in enumerate(op.operands):
-            for target in flows_into(op, index):
-                grew = self.flow([target], [value]) or grew
-        return grew
 
     def carried(self, loop: Operation, iteration: _Region) -> dict[SSAValue, Operation]:
         """The buffers allocated in ``loop`` that reach its next iteration, each to be given
