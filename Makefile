@@ -63,13 +63,21 @@ bench: $(STAMP)
 # Mutation testing of the checkers, then of the other modules under [tool.mutmut] in
 # pyproject.toml; results are kept in mutants/ and only changed functions rerun, then the
 # survivors once more (tests added since their last run may kill them).
+# `make mutation MODULE=cfmem/passes/place.py` (one or more paths) runs those modules only;
+# the report keeps every other module's last results (bench/results/mutation.json).
 MUTATION_JOBS ?= 2
 MUTATION_CHECKERS := 'cfmem.planning.verify.*' 'cfmem.dma.hazards.*' 'cfmem.dma.flat_hazards.*' 'cfmem.interp.flat.*'
+MODULE ?=
 mutation: $(STAMP)
 	$(BIN)/python -m pip install -q -e '.[mutation]'
+ifeq ($(strip $(MODULE)),)
 	$(BIN)/mutmut run --max-children $(MUTATION_JOBS) $(MUTATION_CHECKERS)
 	$(BIN)/mutmut run --max-children $(MUTATION_JOBS)
 	$(BIN)/mutmut run --max-children $(MUTATION_JOBS) $$($(BIN)/python bench/mutation_report.py --survivors)
+else
+	set -f; patterns="$$($(BIN)/python bench/mutation_report.py --patterns $(MODULE))" && \
+		$(BIN)/mutmut run --max-children $(MUTATION_JOBS) $$patterns
+endif
 	$(BIN)/python bench/mutation_report.py
 
 clean:

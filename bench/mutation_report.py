@@ -2,22 +2,34 @@
 
 Reads mutmut's own result store (``mutants/<module>.py.meta``, the exit code of
 every mutant) and its diffs (``mutmut.mutation.diff_apply``), so it must run
-from the repository root after ``mutmut run``. Each surviving mutant gets a row
-with its line, the mutation and the explanation from
+from the repository root after ``mutmut run``. Each module's counts and
+survivors are kept in ``bench/results/mutation.json``: a module with results in
+``mutants/`` replaces its record there, every other module keeps the record of
+its last run, so modules can be run one at a time (``make mutation
+MODULE=cfmem/passes/place.py``) on different days and machines. Each surviving
+mutant gets a row with its line, the mutation and the explanation from
 ``bench/mutation_survivors.toml`` (keyed by mutant name); a survivor without one
 is marked UNEXPLAINED.
+
+A module listed under ``[tool.cfmem.mutation_functions]`` in pyproject.toml is
+mutated in those functions only (``--patterns`` prints mutmut's name patterns).
 
 Kill rate = (killed + timeout) / checked, where checked excludes mutants not
 run yet; a timeout is a mutant that made its tests hang, so they caught it.
 
     .venv/bin/python bench/mutation_report.py [--out bench/results/mutation.md]
+    .venv/bin/python bench/mutation_report.py --patterns cfmem/passes/place.py
 """
 
 from __future__ import annotations
 
 import argparse
 import ast
+import fnmatch
+import json
+import os
 import sys
+import tempfile
 import tomllib
 from collections import Counter
 from pathlib import Path
@@ -30,6 +42,8 @@ from mutmut.utils.format_utils import orig_function_and_class_names_from_key
 
 ROOT = Path(__file__).resolve().parent.parent
 NOTES = ROOT / "bench" / "mutation_survivors.toml"
+RECORDS = ROOT / "bench" / "results" / "mutation.json"
+PYPROJECT = ROOT / "pyproject.toml"
 
 CHECKERS = [
     "cfmem/planning/verify.py",
@@ -54,11 +68,31 @@ def _walk(roots: list[Path]) -> list[Path]:
     return [p for root in roots for p in sorted(Path(root).rglob("*.py"))]
 
 
-def load_results(path: Path) -> dict[str, str]:
-    """Status of every mutant of ``path`` ('not checked' if never run)."""
+def function_scopes() -> dict[str, list[str]]:
+    """Module path -> the only functions mutated in it (``[tool.cfmem.mutation_functions]``)."""
+    data = tomllib.loads(PYPROJECT.read_text())
+    return data.get("tool", {}).get("cfmem", {}).get("mutation_functions", {})
+
+
+def mutant_patterns(module: str, scopes: dict[str, list[str]]) -> list[str]:
+    """mutmut's name patterns for the mutants of one module (all, or its scoped functions)."""
+    dotted = module.removesuffix(".py").replace("/", ".")
+    functions = scopes.get(module)
+    if not functions:
+        return [f"{dotted}.*"]
+    return [f"{dotted}.x_{name}__mutmut_*" for name in functions]
+
+
+def load_results(path: Path, scopes: dict[str, list[str]]) -> dict[str, str]:
+    """Status of every mutant of ``path`` in its scope ('not checked' if never run)."""
     data = SourceFileMutationData(path=path)
     data.load()
-    return {name: status_by_exit_code[code] for name, code in data.exit_code_by_key.items()}
+    patterns = mutant_patterns(str(path), scopes)
+    return {
+        name: status_by_exit_code[code]
+        for name, code in data.exit_code_by_key.items()
+        if any(fnmatch.fnmatchcase(name, p) for p in patterns)
+    }
 
 
 def function_spans(path: Path) -> dict[tuple[str | None, str], tuple[int, int]]:
@@ -112,7 +146,30 @@ def snippet(changed: list[str], width: int = 100) -> str:
     return "<br>".join(shown)
 
 
-def build_report(notes: dict[str, str]) -> tuple[str, list[str]]:
+def module_record(path: Path, results: dict[str, str]) -> dict:
+    """Counts and survivors (line, shown mutation) of one module's run."""
+    counts = Counter(results.values())
+    spans = function_spans(path)
+    source_lines = path.read_text().splitlines()
+    survivors = []
+    for name in sorted(results, key=_mutant_order):
+        if results[name] == "survived":
+            line, changed = mutation_of(name, path, spans, source_lines)
+            survivors.append({"name": name, "line": line, "mutation": snippet(changed)})
+    return {"total": len(results), "counts": dict(sorted(counts.items())), "survivors": survivors}
+
+
+def update_records(records: dict[str, dict], scopes: dict[str, list[str]]) -> dict[str, dict]:
+    """Replace the record of every module with results in ``mutants/``; keep the others'."""
+    updated = dict(records)
+    for path in module_paths():
+        results = load_results(path, scopes)
+        if any(status != "not checked" for status in results.values()):
+            updated[str(path)] = module_record(path, results)
+    return updated
+
+
+def build_report(records: dict[str, dict], notes: dict[str, str], scopes: dict[str, list[str]]) -> tuple[str, list[str]]:
     summary_rows: list[str] = []
     survivor_rows: list[str] = []
     not_run: list[str] = []
@@ -120,51 +177,49 @@ def build_report(notes: dict[str, str]) -> tuple[str, list[str]]:
     unexplained: list[str] = []
     totals: Counter = Counter()
     for path in module_paths():
-        results = load_results(path)
-        counts = Counter(results.values())
-        total = len(results)
-        checked = total - counts["not checked"]
         module = str(path)
-        if not checked:
-            not_run.append(module)
+        record = records.get(module)
+        if record is None:
+            not_run.append(f"`{module}`")
             continue
+        counts = Counter(record["counts"])
+        total = record["total"]
+        checked = total - counts["not checked"]
         if counts["not checked"]:
             partly_run.append(f"`{module}` ({checked} of {total} mutants checked)")
         detected = sum(counts[s] for s in DETECTED)
-        rate = f"{100 * detected / checked:.1f} %"
+        rate = f"{100 * detected / checked:.1f} %" if checked else "-"
         other_text = ", ".join(
             f"{v} {k}" for k, v in sorted(counts.items()) if k not in (*DETECTED, "survived")
         ) or "-"
         role = "checker" if module in CHECKERS else ""
+        scope = f" ({', '.join(scopes[module])})" if module in scopes else ""
         summary_rows.append(
-            f"| `{module}` | {role} | {total} | {counts['killed']} | {counts['survived']} | {counts['timeout']}"
+            f"| `{module}`{scope} | {role} | {total} | {counts['killed']} | {counts['survived']} | {counts['timeout']}"
             f" | {other_text} | {rate} |"
         )
         totals.update(counts)
         totals["total"] += total
-        spans = function_spans(path)
-        source_lines = path.read_text().splitlines()
-        for name in sorted(results, key=_mutant_order):
-            if results[name] != "survived":
-                continue
-            line, changed = mutation_of(name, path, spans, source_lines)
-            note = notes.get(name)
+        for survivor in record["survivors"]:
+            note = notes.get(survivor["name"])
             if note is None:
-                unexplained.append(name)
+                unexplained.append(survivor["name"])
                 note = "UNEXPLAINED"
-            short = name.rpartition(".")[2]
-            survivor_rows.append(
-                f"| `{module}` | {line if line is not None else '?'} | `{short}` | {snippet(changed)} | {cell(note)} |"
-            )
+            short = survivor["name"].rpartition(".")[2]
+            line = survivor["line"] if survivor["line"] is not None else "?"
+            survivor_rows.append(f"| `{module}` | {line} | `{short}` | {survivor['mutation']} | {cell(note)} |")
     checked_all = totals["total"] - totals["not checked"]
     detected_all = sum(totals[s] for s in DETECTED)
     lines = [
         "# Mutation testing",
         "",
         "Made by `make mutation` (mutmut 3.8.1, configured under `[tool.mutmut]` in pyproject.toml) and",
-        "`bench/mutation_report.py`, which reads mutmut's own result files (`mutants/*.meta`).",
-        "Each mutant runs only the selected tests that call the mutated function (mutmut's per-function",
-        "test map); kill rate = (killed + timeout) / checked. Explanations of survivors live in",
+        "`bench/mutation_report.py`, which reads mutmut's own result files (`mutants/*.meta`) and keeps",
+        "each module's last run in `bench/results/mutation.json`, so `make mutation MODULE=path` updates",
+        "one module's row. Each mutant runs only the selected tests that call the mutated function",
+        "(mutmut's per-function test map, narrowed to its module's files by `[tool.cfmem.mutation_tests]`);",
+        "a module with functions listed under `[tool.cfmem.mutation_functions]` is mutated in those only.",
+        "Kill rate = (killed + timeout) / checked. Explanations of survivors live in",
         "`bench/mutation_survivors.toml`.",
         "",
         "| module | | mutants | killed | survived | timeout | other | kill rate |",
@@ -181,7 +236,7 @@ def build_report(notes: dict[str, str]) -> tuple[str, list[str]]:
     if partly_run:
         lines += ["", "Partly run (the kill rate counts the checked mutants only): " + ", ".join(partly_run) + "."]
     if not_run:
-        lines += ["", "Not run: " + ", ".join(f"`{m}`" for m in not_run) + "."]
+        lines += ["", "Not run: " + ", ".join(not_run) + "."]
     lines += ["", "## Surviving mutants", ""]
     if survivor_rows:
         lines += [
@@ -199,22 +254,48 @@ def _mutant_order(name: str) -> tuple[str, int]:
     return stem, int(number) if number.isdigit() else 0
 
 
+def write_atomically(path: Path, text: str) -> None:
+    """Write ``text`` to a temporary file beside ``path``, then rename it over ``path``."""
+    fd, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
+    try:
+        with os.fdopen(fd, "w") as handle:
+            handle.write(text)
+        os.replace(temporary, path)
+    except BaseException:
+        os.unlink(temporary)
+        raise
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=ROOT / "bench" / "results" / "mutation.md")
     parser.add_argument("--survivors", action="store_true",
                         help="print the surviving mutants' names (to run them again after adding tests) and stop")
+    parser.add_argument("--patterns", nargs="+", metavar="MODULE",
+                        help="print mutmut's name patterns for these module paths and stop")
     args = parser.parse_args(argv)
+    scopes = function_scopes()
+    if args.patterns:
+        known = {str(p) for p in module_paths()}
+        for module in args.patterns:
+            if module not in known:
+                print(f"error: {module} is not a module mutmut mutates (see [tool.mutmut] only_mutate)", file=sys.stderr)
+                return 1
+            print(*mutant_patterns(module, scopes))
+        return 0
     if args.survivors:
         for path in module_paths():
-            for name, status in sorted(load_results(path).items(), key=lambda item: _mutant_order(item[0])):
+            for name, status in sorted(load_results(path, scopes).items(), key=lambda item: _mutant_order(item[0])):
                 if status == "survived":
                     print(name)
         return 0
     notes = tomllib.loads(NOTES.read_text()) if NOTES.exists() else {}
-    text, unexplained = build_report(notes)
-    args.out.write_text(text)
-    print(f"wrote {args.out}")
+    records = json.loads(RECORDS.read_text()) if RECORDS.exists() else {}
+    records = update_records(records, scopes)
+    text, unexplained = build_report(records, notes, scopes)
+    write_atomically(RECORDS, json.dumps(records, indent=1, sort_keys=True) + "\n")
+    write_atomically(args.out, text)
+    print(f"wrote {args.out} and {RECORDS}")
     if unexplained:
         print(f"{len(unexplained)} surviving mutants have no explanation:", *unexplained, sep="\n  ")
     return 0

@@ -79,7 +79,7 @@ def cases() -> dict[str, tuple[str, int, bool]]:
                          "tensor<1x6x7x7xf32>"), 6, False)  # fmt: skip
     c["conv_bias_input"] = (_module([("k", _float(5, 3, 1, 1), "f32")], [("x", (1, 3, 4, 4), "f32"), ("b", (5,), "f32")],
                          "%y = nn.conv2d %x, %k, %b {ATTRS} : (tensor<1x3x4x4xf32>, tensor<5x3x1x1xf32>, tensor<5xf32>) -> tensor<1x5x4x4xf32>",
-                         "tensor<1x5x4x4xf32>"), 5, True)  # fmt: skip
+                         "tensor<1x5x4x4xf32>"), 5, False)  # fmt: skip
     c["conv_grouped"] = (_module([("k", _float(6, 2, 3, 3), "f32")], [("x", (1, 6, 5, 5), "f32")],
                          "%y = nn.conv2d %x, %k {strides = array<i64: 2, 2>, groups = 3 : i64, ATTRS} : (tensor<1x6x5x5xf32>, tensor<6x2x3x3xf32>) -> tensor<1x6x2x2xf32>",
                          "tensor<1x6x2x2xf32>"), 3, True)  # fmt: skip
