@@ -77,3 +77,67 @@ def test_conv_weights_fuse_only_when_dequantized_along_output_channels(axis, fus
     w = RNG.integers(-100, 100, (3, 3, 3, 3)).astype(np.int8)
     types = [n.op_type for n in fuse_qdq(qdq_conv(w, W_SCALES, W_ZEROS, axis)).graph.node]
     assert ("QLinearConv" in types) == fused and ("Conv" in types) == (not fused)
+
+
+# --- nn-insert-dma: where an evicted activation's copy is waited for --------------------------
+
+EVICTIONS = """
+func.func @main(%x: tensor<1x64xf32>, %c: tensor<1xi1>) -> tensor<1x64xf32> {
+  %a = nn.relu %x : (tensor<1x64xf32>) -> tensor<1x64xf32>
+  %b = nn.tanh %x : (tensor<1x64xf32>) -> tensor<1x64xf32>
+  %d = nn.add %a, %b : (tensor<1x64xf32>, tensor<1x64xf32>) -> tensor<1x64xf32>
+  %e = nn.sigmoid %d : (tensor<1x64xf32>) -> tensor<1x64xf32>
+  %f = nn.mul %e, %d : (tensor<1x64xf32>, tensor<1x64xf32>) -> tensor<1x64xf32>
+  %g = nn.tanh %f : (tensor<1x64xf32>) -> tensor<1x64xf32>
+  %r = nn.if %c : tensor<1xi1> -> (tensor<1x64xf32>) {
+    %h = nn.relu %g : (tensor<1x64xf32>) -> tensor<1x64xf32>
+    nn.yield %h : tensor<1x64xf32>
+  } else {
+    nn.yield %f : tensor<1x64xf32>
+  }
+  %y = nn.add %r, %b : (tensor<1x64xf32>, tensor<1x64xf32>) -> tensor<1x64xf32>
+  func.return %y : tensor<1x64xf32>
+}
+"""
+"""%a is read two ops on (its copy can overlap %b), %e by the next op, %g inside the next op (an if)."""
+
+
+def test_an_evicted_copy_is_waited_for_after_the_next_op_unless_that_op_reads_it(tmp_path):
+    from cfmem.dialects.nn_dma import DmaWaitOp
+    from cfmem.interp.flat import run_flat
+    from cfmem.ir_io import make_context, parse_module
+    from cfmem.passes.insert_dma import InsertDmaPass
+    from cfmem.passes.placement import set_offchip
+    from cfmem.pipeline import apply_pipeline, lower_model
+
+    module, _ = parse_module(EVICTIONS)
+    named = {op.results[0].name_hint: op for op in module.walk() if op.results and op.results[0].name_hint}
+    for name in ("a", "e", "g"):
+        set_offchip(named[name], True, evict=True)
+    placed = module.clone()
+    InsertDmaPass().apply(make_context(), placed)
+    waits = {w.results[0].name_hint.removesuffix("_off"): w for w in placed.walk() if isinstance(w, DmaWaitOp)
+             and w.results[0].name_hint and w.results[0].name_hint.endswith("_off")}  # fmt: skip
+    assert set(waits) == {"a", "e", "g"}
+    around = {name: _computing_around(wait) for name, wait in waits.items()}
+    assert around["a"] == ("b", "d")  # the copy of %a overlaps %b, and is waited for before %d reads it
+    assert around["e"] == ("e", "f")  # %f reads %e: waited for right before it
+    assert around["g"] == ("g", "r")  # the if's then branch reads %g: waited for before the if
+    apply_pipeline(placed, "nn-check-dma")
+    flat = lower_model(module, "nn-insert-dma,nn-plan-memory,nn-check-dma", tmp_path)
+    x = np.linspace(-2, 2, 64, dtype=np.float32).reshape(1, 64)
+    for taken in (True, False):
+        inputs = {"x": x, "c": np.array([taken])}
+        np.testing.assert_array_equal(run_flat(flat, inputs).outputs["y"], run_function(module, inputs).outputs["y"])
+
+
+def _computing_around(op) -> tuple[str, str]:
+    """The nearest ops before and after ``op`` in its block that are no DMA op, by result name."""
+
+    def nearest(step) -> str:
+        other = step(op)
+        while other.name.startswith("nn.dma"):
+            other = step(other)
+        return other.results[0].name_hint
+
+    return nearest(lambda o: o.prev_op), nearest(lambda o: o.next_op)
