@@ -5,16 +5,15 @@ for resident weights and its shrink step. Each builds a few ops and runs in abou
 from __future__ import annotations
 
 import numpy as np
+import onnx
 import pytest
+from onnx import TensorProto as T
+from onnx import helper as h
+from onnx import numpy_helper as nh
 
-onnx = pytest.importorskip("onnx")
-from onnx import TensorProto as T  # noqa: E402
-from onnx import helper as h  # noqa: E402
-from onnx import numpy_helper as nh  # noqa: E402
-
-from cfmem.importers.onnx_import import Importer  # noqa: E402
-from cfmem.importers.onnx_qdq import fuse_qdq  # noqa: E402
-from cfmem.interp.golden import run_function  # noqa: E402
+from cfmem.importers.onnx_import import Importer
+from cfmem.importers.onnx_qdq import fuse_qdq
+from cfmem.interp.golden import run_function
 
 # --- QLinearConv: a weight zero point per output channel ------------------------------------
 
@@ -141,3 +140,99 @@ def _computing_around(op) -> tuple[str, str]:
         return other.results[0].name_hint
 
     return nearest(lambda o: o.prev_op), nearest(lambda o: o.next_op)
+
+
+# --- nn-place: resident weights within the budget, and the shrink step -------------------------
+
+THREE_LAYERS = """
+nn.global @w size(8192) seed(1)
+func.func @main(%x: tensor<1x16xf32>) -> tensor<1x16xf32> {
+  %blob = nn.get_global @w : tensor<8192xi8>
+  %w1 = nn.view %blob[0] bytes(1024) : tensor<8192xi8> to tensor<16x16xf32>
+  %w2 = nn.view %blob[1024] bytes(2048) : tensor<8192xi8> to tensor<16x32xf32>
+  %w3 = nn.view %blob[3072] bytes(2048) : tensor<8192xi8> to tensor<32x16xf32>
+  %a = nn.matmul %x, %w1 : (tensor<1x16xf32>, tensor<16x16xf32>) -> tensor<1x16xf32>
+  %b = nn.matmul %a, %w2 : (tensor<1x16xf32>, tensor<16x32xf32>) -> tensor<1x32xf32>
+  %c = nn.matmul %b, %w3 : (tensor<1x32xf32>, tensor<32x16xf32>) -> tensor<1x16xf32>
+  func.return %c : tensor<1x16xf32>
+}
+"""
+"""Weights of 1, 2 and 2 KiB: streamed whole through one buffer the function needs 2240 bytes."""
+
+CHAIN = """
+func.func @main(%x: tensor<1x256xf32>) -> tensor<1x256xf32> {
+  %a = nn.relu %x : (tensor<1x256xf32>) -> tensor<1x256xf32>
+  %b = nn.tanh %a : (tensor<1x256xf32>) -> tensor<1x256xf32>
+  %c = nn.sigmoid %b : (tensor<1x256xf32>) -> tensor<1x256xf32>
+  %d = nn.relu %c : (tensor<1x256xf32>) -> tensor<1x256xf32>
+  %e = nn.tanh %d : (tensor<1x256xf32>) -> tensor<1x256xf32>
+  func.return %e : tensor<1x256xf32>
+}
+"""
+"""Four 1 KiB activations, one live at each step: every step is a peak of 1024 bytes."""
+
+
+def placement_search(text: str, budget: int):
+    """nn-place's search for @main of ``text`` in ``budget`` bytes, slicing allowed; and the key
+    of each op by its result's name."""
+    from xdsl.dialects.builtin import IntegerAttr, i64
+
+    from cfmem.dma.timing import Chip
+    from cfmem.ir_io import parse_module
+    from cfmem.passes.liveness import functions
+    from cfmem.passes.place import KEY_ATTR, _Search, _slicer
+
+    module, _ = parse_module(text)
+    keyed = [op for fn in functions(module) for op in fn.walk() if op is not fn]
+    for k, op in enumerate(keyed):
+        op.attributes[KEY_ATTR] = IntegerAttr(k, i64)
+    keys = {op.results[0].name_hint: k for k, op in enumerate(keyed) if op.results and op.results[0].name_hint}
+    return _Search(module, "main", Chip(), budget, _slicer()), keys
+
+
+def test_weights_are_made_resident_only_while_they_fit_the_budget():
+    """In 3500 bytes, %w1 resident (1 KiB more than streamed) fits; %w2 or %w3 as well would
+    hold 2 KiB more while a 2 KiB buffer still streams the other: that is over the budget,
+    though faster."""
+    from cfmem.passes.place import Config
+
+    search, keys = placement_search(THREE_LAYERS, 3500)
+    streamed = search.measure(Config(depth=1))
+    assert streamed.need == 2240
+    placed = search.add_resident(streamed)
+    assert placed.need <= 3500
+    assert placed.config.weights == ((keys["a"], "resident"),)
+    assert placed.cycles < streamed.cycles
+    more = search.measure(placed.config.with_weight(keys["b"], "resident"))
+    assert more.need > 3500 and more.cycles < placed.cycles  # faster: only the budget keeps it out
+    exact, _ = placement_search(THREE_LAYERS, placed.need)  # a budget of exactly what it needs
+    assert exact.add_resident(exact.measure(Config(depth=1))).config == placed.config
+    roomy, _ = placement_search(THREE_LAYERS, 6000)
+    assert len(roomy.add_resident(roomy.measure(Config(depth=1))).config.weights) == 3
+
+
+def test_shrinking_takes_the_move_with_the_least_latency_per_byte_saved():
+    """2240 bytes into 2000: halving the two 2 KiB weights' transfers saves 896 bytes for a few
+    hundred cycles; reading them off chip or moving an activation off costs more per byte."""
+    from cfmem.passes.place import Config
+
+    search, keys = placement_search(THREE_LAYERS, 2000)
+    shrunk = search.shrink(search.measure(Config(depth=1)))
+    assert shrunk.need <= 2000
+    assert shrunk.config == Config(depth=1, slices=((keys["b"], 2), (keys["c"], 2)))
+    assert list(search.reasons) == [("weights", keys["b"])] or list(search.reasons) == [("weights", keys["c"])]
+    assert search.shrink(shrunk) is shrunk  # it fits: nothing more to do
+
+
+def test_shrinking_clears_a_plateau_of_equal_peaks_one_activation_at_a_time():
+    """Moving one of the chain's activations off chip leaves the other peaks: no move lowers the
+    need until the last one goes, and each is taken all the same."""
+    from cfmem.passes.place import Config
+
+    search, keys = placement_search(CHAIN, 1000)
+    start = search.measure(Config(depth=1))
+    assert start.need == 1024
+    shrunk = search.shrink(start)
+    assert shrunk.need <= 1000
+    assert shrunk.config.offchip == {keys[n] for n in "abcd"}
+    assert {key for _, key in search.reasons} == {keys[n] for n in "abcd"}
