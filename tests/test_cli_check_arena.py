@@ -97,3 +97,42 @@ def test_input_sets_larger_than_a_run_may_hold_are_refused_before_anything_is_al
     res = cfmem("check-arena", str(model), "--sets", "2")
     assert res.returncode == 1 and len(res.stderr.strip().splitlines()) == 1
     assert "2 input set(s) of @main's arguments (3.7 GiB each) would take 22.4 GiB; check-arena holds at most 4.0 GiB" in res.stderr
+
+
+MAX_OF_INPUTS = """
+func.func @main(%x: memref<4xf32>, %out: memref<4xf32>) {
+  %ninf = arith.constant 0xFF800000 : f32
+  %t = memref.alloc() : memref<4xf32>
+  linalg.fill ins(%ninf : f32) outs(%t : memref<4xf32>)
+  linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]}
+      ins(%x : memref<4xf32>) outs(%t : memref<4xf32>) {
+  ^bb0(%v: f32, %acc: f32):
+    %m = arith.maxnumf %acc, %v : f32
+    linalg.yield %m : f32
+  }
+  "memref.copy"(%t, %out) : (memref<4xf32>, memref<4xf32>) -> ()
+  memref.dealloc %t : memref<4xf32>
+  func.return
+}
+"""
+"""A running maximum from -inf: maxnumf of a NaN and x is x, as of -inf and x, so without its
+fill it still computes the same from an arena of bytes 0xff."""
+
+
+@pytest.mark.parametrize("arena", ["argument", "global"])
+def test_a_plan_that_reads_its_arena_before_writing_it_is_refused(cfmem, tmp_path, arena):
+    model = tmp_path / "max.mlir"
+    model.write_text(MAX_OF_INPUTS)
+    module = parse_program(MAX_OF_INPUTS)
+    PassPipeline.parse_spec(PASSES, f"memref-plan-arena{{arena={arena}}}").apply(program_context(), module)
+    fill = next(op for op in module.walk() if op.name == "linalg.fill")
+    fill.detach()
+    fill.erase()
+    broken = tmp_path / "broken.mlir"
+    broken.write_text(str(module))
+    res = cfmem("check-arena", str(model), "--planned", str(broken), "--sets", "2")
+    assert res.returncode == 1, res.stdout
+    assert len(res.stderr.strip().splitlines()) == 1
+    assert "error: the planned @main leaves other bits than the unplanned one: %out after set #0" in res.stderr
+    assert ("; it reads arena bytes before writing them: %out after set #0 has other bits with the arena starting"
+            " as bytes 0xff than as 0xa5" in res.stderr), res.stderr  # fmt: skip

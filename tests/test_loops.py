@@ -450,3 +450,50 @@ def test_loops_keep_their_module_wide_labels_through_lowering():
     want = run_function(module, inputs, func_name="main")
     got = run_flat(flat, inputs, func_name="main")
     assert want.loops == got.loops == [("loop#1", 3)]
+
+
+THREE_LAYERS = FOUR_LAYERS.replace(
+    "      %m4 = nn.matmul %m3, %w4 : (tensor<1x16xf32>, tensor<16x16xf32>) -> tensor<1x16xf32>\n", ""
+).replace("nn.add %m4, %a", "nn.add %m3, %a")
+
+
+def test_a_body_whose_last_op_reads_the_first_buffer_is_not_reloaded_into_it():
+    """Three streamed matmuls over two buffers: the last reads buffer 0, so a reload of the first
+    weights during it would overwrite what it reads; the body loads them again at its start instead."""
+    module, _ = parse_module(THREE_LAYERS)
+    streamed = module.clone()
+    apply_pipeline(streamed, "nn-insert-dma{loop-weights=stream}")
+    assert not any("cfmem.reload" in op.attributes for op in streamed.walk())
+    check(function_events(functions(streamed)[0]))
+    flat = lowered(module, "nn-insert-dma{loop-weights=stream},nn-plan-memory")
+    x = np.linspace(-1, 1, 16, dtype=np.float32).reshape(1, 16)
+    for n in (0, 1, 2, 3):
+        want = run_function(module, {"n": np.array(n), "x": x}).outputs["h"]
+        np.testing.assert_array_equal(run_flat(flat, {"n": np.array(n), "x": x}).outputs["h"], want)
+
+
+def test_a_reload_into_the_buffer_the_last_op_reads_is_a_hazard_to_every_checker(monkeypatch):
+    """The same body with the back-edge prefetch forced: the pass refuses its own output, and
+    with its check skipped, the event checker, the flat one and the flat interpreter each see it."""
+    import cfmem.passes.insert_dma as insert_dma
+
+    def any_loop(seg, slots):
+        block = seg.first.parent_block()
+        return block.parent_op() if isinstance(block.parent_op(), LoopOp) else None
+
+    monkeypatch.setattr(insert_dma, "_prefetching_loop", any_loop)
+    module, _ = parse_module(THREE_LAYERS)
+    with pytest.raises(CfmemError, match="nn-insert-dma produced a DMA hazard"):
+        apply_pipeline(module.clone(), "nn-insert-dma{loop-weights=stream}")
+    monkeypatch.setattr(insert_dma, "check_function", lambda fn: None)
+    streamed = module.clone()
+    apply_pipeline(streamed, "nn-insert-dma{loop-weights=stream}")
+    assert any("cfmem.reload" in op.attributes for op in streamed.walk())
+    with pytest.raises(HazardError, match="overwrites bytes of %dma0 that are still to be read"):
+        check(function_events(functions(streamed)[0]))
+    apply_pipeline(streamed, "nn-plan-memory,nn-lower-to-memref")
+    with pytest.raises(HazardError, match="reads %w3_sram before the wait on the transfer of %w1_sram"):
+        check_flat(flat_function_events(functions(streamed)[0]))
+    x = np.linspace(-1, 1, 16, dtype=np.float32).reshape(1, 16)
+    with pytest.raises(ClobberError, match="reads %w3_sram while the DMA of %w1_sram"):
+        run_flat(streamed, {"n": np.array(1), "x": x})

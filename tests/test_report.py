@@ -386,3 +386,47 @@ def test_aliases_are_listed_with_their_roots_and_the_bytes_aliasing_saves(cfmem,
     want = {op.results[0].name_hint: (op.attributes["cfmem.alias"].data, planned_offset(op.results[0]))
             for op in fn.walk() if "cfmem.alias" in op.attributes}
     assert listed == want and want
+
+
+# three tensors at the if's step: short-first's direct plan needs 27 bytes, hoist reaches the lower
+# bound 26 and linearize's floor is 26 too, so it is pruned while it ties the best
+PRUNED_TIE = RegionTree(
+    1,
+    [Tensor("t1", 2, 0, 0), Tensor("t2", 8, 0, 0), Tensor("t3", 4, 0, 0)],
+    [
+        IfNode(1, 0, [
+            RegionTree(1, [Tensor("t4", 8, 0, 0), Tensor("t5", 3, 0, 0)]),
+            RegionTree(1, [Tensor("t6", 2, 0, 0), Tensor("t7", 2, 0, 0), Tensor("t8", 8, 0, 0)]),
+        ])
+    ],
+)  # fmt: skip
+
+
+def test_the_chosen_column_names_the_first_smallest_candidate_when_a_pruned_one_ties_it():
+    """Exact mode keeps the first smallest of its candidates' plans (exact, hoist, linearize,
+    conservative), each planned here on its own; the report names that one."""
+    from cfmem.planning.problem import Problem
+    from cfmem.planning.control_flow import timeline
+    from cfmem.planning.strategies import solve
+    from cfmem.reports.tables import compare, function_report, render_comparison, render_function
+
+    strategies = ("sequential", "short-first", "large-first")
+    expected = {}
+    for strategy in strategies:
+        peaks = {"exact": solve(Problem(timeline(PRUNED_TIE, "exact")), strategy).peak}
+        peaks.update({m: plan_tree(PRUNED_TIE, m, strategy).peak for m in ("hoist", "linearize", "conservative")})
+        expected[strategy] = next(m for m, p in peaks.items() if p == min(peaks.values()))
+        if strategy == "short-first":
+            assert peaks["hoist"] == peaks["linearize"] == 26 < peaks["exact"]  # the tie
+    assert expected == {"sequential": "exact", "short-first": "hoist", "large-first": "hoist"}
+    grid = compare("main", PRUNED_TIE, strategies, align=1)
+    assert grid["exact_chose"] == expected
+    assert grid["peaks"]["short-first"]["exact"] == 26
+    assert render_comparison(grid).splitlines()[-1] == (
+        "exact kept the plan of: sequential: exact, short-first: hoist, large-first: hoist"
+    )
+    for strategy in strategies:
+        report = function_report("main", PRUNED_TIE, plan_tree(PRUNED_TIE, "exact", strategy), 1)
+        assert report["chosen"] == expected[strategy]
+        kept = "" if expected[strategy] == "exact" else f" (kept the {expected[strategy]} plan)"
+        assert render_function(report).splitlines()[0] == f"@main: mode exact{kept}, strategy {strategy}, align 1"

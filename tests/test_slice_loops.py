@@ -155,3 +155,36 @@ def test_upstream_mlir_runs_the_rolled_loop_like_the_flat_interpreter():
     model, _, rolled = _flat_pair()
     rows = check(model, rolled, [_inputs(seed) for seed in range(2)])
     assert all(row.ok() for row in rows), rows
+
+
+def _swap_weight_offsets(flat, a: int, b: int) -> None:
+    """Slices ``a`` and ``b`` of %k read each other's weights: the blob offsets of their DMA
+    sources (or, read off chip, of their weight views) swapped."""
+    readers = {}
+    for op in flat.walk():
+        if isinstance(op, memref.DmaStartOp) and op.attributes.get(TENSOR_ATTR) in (StringAttr(f"k_s{a}_sram"), StringAttr(f"k_s{b}_sram")):  # fmt: skip
+            readers[op.attributes[TENSOR_ATTR].data.removesuffix("_sram")] = op
+        elif isinstance(op, memref.ViewOp) and op.result.name_hint in (f"k_s{a}", f"k_s{b}") and op.source.name_hint == "blob":  # fmt: skip
+            readers[op.result.name_hint] = op
+    first, second = readers[f"k_s{a}"], readers[f"k_s{b}"]
+    offset = first.operands[1]
+    first.operands[1] = second.operands[1]
+    second.operands[1] = offset
+
+
+@pytest.mark.parametrize("dma", ["nn-insert-dma", "nn-insert-dma{dma-budget=16}"], ids=["streamed", "offchip"])
+def test_offsets_that_stop_stepping_after_the_first_two_slices_are_not_rolled_as_a_progression(dma):
+    """The last two slices' weight offsets swapped: the first groups still step evenly, so a roll
+    that checked only the first two offsets would compute the unswapped slices."""
+    model, _ = parse_module(_gemm(8, 8))
+    apply_pipeline(model, LOWER.replace("nn-insert-dma", dma))
+    swapped = model.clone()
+    _swap_weight_offsets(swapped, 5, 7)  # streamed: the second slice of the last two groups of two
+    rolled = swapped.clone()
+    roll_slices(rolled)
+    rolled.verify()
+    for seed in range(2):
+        inputs = _inputs(seed)
+        want = run_flat(swapped, inputs).outputs["y"]
+        assert not np.array_equal(want, run_flat(model, inputs).outputs["y"])  # the swap changes the numbers
+        assert np.array_equal(run_flat(rolled, inputs).outputs["y"], want)

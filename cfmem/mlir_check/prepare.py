@@ -64,13 +64,15 @@ from cfmem.mlir_check.errors import MlirCheckError
 C_INTERFACE = "llvm.emit_c_interface"
 
 
-def poison_arenas(module: ModuleOp) -> None:
+def poison_arenas(module: ModuleOp, fill: int = 0xFF) -> None:
     """Start every uninitialized ``memref.global @arena_*`` (memref-plan-arena's) as bytes
-    0xff, NaN in every float, so a run that reads arena bytes before writing them shows."""
+    ``fill`` (0xff by default, NaN in every float), so a run that reads arena bytes before
+    writing them shows."""
+    signed = fill - 256 if fill > 127 else fill
     for glob in module.walk():
         if isinstance(glob, memref.GlobalOp) and glob.sym_name.data.startswith("arena_") and glob.initial_value == UnitAttr():
             size = glob.type.get_shape()[0]
-            glob.initial_value = DenseIntOrFPElementsAttr.from_list(TensorType(i8, [size]), [-1] * size)
+            glob.initial_value = DenseIntOrFPElementsAttr.from_list(TensorType(i8, [size]), [signed] * size)
 
 
 def prepare_for_jit(module: ModuleOp) -> ModuleOp:

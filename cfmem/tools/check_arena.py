@@ -8,6 +8,11 @@ from cfmem.errors import CfmemError
 from cfmem.tools.run import check_seed
 
 DEFAULT_PIPELINE = "memref-plan-arena"
+ARENA_FILLS = (0xFF, 0xA5)
+"""The bytes the planned runs start their arena as: 0xff is NaN in every float and -1 in every
+integer, 0xa5 a small negative float and a large negative integer. A result that depends on
+bytes read before they are written differs between them unless that dependence is on a value
+both happen to give."""
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
@@ -19,8 +24,9 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
             " planned module given with --planned, and run the unplanned and the planned function"
             " under upstream MLIR's JIT on --sets seeded random input sets: every argument is a"
             " static-shape memref, filled with normal floats, integers 0..3 and random booleans, and"
-            " after the call each must hold the same bits in both runs. The planned run starts its"
-            " arena as bytes 0xff (NaN in every float), so bytes read before they are written show."
+            " after the call each must hold the same bits in both runs. The planned function runs"
+            " twice on every set, its arena starting as bytes 0xff (NaN in every float) and as bytes"
+            " 0xa5, so bytes read before they are written show."
             " Each row shows the branch every scf.if took and every loop's iterations in the"
             " unplanned run (counted in a copy of the function); the last line says which if"
             " outcomes no set ran. Needs the optional extra: pip install 'cfmem[mlir]'."
@@ -59,8 +65,7 @@ def main(args: argparse.Namespace) -> int:
         apply_pipeline(planned, args.passes, args.model, source=source)
     where = args.planned or args.model
     planned_fn = _memref_arguments_only(_function(planned, fn.sym_name.data, where), where)
-    arenas = _arena_arguments(planned_fn, len(fn.args), where)
-    poison_arenas(planned)
+    arena_shapes = _arena_arguments(planned_fn, len(fn.args), where)
     _refuse_huge_runs(fn, args.sets, args.model)
     sets = _input_sets(fn, args.sets, args.seed)
     counted = module.clone()
@@ -68,25 +73,36 @@ def main(args: argparse.Namespace) -> int:
     try:
         counts = np.zeros(max(len(labels), 1), np.int64)
         ran = run_in_place_with_mlir(str(prepare_for_jit(counted)), [[*s, counts.copy()] for s in sets], fn.sym_name.data)
-        after = run_in_place_with_mlir(
-            str(prepare_for_jit(planned)), [[*s, *(a.copy() for a in arenas)] for s in sets], fn.sym_name.data
-        )
+        after = []  # per fill, per set: the arguments as the planned run left them
+        for fill in ARENA_FILLS:
+            poisoned = planned.clone()
+            poison_arenas(poisoned, fill)
+            arenas = [np.full(shape, fill, np.uint8) for shape in arena_shapes]
+            after.append(run_in_place_with_mlir(
+                str(prepare_for_jit(poisoned)), [[*s, *arenas] for s in sets], fn.sym_name.data
+            ))  # fmt: skip
     except MlirCheckError as err:
         raise CfmemError(f"upstream MLIR: {err}", args.model) from None
     before, per_set = [r[:-1] for r in ran], [dict(zip(labels, r[-1].tolist())) for r in ran]
     names = [f"%{a.name_hint}" if a.name_hint else f"argument {k}" for k, a in enumerate(fn.args)]
     differing = []
     print(f"{'set':<4} {'after the call':<16} {'control flow (iterations per loop)':<36} differing")
-    for k, (old, new) in enumerate(zip(before, after)):
-        wrong = [name for name, a, b in zip(names, old, new) if a.tobytes() != b.tobytes()]
+    for k, old in enumerate(before):
+        wrong = [name for i, name in enumerate(names) if any(old[i].tobytes() != run[k][i].tobytes() for run in after)]
         flow = _control_flow(per_set[k])
         print(f"#{k:<3} {'bit-identical' if not wrong else 'DIFFERENT':<16} {flow:<36} {', '.join(wrong) or '-'}")
         differing += [(k, name) for name in wrong]
     if differing:
         k, name = differing[0]
+        early = [(s, n) for s, n in differing if len({run[s][names.index(n)].tobytes() for run in after}) > 1]
+        reason = ""
+        if early:
+            s, n = early[0]
+            reason = (f"; it reads arena bytes before writing them: {n} after set #{s} has other bits with"
+                      f" the arena starting as bytes {' than as '.join(f'0x{fill:02x}' for fill in ARENA_FILLS)}")  # fmt: skip
         raise CfmemError(
             f"the planned @{fn.sym_name.data} leaves other bits than the unplanned one: {name} after set #{k}"
-            f" ({len(differing)} argument(s) in {len({s for s, _ in differing})} set(s) differ)", args.model
+            f" ({len(differing)} argument(s) in {len({s for s, _ in differing})} set(s) differ){reason}", args.model
         )  # fmt: skip
     print(f"ok: {len(sets)} random input set(s), every argument bit-identical after @{fn.sym_name.data}"
           f"{_arena_summary(planned)}; {_coverage(labels, per_set)}")  # fmt: skip
@@ -144,11 +160,9 @@ def _memref_arguments_only(fn, path: str):
     return fn
 
 
-def _arena_arguments(planned_fn, count: int, where: str) -> list:
-    """A buffer of bytes 0xff for each argument the planned function has beyond the first
-    ``count`` (its arena, ``arena=argument``); an error for any other extra argument."""
-    import numpy as np
-
+def _arena_arguments(planned_fn, count: int, where: str) -> list[tuple[int, ...]]:
+    """The shape of each argument the planned function has beyond the first ``count`` (its
+    arena, ``arena=argument``); an error for any other extra argument."""
     from cfmem.passes.memref_liveness import ARENA_PARAMETER, is_arena_parameter
 
     extra = []
@@ -158,7 +172,7 @@ def _arena_arguments(planned_fn, count: int, where: str) -> list:
                 f"the planned @{planned_fn.sym_name.data} has argument {k} that the unplanned one has not,"
                 f" and it is no arena ({{{ARENA_PARAMETER}}})", where
             )  # fmt: skip
-        extra.append(np.full(tuple(arg.type.get_shape()), 0xFF, np.uint8))
+        extra.append(tuple(arg.type.get_shape()))
     return extra
 
 
