@@ -481,11 +481,11 @@ class GraphBuilder:
         return self._binary(nc.PowOp, "pow", a, b, name)
 
     def max(self, a: Operand, b: Operand, name: str | None = None) -> SSAValue:
-        """Elementwise ``max(a, b)`` with broadcasting (NaN wins)."""
+        """Elementwise ``max(a, b)`` with broadcasting (NaN wins; of equal values, ``b``)."""
         return self._binary(nc.MaxOp, "max", a, b, name)
 
     def min(self, a: Operand, b: Operand, name: str | None = None) -> SSAValue:
-        """Elementwise ``min(a, b)`` with broadcasting (NaN wins)."""
+        """Elementwise ``min(a, b)`` with broadcasting (NaN wins; of equal values, ``b``)."""
         return self._binary(nc.MinOp, "min", a, b, name)
 
     def cmp(self, predicate: str, a: Operand, b: Operand, name: str | None = None) -> SSAValue:
@@ -723,13 +723,15 @@ class GraphBuilder:
     def reduce_max(
         self, x: SSAValue, axes: Sequence[int], keepdims: bool = True, name: str | None = None
     ) -> SSAValue:
-        """Maximum over ``axes`` (NaN wins)."""
+        """Maximum over ``axes``, scanned from the first element in row-major order (NaN only
+        from a first element that is NaN; of equal elements, the first)."""
         return self._reduce(nc.ReduceMaxOp, "rmax", x, axes, keepdims, name)
 
     def reduce_min(
         self, x: SSAValue, axes: Sequence[int], keepdims: bool = True, name: str | None = None
     ) -> SSAValue:
-        """Minimum over ``axes`` (NaN wins)."""
+        """Minimum over ``axes``, scanned as :meth:`reduce_max` (NaN only from a first element
+        that is NaN; of equal elements, the first)."""
         return self._reduce(nc.ReduceMinOp, "rmin", x, axes, keepdims, name)
 
     def reduce_prod(

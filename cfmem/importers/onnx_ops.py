@@ -1027,7 +1027,8 @@ def reduced(imp, cls: type[nc.ReduceOp], x: SSAValue, axes: list[int], keepdims:
 def reduce(imp, node, inputs):
     """ONNX reductions as nn reductions and elementwise ops; over no axis each is its
     elementwise part alone (ReduceL1 ``|x|``, ReduceSumSquare ``x * x``), as onnxruntime
-    computes them. ReduceLogSumExp subtracts the maximum before ``exp``, as onnxruntime does."""
+    computes them. ReduceLogSumExp subtracts the maximum before ``exp`` and adds it back, as
+    onnxruntime does, an infinite maximum taken as 0 (so all -inf gives -inf, an inf gives inf)."""
     b, op = imp.b, node.op_type
     x = f32_operand(imp, inputs[0], node.input[0])
     axes = reduction_axes(imp, node, inputs, len(b.shape(x)))
@@ -1048,6 +1049,7 @@ def reduce(imp, node, inputs):
     if op == "ReduceLogSum":
         return [b.log(total(x), out)]
     peak = reduced(imp, nc.ReduceMaxOp, x, axes, True)  # ReduceLogSumExp
+    peak = b.select(b.cmp("ne", b.sub(peak, peak), 0.0), 0.0, peak)  # inf (or NaN, whose sum is NaN anyway): 0
     sums = total(b.exp(b.sub(x, peak)))
     return [b.add(b.log(sums), reshape(imp, peak, b.shape(sums)), out)]
 

@@ -145,8 +145,19 @@ def _pool_windows(op: nc.Pool2dOp, x: np.ndarray, fill: float) -> np.ndarray:
 
 
 def max_pool2d(op: nc.MaxPool2dOp, x: np.ndarray) -> np.ndarray:
-    lowest = -np.inf if x.dtype.kind == "f" else np.iinfo(x.dtype).min
-    return _pool_windows(op, x, lowest).max(axis=(4, 5))
+    """Integers: the largest tap of each window (padding is the type's minimum). Floats: NaN
+    taps are skipped (a window of NaN alone gives NaN) and the taps are taken row by row, a
+    later one replacing the best so far unless smaller, so of 0.0 and -0.0 the later wins,
+    as onnxruntime's MaxPool on windows whose NaN taps are followed by a number."""
+    if x.dtype.kind != "f":
+        return _pool_windows(op, x, np.iinfo(x.dtype).min).max(axis=(4, 5))
+    windows = _pool_windows(op, x, np.nan)
+    kh, kw = windows.shape[4:]
+    best = windows[..., 0, 0].copy()
+    for k in range(1, kh * kw):
+        tap = windows[..., k // kw, k % kw]
+        np.copyto(best, tap, where=~((best > tap) | np.isnan(tap)))
+    return best
 
 
 def avg_pool2d(op: nc.AvgPool2dOp, x: np.ndarray) -> np.ndarray:
@@ -155,11 +166,13 @@ def avg_pool2d(op: nc.AvgPool2dOp, x: np.ndarray) -> np.ndarray:
     return (sums / counts).astype(np.float32)
 
 
-def mean(x: np.ndarray, axis: tuple[int, ...], keepdims: bool) -> np.ndarray:
-    """float32 mean over ``axis``; over no elements it is NaN (0 / 0), as in the
-    lowered loops, without numpy's empty-slice warning."""
+def mean(x: np.ndarray, axis: tuple[int, ...], keepdims: bool, start: float = 0.0) -> np.ndarray:
+    """float32 mean over ``axis``: the sum from ``start`` (-0.0: a sum of -0.0 alone stays
+    -0.0) divided by the count, as ``np.mean`` does; over no elements it is NaN (0 / 0), as
+    in the lowered loops, without numpy's empty-slice warning."""
     if all(x.shape[a] for a in axis):
-        return x.mean(axis=axis, keepdims=keepdims, dtype=np.float32)
+        count = math.prod(x.shape[a] for a in axis)
+        return np.asarray(np.sum(x, axis, np.float32, keepdims=keepdims, initial=start) / np.float32(count), np.float32)
     return np.full(np.sum(x, axis=axis, keepdims=keepdims).shape, np.nan, np.float32)
 
 
@@ -186,6 +199,16 @@ def arg_extreme(op: nc.ArgExtremeOp, x: np.ndarray) -> np.ndarray:
     if op.keepdims.value.data:
         index = np.expand_dims(index, axis)
     return np.asarray(index, np.int64)
+
+
+def power(op: nc.PowOp, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """C's ``powf`` on each pair, as onnxruntime and the lowered loops compute it. numpy
+    takes a square root where the exponent 0.5 is one element broadcast over the bases
+    (``sqrt(-inf)`` is NaN and ``sqrt(-0.0)`` is -0.0 where ``powf`` gives inf and 0.0), so
+    each base is given its own exponent element."""
+    shape = np.broadcast_shapes(a.shape, b.shape)
+    exponents = np.array(np.broadcast_to(b, shape)).reshape(-1)
+    return np.power(np.broadcast_to(a, shape).reshape(-1), exponents).reshape(shape)
 
 
 def sigmoid(op: nc.SigmoidOp, x: np.ndarray) -> np.ndarray:
@@ -404,16 +427,35 @@ def cumsum(op: nc.CumsumOp, x: np.ndarray) -> np.ndarray:
     return np.flip(sums, axis) if op.reverse.value.data else sums
 
 
+def first_extreme(x: np.ndarray, axes: tuple[int, ...], keepdims: bool, largest: bool) -> np.ndarray:
+    """The largest (smallest) element over ``axes`` as a row-major scan from the first element
+    finds it, replacing the best so far only by a strictly larger (smaller) one: NaN only
+    when the first element is NaN, and of equal elements (0.0 and -0.0) the first. That is
+    onnxruntime's ReduceMax / ReduceMin on an axis too short for its vector loop. Over no
+    elements it raises ValueError, as ``np.max``."""
+    axes = tuple(sorted(a % x.ndim for a in axes))
+    kept = [a for a in range(x.ndim) if a not in axes]
+    rows = np.transpose(x, kept + list(axes)).reshape(*(x.shape[a] for a in kept), -1)
+    value = (np.fmax if largest else np.fmin).reduce(rows, axis=-1, keepdims=True)
+    best = np.take_along_axis(rows, np.argmax(rows == value, axis=-1, keepdims=True), -1)  # all NaN: no match, 0
+    head = rows[..., :1]
+    best = np.where(head != head, head, best)[..., 0]
+    return np.expand_dims(best, axes) if keepdims else best
+
+
 def prepare_reduce(op: nc.ReduceOp) -> Callable[[np.ndarray], np.ndarray]:
-    """ReduceMean/Sum/Max/Min/Prod over the op's axes (sums and products in float32)."""
+    """ReduceMean/Sum/Max/Min/Prod over the op's axes (sums and products in float32; sums
+    start from -0.0, so that only a sum of -0.0 alone is -0.0; the extremes by
+    :func:`first_extreme`)."""
     axes, keepdims = _ints(op.axes), bool(op.keepdims.value.data)
     if isinstance(op, nc.ReduceMeanOp):
-        return lambda x: mean(x, axes, keepdims)
-    if isinstance(op, nc.ReduceSumOp | nc.ReduceProdOp):
-        total = np.sum if isinstance(op, nc.ReduceSumOp) else np.prod
-        return lambda x: total(x, axes, np.float32, keepdims=keepdims)
-    extreme = np.max if isinstance(op, nc.ReduceMaxOp) else np.min
-    return lambda x: extreme(x, axes, keepdims=keepdims)
+        return lambda x: mean(x, axes, keepdims, -0.0)
+    if isinstance(op, nc.ReduceSumOp):
+        return lambda x: np.sum(x, axes, np.float32, keepdims=keepdims, initial=-0.0)
+    if isinstance(op, nc.ReduceProdOp):
+        return lambda x: np.prod(x, axes, np.float32, keepdims=keepdims)
+    largest = isinstance(op, nc.ReduceMaxOp)
+    return lambda x: first_extreme(x, axes, keepdims, largest)
 
 
 def _with_op(prepare_kernel: Callable[[Operation], Callable[..., np.ndarray]]) -> Kernel:
@@ -469,9 +511,9 @@ KERNELS: dict[type[Operation], Kernel] = {
     nc.SubOp: lambda op, a, b: a - b,
     nc.MulOp: lambda op, a, b: a * b,
     nc.DivOp: lambda op, a, b: a / b,
-    nc.PowOp: lambda op, a, b: np.power(a, b),
-    nc.MaxOp: lambda op, a, b: np.maximum(a, b),
-    nc.MinOp: lambda op, a, b: np.minimum(a, b),
+    nc.PowOp: power,
+    nc.MaxOp: lambda op, a, b: np.where((a > b) | (a != a), a, b),  # NaN wins; of equals, b
+    nc.MinOp: lambda op, a, b: np.where((a < b) | (a != a), a, b),
     nc.ReluOp: lambda op, x: np.maximum(x, np.float32(0)),
     nc.SigmoidOp: sigmoid,
     nc.TanhOp: lambda op, x: np.tanh(x),

@@ -6,7 +6,8 @@ kernels in :mod:`cfmem.interp.kernels`, so the module holds no ``nn`` op and
 is plain upstream MLIR (linalg, memref, arith, math, scf, func). Per op:
 
 - ``add``, ``sub``, ``mul``, ``div``, ``pow`` (``math.powf``), ``max``/``min``
-  (``arith.maximumf``/``minimumf``, NaN-propagating): one
+  (a select: ``a`` where it is NaN or beyond ``b``, else ``b``, so NaN wins and of
+  0.0 and -0.0 the second operand, as onnxruntime): one
   ``linalg.generic`` (``add``, ``sub``, ``mul`` of integers: ``arith.addi``, ``subi``, ``muli``); numpy broadcasting lives in the input maps (operands
   aligned to the last dimension, a size-1 dimension of a larger result read
   at index 0).
@@ -42,14 +43,20 @@ is plain upstream MLIR (linalg, memref, arith, math, scf, func). Per op:
   generic with broadcast batch dimensions otherwise; ``gemm``: the output
   filled with ``c`` (broadcast), then the same contraction, ``b`` read
   transposed for ``trans_b``.
-- ``max_pool2d``: -inf fill, then a generic taking the max over each window
-  (tap ``ky`` at row ``y * sh + ky * dh``, columns alike) of a -inf-padded copy; ``avg_pool2d``: the sum over each window of a
+- ``max_pool2d``: NaN fill, then a generic folding each window's taps (tap ``ky`` at row
+  ``y * sh + ky * dh``, columns alike; row by row) of a NaN-padded copy into it, a tap
+  replacing the best so far unless it is NaN or the best is larger (NaN taps skipped, the
+  later of 0.0 and -0.0; i8/ui8 data: ``maxsi``/``maxui``, padded with the minimum); ``avg_pool2d``: the sum over each window of a
   zero-padded copy, divided by the number of unpadded elements in the window,
   read from a constant ``memref.global @avg_pool_count_K`` this pass adds.
 - ``global_avg_pool``, ``reduce_mean``: the sum into the zero-filled output,
-  then a division by the number of summed elements; ``reduce_sum``,
-  ``reduce_max``, ``reduce_min``, ``reduce_prod``: the output filled with 0,
-  -inf, inf or 1, then ``addf``, ``maximumf``, ``minimumf`` or ``mulf`` into it.
+  then a division by the number of summed elements; ``reduce_sum`` and
+  ``reduce_prod``: the output filled with -0.0 or 1, then ``addf`` or ``mulf`` into
+  it (``reduce_mean`` starts from -0.0 too, ``global_avg_pool`` from 0.0: a sum of -0.0
+  alone is -0.0 in onnxruntime's ReduceSum and ReduceMean, not in its GlobalAveragePool);
+  ``reduce_max``, ``reduce_min``: the output set to the first element of each reduced
+  run, then each element replacing it where strictly larger (smaller): NaN only from
+  the first element, the first of equal ones.
 - ``arg_max``/``arg_min``: one generic over the input with two outputs, the
   best value so far (a scratch buffer filled with -inf or inf) and the output
   index (filled with 0); an element strictly beyond the best (or, with
@@ -177,8 +184,6 @@ FLOAT_BINARY = {
     nc.MulOp: arith.MulfOp,
     nc.DivOp: arith.DivfOp,
     nc.PowOp: math.PowFOp,
-    nc.MaxOp: arith.MaximumfOp,
-    nc.MinOp: arith.MinimumfOp,
 }
 FLOAT_UNARY = {
     nc.SqrtOp: math.SqrtOp,
@@ -202,13 +207,13 @@ index whose sum counts it."""
 
 REDUCTIONS: dict[type[Operation], tuple[float, type[Operation]]] = {
     nc.GlobalAvgPoolOp: (0.0, arith.AddfOp),
-    nc.ReduceMeanOp: (0.0, arith.AddfOp),
-    nc.ReduceSumOp: (0.0, arith.AddfOp),
-    nc.ReduceMaxOp: (float("-inf"), arith.MaximumfOp),
-    nc.ReduceMinOp: (float("inf"), arith.MinimumfOp),
+    nc.ReduceMeanOp: (-0.0, arith.AddfOp),
+    nc.ReduceSumOp: (-0.0, arith.AddfOp),
     nc.ReduceProdOp: (1.0, arith.MulfOp),
 }
-"""Each reduction's starting value (its identity) and the op combining an element into it."""
+"""Each sum's and product's starting value and the op combining an element into it."""
+EXTREMES = {nc.MaxOp: "ogt", nc.MinOp: "olt", nc.ReduceMaxOp: "ogt", nc.ReduceMinOp: "olt"}
+"""The ``arith.cmpf`` predicate of an element that beats another in a max or a min."""
 CMP_PREDICATES = {"eq": "oeq", "ne": "une", "lt": "olt", "le": "ole", "gt": "ogt", "ge": "oge"}
 CMPI_PREDICATES = {"eq": "eq", "ne": "ne", "lt": "slt", "le": "sle", "gt": "sgt", "ge": "sge"}
 
@@ -331,12 +336,24 @@ def reduce_into(
 ) -> GenericOp:
     """``out = combine(out, x)`` over ``axes`` of ``x``; ``out`` keeps them as size 1 or drops them."""
     rank = len(shape_of(x))
-    if keepdims:
-        results = [AffineExpr.constant(0) if i in axes else d for i, d in enumerate(dims(rank))]
-    else:
-        results = [d for i, d in enumerate(dims(rank)) if i not in axes]
-    return generic([x], [out], [identity(rank), affine_map(rank, results)],
+    return generic([x], [out], [identity(rank), affine_map(rank, reduced_results(rank, axes, keepdims))],
                    lambda v, acc: combine(acc, v).result, reduced=axes)
+
+
+def reduced_results(rank: int, axes: Sequence[int], keepdims: bool) -> list[AffineExpr]:
+    """The output index of each input element of a reduction over ``axes``."""
+    if keepdims:
+        return [AffineExpr.constant(0) if i in axes else d for i, d in enumerate(dims(rank))]
+    return [d for i, d in enumerate(dims(rank)) if i not in axes]
+
+
+def first_of_runs(x: SSAValue, out: SSAValue, axes: Sequence[int], keepdims: bool) -> GenericOp:
+    """``out`` set to the first element (index 0 on ``axes``) of each run a reduction of ``x``
+    over ``axes`` combines into it."""
+    rank, out_rank = len(shape_of(x)), len(shape_of(out))
+    kept = iter(dims(out_rank))
+    source = [AffineExpr.constant(0) if i in axes else (d if keepdims else next(kept)) for i, d in enumerate(dims(rank))]
+    return copy(x, out, affine_map(out_rank, source), identity(out_rank))
 
 
 def reduction_of(op: nc.ReduceOp | nc.GlobalAvgPoolOp, rank: int) -> tuple[tuple[int, ...], bool]:
@@ -435,13 +452,21 @@ def integer_range(element: IntegerType) -> tuple[int, int]:
 
 
 def to_quantized(value: SSAValue, zero_point: float | SSAValue, out: SSAValue) -> SSAValue:
-    """``saturate(round_half_even(value) + zero_point)`` into ``out``'s element type (i8 or ui8)."""
+    """``saturate(round_half_even(value) + zero_point)`` into ``out``'s element type (i8 or
+    ui8); NaN gives the type's minimum, as in the kernels and onnxruntime."""
     element = out.type.get_element_type()
     z = zero_point if isinstance(zero_point, SSAValue) else f32_const(zero_point)
     shifted = arith.AddfOp(math.RoundEvenOp(value), z).result
     low, high = (f32_const(float(v)) for v in integer_range(element))
+    clamped = arith.MinimumfOp(arith.MaximumfOp(shifted, low), high).result
+    saturated = arith.SelectOp(arith.CmpfOp(value, value, "uno"), low, clamped).result
     convert = arith.FPToUIOp if is_unsigned(element) else arith.FPToSIOp
-    return convert(arith.MinimumfOp(arith.MaximumfOp(shifted, low), high), element).result
+    return convert(saturated, element).result
+
+
+def beats(a: SSAValue, b: SSAValue, predicate: str) -> SSAValue:
+    """i1: ``a`` is NaN or ``cmpf predicate (a, b)`` holds."""
+    return arith.OrIOp(arith.CmpfOp(a, a, "uno"), arith.CmpfOp(a, b, predicate)).result
 
 
 def ints(attr: DenseArrayBase) -> tuple[int, ...]:
@@ -578,6 +603,9 @@ class OpLowering:
             elementwise(ins, out, lambda a, b, _: arith.CmpiOp(a, b, predicate).result)
         elif isinstance(op.results[0].type.get_element_type(), IntegerType):
             elementwise(ins, out, lambda a, b, _: INTEGER_BINARY[type(op)](a, b).result)
+        elif type(op) in EXTREMES:
+            predicate = EXTREMES[type(op)]
+            elementwise(ins, out, lambda a, b, _: arith.SelectOp(beats(a, b, predicate), a, b).result)
         else:
             elementwise(ins, out, lambda a, b, _: FLOAT_BINARY[type(op)](a, b).result)
 
@@ -699,7 +727,7 @@ class OpLowering:
         is_max = isinstance(op, nc.MaxPool2dOp)
         element = x.type.get_element_type()
         quantized = isinstance(element, IntegerType)  # i8/ui8 max pooling: padding is the lowest value
-        pad_value = (integer_range(element)[0] if quantized else float("-inf")) if is_max else 0.0
+        pad_value = (integer_range(element)[0] if quantized else float("nan")) if is_max else 0.0
         fill(pad_value, out)
         n, c, y, xx, ky, kx = dims(6)
         maps = [
@@ -707,10 +735,16 @@ class OpLowering:
             affine_map(6, [ky, kx]),
             affine_map(6, [n, c, y, xx]),
         ]
-        combine = ((arith.MaxUIOp if is_unsigned(element) else arith.MaxSIOp) if quantized else arith.MaximumfOp) if is_max else arith.AddfOp
+        if is_max and not quantized:  # the tap unless it is NaN or the best so far is larger
+            def combine(v: SSAValue, _: SSAValue, acc: SSAValue) -> SSAValue:
+                return arith.SelectOp(beats(v, acc, "olt"), acc, v).result
+        else:
+            op_type = ((arith.MaxUIOp if is_unsigned(element) else arith.MaxSIOp) if quantized else arith.MaximumfOp) if is_max else arith.AddfOp
+
+            def combine(v: SSAValue, _: SSAValue, acc: SSAValue) -> SSAValue:
+                return op_type(acc, v).result
         window = self.scratch("window", (kh, kw))
-        generic([self.padded(x, ints(op.pads), pad_value), window], [out], maps,
-                lambda v, _, acc: combine(acc, v).result, reduced=(4, 5))
+        generic([self.padded(x, ints(op.pads), pad_value), window], [out], maps, combine, reduced=(4, 5))
         if not is_max:
             counts = self.avg_pool_counts(op, shape_of(x), shape_of(out))
             generic([counts], [out], [affine_map(4, [y, xx]), identity(4)], lambda k, s: arith.DivfOp(s, k).result)
@@ -730,11 +764,20 @@ class OpLowering:
         update(out, lambda s: arith.DivfOp(s, f32_const(count)).result)
 
     def reduce(self, op: nc.ReduceOp | nc.GlobalAvgPoolOp, ins: list[SSAValue], out: SSAValue) -> None:
-        """The output filled with the reduction's identity, then each element combined into it."""
+        """Sums and products: the output filled with the starting value, then each element
+        combined into it. Max and min: the output set to the first element of each reduced
+        run, then replaced by each strictly larger (smaller) element, in row-major order."""
         (x,) = ins
+        rank = len(shape_of(x))
+        axes, keepdims = reduction_of(op, rank)
+        if type(op) in EXTREMES:
+            predicate = EXTREMES[type(op)]
+            first_of_runs(x, out, axes, keepdims)
+            reduce_into(x, out, axes, keepdims, lambda acc, v: arith.SelectOp(arith.CmpfOp(v, acc, predicate), v, acc))
+            return
         start, combine = REDUCTIONS[type(op)]
         fill(start, out)
-        reduce_into(x, out, *reduction_of(op, len(shape_of(x))), combine)
+        reduce_into(x, out, axes, keepdims, combine)
 
     def arg_extreme(self, op: nc.ArgExtremeOp, ins: list[SSAValue], out: SSAValue) -> None:
         (x,) = ins
