@@ -76,7 +76,7 @@ ifeq ($(strip $(MODULE)),)
 	$(BIN)/mutmut run --max-children $(MUTATION_JOBS) $$($(BIN)/python bench/mutation_report.py --survivors)
 else
 	set -f; patterns="$$($(BIN)/python bench/mutation_report.py --patterns $(MODULE))" && \
-		$(BIN)/mutmut run --max-children $(MUTATION_JOBS) $$patterns
+		CFMEM_MUTATION_MODULES='$(MODULE)' $(BIN)/mutmut run --max-children $(MUTATION_JOBS) $$patterns
 endif
 	$(BIN)/python bench/mutation_report.py
 

@@ -3,10 +3,12 @@
 mutmut runs every selected test that calls the mutated function; a planner test
 calls the plan verifier too, so a verifier mutant would wait on hundreds of
 planner tests. ``[tool.cfmem.mutation_tests]`` in pyproject.toml maps a module
-(path glob) to the test files that target it; while mutmut tests a mutant
+(path glob) to the test files that target it (a pattern with ``::`` selects tests
+of a file by node id, e.g. ``tests/test_x.py::test_fast*``); while mutmut tests a mutant
 (``MUTANT_UNDER_TEST`` names one), tests outside its module's files are
 deselected. In every other run mutmut makes (stats collection, the clean run,
-listing tests) only tests in some module's files are kept, so the table is the
+listing tests) only tests in some module's files are kept (in the files of the
+modules named by ``CFMEM_MUTATION_MODULES``, when ``make mutation MODULE=...`` sets it), so the table is the
 one place that says which tests mutation testing uses; mutmut itself collects
 all of ``tests/``.
 
@@ -39,11 +41,31 @@ def load_table(pyproject: Path) -> dict[str, list[str]]:
 
 def test_files_for(mutant_name: str, table: dict[str, list[str]]) -> list[str] | None:
     """The test files of the first entry matching the mutant's module; None if none does."""
-    path = module_path(mutant_name)
+    return test_files_for_module(module_path(mutant_name), table)
+
+
+def tables_in_scope(table: dict[str, list[str]]) -> list[list[str]]:
+    """The test files of the modules in ``CFMEM_MUTATION_MODULES`` (paths separated by spaces,
+    set by ``make mutation MODULE=...``), or of every module when it is unset."""
+    modules = os.environ.get("CFMEM_MUTATION_MODULES", "").split()
+    if not modules:
+        return list(table.values())
+    return [files for module in modules if (files := test_files_for_module(module, table)) is not None]
+
+
+def test_files_for_module(module: str, table: dict[str, list[str]]) -> list[str] | None:
+    """The test files of the first entry matching a module path; None if none does."""
     for pattern, files in table.items():
-        if fnmatch.fnmatch(path, pattern):
+        if fnmatch.fnmatch(module, pattern):
             return files
     return None
+
+
+def selects(pattern: str, nodeid: str) -> bool:
+    """A file pattern selects every test of its files; a ``file::name`` pattern matches node ids."""
+    if "::" in pattern:
+        return fnmatch.fnmatchcase(nodeid, pattern)
+    return fnmatch.fnmatch(nodeid.split("::", 1)[0], pattern)
 
 
 def pytest_collection_modifyitems(config, items):
@@ -54,11 +76,10 @@ def pytest_collection_modifyitems(config, items):
         if files is None:
             return
     else:
-        files = sorted({f for entry in table.values() for f in entry})
+        files = sorted({f for entry in tables_in_scope(table) for f in entry})
     keep, drop = [], []
     for item in items:
-        test_file = item.nodeid.split("::", 1)[0]
-        (keep if any(fnmatch.fnmatch(test_file, f) for f in files) else drop).append(item)
+        (keep if any(selects(f, item.nodeid) for f in files) else drop).append(item)
     if drop:
         config.hook.pytest_deselected(items=drop)
         items[:] = keep
