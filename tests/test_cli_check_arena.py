@@ -136,3 +136,77 @@ def test_a_plan_that_reads_its_arena_before_writing_it_is_refused(cfmem, tmp_pat
     assert "error: the planned @main leaves other bits than the unplanned one: %out after set #0" in res.stderr
     assert ("; it reads arena bytes before writing them: %out after set #0 has other bits with the arena starting"
             " as bytes 0xff than as 0xa5" in res.stderr), res.stderr  # fmt: skip
+
+
+LATE_LOOP = """
+func.func @main(%n: memref<1xi32>, %x: memref<4xf32>, %out: memref<4xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %base = arith.constant 100 : i32
+  %count = memref.load %n[%c0] : memref<1xi32>
+  %over = arith.subi %count, %base : i32
+  %trips = arith.index_cast %over : i32 to index
+  scf.for %i = %c0 to %trips step %c1 {
+    %a = memref.alloc() : memref<4xf32>
+    %b = memref.alloc() : memref<4xf32>
+    "memref.copy"(%x, %a) : (memref<4xf32>, memref<4xf32>) -> ()
+    %v = memref.load %a[%c0] : memref<4xf32>
+    %w = arith.addf %v, %v : f32
+    "memref.copy"(%x, %b) : (memref<4xf32>, memref<4xf32>) -> ()
+    memref.store %w, %b[%c0] : memref<4xf32>
+    "memref.copy"(%a, %out) : (memref<4xf32>, memref<4xf32>) -> ()
+    memref.dealloc %a : memref<4xf32>
+    memref.dealloc %b : memref<4xf32>
+  }
+  func.return
+}
+"""
+"""A loop that runs only when %n holds more than 100 (random integers are 0..3), using two
+buffers live together: a plan putting both at offset 0 changes %out."""
+
+IDLE_WHILE = """
+func.func @main(%x: memref<4xf32>) {
+  %no = arith.constant false
+  scf.while () : () -> () {
+    scf.condition(%no)
+  } do {
+    %t = memref.alloc() : memref<4xf32>
+    "memref.copy"(%x, %t) : (memref<4xf32>, memref<4xf32>) -> ()
+    "memref.copy"(%t, %x) : (memref<4xf32>, memref<4xf32>) -> ()
+    memref.dealloc %t : memref<4xf32>
+    scf.yield
+  }
+  func.return
+}
+"""
+
+
+def test_a_loop_no_random_set_enters_is_run_by_a_searched_set(cfmem, tmp_path):
+    model = tmp_path / "m.mlir"
+    model.write_text(LATE_LOOP)
+    res = cfmem("check-arena", str(model), "--sets", "4")
+    assert res.returncode == 0, res.stderr
+    rows = [line.split() for line in res.stdout.strip().splitlines()[1:-1]]
+    assert [row[2] for row in rows[:4]] == ["loop#0:0"] * 4 and rows[4][2] != "loop#0:0"  # the search's set
+    assert res.stdout.strip().splitlines()[-1].startswith("ok: 4 random and 1 searched input set(s)")
+
+
+def test_a_wrong_plan_inside_a_loop_no_random_set_enters_is_caught(cfmem, tmp_path, arena_offsets_all_zero):
+    module = parse_program(LATE_LOOP)
+    PassPipeline.parse_spec(PASSES, "memref-plan-arena").apply(program_context(), module)
+    model, broken = tmp_path / "m.mlir", tmp_path / "broken.mlir"
+    model.write_text(LATE_LOOP)
+    broken.write_text(str(module))
+    res = cfmem("check-arena", str(model), "--planned", str(broken))
+    assert res.returncode == 1 and "DIFFERENT" in res.stdout
+    assert len(res.stderr.strip().splitlines()) == 1
+    assert "error: the planned @main leaves other bits than the unplanned one: %out after set #8" in res.stderr
+
+
+def test_a_loop_whose_body_no_set_runs_is_an_error(cfmem, tmp_path):
+    model = tmp_path / "m.mlir"
+    model.write_text(IDLE_WHILE)
+    res = cfmem("check-arena", str(model), "--sets", "2")
+    assert res.returncode == 1 and not res.stdout.strip().splitlines()[-1].startswith("ok")
+    assert len(res.stderr.strip().splitlines()) == 1
+    assert f"cfmem: {model}: error: the body of loop#0 never ran on any input set" in res.stderr

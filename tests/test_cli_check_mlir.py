@@ -133,6 +133,43 @@ def test_unreached_outcome_is_an_error_unless_allowed(tmp_path):
     )
 
 
+GATED_LOOP = """
+func.func @main(%x: tensor<1x8xf32>) -> tensor<1x8xf32> {{
+  %n = nn.constant dense<4> : tensor<i64>
+  {cond}
+  %h = nn.loop %n, %go (%x) : (tensor<i64>, tensor<1x1xi1>, tensor<1x8xf32>) -> (tensor<1x8xf32>) {{
+  ^bb0(%i: tensor<i64>, %c: tensor<i1>, %a: tensor<1x8xf32>):
+    %t = nn.tanh %a : (tensor<1x8xf32>) -> tensor<1x8xf32>
+    nn.yield %c, %t : tensor<i1>, tensor<1x8xf32>
+  }}
+  func.return %h : tensor<1x8xf32>
+}}
+"""
+LOUD_LOOP = GATED_LOOP.format(cond="""%level = nn.reduce_mean %x {axes = array<i64: 0, 1>} : (tensor<1x8xf32>) -> tensor<1x1xf32>
+  %limit = nn.constant dense<1.000000e+03> : tensor<1xf32>
+  %go = nn.cmp %level, %limit {predicate = "gt"} : (tensor<1x1xf32>, tensor<1xf32>) -> tensor<1x1xi1>""")
+"""Runs its body only when the input's mean is above 1000, which no grid input reaches."""
+IDLE_LOOP = GATED_LOOP.format(cond="%go = nn.constant dense<false> : tensor<1x1xi1>")
+
+
+def test_a_loop_body_far_from_the_data_is_run_by_the_search(tmp_path):
+    result = run_cfmem("check-mlir", model(tmp_path, LOUD_LOOP), "--no-mlir")
+    assert result.returncode == 0, result.stderr
+    ran = last_line(result).split("loop iterations run: loop#0 ")[1]
+    assert any(int(n) > 0 for n in ran.split(" (")[0].split(", "))
+
+
+def test_a_loop_body_no_input_runs_is_an_error_unless_allowed(tmp_path):
+    path = model(tmp_path, IDLE_LOOP)
+    result = run_cfmem("check-mlir", path, "--no-mlir")
+    assert result.returncode == 1 and not last_line(result).startswith("ok")
+    assert result.stderr.count("\n") == 1
+    assert result.stderr.startswith(f"cfmem: {path}: error: the body of loop#0 never ran")
+    allowed = run_cfmem("check-mlir", path, "--no-mlir", "--allow-untested")
+    assert allowed.returncode == 0, allowed.stderr
+    assert last_line(allowed).startswith("untested: 1 input set(s), every run agrees, but the body of loop#0 never ran")
+
+
 @pytest.mark.parametrize("how", [["--seed", "0"], ["--inputs", "IN"]])
 def test_one_input_set_says_which_outcomes_ran(tmp_path, how):
     np.savez(tmp_path / "in.npz", x=np.ones((1, 4), np.float32), c=np.zeros(1, np.bool_))

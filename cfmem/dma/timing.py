@@ -14,6 +14,18 @@ For every region (the paper's: start to first if, each branch, between ifs,
 after the last if) the model also gives the overlap lower bound: a region
 cannot finish faster than the larger of its total compute and its total
 transfer time.
+
+A loop is not unrolled. Its iterations are simulated until one starts in the
+same state as the one before: where the DMA engine and every transfer stand
+relative to compute (anything finished counts as finished now, since a time is
+only ever used through ``max(now, t)``). Every event's time is a ``max`` of
+sums of such times and constant costs, so that iteration and all later ones
+repeat the previous one shifted by its length, and the loop costs the
+iterations simulated plus the rest times that length, exactly what simulating
+each would give. Programs that pass ``nn-check-dma`` leave nothing outstanding
+at an iteration's end, so their second iteration already repeats the first. A
+loop still changing after ``SAMPLED_ITERATIONS`` (transfers running on across
+iterations) is estimated as if its last sampled iteration repeated.
 """
 
 from __future__ import annotations
@@ -71,15 +83,19 @@ class Chip:
 
 @dataclass
 class RegionTime:
+    """One run of a region; with ``repeats`` above 1, the first of that many identical runs
+    (loop iterations in their steady state), each from ``start`` to ``end`` shifted."""
+
     label: str
     start: float
     end: float = 0.0
     compute: float = 0.0
     transfer: float = 0.0
+    repeats: int = 1
 
     @property
     def bound(self) -> float:
-        """The overlap lower bound of this region."""
+        """The overlap lower bound of one run of this region."""
         return max(self.compute, self.transfer)
 
 
@@ -102,7 +118,7 @@ class Timeline:
     @property
     def bound(self) -> float:
         """Sum of the regions' overlap bounds (regions run one after another)."""
-        return sum(r.bound for r in self.regions)
+        return sum(r.bound * r.repeats for r in self.regions)
 
     def milliseconds(self, chip: Chip) -> float:
         return chip.milliseconds(self.cycles)
@@ -110,6 +126,8 @@ class Timeline:
 
 ASSUMED_TRIPS = 1
 """Iterations a loop is timed with when neither the IR nor the path fixes them."""
+SAMPLED_ITERATIONS = 16
+"""Iterations of a loop simulated at most while looking for its steady state."""
 
 
 def loop_trips(event: LoopEvent, path: dict, assumed: int = ASSUMED_TRIPS) -> int:
@@ -123,19 +141,54 @@ def loop_trips(event: LoopEvent, path: dict, assumed: int = ASSUMED_TRIPS) -> in
     return assumed if event.limit is None else min(assumed, event.limit)
 
 
-def simulate(program: Block, chip: Chip, branches: dict | None = None, assumed_trips: int = ASSUMED_TRIPS) -> Timeline:
+def simulate(
+    program: Block,
+    chip: Chip,
+    branches: dict | None = None,
+    assumed_trips: int = ASSUMED_TRIPS,
+    steady_state: bool = True,
+) -> Timeline:
     """Run ``program`` on ``chip`` along one path.
 
     ``branches`` maps an if label to True for its then branch and a loop label
     to its iteration count; ifs not named take the branch with the larger total
     compute (the slower path), loops not named run ``loop_trips`` times (``assumed_trips``
-    when the IR does not fix them).
+    when the IR does not fix them). Loops stop being simulated at their steady state (see
+    the module docstring; ``steady_state`` False simulates every iteration), so the
+    timeline's lanes show only the iterations simulated.
     """
     branches = branches or {}
     now = 0.0
     dma_free = 0.0
     done: dict[str, float] = {}
     timeline = Timeline()
+
+    def relative_state() -> tuple:
+        """What the rest of the program's timing depends on besides ``now``."""
+        running = tuple(sorted((token, t - now) for token, t in done.items() if t > now))
+        return max(0.0, dma_free - now), running
+
+    def run_loop(loop: LoopEvent, trips: int) -> None:
+        nonlocal now, dma_free
+        previous: tuple | None = None
+        for iteration in range(trips):
+            if iteration:  # the body's waits on a reloaded transfer wait on the last reload
+                done.update({first: done[reload] for first, reload in loop.reloads.items() if reload in done})
+            state = relative_state()
+            steady = previous is not None and (state == previous[0] or iteration >= SAMPLED_ITERATIONS)
+            if steady_state and steady:
+                _, started, first_region = previous
+                rest = trips - iteration
+                shift = rest * (now - started)
+                for region in timeline.regions[first_region:]:
+                    region.repeats *= rest + 1
+                now += shift
+                dma_free += shift
+                for token in done:
+                    done[token] += shift
+                return
+            previous = (state, now, len(timeline.regions))
+            run(loop.body)
 
     def run(block: Block) -> None:
         nonlocal now, dma_free
@@ -171,8 +224,7 @@ def simulate(program: Block, chip: Chip, branches: dict | None = None, assumed_t
                 region = RegionTime(f"{block.label}[{part}]", now)
             elif isinstance(event, LoopEvent):
                 close()
-                for _ in range(loop_trips(event, branches, assumed_trips)):
-                    run(event.body)
+                run_loop(event, loop_trips(event, branches, assumed_trips))
                 part += 1
                 region = RegionTime(f"{block.label}[{part}]", now)
         close()

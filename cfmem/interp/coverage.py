@@ -19,7 +19,8 @@ stages, stopping as soon as every outcome ran:
 Stages 2 and 3 repeat while they find new outcomes (a nested if is reached
 once its parent's branch is), within ``MAX_RUNS`` runs in all. Loops are
 covered apart (``loop_trip_cases`` over ``trip_variations``): input sets that run
-each loop 0, 1, 2 and 3 or more times, where some input reaches them. Outcomes that stay
+each loop 0, 1, 2 and 3 or more times, where some input reaches them; ``idle_loops`` names
+the loops whose body no run entered. Outcomes that stay
 unreached, unreachable ones such as a branch behind a constant condition
 among them, are listed in ``Coverage.missing``.
 """
@@ -319,15 +320,36 @@ def loop_trip_cases(
     return found
 
 
-def trip_variations(fn: func.FuncOp, bases: list[Inputs]) -> Iterator[Inputs]:
+def function_constants(module: ModuleOp, fn: func.FuncOp) -> list:
+    """The values a condition of ``fn`` may compare an input with: its small constants, and 0."""
+    return _constants(None, module, fn)
+
+
+def idle_loops(labels: list[str], runs: Iterable[Iterable[tuple[str, int]]]) -> list[str]:
+    """The loops of ``labels`` whose body ran in none of ``runs`` (each a run's
+    ``(loop label, iterations)`` pairs), in their order."""
+    entered = {label for loops in runs for label, n in loops if n > 0}
+    return [label for label in labels if label not in entered]
+
+
+def trip_variations(fn: func.FuncOp, bases: list[Inputs], thresholds: list = ()) -> Iterator[Inputs]:
     """Input sets near ``bases`` that may run loops other numbers of times: each integer
-    input (a trip count, or what one is computed from) filled with 0, 1, 2, 3 and 8, then
+    input (a trip count, or what one is computed from) filled with 0, 1, 2, 3 and 8; each
+    boolean input (a condition) filled with true and false; each input filled with each of
+    ``thresholds`` (what a loop's condition may compare it with) and its neighbours; then
     each other input scaled and shifted over the grid."""
     for base in bases:
         for name, value in base.items():
             if value.dtype.kind in "iu":
                 for count in (0, 1, 2, 3, 8):
                     yield {**base, name: np.full_like(value, count)}
+            elif value.dtype == np.bool_:
+                for fill in (True, False):
+                    yield {**base, name: np.full_like(value, fill)}
+    for base in bases:
+        for name, value in base.items():
+            for fill in _near(list(thresholds), value.dtype):
+                yield {**base, name: np.full_like(value, fill)}
     for base in bases:
         for name, value in base.items():
             if value.dtype.kind == "f":

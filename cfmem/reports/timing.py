@@ -4,7 +4,9 @@ For one function of a model (without DMA yet), each variant inserts DMA on a
 copy (a model with loops adds ping-pong with the loops' weights loaded in every
 iteration, so the gain of loading them once before the loop shows), plans memory with the DMA buffers as tensors, and simulates one path:
 cycles, milliseconds, gain over sync, the overlap lower bound and the gap to
-it, and the on-chip peak (with the DMA buffers) against its lower bound.
+it, and the on-chip peak (with the DMA buffers) against its lower bound. A
+region run by the steady-state iterations of a loop is listed once with its
+``repeats`` (each run's cycles, compute and transfer).
 """
 
 from __future__ import annotations
@@ -87,6 +89,7 @@ def timing_report(
                         "compute": round(r.compute),
                         "transfer": round(r.transfer),
                         "bound": round(r.bound),
+                        "repeats": r.repeats,
                     }
                     for r in timeline.regions
                 ],

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+from itertools import islice
 
 from cfmem.errors import CfmemError
 from cfmem.tools.run import check_seed
@@ -29,7 +30,9 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
             " 0xa5, so bytes read before they are written show."
             " Each row shows the branch every scf.if took and every loop's iterations in the"
             " unplanned run (counted in a copy of the function); the last line says which if"
-            " outcomes no set ran. Needs the optional extra: pip install 'cfmem[mlir]'."
+            " outcomes no set ran. A loop whose body no random set runs is run by a set searched"
+            " near the first (small trip counts, the function's constants), or the check fails."
+            " Needs the optional extra: pip install 'cfmem[mlir]'."
         ),
     )
     p.add_argument("model", help="the bufferized .mlir module, before planning")
@@ -47,6 +50,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 def main(args: argparse.Namespace) -> int:
     import numpy as np
 
+    from cfmem.interp.coverage import idle_loops
     from cfmem.ir_io import load_module
     from cfmem.mlir_check.errors import MlirCheckError
     from cfmem.mlir_check.jit import run_in_place_with_mlir
@@ -73,13 +77,14 @@ def main(args: argparse.Namespace) -> int:
     try:
         counts = np.zeros(max(len(labels), 1), np.int64)
         ran = run_in_place_with_mlir(str(prepare_for_jit(counted)), [[*s, counts.copy()] for s in sets], fn.sym_name.data)
+        sets, ran = _cover_loops(counted, fn, labels, sets, ran)
         after = []  # per fill, per set: the arguments as the planned run left them
         for fill in ARENA_FILLS:
             poisoned = planned.clone()
             poison_arenas(poisoned, fill)
             arenas = [np.full(shape, fill, np.uint8) for shape in arena_shapes]
             after.append(run_in_place_with_mlir(
-                str(prepare_for_jit(poisoned)), [[*s, *arenas] for s in sets], fn.sym_name.data
+                str(prepare_for_jit(poisoned)), [[*s, *(a.copy() for a in arenas)] for s in sets], fn.sym_name.data
             ))  # fmt: skip
     except MlirCheckError as err:
         raise CfmemError(f"upstream MLIR: {err}", args.model) from None
@@ -104,7 +109,14 @@ def main(args: argparse.Namespace) -> int:
             f"the planned @{fn.sym_name.data} leaves other bits than the unplanned one: {name} after set #{k}"
             f" ({len(differing)} argument(s) in {len({s for s, _ in differing})} set(s) differ){reason}", args.model
         )  # fmt: skip
-    print(f"ok: {len(sets)} random input set(s), every argument bit-identical after @{fn.sym_name.data}"
+    idle = idle_loops(_loop_counters(labels), map(_loop_runs, per_set))
+    if idle:
+        raise CfmemError(
+            f"the body of {' and '.join(l.split()[0] for l in idle)} never ran on any input set, nor on the sets"
+            " searched for it: nothing checked the buffers it uses", args.model
+        )  # fmt: skip
+    searched = f" and {len(sets) - args.sets} searched" if len(sets) > args.sets else ""
+    print(f"ok: {args.sets} random{searched} input set(s), every argument bit-identical after @{fn.sym_name.data}"
           f"{_arena_summary(planned)}; {_coverage(labels, per_set)}")  # fmt: skip
     return 0
 
@@ -122,6 +134,64 @@ def _control_flow(counts: dict[str, int]) -> str:
             runs, iterations = counts[f"{label} runs"], counts[f"{label} iterations"]
             parts.append(f"{label}:{iterations}" + (f"/{runs}" if runs > 1 else ""))
     return " ".join(parts) or "-"
+
+
+LOOP_CANDIDATES = 128
+"""Input sets tried at most, in one run, to make the loops no random set entered run."""
+
+
+def _loop_counters(labels: list[str]) -> list[str]:
+    """The counters of loop iterations among ``labels`` (``loop#0 iterations``)."""
+    return [label for label in labels if label.startswith("loop") and label.endswith(" iterations")]
+
+
+def _loop_runs(counts: dict[str, int]) -> list[tuple[str, int]]:
+    """``(loop counter, iterations)`` of one run's counters."""
+    return [(key, counts[key]) for key in _loop_counters(list(counts))]
+
+
+def _cover_loops(counted, fn, labels: list[str], sets: list[list], ran: list[list]) -> tuple[list[list], list[list]]:
+    """``sets`` and the counted runs ``ran``, plus for each loop whose body no set entered
+    the first set near the first one that enters it (``trip_variations``: integers set to
+    small trip counts, each argument filled with the function's constants and their
+    neighbours, floats scaled and shifted), with its run. Candidates whose run fails
+    count as entering nothing."""
+    import numpy as np
+    from xdsl.dialects.builtin import FloatData, IntAttr
+
+    from cfmem.interp.coverage import MAX_THRESHOLDS, idle_loops, trip_variations
+    from cfmem.interp.footprint import MAX_RUN_BYTES, type_bytes
+    from cfmem.mlir_check.errors import MlirCheckError
+    from cfmem.mlir_check.jit import run_in_place_with_mlir
+    from cfmem.mlir_check.prepare import prepare_for_jit
+
+    loops = _loop_counters(labels)
+    runs = [_loop_runs(dict(zip(labels, r[-1].tolist()))) for r in ran]
+    if not idle_loops(loops, runs):
+        return sets, ran
+    constants = [op.value.value.data for op in fn.walk() if op.name == "arith.constant"
+                 and isinstance(getattr(op.value, "value", None), IntAttr | FloatData)]  # fmt: skip
+    thresholds = list(dict.fromkeys(c for c in constants if not isinstance(c, bool)))[:MAX_THRESHOLDS] + [0]
+    per_set = max(1, sum(type_bytes(arg.type) for arg in fn.args))
+    limit = min(LOOP_CANDIDATES, MAX_RUN_BYTES // (3 * per_set))
+    base = {str(k): a for k, a in enumerate(sets[0])}
+    candidates = [[c[str(k)] for k in range(len(sets[0]))] for c in islice(trip_variations(fn, [base], thresholds), limit)]
+    if not candidates:
+        return sets, ran
+    counts = np.zeros_like(ran[0][-1])
+    try:
+        tried = run_in_place_with_mlir(str(prepare_for_jit(counted)), [[*c, counts.copy()] for c in candidates],
+                                       fn.sym_name.data)  # fmt: skip
+    except MlirCheckError:
+        return sets, ran
+    sets, ran = list(sets), list(ran)
+    for candidate, result in zip(candidates, tried):
+        loop_runs = _loop_runs(dict(zip(labels, result[-1].tolist())))
+        if set(idle_loops(loops, runs)) - set(idle_loops(loops, [loop_runs])):
+            sets.append(candidate)
+            ran.append(result)
+            runs.append(loop_runs)
+    return sets, ran
 
 
 def _coverage(labels: list[str], per_set: list[dict[str, int]]) -> str:

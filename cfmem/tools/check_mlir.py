@@ -55,8 +55,8 @@ def check_tolerance(value: float, option: str) -> None:
 
 def input_sets(args: argparse.Namespace, model, flat, fn, base_dir: Path) -> list:
     """The given input set, the seeded one, or the sets of the branch search (arrays by input name)."""
-    from cfmem.interp.coverage import cover_branches, loop_trip_cases, trip_variations
-    from cfmem.interp.golden import conform_inputs, random_inputs
+    from cfmem.interp.coverage import cover_branches, function_constants, loop_trip_cases, trip_variations
+    from cfmem.interp.golden import conform_inputs, find_function, random_inputs
 
     if args.inputs:
         return [conform_inputs(fn, load_inputs(args.inputs))]
@@ -65,31 +65,37 @@ def input_sets(args: argparse.Namespace, model, flat, fn, base_dir: Path) -> lis
     searched = model if model is not None else flat
     coverage = cover_branches(searched, args.func, base_dir=base_dir)
     sets = [inputs for inputs, _ in coverage.found]
-    candidates = chain(sets, trip_variations(fn, sets))  # the branch search's sets claim their trip counts first
+    thresholds = function_constants(searched, find_function(searched, args.func))
+    candidates = chain(sets, trip_variations(fn, sets, thresholds))  # the branch search's sets claim theirs first
     for inputs in loop_trip_cases(searched, candidates, args.func, base_dir).values():
         if not any(inputs is known for known in sets):  # each loop 0, 1, 2 and many times, where reachable
             sets.append(inputs)
     return sets
 
 
-def verdict(args: argparse.Namespace, sets: int, outcomes: list[str], traces: list) -> str:
+def verdict(args: argparse.Namespace, sets: int, outcomes: list[str], traces: list, idle: list[str]) -> str:
     """The last line: what agreed and which branch outcomes ran; an error if the
-    search left some unrun and --allow-untested was not given."""
+    search left some branch outcome or some loop body (``idle``) unrun and
+    --allow-untested was not given."""
     from cfmem.interp.coverage import missing_outcomes
 
     missing = missing_outcomes(outcomes, traces)
     agrees = f"{sets} input set(s), every run agrees"
-    if not outcomes:
-        return f"ok: {agrees} (no ifs)"
     if args.inputs or args.seed is not None:
+        if not outcomes:
+            return f"ok: {agrees} (no ifs)"
         done = [o for o in outcomes if o not in missing]
         return f"ok: {agrees}; branch outcomes run: {' '.join(done)}; not run: {' '.join(missing) or 'none'}"
-    if not missing:
+    unrun = [f"{len(missing)} of {len(outcomes)} branch outcomes never ran: {' '.join(missing)}"] if missing else []
+    unrun += [f"the body of {' and '.join(idle)} never ran"] if idle else []
+    if not unrun:
+        if not outcomes:
+            return f"ok: {agrees} (no ifs)"
         return f"ok: {agrees}, every branch outcome ran ({len(outcomes)} of {len(outcomes)})"
-    untested = f"{len(missing)} of {len(outcomes)} branch outcomes never ran: {' '.join(missing)}"
+    untested = "; ".join(unrun)
     if not args.allow_untested:
         raise CfmemError(
-            f"{untested} (the input search reached no input that takes them: give such --inputs,"
+            f"{untested} (the input search reached no input that runs them: give such --inputs,"
             " or accept with --allow-untested)", args.model,
         )  # fmt: skip
     return f"untested: {agrees}, but {untested} (--allow-untested)"
@@ -121,7 +127,7 @@ def counted(outcomes: list[str]) -> list[str]:
 
 def main(args: argparse.Namespace) -> int:
     from cfmem.differential import check
-    from cfmem.interp.coverage import branch_outcomes, loop_labels, trace_outcomes
+    from cfmem.interp.coverage import branch_outcomes, idle_loops, loop_labels, trace_outcomes
     from cfmem.interp.flat import is_flat
     from cfmem.interp.footprint import FootprintError, check_run_bytes
     from cfmem.interp.golden import InterpError, find_function
@@ -168,5 +174,7 @@ def main(args: argparse.Namespace) -> int:
             failed.append(k)
     if failed:
         raise CfmemError(f"the runs disagree on input set(s) {', '.join(f'#{k}' for k in failed)}", args.model)
-    print(verdict(args, len(rows), branch_outcomes(flat, fn), [row.trace for row in rows]) + iterations_run(rows, loop_labels(flat, fn)))
+    labels = loop_labels(flat, fn)
+    idle = idle_loops(labels, (row.loops for row in rows))
+    print(verdict(args, len(rows), branch_outcomes(flat, fn), [row.trace for row in rows], idle) + iterations_run(rows, labels))
     return 0
