@@ -86,7 +86,7 @@ from cfmem.passes.placement import (
     set_offchip,
     weight_place,
 )
-from cfmem.planning.option_checks import check_align, check_budget, check_choice, check_depth
+from cfmem.planning.option_checks import MAX_DEPTH, check_align, check_budget, check_choice, check_depth, check_int
 from cfmem.planning.problem import align_up
 
 MODES = ("pingpong", "sync")
@@ -210,9 +210,10 @@ class InsertDmaPass(ModulePass):
                 refuse_foreign_region(inner)
         for fn in functions(op):
             depth = function_int(fn, DEPTH_ATTR)
-            if depth is not None and depth < 1:
-                raise PassFailedException(f"function @{fn.sym_name.data}: {DEPTH_ATTR} must be 1 or more, not {depth}")
-            if depth is None:
+            if depth is not None:
+                with checked_options():
+                    check_int(f"function @{fn.sym_name.data}: {DEPTH_ATTR}", depth, 1, MAX_DEPTH, "1 is sync")
+            else:
                 depth = self.depth if self.mode == "pingpong" else 1
             self.insert(fn, depth)
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 
 from cfmem.errors import CfmemError
-from cfmem.tools.run import check_seed
+from cfmem.planning.option_checks import check_seed, check_sets, parsed_int
 
 DEFAULT_PIPELINE = "memref-plan-arena"
 
@@ -33,8 +33,8 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     )  # fmt: skip
     p.add_argument("--planned", metavar="PLANNED.mlir", help="compare with this planned module instead of running -p")
     p.add_argument("--func", metavar="NAME", help="function to run (default: @main, or the only one)")
-    p.add_argument("--sets", type=int, default=8, help="random input sets (default: 8)")
-    p.add_argument("--seed", type=int, default=0, help="seed of the first set (default: 0)")
+    p.add_argument("--sets", type=parsed_int(check_sets), default=8, help="random input sets (default: 8)")
+    p.add_argument("--seed", type=parsed_int(check_seed), default=0, help="seed of the first set (default: 0)")
     p.set_defaults(handler=main)
 
 
@@ -47,9 +47,6 @@ def main(args: argparse.Namespace) -> int:
     from cfmem.mlir_check.prepare import poison_arenas, prepare_for_jit
     from cfmem.pipeline import apply_pipeline
 
-    check_seed(args.seed)
-    if args.sets < 1:
-        raise CfmemError(f"must be 1 or more, not {args.sets}", "--sets")
     module, source = load_module(args.model)
     fn = _memref_arguments_only(_function(module, args.func, args.model), args.model)
     if args.planned:

@@ -18,6 +18,7 @@ import re
 import sys
 
 from cfmem.errors import CfmemError
+from cfmem.planning.option_checks import RuleTypeError
 from cfmem.tools.files import STDOUT, check_output_path, note_input, output_session
 
 # The subcommands in --help order, each with the module under cfmem.tools that defines it.
@@ -49,6 +50,15 @@ class ArgumentParser(argparse.ArgumentParser):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self._negative_number_matcher = re.compile(r"^-(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$")
+
+    def _get_value(self, action: argparse.Action, arg_string: str):
+        """An option's value that breaks its rule (``parsed_int``) is the rule's one line."""
+        try:
+            return super()._get_value(action, arg_string)
+        except argparse.ArgumentError as err:
+            if isinstance(err.__context__, RuleTypeError):
+                raise CfmemError(str(err.__context__), (action.option_strings or [action.dest])[-1]) from None
+            raise
 
     def error(self, message: str):
         where = self.prog.removeprefix("cfmem").strip() or "command line"
