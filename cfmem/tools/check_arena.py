@@ -128,15 +128,28 @@ def _function(module, name: str | None, path: str):
 
 
 def _memref_arguments_only(fn, path: str):
-    """``fn``, when every argument is a static-shape memref (the JIT is given buffers only)."""
-    from xdsl.dialects.builtin import MemRefType
+    """``fn``, when it returns nothing and every argument is a static-shape memref of an element
+    type the JIT harness fills and passes (the JIT is given buffers only, and reads no result)."""
+    from xdsl.dialects.builtin import Float16Type, Float32Type, Float64Type, IntegerType, MemRefType, Signedness
 
+    def passable(element) -> bool:
+        if isinstance(element, IntegerType):
+            return element.signedness.data != Signedness.UNSIGNED and element.width.data in (1, 8, 16, 32, 64)
+        return isinstance(element, Float16Type | Float32Type | Float64Type)
+
+    results = fn.function_type.outputs.data
+    if results:
+        raise CfmemError(
+            f"@{fn.sym_name.data} returns result 0 of type {results[0]}: check-arena runs functions that"
+            " return nothing (pass results back through memref arguments)", path
+        )  # fmt: skip
     for k, arg in enumerate(fn.args):
-        if not (isinstance(arg.type, MemRefType) and all(d >= 0 for d in arg.type.get_shape())):
+        ty = arg.type
+        if not (isinstance(ty, MemRefType) and all(d >= 0 for d in ty.get_shape()) and passable(ty.get_element_type())):
             shown = f"%{arg.name_hint}" if arg.name_hint else f"argument {k}"
             raise CfmemError(
-                f"@{fn.sym_name.data} takes {shown} of type {arg.type}: check-arena runs functions whose"
-                " arguments are all static-shape memrefs", path
+                f"@{fn.sym_name.data} takes {shown} of type {ty}: check-arena runs functions whose arguments"
+                " are all static-shape memrefs of f16, f32, f64, i1, i8, i16, i32 or i64", path
             )  # fmt: skip
     return fn
 
