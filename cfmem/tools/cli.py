@@ -86,12 +86,16 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
 
 
 def _check_files(args: argparse.Namespace) -> None:
-    """Refuse unusable outputs before any work: a directory, a device, an input."""
+    """Refuse unusable outputs before any work: a directory, a device, an input, and a
+    second output to standard output (its bytes would run into the first's)."""
     for name in INPUT_ARGUMENTS:
         value = getattr(args, name, None)
         for path in value if isinstance(value, list) else [value]:
             if path is not None:
                 note_input(path)
+    to_stdout = [f"--{name}" if name != "output" else "-o" for name in OUTPUT_ARGUMENTS if getattr(args, name, None) == STDOUT]
+    if len(to_stdout) > 1:
+        raise CfmemError(f"standard output already carries {to_stdout[0]}: one output at most may be '-'", to_stdout[1])
     for name in OUTPUT_ARGUMENTS:
         path = getattr(args, name, None)
         if path is not None:
