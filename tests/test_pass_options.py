@@ -37,6 +37,7 @@ def run(spec: str):
         ("memref-plan-arena{index-bitwidth=99999999999999999992}", "index-bitwidth must be an integer from 8 to 9223372036854775807, not 99999999999999999992"),
         ("nn-place{budget=9223372036854775808}", "budget must be an integer from 0 to 9223372036854775807, not 9223372036854775808"),
         ("nn-plan-memory{align=4611686018427387904}", "more than the i64 of cfmem.arena_size holds (9223372036854775807)"),
+        ("nn-insert-dma{align=9223372036854775807}", "more than the i64 of a buffer's size holds"),
     ],
 )
 def test_bad_pass_option_is_one_error(spec, message):

@@ -86,7 +86,7 @@ from cfmem.passes.placement import (
     set_offchip,
     weight_place,
 )
-from cfmem.planning.option_checks import MAX_DEPTH, check_align, check_budget, check_choice, check_depth, check_int
+from cfmem.planning.option_checks import I64_MAX, MAX_DEPTH, check_align, check_budget, check_choice, check_depth, check_int
 from cfmem.planning.problem import align_up
 
 MODES = ("pingpong", "sync")
@@ -130,6 +130,8 @@ def packed_offsets(values: list[SSAValue], align: int) -> tuple[list[int], int]:
         start = align_up(top, math.lcm(align, element_bytes(v.type.get_element_type())))
         offsets.append(start)
         top = align_up(start + tensor_bytes(v.type), align)
+    if top > I64_MAX:
+        raise PassFailedException(f"align {align} packs weights into {top} bytes, more than the i64 of a buffer's size holds")
     return offsets, top
 
 
