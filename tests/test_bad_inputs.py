@@ -180,6 +180,12 @@ CASES: dict[str, Callable[[Path], list[str]]] = {
     "compile-flat-module": lambda d: ["compile", run_cfmem("opt", write(d, "m.mlir", TINY.format(where="seed(1)")), "-p", "nn-plan-memory,nn-lower-to-memref", "-o", "flat.mlir", cwd=d) and "flat.mlir", "-o", "out.mlir"],
     "report-budget-sweep-with-compare": lambda d: ["report", write(d, "m.mlir", IF_RESULT), "--budget-sweep", "--compare"],
     "root-usage-error": lambda d: ["run", write(d, "m.mlir", TINY.format(where="seed(1)")), "--frobnicate"],
+    "depth-beyond-range": lambda d: ["report", EXAMPLE, "--timing", "--depth", "99999999999999999999"],
+    "pass-depth-beyond-range": lambda d: ["opt", EXAMPLE, "-p", "nn-insert-dma{depth=99999999999999999999}", "-o", "out.mlir"],
+    "arena-beyond-i64": lambda d: ["opt", EXAMPLE, "-p", "nn-plan-memory{align=4611686018427387904}", "-o", "out.mlir"],
+    "chip-fractional-count": lambda d: ["compile", EXAMPLE, "--chip", write(d, "chip.json", '{"onchip_bytes": 1.5}'), "-o", "out.mlir"],
+    "chip-denormal-rate": lambda d: ["report", EXAMPLE, "--timing", "--chip", write(d, "chip.json", '{"dma_bytes_per_cycle": 1e-320}')],
+    "csv-beyond-int64": lambda d: ["plan", csv(d, "id,lower,upper,size\n0,0,99999999999999999999,4\n"), "-o", "out.csv"],
 }  # fmt: skip
 
 IF_RESULT = """func.func @main(%x: tensor<1x64xf32>, %c: tensor<1xi1>) -> tensor<1x64xf32> {

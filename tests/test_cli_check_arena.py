@@ -210,3 +210,42 @@ def test_a_loop_whose_body_no_set_runs_is_an_error(cfmem, tmp_path):
     assert res.returncode == 1 and not res.stdout.strip().splitlines()[-1].startswith("ok")
     assert len(res.stderr.strip().splitlines()) == 1
     assert f"cfmem: {model}: error: the body of loop#0 never ran on any input set" in res.stderr
+
+
+def copied_through_a_buffer(element: str) -> str:
+    m = f"memref<4x{element}>"
+    return (f'func.func @main(%x: {m}, %y: {m}) {{\n  %t = memref.alloc() : {m}\n'
+            f'  "memref.copy"(%x, %t) : ({m}, {m}) -> ()\n  "memref.copy"(%t, %y) : ({m}, {m}) -> ()\n'
+            f"  memref.dealloc %t : {m}\n  func.return\n}}\n")  # fmt: skip
+
+
+@pytest.mark.parametrize("element", ["i1", "i8", "i16", "i32", "i64", "f16", "f32", "f64"])
+def test_every_element_type_the_harness_fills_runs(cfmem, tmp_path, element):
+    model = tmp_path / "m.mlir"
+    model.write_text(copied_through_a_buffer(element))
+    res = cfmem("check-arena", str(model), "--sets", "2")
+    assert res.returncode == 0, res.stderr
+    assert res.stdout.strip().splitlines()[-1].startswith("ok: 2 random input set(s), every argument bit-identical")
+
+
+@pytest.mark.parametrize("element", ["index", "bf16", "f8E4M3FN", "i4", "ui8", "ui16"])
+def test_an_element_type_the_harness_cannot_pass_is_refused_by_argument(cfmem, tmp_path, element):
+    model = tmp_path / "m.mlir"
+    model.write_text(copied_through_a_buffer(element))
+    res = cfmem("check-arena", str(model))
+    assert res.returncode == 1 and len(res.stderr.strip().splitlines()) == 1, res.stderr
+    assert f"m.mlir: error: @main takes %x of type memref<4x{element}>: check-arena runs functions" in res.stderr
+
+
+@pytest.mark.parametrize(
+    "result, body",
+    [("i32", "%c = arith.constant 0 : i32"), ("f32", "%c = arith.constant 0.0 : f32"), ("memref<4xf32>", None)],
+)
+def test_a_function_with_a_result_is_refused_naming_it(cfmem, tmp_path, result, body):
+    """The worker calls functions for their effect on their buffers; a result crashed it."""
+    model = tmp_path / "m.mlir"
+    value = "%c" if body else "%x"
+    model.write_text(f"func.func @main(%x: memref<4xf32>) -> {result} {{\n  {body or ''}\n  func.return {value} : {result}\n}}\n")
+    res = cfmem("check-arena", str(model))
+    assert res.returncode == 1 and len(res.stderr.strip().splitlines()) == 1, res.stderr
+    assert f"m.mlir: error: @main returns result 0 of type {result}: check-arena runs functions that return nothing" in res.stderr

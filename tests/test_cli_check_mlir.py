@@ -189,7 +189,7 @@ def test_one_input_set_says_which_outcomes_ran(tmp_path, how):
         ("--atol", "inf", "must be a finite number >= 0, not inf"),
         ("--rtol", "-0.5", "must be a finite number >= 0, not -0.5"),
         ("--rtol", "-1e-5", "must be a finite number >= 0, not -1e-05"),  # a number, not an option
-        ("--seed", "-1", "must not be negative, not -1"),
+        ("--seed", "-1", "must be an integer from 0 to 9223372036854775807, not -1"),
     ],
 )
 def test_bad_tolerance_or_seed_is_refused(tmp_path, option, value, message):

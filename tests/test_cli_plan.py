@@ -132,7 +132,8 @@ def test_missing_file_is_one_line(cfmem, tmp_path):
 
 @pytest.mark.parametrize(
     "option, message",
-    [(["--align", "0"], "--align: error: must be at least 1"), (["--budget", "-5"], "--budget: error: must not be negative")],
+    [(["--align", "0"], "--align: error: must be an integer from 1 to 9223372036854775807, not 0"),
+     (["--budget", "-5"], "--budget: error: must be an integer from 0 to 9223372036854775807, not -5")],
 )
 def test_bad_options(cfmem, option, message):
     res = cfmem("plan", str(INPUT12), *option)

@@ -54,11 +54,15 @@ MLIR_SOURCES = [ROOT / "tests" / "data" / "small_if.mlir", EXAMPLES / "wakeword.
 CSV_SOURCE = ROOT / "benchmarks" / "minimalloc" / "input.12.csv"
 CHIP_SOURCE = EXAMPLES / "chips" / "edge-npu.json"
 
-HOSTILE_INTS = ["-1", "0", "1", "2", "3", "7", "64", "4096", "2147483648", "9223372036854775808", "-9223372036854775809", "1e3", "x", ""]
+HOSTILE_INTS = ["-1", "0", "1", "2", "3", "7", "64", "4096", "65536", "65537", "2147483648", "4611686018427387904",
+                "9223372036854775807", "9223372036854775808", "-9223372036854775809", "99999999999999999999", "1e3", "x", ""]  # fmt: skip
 HOSTILE_FLOATS = ["nan", "inf", "-inf", "-1", "0", "0.0", "1e-9", "0.05", "1", "1e308", "1e999", "x", ""]
 HOSTILE_STRINGS = ["", "main", "wé", "a b", "-", "--", "{", "}", "\x7f", "x" * 300, "../", "nope"]
-HOSTILE_NUMBERS = ["0", "-1", "1", "3", "17", "255", "65536", "2147483647", "4294967296", "9223372036854775807",
-                   "99999999999999999999", "-9223372036854775808", "1.5", "nan", "1e40"]  # fmt: skip
+HOSTILE_NUMBERS = ["0", "-1", "1", "3", "17", "255", "65536", "2147483647", "4294967296", "1152921504606846976",
+                   "9223372036854775807", "9223372036854775808", "99999999999999999999", "-9223372036854775808",
+                   "-9223372036854775809", "1.5", "nan", "1e40"]  # fmt: skip
+EXTREME_CHIP_VALUES = ["0", "-2", "1.5", "2.0", "1e300", "1e400", "1e-320", "1e-9", "1e9", "9223372036854775807",
+                       "9223372036854775808", "99999999999999999999", "true", '"x"', "null", "[]"]  # fmt: skip
 
 
 # ---------------------------------------------------------------- input files
@@ -256,6 +260,14 @@ def chip_text(draw) -> bytes:
     text = CHIP_SOURCE.read_text()
     if draw(st.booleans()):
         text = text.replace("2", draw(st.sampled_from(["0", "-2", "1e400", '"x"', "null"])), 1)
+    if draw(st.booleans()):  # one field at an extreme value
+        lines = text.splitlines()
+        fields = [k for k, line in enumerate(lines) if ":" in line]
+        if fields:
+            k = draw(st.sampled_from(fields))
+            key, _, rest = lines[k].partition(":")
+            lines[k] = f"{key}: {draw(st.sampled_from(EXTREME_CHIP_VALUES))}{',' if rest.rstrip().endswith(',') else ''}"
+            text = "\n".join(lines)
     if draw(st.booleans()):
         text = text[: draw(st.integers(0, len(text)))]
     return text.encode()
@@ -478,6 +490,81 @@ def check(case: Case, code: int, stderr: str, before: dict, after: dict) -> None
 )
 @given(case=cases())
 def test_every_command_survives_hostile_arguments_and_files(case):
+    with tempfile.TemporaryDirectory(prefix="cfmem-fuzz-") as scratch:
+        work = Path(scratch) / "work"
+        work.mkdir()
+        prepare(work, case)
+        before = snapshot(work)
+        code, _, stderr = run_forked(case.argv, work)
+        check(case, code, stderr, before, snapshot(work))
+
+
+# ---------------------------------------------------------------- extreme numbers, where each is parsed
+
+EXTREME_INTS = ["-1", "0", "1", "2", "65536", "65537", "1152921504606846976", "4611686018427387904",
+                "9223372036854775807", "9223372036854775808", "-9223372036854775808", "99999999999999999999", "1.5", "x"]  # fmt: skip
+EXTREME_CASES = int(os.environ.get("CFMEM_FUZZ_EXTREME_EXAMPLES", "40"))
+
+
+@st.composite
+def extreme_chip(draw) -> bytes:
+    """A chip whose fields are each sane or extreme (counts beyond int64, denormal or huge rates)."""
+    chip = {}
+    for key in ("onchip_bytes", "macs_per_cycle", "move_bytes_per_cycle", "dma_bytes_per_cycle", "dma_latency_cycles",
+                "offchip_bytes_per_cycle", "clock_mhz", "slice_overhead_cycles"):  # fmt: skip
+        if draw(st.integers(0, 2)) == 0:
+            chip[key] = draw(st.sampled_from(EXTREME_CHIP_VALUES))
+    return ("{" + ", ".join(f'"{k}": {v}' for k, v in chip.items()) + "}").encode()
+
+
+@st.composite
+def extreme_csv(draw) -> bytes:
+    """A planning problem with int64-extreme lifetimes and sizes (2**60-step lifetimes among them)."""
+    rows = ["id,lower,upper,size"]
+    for k in range(draw(st.integers(1, 4))):
+        lower = draw(st.sampled_from(["0", "3", "-9223372036854775808", "-9223372036854775809"]))
+        upper = draw(st.sampled_from(["5", "1152921504606846976", "9223372036854775807", "9223372036854775808", "99999999999999999999"]))
+        size = draw(st.sampled_from(["1", "8", "4611686018427387904", "9223372036854775807", "9223372036854775808"]))
+        rows.append(f"b{k},{lower},{upper},{size}")
+    return ("\n".join(rows) + "\n").encode()
+
+
+@st.composite
+def extreme_cases(draw) -> Case:
+    """A command given an extreme integer where it parses one: a chip field, a plan CSV cell,
+    --loop-trips, --depth, --align, --budget, --seed, --sets, or a pass's align or depth."""
+    case = Case(files={"m.mlir": MLIR_SOURCES[0].read_bytes()})
+    kind = draw(st.sampled_from(["chip", "csv", "flag", "pass"]))
+    number = draw(st.sampled_from(EXTREME_INTS))
+    if kind == "chip":
+        case.files["chip.json"] = draw(extreme_chip())
+        case.argv = draw(st.sampled_from([["compile", "m.mlir", "-o", "out.mlir"], ["report", "m.mlir", "--timing"],
+                                          ["report", "m.mlir", "--budget", "4096"]])) + ["--chip", "chip.json"]  # fmt: skip
+    elif kind == "csv":
+        case.files["p.csv"] = draw(extreme_csv())
+        strategy = draw(st.sampled_from(["auto", "search", "beam", "tflm", "best-fit", "large-first"]))
+        case.argv = ["plan", "p.csv", "--strategy", strategy, "--time-limit", "0.5", "-o", "out.csv"]
+    elif kind == "flag":
+        case.argv = draw(st.sampled_from([
+            ["report", "m.mlir", "--timing", "--loop-trips"], ["report", "m.mlir", "--timing", "--depth"],
+            ["report", "m.mlir", "--align"], ["compile", "m.mlir", "-o", "out.mlir", "--loop-trips"],
+            ["compile", "m.mlir", "-o", "out.mlir", "--budget"], ["run", "m.mlir", "--seed"],
+            ["check-arena", "m.mlir", "--sets"], ["plan", "p.csv", "--align"], ["plan", "p.csv", "--beam-width"],
+        ])) + [number]  # fmt: skip
+        case.files["p.csv"] = CSV_SOURCE.read_bytes()
+    else:
+        spec = draw(st.sampled_from(["nn-insert-dma{{depth={}}}", "nn-insert-dma{{align={}}}", "nn-plan-memory{{align={}}}",
+                                     "nn-insert-dma,nn-plan-memory{{align={}}}", "nn-plan-memory{{budget={}}}",
+                                     "nn-slice-weights{{max-slice-bytes={}}}"]))  # fmt: skip
+        case.argv = ["opt", "m.mlir", "-p", spec.format(number), "-o", "out.mlir"]
+    case.outputs |= {"out.mlir", "out.csv"}
+    return case
+
+
+@settings(max_examples=EXTREME_CASES, deadline=None, derandomize=not RANDOM, database=None,
+          suppress_health_check=list(HealthCheck))  # fmt: skip
+@given(case=extreme_cases())
+def test_extreme_numbers_are_refused_in_one_line_or_handled(case):
     with tempfile.TemporaryDirectory(prefix="cfmem-fuzz-") as scratch:
         work = Path(scratch) / "work"
         work.mkdir()

@@ -357,3 +357,27 @@ def test_dropout_in_training_mode_is_refused(tmp_path, training, opset, outputs,
 def test_dropout_with_training_mode_false_is_the_identity(tmp_path):
     path = dropout_model(tmp_path, False, outputs=("y", "mask"))
     check_against_onnxruntime(path, [{"x": RNG.standard_normal((2, 3)).astype(np.float32)}])
+
+
+@pytest.mark.parametrize("value", [123456789012345678, 2**63 - 1, -(2**63)])
+def test_an_integer_input_value_is_taken_exactly(tmp_path, value):
+    """A float holds 53 bits: an int64 input fixed through one would come out rounded."""
+    inputs = [h.make_tensor_value_info("n", T.INT64, [2]), h.make_tensor_value_info("z", T.INT64, [2])]
+    path = save(tmp_path, [h.make_node("Add", ["n", "z"], ["y"])], inputs, [h.make_tensor_value_info("y", T.INT64, [2])], [])
+    name, parsed = onnx_import.parse_value_spec(f"n={value}")
+    imported = import_onnx(path, blob_file="model.weights.bin", input_values={name: parsed})
+    got = run_function(imported.module, {"z": np.zeros(2, np.int64)}, base_dir=tmp_path).outputs
+    assert next(iter(got.values())).tolist() == [value, value]
+
+
+@pytest.mark.parametrize(
+    ("dtype", "text"),
+    [(T.INT64, "9223372036854775808"), (T.INT64, "-9223372036854775809"), (T.INT32, "2147483648"), (T.INT8, "-129"),
+     (T.UINT8, "-1"), (T.UINT8, "256"), (T.INT64, "1.5"), (T.INT64, "1e+19"), (T.BOOL, "2"), (T.FLOAT, "1" + "0" * 400)],
+)  # fmt: skip
+def test_an_input_value_outside_its_type_is_refused_in_one_line(tmp_path, dtype, text):
+    path = save(tmp_path, [h.make_node("Identity", ["n"], ["y"])], [h.make_tensor_value_info("n", dtype, [2])],
+                [h.make_tensor_value_info("y", dtype, [2])], [])  # fmt: skip
+    done = cfmem("import", str(path), "-o", "m.mlir", "--input-value", f"n={text}", cwd=tmp_path)
+    assert done.returncode == 1, done.stderr
+    assert done.stderr.count("\n") == 1 and f"error: --input-value n: {text} does not fit the input's type" in done.stderr

@@ -23,13 +23,21 @@ def run(spec: str):
     [
         ("nn-plan-memory{time-limit=-1.0}", "time-limit must be a positive number of seconds, not -1"),
         ("nn-plan-memory{time-limit=0.0}", "time-limit must be a positive number of seconds, not 0"),
-        ("nn-plan-memory{beam-width=0}", "beam-width must be at least 1, not 0"),
-        ("nn-plan-memory{align=0}", "align must be at least 1, not 0"),
-        ("nn-plan-memory{budget=-1}", "budget must not be negative, not -1"),
-        ("nn-insert-dma{dma-budget=-1}", "dma-budget must not be negative, not -1"),
-        ("nn-insert-dma{align=0}", "align must be at least 1, not 0"),
-        ("nn-insert-dma{depth=1}", "depth must be at least 2 (two buffers make ping-pong), not 1"),
+        ("nn-plan-memory{beam-width=0}", "beam-width must be an integer from 1 to 9223372036854775807, not 0"),
+        ("nn-plan-memory{align=0}", "align must be an integer from 1 to 9223372036854775807, not 0"),
+        ("nn-plan-memory{budget=-1}", "budget must be an integer from 0 to 9223372036854775807, not -1"),
+        ("nn-insert-dma{dma-budget=-1}", "dma-budget must be an integer from 0 to 9223372036854775807, not -1"),
+        ("nn-insert-dma{align=0}", "align must be an integer from 1 to 9223372036854775807, not 0"),
+        ("nn-insert-dma{depth=1}", "depth must be an integer from 2 to 65536 (two buffers make ping-pong), not 1"),
         ("nn-plan-memory{mode=bogus}", "unknown mode 'bogus'"),
+        ("nn-plan-memory{align=99999999999999999999}", "align must be an integer from 1 to 9223372036854775807, not 99999999999999999999"),
+        ("nn-insert-dma{depth=99999999999999999999}", "depth must be an integer from 2 to 65536 (two buffers make ping-pong), not 99999999999999999999"),
+        ("nn-insert-dma{depth=65537}", "depth must be an integer from 2 to 65536 (two buffers make ping-pong), not 65537"),
+        ("nn-slice-weights{max-slice-bytes=9223372036854775808}", "max-slice-bytes must be an integer from 1 to 9223372036854775807, not 9223372036854775808"),
+        ("memref-plan-arena{index-bitwidth=99999999999999999992}", "index-bitwidth must be an integer from 8 to 9223372036854775807, not 99999999999999999992"),
+        ("nn-place{budget=9223372036854775808}", "budget must be an integer from 0 to 9223372036854775807, not 9223372036854775808"),
+        ("nn-plan-memory{align=4611686018427387904}", "more than the i64 of cfmem.arena_size holds (9223372036854775807)"),
+        ("nn-insert-dma{align=9223372036854775807}", "more than the i64 of a buffer's size holds"),
     ],
 )
 def test_bad_pass_option_is_one_error(spec, message):
@@ -71,7 +79,7 @@ def test_the_cli_uses_the_same_rules(cfmem, tmp_path):
     res = cfmem("plan", str(csv), "--budget", "0")
     assert res.returncode == 1 and "exceeds the budget of 0 bytes" in res.stderr
     res = cfmem("report", str(TINY), "--depth", "1")
-    assert res.returncode == 1 and "--depth: error: must be at least 2 (two buffers make ping-pong), not 1" in res.stderr
+    assert res.returncode == 1 and "--depth: error: must be an integer from 2 to 65536 (two buffers make ping-pong), not 1" in res.stderr
 
 
 @pytest.mark.parametrize("value", [float("nan"), float("inf"), True])

@@ -167,3 +167,15 @@ def test_registered_strategy_solves_and_verifies():
     problem = read_problem_csv(BENCHMARKS / "minimalloc" / "input.12.csv")
     solution = solve(problem, "search", PlanOptions(time_limit=2.0))
     assert solution.peak == solution.lower_bound and solution.proven_optimal
+
+
+@pytest.mark.parametrize("strategy", ["search", "auto", "beam", "tflm", "best-fit"])
+def test_int64_extremes_plan_without_overflow(strategy):
+    """Lifetimes of 2**60 steps make size x lifetime overflow the search's int64 areas (it keeps
+    the greedy plan then); the widest int64 lifetimes and sizes plan in every strategy."""
+    top = 2**63 - 1
+    buffers = [Buffer("a", 0, 2**60, 8), Buffer("b", 2**60 - 1, 2**61, 8), Buffer("c", 5, 9, 1),
+               Buffer("d", -top - 1, top, 2**62), Buffer("e", 3, 4, top)]  # fmt: skip
+    solution = solve(Problem(buffers), strategy, PlanOptions(time_limit=1))
+    verify_plan(buffers, solution.offsets)
+    assert solution.peak == peak_of(buffers, solution.offsets) >= lower_bound(buffers)

@@ -301,7 +301,7 @@ def test_csv_has_one_row_per_tensor(cfmem, tmp_path, path):
         (["missing.mlir"], "missing.mlir: error: cannot read: No such file"),
         (["{ex}", "--mode", "fancy"], "--mode: error: unknown mode 'fancy'"),
         (["{ex}", "--strategy", "fancy"], "--strategy: error: unknown strategy 'fancy'"),
-        (["{ex}", "--align", "0"], "--align: error: must be at least 1"),
+        (["{ex}", "--align", "0"], "--align: error: must be an integer from 1 to 9223372036854775807, not 0"),
         (["{ex}", "--func", "nope"], "no function @nope"),
         (["{ex}", "{ex}"], "several models need --compare"),
         (["{ex}", "{ex}", "--compare", "--png", "x.png"], "--png/--csv: error: take one model"),

@@ -53,19 +53,27 @@ class Chip:
 
     @classmethod
     def load(cls, path: str | Path) -> Chip:
-        """A chip from a JSON file whose keys are this class's fields."""
+        """A chip from a JSON object whose keys are this class's fields. Each count is checked
+        by the rule of every integer option (``check_int``), each rate by ``check_rate``;
+        a broken one raises ``OptionError`` (a ``ValueError``) naming the key."""
+        from cfmem.planning.option_checks import OptionError, check_int, check_rate
+
         data = json.loads(Path(path).read_text())
-        known = {f.name for f in fields(cls)}
-        unknown = set(data) - known
+        if not isinstance(data, dict):
+            raise ValueError("a chip description is a JSON object of chip keys")
+        known = {f.name: f.type for f in fields(cls)}
+        unknown = set(data) - set(known)
         if unknown:
             raise ValueError(f"unknown chip keys {', '.join(sorted(unknown))} (known: {', '.join(sorted(known))})")
-        chip = cls(**data)
-        for key in known - {"name", "slice_overhead_cycles"}:
-            if not getattr(chip, key) > 0:
-                raise ValueError(f"chip key '{key}' must be positive")
-        if not chip.slice_overhead_cycles >= 0:
-            raise ValueError("chip key 'slice_overhead_cycles' must not be negative")
-        return chip
+        for key, value in data.items():
+            if key == "name":
+                if not isinstance(value, str):
+                    raise OptionError(key, f"must be a string, not {value!r}")
+            elif known[key] == "int":
+                check_int(key, value, 0 if key == "slice_overhead_cycles" else 1)
+            else:
+                check_rate(key, value)
+        return cls(**data)
 
     def to_json(self) -> str:
         return json.dumps(asdict(self), indent=2)

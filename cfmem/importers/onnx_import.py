@@ -154,13 +154,17 @@ def check_known_size(name: str, shape: Sequence[int], dtype: np.dtype, what: str
         )
 
 
-def parse_value_spec(spec: str) -> tuple[str, float]:
-    """``name=16000`` to ``("name", 16000.0)``."""
+def parse_value_spec(spec: str) -> tuple[str, int | float]:
+    """``name=16000`` to ``("name", 16000)``: an integer stays an exact ``int`` (an int64
+    input needs all its digits, which a float does not hold); any other number is a float."""
     name, sep, text = spec.partition("=")
     try:
         if not sep or not name:
             raise ValueError
-        return name, float(text)
+        try:
+            return name, int(text)
+        except ValueError:
+            return name, float(text)
     except ValueError:
         raise OnnxImportError(f"bad --input-value {spec!r}: expected name=number") from None
 
@@ -245,7 +249,7 @@ class Importer:
     def import_graph(
         self,
         input_shapes: Mapping[str, Sequence[int]],
-        input_values: Mapping[str, float],
+        input_values: Mapping[str, int | float],
         dims: Mapping[str, int] | None = None,
     ) -> ImportedModel:
         graph = self.model.graph
@@ -418,15 +422,26 @@ def add_initializers(scope: Scope, graph: onnx.GraphProto) -> None:
             raise OnnxImportError(f"initializer {init.name!r} cannot be read: {_first_line(err)}") from None
 
 
-def _fixed_input(name: str, value: float, shape: tuple[int, ...], dtype: np.dtype) -> np.ndarray:
-    """``--input-value``: every element of the input is ``value``, which ``dtype`` must hold exactly."""
+def _fixed_input(name: str, value: int | float, shape: tuple[int, ...], dtype: np.dtype) -> np.ndarray:
+    """``--input-value``: every element of the input is ``value``. An integer or bool input
+    takes a whole number in its range, exactly; a float input the nearest float, if finite."""
     check_known_size(name, shape, dtype, "input")
-    with np.errstate(all="ignore"):  # a failed conversion shows as a changed value
-        converted = np.array(value, np.float64).astype(dtype)
-        back = float(converted)
-    fits = back == value if np.dtype(dtype).kind in "biu" else math.isfinite(back) or not math.isfinite(value)
-    if not fits:
-        raise OnnxImportError(f"--input-value {name}: {value:g} does not fit the input's type {np.dtype(dtype)}")
+    dtype = np.dtype(dtype)
+    shown = str(value) if isinstance(value, int) else f"{value:g}"
+    if dtype.kind in "biu":
+        whole = isinstance(value, int) or (math.isfinite(value) and value.is_integer())
+        low, high = (0, 1) if dtype.kind == "b" else (int(np.iinfo(dtype).min), int(np.iinfo(dtype).max))
+        if not (whole and low <= int(value) <= high):
+            raise OnnxImportError(f"--input-value {name}: {shown} does not fit the input's type {dtype}")
+        return np.full(shape, int(value), dtype)
+    try:
+        number = float(value)
+    except OverflowError:  # an integer beyond every float
+        number = math.inf if value > 0 else -math.inf
+    with np.errstate(over="ignore"):
+        converted = np.array(number, np.float64).astype(dtype)
+    if not math.isfinite(float(converted)) and (isinstance(value, int) or math.isfinite(value)):
+        raise OnnxImportError(f"--input-value {name}: {shown} does not fit the input's type {dtype}")
     return np.full(shape, converted, dtype)
 
 
@@ -453,7 +468,7 @@ def import_onnx(
     *,
     blob_file: str,
     input_shapes: Mapping[str, Sequence[int]] | None = None,
-    input_values: Mapping[str, float] | None = None,
+    input_values: Mapping[str, int | float] | None = None,
     dims: Mapping[str, int] | None = None,
     recurrence: str = "unroll",
 ) -> ImportedModel:

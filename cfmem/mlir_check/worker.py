@@ -172,6 +172,7 @@ _ELEMENT_TYPES = {
     np.dtype(np.bool_).str: ("i1", "i8"),
     np.dtype(np.int8).str: ("i8",),
     np.dtype(np.uint8).str: ("i8",),  # ui8 data, lowered to i8 of the same bytes
+    np.dtype(np.int16).str: ("i16",),
     np.dtype(np.int32).str: ("i32",),
     np.dtype(np.int64).str: ("i64",),
 }

@@ -86,7 +86,7 @@ from cfmem.passes.placement import (
     set_offchip,
     weight_place,
 )
-from cfmem.planning.option_checks import check_align, check_budget, check_choice, check_depth
+from cfmem.planning.option_checks import I64_MAX, MAX_DEPTH, check_align, check_budget, check_choice, check_depth, check_int
 from cfmem.planning.problem import align_up
 
 MODES = ("pingpong", "sync")
@@ -130,6 +130,8 @@ def packed_offsets(values: list[SSAValue], align: int) -> tuple[list[int], int]:
         start = align_up(top, math.lcm(align, element_bytes(v.type.get_element_type())))
         offsets.append(start)
         top = align_up(start + tensor_bytes(v.type), align)
+    if top > I64_MAX:
+        raise PassFailedException(f"align {align} packs weights into {top} bytes, more than the i64 of a buffer's size holds")
     return offsets, top
 
 
@@ -210,9 +212,10 @@ class InsertDmaPass(ModulePass):
                 refuse_foreign_region(inner)
         for fn in functions(op):
             depth = function_int(fn, DEPTH_ATTR)
-            if depth is not None and depth < 1:
-                raise PassFailedException(f"function @{fn.sym_name.data}: {DEPTH_ATTR} must be 1 or more, not {depth}")
-            if depth is None:
+            if depth is not None:
+                with checked_options():
+                    check_int(f"function @{fn.sym_name.data}: {DEPTH_ATTR}", depth, 1, MAX_DEPTH, "1 is sync")
+            else:
                 depth = self.depth if self.mode == "pingpong" else 1
             self.insert(fn, depth)
 

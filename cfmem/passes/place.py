@@ -72,7 +72,7 @@ from cfmem.passes.placement import (
     set_offchip,
     set_weight_place,
 )
-from cfmem.planning.option_checks import check_stored_budget
+from cfmem.planning.option_checks import check_budget
 from cfmem.planning.regions import peak_tensors
 
 MAX_DEPTH = 8
@@ -575,7 +575,7 @@ class PlacePass(ModulePass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         with checked_options():
-            check_stored_budget("budget", self.budget)
+            check_budget("budget", self.budget)
         try:
             chip = Chip.load(self.chip) if self.chip else Chip()
         except (OSError, ValueError) as err:

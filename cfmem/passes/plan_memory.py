@@ -47,6 +47,7 @@ from cfmem.passes.options import checked_options
 from cfmem.passes.placement import BUDGET_ATTR, function_int
 from cfmem.planning.control_flow import MODES, TreePlan, plan_tree
 from cfmem.planning.option_checks import (
+    I64_MAX,
     check_align,
     check_beam_width,
     check_budget,
@@ -115,7 +116,13 @@ def plan_function(
 
 def refuse_over_budget(fn: func.FuncOp, tree: RegionTree, plan: TreePlan, budget: int | None, memory: str) -> None:
     """Fail, naming the path where the lower bound is reached, when ``plan`` needs more than
-    ``budget`` bytes (None: no budget) of ``memory``."""
+    ``budget`` bytes (None: no budget) of ``memory``, or more than the i64 attributes the
+    plan is written in hold."""
+    if plan.peak > I64_MAX:
+        raise OpFailure(
+            fn, f"function @{fn.sym_name.data} needs {plan.peak} bytes of {memory},"
+            f" more than the i64 of {ARENA_ATTR} holds ({I64_MAX})",
+        )  # fmt: skip
     if budget is not None and plan.peak > budget:
         _, where = peak_path(tree)
         raise OpFailure(fn,
@@ -229,4 +236,5 @@ class PlanMemoryPass(ModulePass):
             refuse_over_budget(fn, info.tree, plan, budget, "on-chip memory")
             annotate(fn, info, plan)
             offchip_info, offchip_plan = plan_function(fn, self.mode, self.strategy, self.align, options, space="offchip")
+            refuse_over_budget(fn, offchip_info.tree, offchip_plan, None, "off-chip memory")
             annotate_offchip(fn, offchip_info, offchip_plan)

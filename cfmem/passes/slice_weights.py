@@ -45,7 +45,7 @@ from cfmem.passes.insert_dma import weight_operands
 from cfmem.passes.liveness import functions, is_weight, op_position
 from cfmem.passes.options import checked_options
 from cfmem.passes.placement import SLICE_OF_ATTR, SLICES_ATTR
-from cfmem.planning.option_checks import check_at_least
+from cfmem.planning.option_checks import check_int
 
 
 
@@ -317,7 +317,7 @@ class SliceWeightsPass(ModulePass):
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         if self.max_slice_bytes is not None:
             with checked_options():
-                check_at_least("max-slice-bytes", self.max_slice_bytes, 1)
+                check_int("max-slice-bytes", self.max_slice_bytes, 1)
         for fn in functions(op):
             for inner in list(fn.walk()):
                 self.slice_op(inner)

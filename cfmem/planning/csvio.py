@@ -18,6 +18,7 @@ import io
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
+from cfmem.planning.option_checks import I64_MAX, OptionError, check_int
 from cfmem.planning.problem import Buffer, Problem
 
 REQUIRED = ("id", "lower", "upper", "size")
@@ -67,11 +68,17 @@ def parse_problem_csv(text: str, name: str = "<csv>") -> Problem:
             return row[index].strip()
 
         def integer(column: str) -> int:
+            """The column's integer, an int64 as the planners compute in."""
             value = field(column)
             try:
-                return int(value)
+                number = int(value)
             except ValueError:
                 raise CsvError(name, f"row {row_number}: {column} {value!r} is not an integer") from None
+            try:
+                check_int(column, number, -I64_MAX - 1)
+            except OptionError as err:
+                raise CsvError(name, f"row {row_number}: {err}") from None
+            return number
 
         buffer_id = field("id")
         lower, upper, size = integer("lower"), integer("upper"), integer("size")

@@ -8,8 +8,9 @@ there is none; 0 is a real budget of 0 bytes.
 
 from __future__ import annotations
 
+import argparse
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 
 class OptionError(ValueError):
@@ -28,16 +29,49 @@ def check_choice(what: str, value: str, choices: Sequence[str]) -> None:
         raise OptionError(what, message, message)
 
 
-def check_at_least(name: str, value: int, minimum: int, why: str = "") -> None:
-    """``value`` must be an integer (not a bool) of at least ``minimum``."""
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise OptionError(name, f"must be an integer, not {value!r}")
-    if value < minimum:
-        raise OptionError(name, f"must be at least {minimum}{f' ({why})' if why else ''}, not {value}")
+I64_MAX = 2**63 - 1
+"""The largest integer any option or chip field may take: the IR stores budgets, sizes and
+offsets as i64, and the planners and the timing model compute in int64."""
+
+MAX_DEPTH = 1 << 16
+"""Buffers in a DMA rotation at most (each is a slot every segment of weights keeps)."""
+
+
+def check_int(name: str, value: object, minimum: int, maximum: int = I64_MAX, why: str = "") -> None:
+    """The one rule of every integer option and chip field: an integer (not a bool) from
+    ``minimum`` to ``maximum``, or ``<name> must be an integer from <minimum> to <maximum>
+    (<why>), not <value>``."""
+    if isinstance(value, bool) or not isinstance(value, int) or not minimum <= value <= maximum:
+        reason = f" ({why})" if why else ""
+        raise OptionError(name, f"must be an integer from {minimum} to {maximum}{reason}, not {value!r}")
+
+
+class RuleTypeError(argparse.ArgumentTypeError):
+    """An option's value broke its rule while argparse parsed it (``parsed_int``)."""
+
+
+def parsed_int(check: Callable[[str, object], None]) -> Callable[[str], int]:
+    """An argparse ``type=`` that parses an integer option and applies ``check`` (one of the
+    rules here) to it: the option is range-checked where it is parsed. A broken rule raises
+    ``RuleTypeError``, which cfmem's parser reports as the rule alone, as if checked later."""
+
+    def parse(text: str) -> int:
+        try:
+            value: object = int(text)
+        except ValueError:
+            value = text
+        try:
+            check("", value)
+        except OptionError as err:
+            raise RuleTypeError(err.rule) from None
+        return value  # type: ignore[return-value]
+
+    parse.__name__ = "integer"
+    return parse
 
 
 def check_align(name: str, value: int) -> None:
-    check_at_least(name, value, 1)
+    check_int(name, value, 1)
 
 
 def check_power_of_two_align(name: str, value: int) -> None:
@@ -49,23 +83,37 @@ def check_power_of_two_align(name: str, value: int) -> None:
 
 def check_index_bitwidth(name: str, value: int) -> None:
     """Bits of an ``index``: a whole number of bytes."""
-    check_at_least(name, value, 8)
+    check_int(name, value, 8)
     if value % 8:
         raise OptionError(name, f"must be a multiple of 8 (whole bytes), not {value}")
 
 
 def check_beam_width(name: str, value: int) -> None:
-    check_at_least(name, value, 1)
+    check_int(name, value, 1)
 
 
 def check_depth(name: str, value: int) -> None:
     """Buffers in a ping-pong rotation."""
-    check_at_least(name, value, 2, "two buffers make ping-pong")
+    check_int(name, value, 2, MAX_DEPTH, "two buffers make ping-pong")
 
 
 def check_loop_trips(name: str, value: int) -> None:
     """Iterations assumed for a loop: 0 or more."""
-    check_at_least(name, value, 0, "a loop runs 0 or more iterations")
+    check_int(name, value, 0, why="a loop runs 0 or more iterations")
+
+
+def check_seed(name: str, value: int) -> None:
+    """A seed of random inputs (numpy's are not negative)."""
+    check_int(name, value, 0)
+
+
+MAX_SETS = 1 << 16
+"""Input sets one check runs at most (each is a run under upstream MLIR's JIT)."""
+
+
+def check_sets(name: str, value: int) -> None:
+    """Random input sets of a check."""
+    check_int(name, value, 1, MAX_SETS)
 
 
 def check_time_limit(name: str, value: float) -> None:
@@ -76,21 +124,18 @@ def check_time_limit(name: str, value: float) -> None:
         raise OptionError(name, f"must be a positive number of seconds, not {value:g}")
 
 
-I64_MAX = 2**63 - 1
-
-
-def check_stored_budget(name: str, value: int | None) -> None:
-    """A budget that is stored on the IR as an i64 (``cfmem.onchip_budget``)."""
-    check_budget(name, value)
-    if value is not None and value > I64_MAX:
-        raise OptionError(name, f"must be at most {I64_MAX} bytes, not {value}")
-
-
 def check_budget(name: str, value: int | None) -> None:
     """Bytes, or ``None`` for no budget."""
-    if value is None:
-        return
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise OptionError(name, f"must be a number of bytes, not {value!r}")
-    if value < 0:
-        raise OptionError(name, f"must not be negative, not {value}")
+    if value is not None:
+        check_int(name, value, 0)
+
+
+MIN_RATE, MAX_RATE = 1e-9, 1e9
+"""Rates of a chip (bytes or MACs per cycle, MHz) from a byte per billion cycles to a billion
+per cycle: below, the cycles of an int64 byte count overflow a float."""
+
+
+def check_rate(name: str, value: object) -> None:
+    """A rate of a chip: a number (not a bool) from ``MIN_RATE`` to ``MAX_RATE``."""
+    if isinstance(value, bool) or not isinstance(value, int | float) or not MIN_RATE <= value <= MAX_RATE:
+        raise OptionError(name, f"must be a number from {MIN_RATE:g} to {MAX_RATE:g}, not {value!r}")

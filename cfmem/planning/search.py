@@ -150,6 +150,8 @@ class _Model:
         self.radix = n + 1
         if self.big * self.radix >= 1 << 62:
             raise _TooBig("sizes too large for the search's 64-bit keys")
+        if max(max(self.area), max(b.end - b.start for b in buffers)) >= 1 << 63:
+            raise _TooBig("lifetimes too long for the search's 64-bit areas")
 
         # Time sections: the set of live buffers just before some buffer dies
         # (the maximal sets of buffers live together). Every buffer lives in

@@ -6,7 +6,7 @@ import argparse
 from itertools import islice
 
 from cfmem.errors import CfmemError
-from cfmem.tools.run import check_seed
+from cfmem.planning.option_checks import check_seed, check_sets, parsed_int
 
 DEFAULT_PIPELINE = "memref-plan-arena"
 ARENA_FILLS = (0xFF, 0xA5)
@@ -42,8 +42,8 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     )  # fmt: skip
     p.add_argument("--planned", metavar="PLANNED.mlir", help="compare with this planned module instead of running -p")
     p.add_argument("--func", metavar="NAME", help="function to run (default: @main, or the only one)")
-    p.add_argument("--sets", type=int, default=8, help="random input sets (default: 8)")
-    p.add_argument("--seed", type=int, default=0, help="seed of the first set (default: 0)")
+    p.add_argument("--sets", type=parsed_int(check_sets), default=8, help="random input sets (default: 8)")
+    p.add_argument("--seed", type=parsed_int(check_seed), default=0, help="seed of the first set (default: 0)")
     p.set_defaults(handler=main)
 
 
@@ -57,9 +57,6 @@ def main(args: argparse.Namespace) -> int:
     from cfmem.mlir_check.prepare import poison_arenas, prepare_for_jit
     from cfmem.pipeline import apply_pipeline
 
-    check_seed(args.seed)
-    if args.sets < 1:
-        raise CfmemError(f"must be 1 or more, not {args.sets}", "--sets")
     module, source = load_module(args.model)
     fn = _memref_arguments_only(_function(module, args.func, args.model), args.model)
     if args.planned:
@@ -217,15 +214,28 @@ def _function(module, name: str | None, path: str):
 
 
 def _memref_arguments_only(fn, path: str):
-    """``fn``, when every argument is a static-shape memref (the JIT is given buffers only)."""
-    from xdsl.dialects.builtin import MemRefType
+    """``fn``, when it returns nothing and every argument is a static-shape memref of an element
+    type the JIT harness fills and passes (the JIT is given buffers only, and reads no result)."""
+    from xdsl.dialects.builtin import Float16Type, Float32Type, Float64Type, IntegerType, MemRefType, Signedness
 
+    def passable(element) -> bool:
+        if isinstance(element, IntegerType):
+            return element.signedness.data != Signedness.UNSIGNED and element.width.data in (1, 8, 16, 32, 64)
+        return isinstance(element, Float16Type | Float32Type | Float64Type)
+
+    results = fn.function_type.outputs.data
+    if results:
+        raise CfmemError(
+            f"@{fn.sym_name.data} returns result 0 of type {results[0]}: check-arena runs functions that"
+            " return nothing (pass results back through memref arguments)", path
+        )  # fmt: skip
     for k, arg in enumerate(fn.args):
-        if not (isinstance(arg.type, MemRefType) and all(d >= 0 for d in arg.type.get_shape())):
+        ty = arg.type
+        if not (isinstance(ty, MemRefType) and all(d >= 0 for d in ty.get_shape()) and passable(ty.get_element_type())):
             shown = f"%{arg.name_hint}" if arg.name_hint else f"argument {k}"
             raise CfmemError(
-                f"@{fn.sym_name.data} takes {shown} of type {arg.type}: check-arena runs functions whose"
-                " arguments are all static-shape memrefs", path
+                f"@{fn.sym_name.data} takes {shown} of type {ty}: check-arena runs functions whose arguments"
+                " are all static-shape memrefs of f16, f32, f64, i1, i8, i16, i32 or i64", path
             )  # fmt: skip
     return fn
 

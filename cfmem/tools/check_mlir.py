@@ -10,7 +10,8 @@ from pathlib import Path
 
 from cfmem.errors import CfmemError
 from cfmem.passes import DEFAULT_PLAN_PIPELINE
-from cfmem.tools.run import check_seed, load_inputs
+from cfmem.planning.option_checks import check_seed, parsed_int
+from cfmem.tools.run import load_inputs
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
@@ -35,7 +36,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         help=f"planning pipeline run before nn-lower-to-memref (default: {DEFAULT_PLAN_PIPELINE})",
     )
     p.add_argument("--inputs", metavar="IN.npz", help="one input set keyed by argument name")
-    p.add_argument("--seed", type=int, help="one seeded random input set instead of the branch search")
+    p.add_argument("--seed", type=parsed_int(check_seed), help="one seeded random input set instead of the branch search")
     p.add_argument("--func", metavar="NAME", help="function to check (default: the only one, or @main)")
     p.add_argument("--rtol", type=float, default=1e-5, help="relative tolerance for the MLIR run (default: 1e-5)")
     p.add_argument("--atol", type=float, default=1e-6, help="absolute tolerance for the MLIR run (default: 1e-6)")
@@ -135,7 +136,6 @@ def main(args: argparse.Namespace) -> int:
     from cfmem.mlir_check.jit import MlirCheckError
     from cfmem.pipeline import lower_model, rewritten_graph
 
-    check_seed(args.seed)
     check_tolerance(args.rtol, "--rtol")
     check_tolerance(args.atol, "--atol")
     module, source = load_module(args.model)

@@ -18,6 +18,7 @@ import re
 import sys
 
 from cfmem.errors import CfmemError
+from cfmem.planning.option_checks import RuleTypeError
 from cfmem.tools.files import STDOUT, check_output_path, note_input, output_session
 
 # The subcommands in --help order, each with the module under cfmem.tools that defines it.
@@ -50,6 +51,15 @@ class ArgumentParser(argparse.ArgumentParser):
         super().__init__(*args, **kwargs)
         self._negative_number_matcher = re.compile(r"^-(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$")
 
+    def _get_value(self, action: argparse.Action, arg_string: str):
+        """An option's value that breaks its rule (``parsed_int``) is the rule's one line."""
+        try:
+            return super()._get_value(action, arg_string)
+        except argparse.ArgumentError as err:
+            if isinstance(err.__context__, RuleTypeError):
+                raise CfmemError(str(err.__context__), (action.option_strings or [action.dest])[-1]) from None
+            raise
+
     def error(self, message: str):
         where = self.prog.removeprefix("cfmem").strip() or "command line"
         match = re.match(r"argument ([^:]+): (.*)", message)
@@ -76,12 +86,16 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
 
 
 def _check_files(args: argparse.Namespace) -> None:
-    """Refuse unusable outputs before any work: a directory, a device, an input."""
+    """Refuse unusable outputs before any work: a directory, a device, an input, and a
+    second output to standard output (its bytes would run into the first's)."""
     for name in INPUT_ARGUMENTS:
         value = getattr(args, name, None)
         for path in value if isinstance(value, list) else [value]:
             if path is not None:
                 note_input(path)
+    to_stdout = [f"--{name}" if name != "output" else "-o" for name in OUTPUT_ARGUMENTS if getattr(args, name, None) == STDOUT]
+    if len(to_stdout) > 1:
+        raise CfmemError(f"standard output already carries {to_stdout[0]}: one output at most may be '-'", to_stdout[1])
     for name in OUTPUT_ARGUMENTS:
         path = getattr(args, name, None)
         if path is not None:

@@ -10,7 +10,7 @@ from pathlib import Path
 from cfmem.dma.timing import ASSUMED_TRIPS, Chip
 from cfmem.errors import CfmemError
 from cfmem.planning.control_flow import MODES
-from cfmem.planning.option_checks import OptionError, check_choice, check_loop_trips, check_stored_budget
+from cfmem.planning.option_checks import OptionError, check_budget, check_choice, check_loop_trips, parsed_int
 from cfmem.planning.strategies import STRATEGY_NAMES
 from cfmem.tools.files import atomic_write_text
 
@@ -33,13 +33,13 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         ),
     )
     p.add_argument("model", help="the tensor-level .mlir module")
-    p.add_argument("--budget", type=int, metavar="BYTES", help="on-chip bytes (default: the chip's onchip_bytes)")
+    p.add_argument("--budget", type=parsed_int(check_budget), metavar="BYTES", help="on-chip bytes (default: the chip's onchip_bytes)")
     p.add_argument("--chip", metavar="CHIP.json", help="chip description (default: a small edge NPU, see examples/chips)")
     p.add_argument("--mode", default="exact", help=f"control-flow mode: {', '.join(MODES)} (default: exact)")
     p.add_argument("--strategy", default="auto", help=f"planning strategy: {', '.join(STRATEGY_NAMES)} (default: auto)")
     p.add_argument("--unrolled", action="store_true", help="leave sliced compute unrolled, one op per slice (no loops)")
     p.add_argument(
-        "--loop-trips", type=int, default=ASSUMED_TRIPS, metavar="N",
+        "--loop-trips", type=parsed_int(check_loop_trips), default=ASSUMED_TRIPS, metavar="N",
         help=f"iterations assumed for timing an nn.loop whose count the IR does not fix (default: {ASSUMED_TRIPS})",
     )
     p.add_argument("-o", "--output", metavar="FLAT.mlir", help="write the flat module here instead of standard output")
@@ -65,9 +65,6 @@ def main(args: argparse.Namespace) -> int:
     try:
         check_choice("--mode", args.mode, MODES)
         check_choice("--strategy", args.strategy, STRATEGY_NAMES)
-        if args.budget is not None:
-            check_stored_budget("--budget", args.budget)
-        check_loop_trips("--loop-trips", args.loop_trips)
     except OptionError as err:
         raise CfmemError(err.rule, err.option) from None
     from xdsl.printer import Printer

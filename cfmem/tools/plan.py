@@ -9,7 +9,14 @@ from pathlib import Path
 
 from cfmem.errors import CfmemError
 from cfmem.planning.csvio import CsvError, read_problem_csv, solution_csv
-from cfmem.planning.option_checks import OptionError, check_align, check_beam_width, check_budget, check_time_limit
+from cfmem.planning.option_checks import (
+    OptionError,
+    check_align,
+    check_beam_width,
+    check_budget,
+    check_time_limit,
+    parsed_int,
+)
 from cfmem.planning.problem import PlanOptions, Problem, Solution
 from cfmem.planning.strategies import AUTO_CANDIDATES, STRATEGY_NAMES, get_strategy, solve
 from cfmem.planning.verify import PlanError
@@ -33,27 +40,24 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         choices=STRATEGY_NAMES,
         help="planning strategy (default: auto, the best of the greedy ones)",
     )
-    p.add_argument("--align", type=int, default=1, metavar="N", help="alignment of every offset in bytes (default: 1)")
+    p.add_argument("--align", type=parsed_int(check_align), default=1, metavar="N", help="alignment of every offset in bytes (default: 1)")
     p.add_argument(
         "--time-limit", type=float, default=PlanOptions.time_limit, metavar="SECONDS",
         help=f"seconds the search strategy may spend (default: {PlanOptions.time_limit:g})",
     )  # fmt: skip
     p.add_argument(
-        "--beam-width", type=int, default=PlanOptions.beam_width, metavar="W",
+        "--beam-width", type=parsed_int(check_beam_width), default=PlanOptions.beam_width, metavar="W",
         help=f"states kept per step by the beam strategy (default: {PlanOptions.beam_width})",
     )  # fmt: skip
     p.add_argument("-o", "--output", metavar="OUT.csv", help="write the solution: id,lower,upper,size,offset")
     p.add_argument("--json", action="store_true", help="print the result as one JSON object, nothing else")
-    p.add_argument("--budget", type=int, metavar="BYTES", help="fail, writing nothing, if the peak exceeds this")
+    p.add_argument("--budget", type=parsed_int(check_budget), metavar="BYTES", help="fail, writing nothing, if the peak exceeds this")
     p.set_defaults(handler=main)
 
 
 def _check_options(args: argparse.Namespace) -> None:
     try:
-        check_align("--align", args.align)
         check_time_limit("--time-limit", args.time_limit)
-        check_beam_width("--beam-width", args.beam_width)
-        check_budget("--budget", args.budget)
     except OptionError as err:
         raise CfmemError(err.rule, err.option) from None
 

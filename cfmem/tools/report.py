@@ -13,11 +13,12 @@ from cfmem.planning.control_flow import MODES
 from cfmem.planning.option_checks import (
     OptionError,
     check_align,
-    check_stored_budget,
+    check_budget,
     check_choice,
     check_depth,
     check_loop_trips,
     check_time_limit,
+    parsed_int,
 )
 from cfmem.planning.problem import PlanOptions
 from cfmem.planning.strategies import STRATEGY_NAMES, get_strategy
@@ -48,7 +49,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
             f" outside {', '.join(tables.DEFAULT_STRATEGIES)} adds a row"
         ),
     )
-    p.add_argument("--align", type=int, default=16, metavar="N", help="alignment of every offset in bytes (default: 16)")
+    p.add_argument("--align", type=parsed_int(check_align), default=16, metavar="N", help="alignment of every offset in bytes (default: 16)")
     p.add_argument("--time-limit", type=float, default=10.0, metavar="S", help="seconds for search (default: 10)")
     p.add_argument("--compare", action="store_true", help="the strategy x mode table instead of the tensor table")
     p.add_argument("--png", metavar="OUT.png", help="write a Gantt picture (time across, address up)")
@@ -57,14 +58,14 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     timing = p.add_argument_group("timing (sync vs ping-pong DMA on a chip model)")
     timing.add_argument("--timing", action="store_true", help="add the timing table of every function")
     timing.add_argument("--chip", metavar="CHIP.json", help="chip description (default: a small edge NPU, see examples/chips)")
-    timing.add_argument("--depth", type=int, default=0, metavar="N", help="also show ping-pong with N buffers in rotation")
+    timing.add_argument("--depth", type=parsed_int(check_depth), metavar="N", help="also show ping-pong with N buffers in rotation")
     timing.add_argument(
         "--inputs", metavar="IN.npz",
         help="time the path these inputs take, each loop with the iterations it ran (default: the slowest path,"
              " each loop with the iterations the IR fixes or --loop-trips)",
     )
     timing.add_argument(
-        "--loop-trips", type=int, default=ASSUMED_TRIPS, metavar="N",
+        "--loop-trips", type=parsed_int(check_loop_trips), default=ASSUMED_TRIPS, metavar="N",
         help=f"iterations assumed for an nn.loop whose count the IR does not fix (default: {ASSUMED_TRIPS})",
     )
     timing.add_argument("--timeline", metavar="OUT.png", help="write the compute and DMA lanes of ping-pong")
@@ -79,7 +80,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         ),
     )
     fit.add_argument(
-        "--budget", type=int, metavar="BYTES",
+        "--budget", type=parsed_int(check_budget), metavar="BYTES",
         help="the placement cfmem compile chooses for this budget: what, where, why, bytes, cycles",
     )  # fmt: skip
     p.set_defaults(handler=main)
@@ -89,11 +90,7 @@ def _check_options(args: argparse.Namespace) -> None:
     try:
         check_choice("--mode", args.mode, MODES)
         check_choice("--strategy", args.strategy, STRATEGY_NAMES)
-        check_align("--align", args.align)
         check_time_limit("--time-limit", args.time_limit)
-        if args.depth:
-            check_depth("--depth", args.depth)
-        check_loop_trips("--loop-trips", args.loop_trips)
     except OptionError as err:
         raise CfmemError(err.rule, err.option) from None
     for name in {args.strategy, *(_strategies(args) if args.compare else ())}:
@@ -264,11 +261,6 @@ def _fit_report(args: argparse.Namespace) -> int:
 
     if len(args.models) > 1 or args.compare or args.timing or args.csv or args.timeline:
         raise CfmemError("takes one model and no --compare, --timing, --csv or --timeline", "--budget-sweep/--budget")
-    if args.budget is not None:
-        try:
-            check_stored_budget("--budget", args.budget)
-        except OptionError as err:
-            raise CfmemError(err.rule, err.option) from None
     path = args.models[0]
     module, _ = load_module(path)
     _refuse_flat(module, path)

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from cfmem.errors import CfmemError
+from cfmem.planning.option_checks import check_seed, parsed_int
 from cfmem.tools.files import atomic_save_npz
 
 if TYPE_CHECKING:
@@ -31,7 +32,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     )
     p.add_argument("model", help="the .mlir module to run")
     p.add_argument("--inputs", metavar="IN.npz", help="inputs keyed by argument name (default: seeded random)")
-    p.add_argument("--seed", type=int, default=0, help="seed for random inputs (default: 0)")
+    p.add_argument("--seed", type=parsed_int(check_seed), default=0, help="seed for random inputs (default: 0)")
     p.add_argument("--func", metavar="NAME", help="function to run (default: the only one, or @main)")
     p.add_argument(
         "--no-check",
@@ -40,12 +41,6 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     )
     p.add_argument("-o", "--output", metavar="OUT.npz", help="save outputs keyed by result name")
     p.set_defaults(handler=main)
-
-
-def check_seed(seed: int | None) -> None:
-    """numpy seeds are non-negative integers."""
-    if seed is not None and seed < 0:
-        raise CfmemError(f"must not be negative, not {seed}", "--seed")
 
 
 def load_inputs(path: str) -> dict[str, np.ndarray]:
@@ -119,7 +114,6 @@ def main(args: argparse.Namespace) -> int:
     from cfmem.interp.golden import GoldenInterpreter, InterpError, find_function, random_inputs
     from cfmem.ir_io import is_flat, load_module
 
-    check_seed(args.seed)
     module, source = load_module(args.model)
     try:
         fn = find_function(module, args.func)
