@@ -274,3 +274,74 @@ def test_a_buffer_a_while_carries_out_of_a_branch_of_its_after_block_takes_that_
     view = next(op for op in fn.walk() if op.name == "memref.view" and op.results[0].name_hint == "t")
     select = view.operands[1].owner
     assert select.name == "arith.select" and select.operands[0] is after.args[-1]
+
+
+def carried_loop(body: str, yielded: str, carried_type: str = "memref<4xf32>") -> str:
+    """@main with an scf.for carrying one buffer (%p, starting as %a) whose iteration is ``body``
+    and yields ``yielded``."""
+    return f"""
+func.func @main(%x: memref<4xf32>, %n: index, %out: memref<4xf32>) {{
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %zero = arith.constant 0.0 : f32
+  %a = memref.alloc() : memref<4xf32>
+  "memref.copy"(%x, %a) : (memref<4xf32>, memref<4xf32>) -> ()
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%p = %a) -> ({carried_type}) {{
+    {body}
+    scf.yield {yielded} : {carried_type}
+  }}
+  "memref.copy"(%r, %out) : (memref<4xf32>, memref<4xf32>) -> ()
+  func.return
+}}
+"""
+
+
+def refusal(text: str) -> PassFailedException:
+    with pytest.raises(PassFailedException) as err:
+        run(text, "memref-plan-arena")
+    return err.value
+
+
+CARRIED = "'memref.alloc' defining %t in @main: the buffer is carried into the next iteration of 'scf.for' defining %r in @main"
+NOT_ENOUGH = f"{CARRIED} more than once, or with the previous iteration's buffer (two slots are not enough)"
+NEW = """%t = memref.alloc() : memref<4xf32>
+    linalg.fill ins(%zero : f32) outs(%t : memref<4xf32>)
+    linalg.add ins(%t, %p : memref<4xf32>, memref<4xf32>) outs(%t : memref<4xf32>)"""
+
+
+def test_a_buffer_carried_from_an_inner_loop_is_refused_naming_it():
+    body = """%s = scf.for %j = %c0 to %c2 step %c1 iter_args(%q = %p) -> (memref<4xf32>) {
+      %t = memref.alloc() : memref<4xf32>
+      "memref.copy"(%q, %t) : (memref<4xf32>, memref<4xf32>) -> ()
+      scf.yield %t : memref<4xf32>
+    }"""
+    err = refusal(carried_loop(body, "%s"))
+    assert str(err) == f"{CARRIED} from an inner loop (its slots would alternate twice)"
+    assert err.op.name == "memref.alloc"
+
+
+def test_a_buffer_carried_in_two_positions_is_refused_naming_it():
+    text = carried_loop(NEW, "%t, %t", "memref<4xf32>, memref<4xf32>")
+    text = text.replace("iter_args(%p = %a)", "iter_args(%p = %a, %p2 = %a)").replace("%r = scf.for", "%r, %r2 = scf.for")
+    err = refusal(text)
+    assert str(err) == NOT_ENOUGH
+    assert err.op.name == "memref.alloc"
+
+
+@pytest.mark.parametrize(
+    "choose",
+    [
+        "%s = scf.if %odd -> (memref<4xf32>) {\n      scf.yield %p : memref<4xf32>\n    } else {\n      scf.yield %t : memref<4xf32>\n    }",
+        "%s = scf.for %j = %c0 to %k step %c1 iter_args(%z = %t) -> (memref<4xf32>) {\n      scf.yield %p : memref<4xf32>\n    }",
+    ],
+    ids=["scf.if", "loop yielding a captured value"],
+)
+def test_a_buffer_carried_with_the_previous_iterations_is_refused(choose):
+    """The iteration yields its new buffer or the one it received: iteration k + 2 would take the
+    slot of iteration k's buffer while reading it. Whether the received buffer flows out through a
+    branch or through an inner loop that yields it as a captured value (and starts from the new one)."""
+    parity = "%k = arith.remui %i, %c2 : index\n    %odd = arith.cmpi ne, %k, %c0 : index"
+    err = refusal(carried_loop(f"{NEW}\n    {parity}\n    {choose}", "%s"))
+    assert str(err) == NOT_ENOUGH
+    assert err.op.name == "memref.alloc"
