@@ -311,7 +311,7 @@ class _Analysis:
         """The values of ``iteration`` that may point into what ``sources`` point into, through
         every flow the roots follow (``points_into``): a region's yield of a captured value too."""
         nested = [inner for op in iteration.ops for inner in op.walk()]
-        return {*sources, *points_into(nested, {source: {source} for source in sources})}
+        return set(points_into(nested, {source: {source} for source in sources}))
 
     def innermost_loop(self, op: Operation) -> Operation | None:
         """The innermost loop holding ``op``."""
