@@ -8,7 +8,7 @@ from xdsl.utils.exceptions import PassFailedException
 from cfmem.passes.liveness import functions
 from cfmem.passes.memref_liveness import analyze_allocations
 from cfmem.passes.memref_plan_arena import append_argument
-from tests.test_plan_arena import parse, run
+from tests.test_plan_arena import BRANCHES, PARALLEL_CALL, STORED_POINTER, parse, run
 
 UNSEEN = "'func.call' after %t in @main uses %t: its aliasing cannot be seen (memref-plan-arena plans memref, linalg and scf ops)"
 
@@ -34,6 +34,7 @@ def refused_as_unseen(text: str) -> None:
     with pytest.raises(PassFailedException) as err:
         run(text, "memref-plan-arena")
     assert str(err.value) == UNSEEN
+    assert err.value.op.name == "func.call"
 
 
 def test_a_use_that_keeps_a_pointer_is_found_among_accesses_before_and_after_it():
@@ -179,6 +180,7 @@ func.func @main() -> memref<4xf32> {
     assert str(err.value) == (
         "'func.return' in @main: a buffer escapes the function (return results through out-params to plan them)"
     )
+    assert err.value.op.name == "func.return"
 
 
 def test_a_memref_block_argument_of_another_region_op_is_refused_naming_that_op():
@@ -397,3 +399,83 @@ def test_a_buffer_a_while_carries_from_its_before_block_takes_that_blocks_flag(m
     view = next(op for op in fn.walk() if op.name == "memref.view" and op.results[0].name_hint == made)
     select = view.operands[1].owner
     assert select.name == "arith.select" and select.operands[0] is before.args[-1]
+
+
+def _main(body: str, args: str = "%out: memref<4xf32>") -> str:
+    return f"func.func @main({args}) {{\n{body}\n  func.return\n}}\n"
+
+
+RECURSIVE_MAIN = BRANCHES.replace(
+    "func.return", "func.call @main(%c, %x, %out) : (i1, memref<4xf32>, memref<4xf32>) -> ()\n  func.return", 1
+)
+REFUSALS = {
+    "blocks": (
+        BRANCHES.replace("%out: memref<4xf32>) {", "%out: memref<4xf32>) {\n  cf.br ^bb1\n^bb1:", 1), "memref-plan-arena",
+        "func.func", "'func.func' @main: its body has 2 blocks (branches such as cf.br); only scf control flow is planned"
+        " (upstream's lift-cf-to-scf turns them into scf)",
+    ),
+    "stored": (
+        STORED_POINTER.replace("STORE", "memref.store %a, %g[] : memref<memref<4xf32>>"), "memref-plan-arena",
+        "memref.store", "'memref.store' after %a in @main stores %a into memory: a buffer loaded back is used where its"
+        " lifetime cannot be seen",
+    ),
+    "layout": (
+        _main("  %r = memref.alloc() : memref<4xf32, strided<[2]>>"), "memref-plan-arena",
+        "memref.alloc", "'memref.alloc' defining %r in @main: memref<4xf32, strided<[2]>> has a layout (only identity"
+        " layouts are planned)",
+    ),
+    "memory space": (
+        _main("  %r = memref.alloc() : memref<4xf32, 1>"), "memref-plan-arena",
+        "memref.alloc", "'memref.alloc' defining %r in @main: memref<4xf32, 1 : i64> is in memory space 1 : i64 (one"
+        " arena, the default space)",
+    ),
+    "element": (
+        _main("  %r = memref.alloc() : memref<4xcomplex<f32>>"), "memref-plan-arena",
+        "memref.alloc", "'memref.alloc' defining %r in @main: unsupported element type complex<f32>",
+    ),
+    "unbounded": (
+        _main("  %r = memref.alloc(%n) : memref<?xf32>", "%n: index"), "memref-plan-arena",
+        "memref.alloc", "'memref.alloc' defining %r in @main: memref<?xf32> has a dynamic size %n with no upper bound to"
+        " plan it with (clamp it, e.g. arith.minui %n, %c64)",
+    ),
+    "unbounded unnamed": (
+        _main("  %r = memref.alloc(%0) : memref<?xf32>", "%0: index"), "memref-plan-arena",
+        "memref.alloc", "'memref.alloc' defining %r in @main: memref<?xf32> has a dynamic size with no upper bound to"
+        " plan it with (clamp it, e.g. arith.minui %n, %c64)",
+    ),
+    "one too large": (
+        _main("  %r = memref.alloc() : memref<4611686018427387904xf32>"), "memref-plan-arena",
+        "memref.alloc", "'memref.alloc' defining %r in @main: memref<4611686018427387904xf32> takes"
+        " 18,446,744,073,709,551,616 bytes, more than an arena can address",
+    ),
+    "two too large": (
+        _main("  %c0 = arith.constant 0 : index\n"
+              + "".join(f"  %a{k} = memref.alloc() : memref<576460752303423488xf32>\n" for k in range(2))
+              + "".join(f"  %v{k} = memref.load %a{k}[%c0] : memref<576460752303423488xf32>\n" for k in range(2))),
+        "memref-plan-arena",
+        "func.func", "@main needs 4,611,686,018,427,387,904 bytes of arena, more than it can address",
+    ),
+    "call at once": (
+        PARALLEL_CALL.replace("CALLEE", "layer"), "memref-plan-arena",
+        "func.call", "'func.call' after %r in @main calls @layer, whose buffers have fixed bytes in an arena, inside"
+        " 'scf.parallel' after %c4 in @main: its iterations may run at once",
+    ),
+    "recursive, global": (
+        RECURSIVE_MAIN, "memref-plan-arena",
+        "func.call", "'func.call' after %r in @main: the call is recursive (@main -> @main); a recursive function's"
+        " buffers cannot have fixed addresses",
+    ),
+    "recursive, argument": (
+        RECURSIVE_MAIN, "memref-plan-arena{arena=argument}",
+        "func.call", "'func.call' after %r in @main: the call is recursive (@main -> @main); its arena would have to"
+        " hold itself",
+    ),
+}
+
+
+@pytest.mark.parametrize(("text", "spec", "op", "message"), list(REFUSALS.values()), ids=list(REFUSALS))
+def test_each_refusal_gives_its_whole_message_and_the_op_at_fault(text, spec, op, message):
+    with pytest.raises(PassFailedException) as err:
+        run(text, spec)
+    assert str(err.value) == message
+    assert err.value.op.name == op
