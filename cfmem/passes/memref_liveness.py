@@ -306,28 +306,12 @@ class _Analysis:
                 carried[root] = loop
         return carried
 
-    def derived(self, iteration: _Region, sources: list[SSAValue]) -> set[SSAValue]:
-        """The values of ``iteration`` that may point into what ``sources`` point into."""
-        derived = set(sources)
-        grew = True
-        while grew:
-            grew = False
-            for op in iteration.ops:
-                for inner in op.walk():
-                    if inner.name in VIEWS and inner.operands and inner.operands[0] in derived:
-                        targets = inner.results[:1]
-                    elif inner.name == "scf.if" and any(
-                        v in derived for r in inner.regions if r.blocks for v in r.block.last_op.operands
-                    ):
-                        targets = inner.results
-                    elif inner.name in LOOPS and any(v in derived for v in inner.operands):
-                        targets = [*inner.results, *(a for r in inner.regions for a in r.block.args)]
-                    else:
-                        continue
-                    new = [t for t in targets if t not in derived]
-                    derived.update(new)
-                    grew = grew or bool(new)
-        return derived
+    @staticmethod
+    def derived(iteration: _Region, sources: list[SSAValue]) -> set[SSAValue]:
+        """The values of ``iteration`` that may point into what ``sources`` point into, through
+        every flow the roots follow (``points_into``): a region's yield of a captured value too."""
+        nested = [inner for op in iteration.ops for inner in op.walk()]
+        return set(points_into(nested, {source: {source} for source in sources}))
 
     def innermost_loop(self, op: Operation) -> Operation | None:
         """The innermost loop holding ``op``."""
