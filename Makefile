@@ -77,6 +77,8 @@ ifeq ($(strip $(MODULE)),)
 else
 	set -f; patterns="$$($(BIN)/python bench/mutation_report.py --patterns $(MODULE))" && \
 		CFMEM_MUTATION_MODULES='$(MODULE)' $(BIN)/mutmut run --max-children $(MUTATION_JOBS) $$patterns
+	survivors="$$($(BIN)/python bench/mutation_report.py --survivors $(MODULE))" && \
+		if [ -n "$$survivors" ]; then CFMEM_MUTATION_MODULES='$(MODULE)' $(BIN)/mutmut run --max-children $(MUTATION_JOBS) $$survivors; fi
 endif
 	$(BIN)/python bench/mutation_report.py
 

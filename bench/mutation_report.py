@@ -270,8 +270,9 @@ def write_atomically(path: Path, text: str) -> None:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=ROOT / "bench" / "results" / "mutation.md")
-    parser.add_argument("--survivors", action="store_true",
-                        help="print the surviving mutants' names (to run them again after adding tests) and stop")
+    parser.add_argument("--survivors", nargs="*", metavar="MODULE",
+                        help="print the surviving mutants' names, of these module paths or of all (to run them"
+                             " again after adding tests), and stop")
     parser.add_argument("--patterns", nargs="+", metavar="MODULE",
                         help="print mutmut's name patterns for these module paths and stop")
     args = parser.parse_args(argv)
@@ -284,8 +285,10 @@ def main(argv: list[str] | None = None) -> int:
                 return 1
             print(*mutant_patterns(module, scopes))
         return 0
-    if args.survivors:
+    if args.survivors is not None:
         for path in module_paths():
+            if args.survivors and str(path) not in args.survivors:
+                continue
             for name, status in sorted(load_results(path, scopes).items(), key=lambda item: _mutant_order(item[0])):
                 if status == "survived":
                     print(name)
