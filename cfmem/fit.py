@@ -313,10 +313,14 @@ class SweepRow:
 
 
 def budget_sweep(
-    module: ModuleOp, chip: Chip, base_dir: Path | None = None, fractions: tuple[float, ...] = SWEEP_FRACTIONS
+    module: ModuleOp,
+    chip: Chip,
+    base_dir: Path | None = None,
+    fractions: tuple[float, ...] = SWEEP_FRACTIONS,
+    measured: Measured | None = None,
 ) -> list[SweepRow]:
     """Latency against on-chip budget, from the unconstrained ping-pong peak down to the
-    smallest budget that compiles, largest budget first."""
+    smallest budget that compiles, largest budget first; every budget share ``measured``."""
     path = timing_path(module, chip)
     peak, pingpong_cycles = baseline_pingpong(module, chip, path)
     offchip_cycles = baseline_offchip(module, chip, path)[1]
@@ -338,7 +342,7 @@ def budget_sweep(
             placement_of=budget if compiled else None,
         )
 
-    measured: Measured = {}
+    measured = {} if measured is None else measured
     for budget in budgets:
         try:
             rows.append(row(budget, compile_for_budget(module, chip, budget, base_dir, path=path, measured=measured)))
