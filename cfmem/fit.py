@@ -7,8 +7,12 @@ budget, ``nn-check-dma``, ``nn-lower-to-memref`` and ``nn-roll-slices`` (sliced 
 loops; its trips are DMA-checked again). The placement search
 measures a placement by its on-chip lower bound; when the real plan comes out
 above the budget (alignment, or a bound the planner does not reach), the
-placement is searched again for a budget smaller by the overshoot, then for
-half the budget left.
+placement is searched again for a target below that placement's need by the
+overshoot, then by half of what is left above the floor (the least need of
+any placement, cfmem.passes.place.floor_need), and at last for the floor
+itself. So every budget at least the floor's plan compiles: budgets are
+monotone from there up, and ``smallest_budget`` never names one below which
+a larger budget is refused.
 
 Latency is cfmem.dma.timing's simulation of one path: the one whose ifs take
 the branch with more compute in the model with every weight streamed, so every
@@ -41,14 +45,14 @@ from cfmem.interp.golden import find_function
 from cfmem.passes.dma_events import function_events
 from cfmem.passes.insert_dma import InsertDmaPass, weight_operands
 from cfmem.passes.liveness import functions
-from cfmem.passes.place import Measure, PlacementError, place_module
+from cfmem.passes.place import Measure, Measured, PlacementError, floor_need, place_module
 from cfmem.passes.placement import BUDGET_ATTR, SLICES_ATTR, set_function_int, set_offchip, set_weight_place
 from cfmem.passes.plan_memory import ARENA_ATTR, PlanMemoryPass
 from cfmem.pipeline import apply_pipeline
 
 RETRIES = 4
 """Placement searches for a budget tightened by the plan's overshoot, then as many for half
-the budget left each time, before giving up."""
+of what is left above the floor each time; the last is always for the floor itself."""
 
 
 class BudgetError(CfmemError):
@@ -141,43 +145,55 @@ def compile_for_budget(
     strategy: str = "auto",
     path: dict[str, bool] | None = None,
     roll: bool = True,
+    measured: Measured | None = None,
 ) -> Compiled:
     """The budgeted pipeline on a copy of ``module`` (default budget: the chip's ``onchip_bytes``),
     timed on ``path`` (default: ``timing_path``); ``roll`` False leaves sliced compute unrolled.
+    ``measured`` carries the placements measured from one budget of ``module`` to the next
+    (same chip and path).
 
     Raises ``CfmemError`` (at ``where``) when no placement fits, naming what
     needs the bytes.
     """
     budget = chip.onchip_bytes if budget is None else budget
     path = timing_path(module, chip) if path is None else path
-    target = budget
-    closest: int | None = None
-    for attempt in range(2 * RETRIES + 1):
+    paths = {find_function(module).sym_name.data: path}
+    measured = {} if measured is None else measured
+
+    def attempt(target: int) -> tuple[dict[str, Measure], ModuleOp, ModuleOp, int]:
         placed = module.clone()
-        try:
-            chosen = place_module(placed, chip, target, {find_function(module).sym_name.data: path})
-        except PlacementError as err:
-            if attempt == 0:
-                raise BudgetError(err.args[0], where, err.need) from None
-            break  # tightened below what fits: report the closest plan found
+        chosen = place_module(placed, chip, target, paths, measured)
         for fn in functions(placed):
             set_function_int(fn, BUDGET_ATTR, None)  # planned unconstrained, to measure any overshoot
         if any(SLICES_ATTR in op.attributes for op in placed.walk()):
             apply_pipeline(placed, "nn-slice-weights", where, base_dir)
         graph = placed.clone()
-        placed, peak = _insert_and_plan(graph, mode, strategy, budget, where, base_dir)
+        return (chosen, graph, *_insert_and_plan(graph, mode, strategy, budget, where, base_dir))
+
+    target = budget
+    try:
+        chosen, graph, placed, peak = attempt(target)
+    except PlacementError as err:
+        raise BudgetError(err.args[0], where, err.need) from None
+    closest, floor = peak, None
+    for tries in range(1, 2 * RETRIES + 1):
         if peak <= budget:
             break
-        closest = peak if closest is None else min(closest, peak)
-        # first tighten by the overshoot; then, if that keeps missing, halve what is left
-        target = target - (peak - budget) if attempt < RETRIES else target // 2
-        if target < 0:
+        floor = floor_need(module, chip, paths, measured) if floor is None else floor
+        if target <= floor:
             break
+        below = min(target, max(m.need for m in chosen.values()))
+        # the same placement again would miss again: aim below its need, by the overshoot,
+        # then by half of what is left above the floor; the floor last of all
+        target = below - (peak - budget) if tries <= RETRIES else floor + (below - floor) // 2
+        target = floor if tries == 2 * RETRIES else max(target, floor)
+        chosen, graph, placed, peak = attempt(target)
+        closest = min(closest, peak)
     if peak > budget:
         raise BudgetError(
             f"no placement found whose plan fits the budget of {budget} bytes (the closest plan needs {closest})",
             where,
-            closest or peak,
+            closest,
         )
     flat = placed.clone()
     apply_pipeline(flat, "nn-check-dma,nn-lower-to-memref" + (",nn-roll-slices,nn-check-dma" if roll else ""), where, base_dir)
@@ -217,18 +233,22 @@ def smallest_budget(
     base_dir: Path | None = None,
     where: str | None = None,
     path: dict[str, bool] | None = None,
+    measured: Measured | None = None,
 ) -> Compiled:
-    """The model compiled for the smallest budget the placement search fits it in."""
+    """The model compiled for the smallest budget the placement search fits it in: the
+    floor's need, or else the peak of the plan for it (which every larger budget falls back
+    on, see ``compile_for_budget``)."""
     path = timing_path(module, chip) if path is None else path
+    measured = {} if measured is None else measured
     budget = 0
     for _ in range(RETRIES + 1):
         try:
-            return compile_for_budget(module, chip, budget, base_dir, where, path=path)
+            return compile_for_budget(module, chip, budget, base_dir, where, path=path, measured=measured)
         except BudgetError as err:
             if err.need <= budget:
                 raise
             budget = err.need
-    return compile_for_budget(module, chip, budget, base_dir, where, path=path)
+    return compile_for_budget(module, chip, budget, base_dir, where, path=path, measured=measured)
 
 
 def _arena(fn: func.FuncOp) -> int:
@@ -293,10 +313,14 @@ class SweepRow:
 
 
 def budget_sweep(
-    module: ModuleOp, chip: Chip, base_dir: Path | None = None, fractions: tuple[float, ...] = SWEEP_FRACTIONS
+    module: ModuleOp,
+    chip: Chip,
+    base_dir: Path | None = None,
+    fractions: tuple[float, ...] = SWEEP_FRACTIONS,
+    measured: Measured | None = None,
 ) -> list[SweepRow]:
     """Latency against on-chip budget, from the unconstrained ping-pong peak down to the
-    smallest budget that compiles, largest budget first."""
+    smallest budget that compiles, largest budget first; every budget share ``measured``."""
     path = timing_path(module, chip)
     peak, pingpong_cycles = baseline_pingpong(module, chip, path)
     offchip_cycles = baseline_offchip(module, chip, path)[1]
@@ -318,12 +342,13 @@ def budget_sweep(
             placement_of=budget if compiled else None,
         )
 
+    measured = {} if measured is None else measured
     for budget in budgets:
         try:
-            rows.append(row(budget, compile_for_budget(module, chip, budget, base_dir, path=path)))
+            rows.append(row(budget, compile_for_budget(module, chip, budget, base_dir, path=path, measured=measured)))
         except BudgetError as err:
             rows.append(row(budget, None, err.message))
-    smallest = smallest_budget(module, chip, base_dir, path=path)
+    smallest = smallest_budget(module, chip, base_dir, path=path, measured=measured)
     if smallest.budget not in budgets:
         rows.append(row(smallest.budget, smallest))
     return _monotone(sorted(rows, key=lambda r: -r.budget))

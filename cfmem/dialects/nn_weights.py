@@ -20,6 +20,7 @@ from xdsl.dialects.builtin import (
     SymbolNameConstraint,
     SymbolRefAttr,
     TensorType,
+    i64,
 )
 from xdsl.ir import Attribute, SSAValue
 from xdsl.irdl import (
@@ -143,8 +144,8 @@ class ViewOp(IRDLOperation):
             operands=[source],
             result_types=[result_type],
             properties={
-                "offset": IntegerAttr(offset, 64),
-                "length": IntegerAttr(tensor_bytes(result_type), 64),
+                "offset": IntegerAttr(offset, i64),  # the shared i64: a new IntegerType costs more than the view
+                "length": IntegerAttr(tensor_bytes(result_type), i64),
             },
         )
 

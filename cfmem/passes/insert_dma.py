@@ -72,8 +72,9 @@ from cfmem.dialects.nn_control import REGION_OPS, IfOp, LoopOp
 from cfmem.dialects.nn_dma import RELOAD_ATTR, DmaBufferOp, DmaStartOp, DmaWaitOp
 from cfmem.dialects.nn_weights import GetGlobalOp, ReshapeOp, ViewOp
 from cfmem.dialects.types import element_bytes, tensor_bytes
-from cfmem.dma.hazards import HazardError
-from cfmem.passes.dma_events import check_function
+from cfmem.dma.events import Block as EventBlock
+from cfmem.dma.hazards import HazardError, check
+from cfmem.passes.dma_events import function_events
 from cfmem.passes.liveness import functions, is_weight, refuse_foreign_region
 from cfmem.passes.options import checked_options
 from cfmem.passes.placement import (
@@ -205,6 +206,11 @@ class InsertDmaPass(ModulePass):
             check_depth("depth", self.depth)
             check_align("align", self.align)
             check_budget("dma-budget", self.dma_budget)
+        self.insert_module(op)
+
+    def insert_module(self, op: ModuleOp, checked: bool = True) -> None:
+        """The transfers of every function of ``op``; ``checked`` False leaves out the hazard
+        check of the result (for a caller that checks the events it builds anyway)."""
         if any(isinstance(o, DmaStartOp) for o in op.walk()):
             raise PassFailedException("the module already has DMA transfers")
         for fn in functions(op):
@@ -217,7 +223,7 @@ class InsertDmaPass(ModulePass):
                     check_int(f"function @{fn.sym_name.data}: {DEPTH_ATTR}", depth, 1, MAX_DEPTH, "1 is sync")
             else:
                 depth = self.depth if self.mode == "pingpong" else 1
-            self.insert(fn, depth)
+            self.insert(fn, depth, checked)
 
     def loaded_ops(self, ops: list[Operation]) -> list[Operation]:
         """The ops of a segment whose weights go through DMA."""
@@ -238,7 +244,7 @@ class InsertDmaPass(ModulePass):
             loaded.append(o)
         return loaded
 
-    def insert(self, fn: func.FuncOp, slots: int) -> None:
+    def insert(self, fn: func.FuncOp, slots: int, checked: bool = True) -> None:
         hoist_weights(fn)
         _load_resident(fn, self.align)
         for op in [o for o in fn.walk() if o is not fn and is_evicted(o)]:
@@ -271,10 +277,8 @@ class InsertDmaPass(ModulePass):
                 continue
             buffers = fixed or _insert_buffers(seg.sizes, seg.first)
             self.insert_transfers(seg.ops, buffers, seg.first, sync=slots == 1)
-        try:
-            check_function(fn)
-        except HazardError as err:  # a bug in this pass, never the input's fault
-            raise PassFailedException(f"nn-insert-dma produced a DMA hazard: {err}") from err
+        if checked:
+            check_inserted(function_events(fn))
 
     def hoist_loop_weights(self, loop: LoopOp) -> None:
         """Load the weights streamed inside ``loop`` once, right before it (if they fit)."""
@@ -461,3 +465,11 @@ def _insert_buffers(sizes: list[int], before: Operation) -> list[SSAValue | None
         Rewriter.insert_op(buffer, InsertPoint.before(before))
         buffers.append(buffer.result)
     return buffers
+
+
+def check_inserted(events: EventBlock) -> None:
+    """Fail if the transfers nn-insert-dma placed (``events``) break a DMA rule."""
+    try:
+        check(events)
+    except HazardError as err:  # a bug in this pass, never the input's fault
+        raise PassFailedException(f"nn-insert-dma produced a DMA hazard: {err}") from err

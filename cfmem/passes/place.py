@@ -44,6 +44,8 @@ the peak need (an if's results, which stay on chip) is an error naming them.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 
 from xdsl.context import Context
@@ -60,7 +62,7 @@ from cfmem.dialects.types import tensor_bytes
 from cfmem.dma.timing import Chip, all_paths_compute, simulate
 from cfmem.passes.aliases import find_aliases
 from cfmem.passes.dma_events import function_events
-from cfmem.passes.insert_dma import InsertDmaPass, weight_operands
+from cfmem.passes.insert_dma import InsertDmaPass, check_inserted, weight_operands
 from cfmem.passes.liveness import analyze_function, functions, is_read_only, memory_readers
 from cfmem.passes.options import checked_options
 from cfmem.passes.placement import (
@@ -153,6 +155,13 @@ class Measure:
     """The placement table, filled in for the placement chosen."""
 
 
+Measured = dict[tuple[str, tuple | None, Config], "Measure | PassFailedException"]
+"""Placements measured, by function name, timed path and config, or why one cannot be built.
+A placement's need and latency do not depend on the budget a search aims at, so the searches
+for one module and chip share them: the five searches of a budget, and the searches of every
+budget tried for that module (``place_module``'s ``measured``)."""
+
+
 class PlacementError(PassFailedException):
     """No placement fits the budget; the message names what cannot move, ``need`` the
     on-chip bytes the best placement found still needs."""
@@ -165,7 +174,16 @@ class PlacementError(PassFailedException):
 class _Search:
     """Placement search for one function of a module whose ops carry ``KEY_ATTR``."""
 
-    def __init__(self, module: ModuleOp, fn_name: str, chip: Chip, budget: int, slicer, path: dict[str, bool] | None = None):
+    def __init__(
+        self,
+        module: ModuleOp,
+        fn_name: str,
+        chip: Chip,
+        budget: int,
+        slicer,
+        path: dict[str, bool] | None = None,
+        measured: Measured | None = None,
+    ):
         self.module = module
         self.path = path
         """The branch each if takes when timing; None: each placement's slower path."""
@@ -174,6 +192,8 @@ class _Search:
         self.budget = budget
         self.slicer = slicer
         self.cache: dict[Config, Measure] = {}
+        """The placements this search measured (its own count, whoever built them)."""
+        self.measured: Measured = {} if measured is None else measured
         fn = self.function(module)
         self.max_placements = max(MIN_PLACEMENTS, PLACEMENT_OPS // sum(1 for _ in fn.walk()))
         self.reasons: dict[tuple[str, int], str] = {}
@@ -194,10 +214,8 @@ class _Search:
         module = self.module.clone()
         _apply(config, self.function(module), self.weighted)
         if config.slices:
-            if self.slicer is None:
-                raise PassFailedException("this search does not slice")
             self.slicer(module)
-        InsertDmaPass().apply(Context(), module)
+        InsertDmaPass().insert_module(module, checked=False)  # measure checks the events it builds
         return module
 
     def measure(self, config: Config) -> Measure:
@@ -207,12 +225,30 @@ class _Search:
             return self.cache[config]
         if len(self.cache) >= self.max_placements:
             raise PassFailedException(f"the search built its {self.max_placements} placements")
+        if config.slices and self.slicer is None:
+            raise PassFailedException("this search does not slice")
+        key = (self.fn_name, None if self.path is None else tuple(sorted(self.path.items())), config)
+        known = self.measured.get(key)
+        if isinstance(known, PassFailedException):
+            raise known
+        if known is None:
+            try:
+                known = self._measure_built(config)
+            except PassFailedException as err:
+                self.measured[key] = err
+                raise
+            self.measured[key] = known
+        self.cache[config] = known
+        return known
+
+    def _measure_built(self, config: Config) -> Measure:
         module = self.build(config)
         fn = self.function(module)
         info = analyze_function(fn, aliases=find_aliases(fn))  # as nn-plan-memory will share bytes
         need, tensors = peak_tensors(info.tree)
         value_of = {t.id: v for v, t in info.tensor_of.items()}
         events = function_events(fn)
+        check_inserted(events)
         result = Measure(config, need, simulate(events, self.chip, self.path).cycles, all_paths_compute(events, self.chip))
         for tensor in tensors:
             value = value_of[tensor.id]
@@ -225,7 +261,6 @@ class _Search:
                 result.peak.append(("activation", tensor.size, _key(owner)))
             else:
                 result.peak.append(("fixed", tensor.size, _key(owner) if isinstance(owner, Operation) and KEY_ATTR in owner.attributes else None))
-        self.cache[config] = result
         return result
 
     def fits(self, m: Measure) -> bool:
@@ -233,8 +268,11 @@ class _Search:
 
     # --- the search ----------------------------------------------------------------
 
+    def floor_measure(self) -> Measure:
+        return self.measure(self.floor())
+
     def run(self) -> Measure:
-        floor = self.measure(self.floor())
+        floor = self.floor_measure()
         if not self.fits(floor):
             raise PlacementError(self.stuck_message(floor), floor.need)
         streamed = [self.measure(Config(depth=d)) for d in range(1, MAX_DEPTH + 1)]
@@ -510,11 +548,16 @@ def _slicer():
         from cfmem.passes.slice_weights import SliceWeightsPass
     except ImportError:
         return None
-    return lambda module: SliceWeightsPass().apply(Context(), module)
+    return lambda module: SliceWeightsPass().slice_module(module, verified=False)
 
 
 def _best_search(
-    module: ModuleOp, fn_name: str, chip: Chip, budget: int, path: dict[str, bool] | None = None
+    module: ModuleOp,
+    fn_name: str,
+    chip: Chip,
+    budget: int,
+    path: dict[str, bool] | None = None,
+    measured: Measured | None = None,
 ) -> tuple[_Search, Measure]:
     """The fastest of five searches: with and without slicing, and with slicing for 3/4, 9/16
     (3/4 of 3/4) and 1/2 of the budget (their placements fit this one too). The greedy moves
@@ -524,8 +567,9 @@ def _best_search(
     the ``PlacementError`` of the smallest need if the searches for the whole budget fail."""
     found: list[tuple[_Search, Measure]] = []
     errors: list[PlacementError] = []
+    measured = {} if measured is None else measured
     for slicer, share in ((_slicer(), 1.0), (None, 1.0), (_slicer(), 0.75), (_slicer(), 0.5625), (_slicer(), 0.5)):
-        search = _Search(module, fn_name, chip, int(budget * share), slicer, path)
+        search = _Search(module, fn_name, chip, int(budget * share), slicer, path, measured)
         try:
             found.append((search, search.run()))
         except PlacementError as err:
@@ -537,28 +581,63 @@ def _best_search(
 
 
 def place_module(
-    module: ModuleOp, chip: Chip, budget: int | None = None, paths: dict[str, dict[str, bool]] | None = None
+    module: ModuleOp,
+    chip: Chip,
+    budget: int | None = None,
+    paths: dict[str, dict[str, bool]] | None = None,
+    measured: Measured | None = None,
 ) -> dict[str, Measure]:
     """Place every function of ``module`` in ``budget`` bytes (default: the chip's) and write
     the placement attributes; returns each function's chosen placement, measured. A function
     named in ``paths`` is timed along that path (the one its latency is reported on), any
-    other along each placement's slower path."""
+    other along each placement's slower path. ``measured`` (filled in) holds the placements
+    measured for earlier budgets of the same module, chip and ``paths``."""
     budget = chip.onchip_bytes if budget is None else budget
-    keyed = [op for fn in functions(module) for op in fn.walk() if op is not fn]
-    for k, op in enumerate(keyed):
-        op.attributes[KEY_ATTR] = IntegerAttr(k, i64)
     chosen: dict[str, Measure] = {}
-    try:
+    with _keyed(module):
         for fn in functions(module):
-            search, best = _best_search(module, fn.sym_name.data, chip, budget, (paths or {}).get(fn.sym_name.data))
-            best.decisions = _decisions(search, best, chip)
+            path = (paths or {}).get(fn.sym_name.data)
+            search, best = _best_search(module, fn.sym_name.data, chip, budget, path, measured)
+            best = replace(best, decisions=_decisions(search, best, chip))  # measured is shared
             chosen[fn.sym_name.data] = best
             _apply(best.config, fn, search.weighted)
             set_function_int(fn, BUDGET_ATTR, budget)
+    return chosen
+
+
+def floor_need(
+    module: ModuleOp,
+    chip: Chip,
+    paths: dict[str, dict[str, bool]] | None = None,
+    measured: Measured | None = None,
+) -> int:
+    """The least budget ``place_module`` places ``module`` in: the largest on-chip need of a
+    function's floor (everything that can leave the chip off it). Below it every search fails;
+    at it every function's floor fits. ``module`` is left as it was; ``paths`` and ``measured``
+    as for ``place_module``."""
+    with _keyed(module):
+        return max(
+            (
+                _Search(module, fn.sym_name.data, chip, 0, None, (paths or {}).get(fn.sym_name.data), measured)
+                .floor_measure()
+                .need
+                for fn in functions(module)
+            ),
+            default=0,
+        )
+
+
+@contextmanager
+def _keyed(module: ModuleOp) -> Iterator[None]:
+    """``KEY_ATTR`` on every op of every function while the block runs."""
+    keyed = [op for fn in functions(module) for op in fn.walk() if op is not fn]
+    for k, op in enumerate(keyed):
+        op.attributes[KEY_ATTR] = IntegerAttr(k, i64)
+    try:
+        yield
     finally:
         for op in keyed:
             op.attributes.pop(KEY_ATTR, None)
-    return chosen
 
 
 @dataclass(frozen=True)

@@ -318,9 +318,14 @@ class SliceWeightsPass(ModulePass):
         if self.max_slice_bytes is not None:
             with checked_options():
                 check_int("max-slice-bytes", self.max_slice_bytes, 1)
+        self.slice_module(op)
+
+    def slice_module(self, op: ModuleOp, verified: bool = True) -> None:
+        """Cut every op of ``op`` that asks for slices or is too big; ``verified`` False leaves
+        out verifying each new op (for a caller that builds many copies and keeps none)."""
         for fn in functions(op):
             for inner in list(fn.walk()):
-                self.slice_op(inner)
+                self.slice_op(inner, verified)
 
     def slice_count(self, op: Operation, plan: _Plan) -> int:
         asked = op.attributes.get(SLICES_ATTR)
@@ -338,7 +343,7 @@ class SliceWeightsPass(ModulePass):
             return plan.units
         return math.ceil(plan.units / per_slice)
 
-    def slice_op(self, op: Operation) -> None:
+    def slice_op(self, op: Operation, verified: bool = True) -> None:
         asked = op.attributes.get(SLICES_ATTR)
         if asked is not None and not (isinstance(asked, IntegerAttr) and asked.value.data >= 1):
             raise OpFailure(op, f"'{op.name}' {op_position(op)}: {SLICES_ATTR} must be an integer of at least 1, not {asked}")
@@ -360,7 +365,7 @@ class SliceWeightsPass(ModulePass):
         builder = _Builder(op, [])
         replacement = plan.build(builder, equal_ranges(plan.units, n))
         Rewriter.insert_op(builder.new_ops, InsertPoint.before(op))
-        for new in builder.new_ops:
+        for new in builder.new_ops if verified else ():
             new.verify()
         old_operands = list(op.operands)
         op.results[0].replace_all_uses_with(replacement)

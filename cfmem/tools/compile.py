@@ -72,16 +72,18 @@ def main(args: argparse.Namespace) -> int:
     from cfmem.fit import compile_for_budget, timing_path
     from cfmem.interp.flat import is_flat
     from cfmem.ir_io import load_module
+    from cfmem.tools.progress import placement_progress
 
     chip = load_chip(args.chip)
     module, _ = load_module(args.model)
     if is_flat(module):
         raise CfmemError("the module is already lowered: compile the tensor-level module", args.model)
     path = timing_path(module, chip, assumed_trips=args.loop_trips)
-    compiled = compile_for_budget(
-        module, chip, args.budget, Path(args.model).parent, args.model, args.mode, args.strategy, path=path,
-        roll=not args.unrolled,
-    )
+    with placement_progress(f"{args.model}: placing") as measured:
+        compiled = compile_for_budget(
+            module, chip, args.budget, Path(args.model).parent, args.model, args.mode, args.strategy, path=path,
+            roll=not args.unrolled, measured=measured,
+        )
     text = io.StringIO()
     Printer(stream=text).print_op(compiled.flat)
     text.write("\n")

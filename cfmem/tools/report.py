@@ -258,6 +258,7 @@ def _fit_report(args: argparse.Namespace) -> int:
     from cfmem.fit import budget_sweep, compile_for_budget
     from cfmem.ir_io import load_module
     from cfmem.reports import budget as budget_reports
+    from cfmem.tools.progress import placement_progress
 
     if len(args.models) > 1 or args.compare or args.timing or args.csv or args.timeline:
         raise CfmemError("takes one model and no --compare, --timing, --csv or --timeline", "--budget-sweep/--budget")
@@ -269,7 +270,8 @@ def _fit_report(args: argparse.Namespace) -> int:
     result: dict = {"model": path, "chip": chip.name}
     sections = []
     if args.budget is not None:
-        compiled = compile_for_budget(module, chip, args.budget, Path(path).parent, path)
+        with placement_progress(f"{path}: placing") as measured:
+            compiled = compile_for_budget(module, chip, args.budget, Path(path).parent, path, measured=measured)
         decisions = compiled.placement[next(iter(compiled.placement))].decisions
         result["placement"] = {
             "budget": args.budget, "onchip_peak": compiled.onchip_peak, "ms": compiled.ms(chip),
@@ -277,7 +279,8 @@ def _fit_report(args: argparse.Namespace) -> int:
         }  # fmt: skip
         sections.append(budget_reports.render_decisions(name, args.budget, decisions))
     if args.budget_sweep:
-        rows = budget_sweep(module, chip, Path(path).parent)
+        with placement_progress(f"{path}: sweeping budgets") as measured:
+            rows = budget_sweep(module, chip, Path(path).parent, measured=measured)
         result["budget_sweep"] = budget_reports.sweep_json(rows)
         sections.append(budget_reports.render_sweep(name, rows))
         if args.png:
