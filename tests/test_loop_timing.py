@@ -20,6 +20,7 @@ import pytest
 
 from cfmem.dma.events import Block, Compute, IfEvent, LoopEvent, Start, Wait, iterations
 from cfmem.dma.timing import SAMPLED_ITERATIONS, Chip, RegionTime, Timeline, simulate
+from cfmem.interp.golden import MAX_ITERATIONS, InterpError, IterationLimit
 from cfmem.ir_io import parse_module
 from cfmem.passes.dma_events import function_events
 from cfmem.passes.liveness import functions
@@ -232,3 +233,29 @@ def test_commands_time_a_billion_iterations_without_unrolling_them(tmp_path, arg
     else:
         ms = float(done.stderr.split(" ms modeled")[0].rsplit(" ", 1)[1])
         assert ms > 10**9 / Chip().clock_mhz / 1000  # at least a cycle an iteration
+
+
+@pytest.mark.parametrize("form", ["graph", "flat"])
+def test_running_a_billion_iterations_stops_at_the_interpreters_limit_in_one_line(tmp_path, form):
+    """cfmem run executes iterations one by one: past MAX_ITERATIONS it stops, naming the loop,
+    instead of running for hours (the reference on the graph, the flat interpreter on the
+    lowered module, whose loop is an scf.for or scf.while)."""
+    model = tmp_path / "billion.mlir"
+    model.write_text(BILLION)
+    if form == "flat":
+        flat = tmp_path / "flat.mlir"
+        done = run_limited("opt", str(model), "-p", "nn-insert-dma,nn-plan-memory,nn-lower-to-memref", "-o", str(flat))
+        assert done.returncode == 0, done.stderr
+        model = flat
+    done = run_limited("run", str(model), "--seed", "0")
+    assert done.returncode == 1, done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1, done.stderr
+    assert f"loop#0 goes past {MAX_ITERATIONS:,} loop iterations in one run" in done.stderr
+
+
+def test_the_iteration_limit_counts_every_loop_of_a_run():
+    limit = IterationLimit(3)
+    for _ in range(3):
+        limit.step("loop#0", None)
+    with pytest.raises(InterpError, match="loop#1 goes past 3 loop iterations"):
+        limit.step("loop#1", None)

@@ -59,6 +59,7 @@ from cfmem.interp.footprint import type_bytes
 from cfmem.interp.golden import (
     InputSpec,
     InterpError,
+    IterationLimit,
     RunResult,
     check_inputs,
     find_function,
@@ -273,6 +274,7 @@ class FlatInterpreter:
         self.in_flight: dict[tuple[int, int], Transfer] = {}
         self.branches: list[tuple[str, bool]] = []
         self.loops: list[tuple[str, int]] = []
+        self.iterations = IterationLimit()
         self.check_capacity(fn)
         init = self.init_of(fn)
         if fn not in self._input_specs:
@@ -619,6 +621,7 @@ class _Compiler:
                 raise InterpError("the flat interpreter runs scf.for loops with a positive step and no iter_args", op)
             trips = 0
             for trip in range(values[lower], values[upper], step):
+                interp.iterations.step(label, op)
                 values[induction] = trip
                 interp.run_steps(body, values)
                 trips += 1
@@ -653,6 +656,7 @@ class _Compiler:
                 forwarded = [values[k] for k in forwards]
                 if not values[condition]:
                     break
+                interp.iterations.step(label, op)
                 for k, value in zip(after_args, forwarded):
                     values[k] = value
                 interp.run_steps(after, values)

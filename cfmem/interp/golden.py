@@ -36,6 +36,30 @@ class InterpError(Exception):
         self.op = op
 
 
+MAX_ITERATIONS = 1_000_000
+"""The most loop iterations one interpreter run executes, all its loops together: each takes
+microseconds in Python even for a one-op body, so 10**9 would run for hours; the timing model
+(``cfmem report --timing``) costs any trip count without running it."""
+
+
+class IterationLimit:
+    """Counts the iterations of one run's loops; past ``limit`` it raises :class:`InterpError`."""
+
+    def __init__(self, limit: int = MAX_ITERATIONS):
+        self.limit = limit
+        self.count = 0
+
+    def step(self, label: str | None, op: Operation) -> None:
+        """Count one iteration of the loop ``op`` (``label`` as the passes name it)."""
+        self.count += 1
+        if self.count > self.limit:
+            raise InterpError(
+                f"{label or 'a loop'} goes past {self.limit:,} loop iterations in one run, the most an"
+                " interpreter runs; cfmem report --timing costs any trip count without running it",
+                op,
+            )
+
+
 @dataclass
 class RunResult:
     outputs: dict[str, np.ndarray]
@@ -195,6 +219,7 @@ class GoldenInterpreter:
         self.branches: list[tuple[str, bool]] = []
         self.loop_labels = ncf.loop_labels(module)
         self.loops: list[tuple[str, int]] = []
+        self.iterations = IterationLimit()
         self._programs: dict[func.FuncOp, tuple[InputSpec, list[str], _Block, list[int], Env]] = {}
 
     def blob(self, name: str) -> np.ndarray:
@@ -211,7 +236,7 @@ class GoldenInterpreter:
             self._programs[fn] = (input_spec(fn), result_names(fn), *_Compiler(self).function(fn))
         spec, names, body, argument_slots, template = self._programs[fn]
         arguments = check_inputs(fn, inputs, spec)
-        self.branches, self.loops = [], []
+        self.branches, self.loops, self.iterations = [], [], IterationLimit()
         env = template.copy()
         for k, value in zip(argument_slots, arguments):
             env[k] = value
@@ -337,6 +362,7 @@ class _Compiler:
             scans: list[list[np.ndarray]] = [[] for _ in empty]
             i = 0
             while i < limit and cond:
+                interp.iterations.step(label, op)
                 env[index_slot] = np.full(index_shape, i, np.int64)
                 env[cond_slot] = np.full(cond_shape, True)
                 for k, value in zip(carried_slots, carried):
