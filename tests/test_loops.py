@@ -485,7 +485,7 @@ def test_a_reload_into_the_buffer_the_last_op_reads_is_a_hazard_to_every_checker
     module, _ = parse_module(THREE_LAYERS)
     with pytest.raises(CfmemError, match="nn-insert-dma produced a DMA hazard"):
         apply_pipeline(module.clone(), "nn-insert-dma{loop-weights=stream}")
-    monkeypatch.setattr(insert_dma, "check_function", lambda fn: None)
+    monkeypatch.setattr(insert_dma, "check_inserted", lambda events: None)
     streamed = module.clone()
     apply_pipeline(streamed, "nn-insert-dma{loop-weights=stream}")
     assert any("cfmem.reload" in op.attributes for op in streamed.walk())
