@@ -490,13 +490,7 @@ def check(case: Case, code: int, stderr: str, before: dict, after: dict) -> None
 )
 @given(case=cases())
 def test_every_command_survives_hostile_arguments_and_files(case):
-    with tempfile.TemporaryDirectory(prefix="cfmem-fuzz-") as scratch:
-        work = Path(scratch) / "work"
-        work.mkdir()
-        prepare(work, case)
-        before = snapshot(work)
-        code, _, stderr = run_forked(case.argv, work)
-        check(case, code, stderr, before, snapshot(work))
+    run_case(case)
 
 
 # ---------------------------------------------------------------- extreme numbers, where each is parsed
@@ -565,6 +559,11 @@ def extreme_cases(draw) -> Case:
           suppress_health_check=list(HealthCheck))  # fmt: skip
 @given(case=extreme_cases())
 def test_extreme_numbers_are_refused_in_one_line_or_handled(case):
+    run_case(case)
+
+
+def run_case(case) -> None:
+    """Run one drawn command in a scratch folder and check what it did (see ``check``)."""
     with tempfile.TemporaryDirectory(prefix="cfmem-fuzz-") as scratch:
         work = Path(scratch) / "work"
         work.mkdir()

@@ -9,23 +9,11 @@ from cfmem.passes.liveness import functions
 from cfmem.passes.memref_liveness import analyze_allocations
 from cfmem.passes.memref_plan_arena import append_argument
 from tests.test_plan_arena import BRANCHES, PARALLEL_CALL, STORED_POINTER, parse, run
+from tests.test_plan_arena import CALLER as ARENA_CALLER
 
 UNSEEN = "'func.call' after %t in @main uses %t: its aliasing cannot be seen (memref-plan-arena plans memref, linalg and scf ops)"
 
-CALLER = """
-func.func private @elsewhere(memref<2xf32, strided<[1]>>)
-func.func private @callee(%x: memref<4xf32>) {{
-  {body}
-  func.return
-}}
-func.func @main(%out: memref<4xf32>) {{
-  %t = memref.alloc() : memref<4xf32>
-  func.call @callee(%t) : (memref<4xf32>) -> ()
-  "memref.copy"(%t, %out) : (memref<4xf32>, memref<4xf32>) -> ()
-  memref.dealloc %t : memref<4xf32>
-  func.return
-}}
-"""
+CALLER = "func.func private @elsewhere(memref<2xf32, strided<[1]>>)\n" + ARENA_CALLER
 LOAD = "%v{k} = memref.load %x[%c0] : memref<4xf32>"
 PASS_ON = 'func.call @elsewhere(%{view}) : (memref<2xf32, strided<[1]>>) -> ()'
 
