@@ -58,6 +58,7 @@ from cfmem.gc_pause import cyclic_gc_paused
 from cfmem.interp.footprint import type_bytes
 from cfmem.interp.golden import (
     InputSpec,
+    MAX_ITERATIONS,
     InterpError,
     IterationLimit,
     RunResult,
@@ -194,6 +195,9 @@ class FlatInterpreter:
     interpreter assumes its module does not change between runs (make a new one for
     a changed module)."""
 
+    max_iterations = MAX_ITERATIONS
+    """The most loop iterations one run executes (see :class:`IterationLimit`)."""
+
     def __init__(self, module: ModuleOp, check: bool = True):
         self.check = check
         self.global_ops = {op.sym_name.data: op for op in module.ops if isinstance(op, memref.GlobalOp)}
@@ -274,7 +278,7 @@ class FlatInterpreter:
         self.in_flight: dict[tuple[int, int], Transfer] = {}
         self.branches: list[tuple[str, bool]] = []
         self.loops: list[tuple[str, int]] = []
-        self.iterations = IterationLimit()
+        self.iterations = IterationLimit(self.max_iterations)
         self.check_capacity(fn)
         init = self.init_of(fn)
         if fn not in self._input_specs:

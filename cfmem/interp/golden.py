@@ -210,6 +210,9 @@ class GoldenInterpreter:
     first use and kept: an interpreter assumes its module does not change between runs
     (make a new one for a changed module)."""
 
+    max_iterations = MAX_ITERATIONS
+    """The most loop iterations one run executes (see :class:`IterationLimit`)."""
+
     def __init__(self, module: ModuleOp, base_dir: Path | None = None):
         self.module = module
         self.base_dir = base_dir
@@ -219,7 +222,7 @@ class GoldenInterpreter:
         self.branches: list[tuple[str, bool]] = []
         self.loop_labels = ncf.loop_labels(module)
         self.loops: list[tuple[str, int]] = []
-        self.iterations = IterationLimit()
+        self.iterations = IterationLimit(self.max_iterations)
         self._programs: dict[func.FuncOp, tuple[InputSpec, list[str], _Block, list[int], Env]] = {}
 
     def blob(self, name: str) -> np.ndarray:
@@ -236,7 +239,7 @@ class GoldenInterpreter:
             self._programs[fn] = (input_spec(fn), result_names(fn), *_Compiler(self).function(fn))
         spec, names, body, argument_slots, template = self._programs[fn]
         arguments = check_inputs(fn, inputs, spec)
-        self.branches, self.loops, self.iterations = [], [], IterationLimit()
+        self.branches, self.loops, self.iterations = [], [], IterationLimit(self.max_iterations)
         env = template.copy()
         for k, value in zip(argument_slots, arguments):
             env[k] = value
