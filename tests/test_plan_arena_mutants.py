@@ -7,6 +7,7 @@ from xdsl.utils.exceptions import PassFailedException
 
 from cfmem.passes.liveness import functions
 from cfmem.passes.memref_liveness import analyze_allocations
+from cfmem.passes.memref_flow import flows_into
 from cfmem.passes.memref_plan_arena import append_argument
 from tests.test_plan_arena import BRANCHES, PARALLEL_CALL, STORED_POINTER, parse, run
 from tests.test_plan_arena import CALLER as ARENA_CALLER
@@ -467,3 +468,35 @@ def test_each_refusal_gives_its_whole_message_and_the_op_at_fault(text, spec, op
         run(text, spec)
     assert str(err.value) == message
     assert err.value.op.name == op
+
+
+FLOWS = """
+func.func @main(%o: index) {
+  %a = memref.alloc() : memref<64xi8>
+  %v = memref.view %a[%o][] : memref<64xi8> to memref<4xf32>
+  %base, %offset, %size, %stride = memref.extract_strided_metadata %v : memref<4xf32> -> memref<f32>, index, index, index
+  %r = scf.while (%x = %v) : (memref<4xf32>) -> memref<4xf32> {
+    %c = arith.constant false
+    scf.condition(%c) %x : memref<4xf32>
+  } do {
+  ^bb0(%y: memref<4xf32>):
+    scf.yield %y : memref<4xf32>
+  }
+  func.return
+}
+"""
+
+
+def test_flows_into_names_only_the_values_a_buffer_becomes():
+    """A view's first result (not an extract_strided_metadata's offset, size or stride; nothing
+    for its index operands), a while's before-block argument (not the after block's), and for
+    a condition only the values after its i1."""
+    ops = {op.name: op for op in parse(FLOWS).walk()}
+    view, metadata, loop = ops["memref.view"], ops["memref.extract_strided_metadata"], ops["scf.while"]
+    condition = ops["scf.condition"]
+    assert flows_into(view, 0) == [view.results[0]]
+    assert flows_into(view, 1) == []
+    assert flows_into(metadata, 0) == [metadata.results[0]]
+    assert flows_into(loop, 0) == [loop.regions[0].block.args[0]]
+    assert flows_into(condition, 0) == []
+    assert flows_into(condition, 1) == [loop.regions[1].block.args[0], loop.results[0]]
