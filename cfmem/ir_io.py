@@ -20,6 +20,7 @@ from xdsl.ir import BlockArgument, Operation
 from xdsl.parser import Parser
 from xdsl.utils.exceptions import DiagnosticException, ParseError
 
+import cfmem.float_literals  # noqa: F401 (dense float hex literals are bits)
 from cfmem.dialects.nn import NN
 from cfmem.errors import CfmemError
 from cfmem.interp.footprint import MAX_RUN_BYTES, format_bytes

@@ -7,6 +7,8 @@ from xdsl.universe import Universe
 
 from cfmem.passes import PASSES
 
+import cfmem.float_literals  # noqa: F401 (dense float hex literals are bits)
+
 
 def _nn_dialect():
     from cfmem.dialects.nn import NN
