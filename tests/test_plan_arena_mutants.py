@@ -599,3 +599,72 @@ func.func @other(%out: memref<4xf32>) {
     assert functions(module)[-1].attributes["cfmem.arena_size"].value.data == 16
     run(PARALLEL_CALL.replace("CALLEE", "plain") + "func.func @plain(%x: memref<4xf32>) {\n  func.return\n}\n",
         "memref-plan-arena")
+
+
+CALLS_A_LAYER = """
+func.func private @plain(%x: memref<4xf32>) {
+  func.return
+}
+func.func private @layer(%x: memref<4xf32>) {
+  %a = memref.alloc() {alignment = 64 : i64} : memref<4xf32>
+  "memref.copy"(%x, %a) : (memref<4xf32>, memref<4xf32>) -> ()
+  "memref.copy"(%a, %x) : (memref<4xf32>, memref<4xf32>) -> ()
+  memref.dealloc %a : memref<4xf32>
+  func.return
+}
+func.func @main(%x: memref<4xf32>, %out: memref<4xf32>) {
+  %t = memref.alloc() : memref<4xf32>
+  "memref.copy"(%x, %t) : (memref<4xf32>, memref<4xf32>) -> ()
+  func.call @plain(%t) : (memref<4xf32>) -> ()
+  CALL
+  "memref.copy"(%t, %out) : (memref<4xf32>, memref<4xf32>) -> ()
+  func.return
+}
+"""
+LAYER_CALL = "func.call @layer(%t) : (memref<4xf32>) -> ()"
+
+
+def test_a_caller_passes_each_callee_with_an_arena_a_new_aligned_one_after_calls_of_others():
+    """The call of @plain (no arena) comes first; the call of @layer still gets an allocation of
+    @layer's arena size and alignment (64, an allocation's own), planned by @main as %arena_layer
+    next to %t, which is live across the call."""
+    module = run(CALLS_A_LAYER.replace("CALL", LAYER_CALL), "memref-plan-arena{arena=argument}")
+    plain, layer, main = functions(module)
+    calls = {op.callee.root_reference.data: op for op in main.walk() if op.name == "func.call"}
+    assert len(calls["plain"].operands) == 1 and len(calls["layer"].operands) == 2
+    passed = calls["layer"].operands[-1].owner
+    assert passed.name == "memref.view" and passed.results[0].name_hint == "arena_layer"
+    offsets = {v.results[0].name_hint: v.operands[1].owner.value.value.data for v in main.walk() if v.name == "memref.view"}
+    assert offsets["t"] != offsets["arena_layer"] and offsets["arena_layer"] % 64 == 0
+    assert main.attributes["cfmem.arena_size"].value.data == 64 + layer.attributes["cfmem.arena_size"].value.data
+
+
+def test_an_arena_passed_inside_a_loop_inside_another_region_op_is_made_before_the_outermost_one():
+    """The call sits in an scf.for inside an affine.for: its arena is allocated before the
+    affine.for (an allocation inside it would be refused), in @main's entry block."""
+    loop = """%c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  affine.for %i = 0 to 2 {
+    scf.for %j = %c0 to %c2 step %c1 {
+      LAYER
+    }
+  }""".replace("LAYER", LAYER_CALL)
+    module = run(CALLS_A_LAYER.replace("CALL", loop), "memref-plan-arena{arena=argument}")
+    main = functions(module)[-1]
+    view = next(v for v in main.walk() if v.name == "memref.view" and v.results[0].name_hint == "arena_layer")
+    assert view.parent_block() is main.body.block
+
+
+def test_a_call_in_a_sequential_loop_inside_a_parallel_one_is_refused_naming_the_parallel_one():
+    text = PARALLEL_CALL.replace("CALLEE", "layer").replace(
+        "    func.call @layer(%r) : (memref<4xf32>) -> ()",
+        "    scf.for %j = %c0 to %c4 step %c1 {\n      func.call @layer(%r) : (memref<4xf32>) -> ()\n    }",
+    )
+    with pytest.raises(PassFailedException) as err:
+        run(text, "memref-plan-arena")
+    assert str(err.value) == (
+        "'func.call' in @main calls @layer, whose buffers have fixed bytes in an arena, inside"
+        " 'scf.parallel' after %c4 in @main: its iterations may run at once"
+    )
+    assert err.value.op.name == "func.call"
