@@ -500,3 +500,171 @@ def test_flows_into_names_only_the_values_a_buffer_becomes():
     assert flows_into(loop, 0) == [loop.regions[0].block.args[0]]
     assert flows_into(condition, 0) == []
     assert flows_into(condition, 1) == [loop.regions[1].block.args[0], loop.results[0]]
+
+
+@pytest.mark.parametrize(
+    ("option", "message"),
+    [
+        ("mode=bogus", "unknown mode 'bogus' (choose from naive, conservative, linearize, hoist, exact)"),
+        ("strategy=bogus", "unknown strategy 'bogus' (choose from sequential, large-first, short-first, best-fit, tflm,"
+         " by-size, beam, search, auto)"),
+        ("arena=bogus", "unknown arena 'bogus' (choose from global, argument)"),
+        ("budget=-1", "budget must be an integer from 0 to 9223372036854775807, not -1"),
+        ("time-limit=0", "time-limit must be a positive number of seconds, not 0"),
+    ],
+)
+def test_a_bad_option_is_refused_under_its_own_name(option, message):
+    with pytest.raises(PassFailedException) as err:
+        run(BRANCHES, f"memref-plan-arena{{{option}}}")
+    assert str(err.value) == message
+
+
+def test_the_options_reach_the_planner(monkeypatch):
+    """mode, strategy, time-limit and the alignment (the larger of align and an allocation's own)
+    are what plan_tree is given."""
+    import cfmem.passes.memref_plan_arena as arena_pass
+
+    seen, plan_tree = [], arena_pass.plan_tree
+
+    def spy(tree, mode, strategy, options, align):
+        seen.append((mode, strategy, options.time_limit, align))
+        return plan_tree(tree, mode, strategy, options, align)
+
+    monkeypatch.setattr(arena_pass, "plan_tree", spy)
+    run(BRANCHES, "memref-plan-arena{mode=linearize strategy=best-fit time-limit=0.5 align=64}")
+    aligned = BRANCHES.replace("%a = memref.alloc() :", "%a = memref.alloc() {alignment = 128 : i64} :")
+    run(aligned, "memref-plan-arena{mode=linearize strategy=best-fit time-limit=0.5 align=64}")
+    assert seen == [("linearize", "best-fit", 0.5, 64), ("linearize", "best-fit", 0.5, 128)]
+
+
+def test_the_arena_global_is_private_aligned_and_read_at_entry_then_its_offsets_in_order_of_use():
+    """The global has the plan's alignment; the function's entry reads it as %arena, then makes each
+    offset once, named c<offset>, in the order the buffers first take them."""
+    module = run(BRANCHES, "memref-plan-arena{align=64}")
+    glob = next(op for op in module.walk() if op.name == "memref.global")
+    assert glob.sym_name.data == "arena_main" and glob.sym_visibility.data == "private"
+    assert glob.alignment.value.data == 64
+    fn = functions(module)[0]
+    views = [op for op in fn.walk() if op.name == "memref.view"]
+    offsets = list(dict.fromkeys(v.operands[1].owner.value.value.data for v in views))
+    assert len(offsets) == 3
+    entry = list(fn.body.block.ops)[: 1 + len(offsets)]
+    assert entry[0].name == "memref.get_global" and entry[0].results[0].name_hint == "arena"
+    assert [op.value.value.data for op in entry[1:]] == offsets
+    assert [op.results[0].name_hint for op in entry[1:]] == [f"c{k}" for k in offsets]
+
+
+def test_with_arena_argument_the_offsets_open_the_function_in_order_of_use_and_the_argument_is_named_arena():
+    fn = functions(run(BRANCHES, "memref-plan-arena{arena=argument}"))[0]
+    assert fn.body.block.args[-1].name_hint == "arena"
+    views = [op for op in fn.walk() if op.name == "memref.view"]
+    offsets = list(dict.fromkeys(v.operands[1].owner.value.value.data for v in views))
+    entry = list(fn.body.block.ops)[: len(offsets)]
+    assert [op.value.value.data for op in entry] == offsets
+    assert [op.results[0].name_hint for op in entry] == [f"c{k}" for k in offsets]
+
+
+@pytest.mark.parametrize("taken", [["arena_main"], ["arena_main", "arena_main_1"]])
+def test_an_arena_global_takes_the_first_free_name(taken):
+    decls = "".join(
+        f'"memref.global"() <{{sym_name = "{name}", type = memref<1xi8>, initial_value, sym_visibility = "private"}}>'
+        " : () -> ()\n" for name in taken
+    )
+    module = run(decls + BRANCHES, "memref-plan-arena")
+    names = [op.sym_name.data for op in module.walk() if op.name == "memref.global"]
+    assert names == [*taken, f"arena_main_{len(taken)}"]
+
+
+INDEX_BUFFER = _main("  %c0 = arith.constant 0 : index\n  %r = memref.alloc() : memref<4xindex>\n"
+                     "  %v = memref.load %r[%c0] : memref<4xindex>")
+
+
+@pytest.mark.parametrize(("bits", "size"), [(64, 32), (32, 16)])
+def test_index_bitwidth_sizes_index_buffers(bits, size):
+    fn = functions(run(INDEX_BUFFER, f"memref-plan-arena{{index-bitwidth={bits}}}"))[0]
+    assert fn.attributes["cfmem.arena_size"].value.data == size
+
+
+def test_a_recursive_function_without_buffers_is_not_refused():
+    """Only functions that allocate, or call one that does, are planned callee first and checked for
+    recursion and for calls that may run at once."""
+    text = RECURSIVE.split("func.func @main")[0] + """
+func.func @other(%out: memref<4xf32>) {
+  %a = memref.alloc() : memref<4xf32>
+  "memref.copy"(%out, %a) : (memref<4xf32>, memref<4xf32>) -> ()
+  func.return
+}
+"""
+    module = run(text, "memref-plan-arena")
+    assert functions(module)[-1].attributes["cfmem.arena_size"].value.data == 16
+    run(PARALLEL_CALL.replace("CALLEE", "plain") + "func.func @plain(%x: memref<4xf32>) {\n  func.return\n}\n",
+        "memref-plan-arena")
+
+
+CALLS_A_LAYER = """
+func.func private @plain(%x: memref<4xf32>) {
+  func.return
+}
+func.func private @layer(%x: memref<4xf32>) {
+  %a = memref.alloc() {alignment = 64 : i64} : memref<4xf32>
+  "memref.copy"(%x, %a) : (memref<4xf32>, memref<4xf32>) -> ()
+  "memref.copy"(%a, %x) : (memref<4xf32>, memref<4xf32>) -> ()
+  memref.dealloc %a : memref<4xf32>
+  func.return
+}
+func.func @main(%x: memref<4xf32>, %out: memref<4xf32>) {
+  %t = memref.alloc() : memref<4xf32>
+  "memref.copy"(%x, %t) : (memref<4xf32>, memref<4xf32>) -> ()
+  func.call @plain(%t) : (memref<4xf32>) -> ()
+  CALL
+  "memref.copy"(%t, %out) : (memref<4xf32>, memref<4xf32>) -> ()
+  func.return
+}
+"""
+LAYER_CALL = "func.call @layer(%t) : (memref<4xf32>) -> ()"
+
+
+def test_a_caller_passes_each_callee_with_an_arena_a_new_aligned_one_after_calls_of_others():
+    """The call of @plain (no arena) comes first; the call of @layer still gets an allocation of
+    @layer's arena size and alignment (64, an allocation's own), planned by @main as %arena_layer
+    next to %t, which is live across the call."""
+    module = run(CALLS_A_LAYER.replace("CALL", LAYER_CALL), "memref-plan-arena{arena=argument}")
+    plain, layer, main = functions(module)
+    calls = {op.callee.root_reference.data: op for op in main.walk() if op.name == "func.call"}
+    assert len(calls["plain"].operands) == 1 and len(calls["layer"].operands) == 2
+    passed = calls["layer"].operands[-1].owner
+    assert passed.name == "memref.view" and passed.results[0].name_hint == "arena_layer"
+    offsets = {v.results[0].name_hint: v.operands[1].owner.value.value.data for v in main.walk() if v.name == "memref.view"}
+    assert offsets["t"] != offsets["arena_layer"] and offsets["arena_layer"] % 64 == 0
+    assert main.attributes["cfmem.arena_size"].value.data == 64 + layer.attributes["cfmem.arena_size"].value.data
+
+
+def test_an_arena_passed_inside_a_loop_inside_another_region_op_is_made_before_the_outermost_one():
+    """The call sits in an scf.for inside an affine.for: its arena is allocated before the
+    affine.for (an allocation inside it would be refused), in @main's entry block."""
+    loop = """%c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  affine.for %i = 0 to 2 {
+    scf.for %j = %c0 to %c2 step %c1 {
+      LAYER
+    }
+  }""".replace("LAYER", LAYER_CALL)
+    module = run(CALLS_A_LAYER.replace("CALL", loop), "memref-plan-arena{arena=argument}")
+    main = functions(module)[-1]
+    view = next(v for v in main.walk() if v.name == "memref.view" and v.results[0].name_hint == "arena_layer")
+    assert view.parent_block() is main.body.block
+
+
+def test_a_call_in_a_sequential_loop_inside_a_parallel_one_is_refused_naming_the_parallel_one():
+    text = PARALLEL_CALL.replace("CALLEE", "layer").replace(
+        "    func.call @layer(%r) : (memref<4xf32>) -> ()",
+        "    scf.for %j = %c0 to %c4 step %c1 {\n      func.call @layer(%r) : (memref<4xf32>) -> ()\n    }",
+    )
+    with pytest.raises(PassFailedException) as err:
+        run(text, "memref-plan-arena")
+    assert str(err.value) == (
+        "'func.call' in @main calls @layer, whose buffers have fixed bytes in an arena, inside"
+        " 'scf.parallel' after %c4 in @main: its iterations may run at once"
+    )
+    assert err.value.op.name == "func.call"
