@@ -26,6 +26,7 @@ from __future__ import annotations
 import argparse
 import ast
 import fnmatch
+import hashlib
 import json
 import os
 import sys
@@ -157,7 +158,13 @@ def module_record(path: Path, results: dict[str, str]) -> dict:
         if results[name] == "survived":
             line, changed = mutation_of(name, path, spans, source_lines)
             survivors.append({"name": name, "line": line, "mutation": snippet(changed)})
-    return {"total": len(results), "counts": dict(sorted(counts.items())), "survivors": survivors}
+    return {"total": len(results), "counts": dict(sorted(counts.items())), "survivors": survivors,
+            "source": source_digest(path)}
+
+
+def source_digest(path: Path) -> str:
+    """A short hash of the module's text, to tell a record made on other code."""
+    return hashlib.sha256(path.read_bytes()).hexdigest()[:12]
 
 
 def update_records(records: dict[str, dict], scopes: dict[str, list[str]]) -> dict[str, dict]:
@@ -175,6 +182,7 @@ def build_report(records: dict[str, dict], notes: dict[str, str], scopes: dict[s
     survivor_rows: list[str] = []
     not_run: list[str] = []
     partly_run: list[str] = []
+    changed: list[str] = []
     unexplained: list[str] = []
     totals: Counter = Counter()
     for path in module_paths():
@@ -195,6 +203,8 @@ def build_report(records: dict[str, dict], notes: dict[str, str], scopes: dict[s
         ) or "-"
         role = "checker" if module in CHECKERS else ""
         scope = f" ({', '.join(scopes[module])})" if module in scopes else ""
+        if record.get("source") != source_digest(path):
+            changed.append(f"`{module}`")
         summary_rows.append(
             f"| `{module}`{scope} | {role} | {total} | {counts['killed']} | {counts['survived']} | {counts['timeout']}"
             f" | {other_text} | {rate} |"
@@ -238,6 +248,9 @@ def build_report(records: dict[str, dict], notes: dict[str, str], scopes: dict[s
         lines += ["", "Partly run (the kill rate counts the checked mutants only): " + ", ".join(partly_run) + "."]
     if not_run:
         lines += ["", "Not run: " + ", ".join(not_run) + "."]
+    if changed:
+        lines += ["", "Changed since their last run (their rows count mutants of the earlier code): "
+                  + ", ".join(changed) + "."]
     lines += ["", "## Surviving mutants", ""]
     if survivor_rows:
         lines += [
