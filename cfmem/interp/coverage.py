@@ -169,7 +169,11 @@ def _constants(value: SSAValue | None, module: ModuleOp, fn: func.FuncOp) -> lis
         arrays = [dense_to_array(source.owner.value)]
     else:
         arrays = _small_constants(module, fn)
-    values = [v.item() for a in arrays for v in a.reshape(-1)[:MAX_THRESHOLDS]] + [0]
+    return threshold_candidates([v.item() for a in arrays for v in a.reshape(-1)[:MAX_THRESHOLDS]] + [0])
+
+
+def threshold_candidates(values: Iterable) -> list:
+    """``values`` without booleans or repeats, in order, at most ``MAX_THRESHOLDS`` of them."""
     return list(dict.fromkeys(v for v in values if not isinstance(v, bool)))[:MAX_THRESHOLDS]
 
 

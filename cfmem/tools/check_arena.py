@@ -156,7 +156,7 @@ def _cover_loops(counted, fn, labels: list[str], sets: list[list], ran: list[lis
     import numpy as np
     from xdsl.dialects.builtin import FloatData, IntAttr
 
-    from cfmem.interp.coverage import MAX_THRESHOLDS, idle_loops, trip_variations
+    from cfmem.interp.coverage import idle_loops, threshold_candidates, trip_variations
     from cfmem.interp.footprint import MAX_RUN_BYTES, type_bytes
     from cfmem.mlir_check.errors import MlirCheckError
     from cfmem.mlir_check.jit import run_in_place_with_mlir
@@ -168,7 +168,7 @@ def _cover_loops(counted, fn, labels: list[str], sets: list[list], ran: list[lis
         return sets, ran
     constants = [op.value.value.data for op in fn.walk() if op.name == "arith.constant"
                  and isinstance(getattr(op.value, "value", None), IntAttr | FloatData)]  # fmt: skip
-    thresholds = list(dict.fromkeys(c for c in constants if not isinstance(c, bool)))[:MAX_THRESHOLDS] + [0]
+    thresholds = threshold_candidates(constants) + [0]
     per_set = max(1, sum(type_bytes(arg.type) for arg in fn.args))
     limit = min(LOOP_CANDIDATES, MAX_RUN_BYTES // (3 * per_set))
     base = {str(k): a for k, a in enumerate(sets[0])}
