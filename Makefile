@@ -66,6 +66,9 @@ bench: $(STAMP)
 # `make mutation MODULE=cfmem/passes/place.py` (one or more paths) runs those modules only;
 # the report keeps every other module's last results (bench/results/mutation.json).
 MUTATION_JOBS ?= 2
+# A module's mutants first run against its tests that take at most this many seconds;
+# the survivors then run against all of them.
+MUTATION_QUICK_SECONDS ?= 2
 MUTATION_CHECKERS := 'cfmem.planning.verify.*' 'cfmem.dma.hazards.*' 'cfmem.dma.flat_hazards.*' 'cfmem.interp.flat.*'
 MODULE ?=
 mutation: $(STAMP)
@@ -76,7 +79,8 @@ ifeq ($(strip $(MODULE)),)
 	$(BIN)/mutmut run --max-children $(MUTATION_JOBS) $$($(BIN)/python bench/mutation_report.py --survivors)
 else
 	set -f; patterns="$$($(BIN)/python bench/mutation_report.py --patterns $(MODULE))" && \
-		CFMEM_MUTATION_MODULES='$(MODULE)' $(BIN)/mutmut run --max-children $(MUTATION_JOBS) $$patterns
+		CFMEM_MUTATION_MODULES='$(MODULE)' CFMEM_MUTATION_QUICK_SECONDS=$(MUTATION_QUICK_SECONDS) \
+		$(BIN)/mutmut run --max-children $(MUTATION_JOBS) $$patterns
 	survivors="$$($(BIN)/python bench/mutation_report.py --survivors $(MODULE))" && \
 		if [ -n "$$survivors" ]; then CFMEM_MUTATION_MODULES='$(MODULE)' $(BIN)/mutmut run --max-children $(MUTATION_JOBS) $$survivors; fi
 endif

@@ -43,6 +43,8 @@ from mutmut.utils.format_utils import orig_function_and_class_names_from_key
 
 ROOT = Path(__file__).resolve().parent.parent
 NOTES = ROOT / "bench" / "mutation_survivors.toml"
+PYTEST_NO_TESTS = 5
+"""pytest's exit code when no test was selected: in a quick round, no quick test reached the mutant."""
 RECORDS = ROOT / "bench" / "results" / "mutation.json"
 PYPROJECT = ROOT / "pyproject.toml"
 
@@ -85,16 +87,17 @@ def mutant_patterns(module: str, scopes: dict[str, list[str]]) -> list[str]:
     return [f"{dotted}.x_{name}__mutmut_*" for name in functions]
 
 
-def load_results(path: Path, scopes: dict[str, list[str]]) -> dict[str, str]:
-    """Status of every mutant of ``path`` in its scope ('not checked' if never run)."""
+def load_exit_codes(path: Path, scopes: dict[str, list[str]]) -> dict[str, int | None]:
+    """mutmut's exit code of every mutant of ``path`` in its scope (None if never run)."""
     data = SourceFileMutationData(path=path)
     data.load()
     patterns = mutant_patterns(str(path), scopes)
-    return {
-        name: status_by_exit_code[code]
-        for name, code in data.exit_code_by_key.items()
-        if any(fnmatch.fnmatchcase(name, p) for p in patterns)
-    }
+    return {name: code for name, code in data.exit_code_by_key.items() if any(fnmatch.fnmatchcase(name, p) for p in patterns)}
+
+
+def load_results(path: Path, scopes: dict[str, list[str]]) -> dict[str, str]:
+    """Status of every mutant of ``path`` in its scope ('not checked' if never run)."""
+    return {name: status_by_exit_code[code] for name, code in load_exit_codes(path, scopes).items()}
 
 
 def function_spans(path: Path) -> dict[tuple[str | None, str], tuple[int, int]]:
@@ -284,8 +287,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=ROOT / "bench" / "results" / "mutation.md")
     parser.add_argument("--survivors", nargs="*", metavar="MODULE",
-                        help="print the surviving mutants' names, of these module paths or of all (to run them"
-                             " again after adding tests), and stop")
+                        help="print the surviving mutants' names, and those no quick test reached, of these module"
+                             " paths or of all (to run them again with every test), and stop")
     parser.add_argument("--patterns", nargs="+", metavar="MODULE",
                         help="print mutmut's name patterns for these module paths and stop")
     args = parser.parse_args(argv)
@@ -302,8 +305,8 @@ def main(argv: list[str] | None = None) -> int:
         for path in module_paths():
             if args.survivors and str(path) not in args.survivors:
                 continue
-            for name, status in sorted(load_results(path, scopes).items(), key=lambda item: _mutant_order(item[0])):
-                if status == "survived":
+            for name, code in sorted(load_exit_codes(path, scopes).items(), key=lambda item: _mutant_order(item[0])):
+                if status_by_exit_code[code] == "survived" or code == PYTEST_NO_TESTS:
                     print(name)
         return 0
     notes = tomllib.loads(NOTES.read_text()) if NOTES.exists() else {}

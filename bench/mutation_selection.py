@@ -12,12 +12,18 @@ modules named by ``CFMEM_MUTATION_MODULES``, when ``make mutation MODULE=...`` s
 one place that says which tests mutation testing uses; mutmut itself collects
 all of ``tests/``.
 
+A quick round (``CFMEM_MUTATION_QUICK_SECONDS`` set, as ``make mutation`` does first) keeps
+only the tests that took at most that many seconds in mutmut's stats run
+(``mutmut-stats.json``), so most mutants are killed in a second; the mutants that survive
+it, or that no quick test reaches (pytest's exit 5), run again with every test of the table.
+
 Loaded by mutmut through ``pytest_add_cli_args = ["-p", "bench.mutation_selection"]``.
 """
 
 from __future__ import annotations
 
 import fnmatch
+import json
 import os
 import tomllib
 from pathlib import Path
@@ -77,9 +83,28 @@ def pytest_collection_modifyitems(config, items):
             return
     else:
         files = sorted({f for entry in tables_in_scope(table) for f in entry})
+    quick = quick_limit() if MUTANT_MARK in mutant else None
+    durations = recorded_durations(Path(config.rootpath)) if quick is not None else {}
     keep, drop = [], []
     for item in items:
-        (keep if any(selects(f, item.nodeid) for f in files) else drop).append(item)
+        wanted = any(selects(f, item.nodeid) for f in files)
+        if quick is not None and durations.get(item.nodeid, 0.0) > quick:
+            wanted = False
+        (keep if wanted else drop).append(item)
     if drop:
         config.hook.pytest_deselected(items=drop)
         items[:] = keep
+
+
+def quick_limit() -> float | None:
+    """The quick round's limit in seconds per test, or None outside a quick round."""
+    value = os.environ.get("CFMEM_MUTATION_QUICK_SECONDS", "")
+    return float(value) if value else None
+
+
+def recorded_durations(root: Path) -> dict[str, float]:
+    """Seconds per test node id from mutmut's stats run (empty before there is one)."""
+    stats = root / "mutmut-stats.json"
+    if not stats.exists():
+        return {}
+    return json.loads(stats.read_text()).get("duration_by_test", {})

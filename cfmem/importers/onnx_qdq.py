@@ -45,7 +45,6 @@ class _Graph:
             for name in node.input:
                 self.consumers.setdefault(name, []).append(node)
         self.uses: Counter[str] = Counter(name for node in graph.node for name in _all_inputs(node))
-        self.uses.update(out.name for out in graph.output)
         self.known = {init.name: numpy_helper.to_array(init) for init in graph.initializer}
         for node in graph.node:
             if node.op_type == "Constant" and node.attribute and node.attribute[0].name == "value":
@@ -89,9 +88,9 @@ class _Graph:
         return node.input[1], node.input[2] if len(node.input) > 2 else ""
 
     def same_params(self, a: onnx.NodeProto, b: onnx.NodeProto) -> bool:
+        """Whether two per-tensor (de)quantizers have equal scales and zero points (an omitted
+        zero point is uint8 0, as in ONNX)."""
         (sa, za), (sb, zb) = self.params(a), self.params(b)
-        if not (self.scalar(sa) and self.scalar(sb)):
-            return False
         zero = lambda z: self.known[z] if z else np.zeros((), np.uint8)  # noqa: E731
         return self.known[sa] == self.known[sb] and zero(za).dtype == zero(zb).dtype and zero(za) == zero(zb)
 
@@ -123,7 +122,7 @@ def _conv(g: _Graph, node: onnx.NodeProto) -> Fusion | None:
         if bias is None:
             return None
         inputs.append(bias)
-    fused = helper.make_node("QLinearConv", inputs, [q.output[0]], name=node.name, domain="")
+    fused = helper.make_node("QLinearConv", inputs, [q.output[0]], name=node.name)
     fused.attribute.extend(node.attribute)
     return [fused], [q]
 
@@ -207,11 +206,10 @@ def _data_movement(g: _Graph, node: onnx.NodeProto) -> Fusion | None:
         return None
     if not all(g.same_params(x, q) for q in quantizers):  # type: ignore[arg-type]
         return None
-    if node.op_type == "MaxPool" and len(node.output) > 1 and node.output[1]:
-        return None
+    # A MaxPool whose indices are used stays: its int64 indices have no quantizer above.
     by_output = {q.input[0]: q.output[0] for q in quantizers}  # type: ignore[union-attr]
-    moved = helper.make_node(node.op_type, [x.input[0], *node.input[1:]], [by_output.get(o, "") for o in node.output],
-                             name=node.name, domain=node.domain)  # fmt: skip
+    moved = helper.make_node(node.op_type, [x.input[0], *node.input[1:]], [by_output.get(o, o) for o in node.output],
+                             name=node.name)  # fmt: skip
     moved.attribute.extend(node.attribute)
     return [moved], quantizers  # type: ignore[return-value]
 
