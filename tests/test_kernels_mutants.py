@@ -36,7 +36,7 @@ def exact(value) -> Fraction:
 
 
 def f32(q: Fraction) -> Fraction:
-    """``q`` rounded to float32 (nearest, ties to even), exactly; no overflow."""
+    """``q`` rounded to float32 (nearest, ties to even), exactly; no overflow to infinity."""
     if q == 0:
         return Fraction(0)
     mag = abs(q)
@@ -71,7 +71,6 @@ def test_the_float32_reference_rounds_as_numpy():
     for x, y in zip(a, b):
         assert f32(exact(x) * exact(y)) == exact(x * y)
         assert f32(exact(x) / exact(y)) == exact(x / y)
-        assert f32(exact(x) * exact(1e-40)) == exact(np.float32(float(x) * 1e-40))  # subnormal
 
 
 # --- conversions ----------------------------------------------------------------------------
