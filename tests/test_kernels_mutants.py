@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import re
 from fractions import Fraction
 
 import numpy as np
@@ -371,3 +372,28 @@ def test_qconcat_refuses_a_number_of_inputs_other_than_its_parameters():
                ["tensor<2xi8>", "tensor<2xi8>"], "tensor<4xi8>")  # fmt: skip
     with pytest.raises(ValueError):
         kernels.qconcat(op, np.zeros(2, np.int8))
+
+
+@pytest.mark.parametrize(
+    ("op", "types", "result", "message"),
+    [
+        ("nn.quantize %a0 {element = i8, y_scale = array<f32: 0.5>, y_zero_point = array<i64: 128>}",
+         ["tensor<4xf32>"], "tensor<4xi8>", "y_zero_point 128 is not a value of i8 (-128 to 127)"),
+        ("nn.quantize %a0 {element = ui8, y_scale = array<f32: 0.5>, y_zero_point = array<i64: -1>}",
+         ["tensor<4xf32>"], "tensor<4xui8>", "y_zero_point -1 is not a value of ui8 (0 to 255)"),
+        ("nn.dequantize %a0 {x_scale = array<f32: 0.5>, x_zero_point = array<i64: 2147483648>}",
+         ["tensor<4xi32>"], "tensor<4xf32>", "x_zero_point 2147483648 is not a value of i32"),
+        ("nn.qadd %a0, %a1 {element = i8, a_scale = array<f32: 0.5>, a_zero_point = array<i64: 0>, b_scale = array<f32: 0.5>,"
+         " b_zero_point = array<i64: -129>, y_scale = array<f32: 0.5>, y_zero_point = array<i64: 0>}",
+         ["tensor<4xi8>", "tensor<4xi8>"], "tensor<4xi8>", "b_zero_point -129 is not a value of i8"),
+        ("nn.qconcat %a0, %a1 {element = ui8, axis = 0 : i64, x_scale = array<f32: 0.5, 0.5>, x_zero_point = array<i64: 0, 256>,"
+         " y_scale = array<f32: 0.5>, y_zero_point = array<i64: 0>}",
+         ["tensor<4xui8>", "tensor<4xui8>"], "tensor<8xui8>", "x_zero_point 256 is not a value of ui8"),
+    ],
+    ids=["quantize-i8", "quantize-ui8", "dequantize-i32", "qadd", "qconcat"],
+)
+def test_a_zero_point_outside_its_tensors_type_is_refused(op, types, result, message):
+    """A zero point is a value of the quantized tensor's type (ONNX stores it as one); the
+    kernels saturate around it and would compute something else for one outside."""
+    with pytest.raises(Exception, match=re.escape(message)):
+        nn_op(op, types, result)

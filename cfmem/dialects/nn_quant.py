@@ -36,7 +36,7 @@ from xdsl.dialects.builtin import (
     i32,
     i64,
 )
-from xdsl.ir import Attribute
+from xdsl.ir import Attribute, SSAValue
 from xdsl.irdl import (
     irdl_op_definition,
     operand_def,
@@ -69,9 +69,10 @@ def is_quantized(ty: Attribute) -> bool:
     return isinstance(ty, TensorType) and ty.get_element_type() in QUANT_TYPES
 
 
-def check_params(op: ComputeOp, prefix: str, channels: int | None = None) -> None:
+def check_params(op: ComputeOp, prefix: str, element: Attribute, channels: int | None = None) -> None:
     """``<prefix>_scale`` and ``<prefix>_zero_point`` agree in length: one element, or
-    ``channels`` elements when a per-axis scale is allowed; scales are positive."""
+    ``channels`` elements when a per-axis scale is allowed; scales are positive; zero points
+    are values of ``element``, the integer type of the tensor they belong to."""
     scale = floats(op.properties[f"{prefix}_scale"])
     zero_point = _ints(op.properties[f"{prefix}_zero_point"])
     lengths = (1,) if channels is None else (1, channels)
@@ -82,6 +83,22 @@ def check_params(op: ComputeOp, prefix: str, channels: int | None = None) -> Non
         )
     if not all(s > 0 for s in scale):
         raise ValueError(f"{prefix}_scale must be positive, got {list(scale)}")
+    check_zero_points(prefix, zero_point, element)
+
+
+def check_zero_points(prefix: str, zero_point: Sequence[int], element: Attribute) -> None:
+    """Every zero point is a value of the integer type ``element`` (a signless type is signed,
+    as ONNX's int8 and int32 are); other element types are left to the operand checks."""
+    if not isinstance(element, IntegerType):
+        return
+    width = element.width.data
+    low, high = (0, 2**width) if element.signedness.data == Signedness.UNSIGNED else (-(2 ** (width - 1)), 2 ** (width - 1))
+    if outside := [z for z in zero_point if not low <= z < high]:
+        raise ValueError(f"{prefix}_zero_point {outside[0]} is not a value of {element} ({low} to {high - 1})")
+
+
+def element_of(value: SSAValue) -> Attribute:
+    return value.type.get_element_type()  # type: ignore[attr-defined]
 
 
 def axis_size(op: ComputeOp, prefix: str, shape: shapes.Shape) -> int | None:
@@ -141,7 +158,7 @@ class QuantizeOp(QuantizedResultOp):
 
     def infer_shape(self) -> shapes.Shape:
         x = self.operand_shape(0)
-        check_params(self, "y", axis_size(self, "y", x))
+        check_params(self, "y", self.element, axis_size(self, "y", x))
         return x
 
 
@@ -160,7 +177,7 @@ class DequantizeOp(ComputeOp):
         if self.input.type.get_element_type() not in (*QUANT_TYPES, i32):
             raise ValueError(f"input must be an i8, ui8 or i32 tensor, got {self.input.type}")
         x = self.operand_shape(0)
-        check_params(self, "x", axis_size(self, "x", x))
+        check_params(self, "x", element_of(self.input), axis_size(self, "x", x))
         return x
 
 
@@ -188,9 +205,9 @@ class QConv2dOp(QuantizedResultOp, ConvWindowOp):
         out = self.window_shape()
         if self.bias is not None and (self.bias.type.get_element_type() != i32 or static_shape(self.bias.type) != (out[1],)):
             raise ValueError(f"bias must be an i32 tensor of shape [{out[1]}]")
-        check_params(self, "x")
-        check_params(self, "w", out[1])
-        check_params(self, "y")
+        check_params(self, "x", element_of(self.input))
+        check_params(self, "w", element_of(self.weight), out[1])
+        check_params(self, "y", self.element)
         return out
 
 
@@ -227,14 +244,14 @@ class QGemmOp(ComputeOp):
         out = shapes.gemm(a, b, (n,), trans)
         if self.c is not None and (self.c.type.get_element_type() != i32 or static_shape(self.c.type) != (n,)):
             raise ValueError(f"c must be an i32 tensor of shape [{n}]")
-        check_params(self, "a")
-        check_params(self, "b", n)
+        check_params(self, "a", element_of(self.a))
+        check_params(self, "b", element_of(self.b), n)
         if (self.element is None) != (self.y_scale is None) or (self.y_scale is None) != (self.y_zero_point is None):
             raise ValueError("element, y_scale and y_zero_point come together")
         if self.element is not None:
             if self.element not in QUANT_TYPES:
                 raise ValueError(f"element must be i8 or ui8, got {self.element}")
-            check_params(self, "y")
+            check_params(self, "y", self.element)
         return out
 
     def macs(self) -> int:
@@ -255,8 +272,8 @@ class QBinaryOp(QuantizedResultOp):
     def infer_shape(self) -> shapes.Shape:
         check_quantized(self, 0, 1)
         check_one_element_type(self, 0, 1)
-        for prefix in "aby":
-            check_params(self, prefix)
+        for prefix, element in zip("aby", (element_of(self.lhs), element_of(self.rhs), self.element), strict=True):
+            check_params(self, prefix, element)
         return shapes.broadcast(self.operand_shape(0), self.operand_shape(1))
 
 
@@ -289,9 +306,10 @@ class QConcatOp(QuantizedResultOp):
     def infer_shape(self) -> shapes.Shape:
         check_quantized(self, *range(len(self.inputs)))
         check_one_element_type(self, *range(len(self.inputs)))
-        check_params(self, "y")
+        check_params(self, "y", self.element)
         if len(floats(self.x_scale)) != len(self.inputs) or len(_ints(self.x_zero_point)) != len(self.inputs):
             raise ValueError(f"x_scale and x_zero_point must have one element per input ({len(self.inputs)})")
+        check_zero_points("x", _ints(self.x_zero_point), element_of(self.inputs[0]))
         return shapes.concat([static_shape(v.type) for v in self.inputs], self.axis.value.data)
 
     def macs(self) -> int:
