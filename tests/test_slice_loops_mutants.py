@@ -292,3 +292,104 @@ def test_unrolling_refuses_a_loop_without_constant_bounds(change):
     module, fn = _hand_loop(HAND_LOOP.replace(*change))
     with pytest.raises(ValueError, match=r"^unroll_loops: a loop without constant bounds or with results$"):
         unroll_loops(fn)
+
+
+# Hand-written flat modules: runs the lowering does not make but the pass must still get right.
+
+
+def _relu_slices(offsets: list[int], distinct: bool = True) -> str:
+    """A flat module computing one relu slice into ``o_s{k}`` at byte ``offsets[k]`` of the arena,
+    each offset its own constant op (``distinct``) or one constant op a value."""
+    lines, made = [], {}
+    for k, offset in enumerate(offsets):
+        name = f"%off{k}" if distinct else f"%c{offset}"
+        if distinct or offset not in made:
+            lines.append(f"    {name} = arith.constant {offset} : index")
+            made[offset] = name
+    for k, offset in enumerate(offsets):
+        name = f"%off{k}" if distinct else made[offset]
+        lines.append(f"""    %o_s{k} = memref.view %arena[{name}][] {{cfmem.tensor = "o_s{k}"}} : memref<256xi8, 1 : i64> to memref<1x1xf32, 1 : i64>
+    nn.apply ins(%x : memref<1x1xf32>) outs(%o_s{k} : memref<1x1xf32, 1 : i64>) attributes {{cfmem.slice_of = "o"}} {{
+    ^bb0(%a{k}: tensor<1x1xf32>):
+      %r{k} = nn.relu %a{k} : (tensor<1x1xf32>) -> tensor<1x1xf32>
+      nn.yield %r{k} : tensor<1x1xf32>
+    }}""")
+    body = "\n".join(lines)
+    return f"""builtin.module {{
+  "memref.global"() <{{sym_name = "arena_main", type = memref<256xi8, 1 : i64>, initial_value, sym_visibility = "private"}}> : () -> ()
+  func.func @main(%x: memref<1x1xf32>) {{
+    %arena = memref.get_global @arena_main : memref<256xi8, 1 : i64>
+{body}
+    func.return
+  }}
+}}"""
+
+
+def _views(module) -> list[tuple[str, int | None]]:
+    return [(op.attributes[TENSOR_ATTR].data, index_constant(op.byte_shift)) for op in module.walk() if isinstance(op, memref.ViewOp)]
+
+
+@pytest.mark.parametrize(
+    ("offsets", "distinct", "shape"),
+    [
+        ([0, 1, 2, 3], True, (0, 4, 1, 1)),  # offsets stepping by one byte
+        ([8, 8, 8], True, (0, 3, 1, 1)),  # three constant ops of one value: a step of zero
+        ([0, 4, 16, 20, 32, 36], True, (0, 3, 1, 2)),  # pairs step evenly, single slices do not
+        ([4, 4, 4], False, (0, 3, 1, 1)),  # one constant op: the same value on every trip
+    ],
+)
+def test_a_rolled_hand_written_run_unrolls_to_the_same_offsets_and_names(offsets, distinct, shape):
+    module, _ = parse_module(_relu_slices(offsets, distinct))
+    want = _views(module)
+    assert roll_slices(module) == 1
+    module.verify()
+    assert [_shape(loop) for loop in _loops(module)] == [shape]
+    unroll_loops(next(op for op in module.ops if op.name == "func.func"))
+    module.verify()
+    assert _views(module) == want
+
+
+def test_a_run_of_one_op_iterations_rolls():
+    """Slices that are a single op each (every operand made before the run) are a run too."""
+    text = _relu_slices([0, 0, 0], distinct=False)
+    one_out = text.replace("outs(%o_s1 ", "outs(%o_s0 ").replace("outs(%o_s2 ", "outs(%o_s0 ")
+    module, _ = parse_module(one_out)
+    applies_before = [op for op in module.walk() if "cfmem.slice_of" in op.attributes]
+    for name in ("%o_s1", "%o_s2"):  # drop the views nothing reads, so the applies are adjacent
+        view = next(op for op in module.walk() if isinstance(op, memref.ViewOp) and f"%{op.result.name_hint}" == name)
+        view.detach()
+        view.erase()
+    assert len(applies_before) == 3
+    assert roll_slices(module) == 1
+    module.verify()
+    assert [_shape(loop) for loop in _loops(module)] == [(0, 3, 1, 1)]
+    assert [op.name for op in _loops(module)[0].body.block.ops] == ["nn.apply", "scf.yield"]
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        ("%r1 = nn.relu %a1", "%r1 = nn.sigmoid %a1"),  # another computation
+        ('attributes {cfmem.slice_of = "o"} {\n    ^bb0(%a1', 'attributes {cfmem.slice_of = "o", extra} {\n    ^bb0(%a1'),
+    ],
+    ids=["region", "attribute"],
+)
+def test_a_second_slice_unlike_the_first_is_not_rolled_with_it(change):
+    text = _relu_slices([0, 4, 8])
+    assert change[0] in text
+    module, _ = parse_module(text.replace(*change))
+    assert roll_slices(module) == 0 and not _loops(module)
+
+
+def test_a_run_whose_value_is_read_after_it_is_not_rolled():
+    text = _relu_slices([0, 4, 8]).replace(
+        "    func.return",
+        """    nn.apply ins(%o_s1 : memref<1x1xf32, 1 : i64>) outs(%x : memref<1x1xf32>) {
+    ^bb0(%z: tensor<1x1xf32>):
+      %zr = nn.relu %z : (tensor<1x1xf32>) -> tensor<1x1xf32>
+      nn.yield %zr : tensor<1x1xf32>
+    }
+    func.return""",
+    )
+    module, _ = parse_module(text)
+    assert roll_slices(module) == 0 and not _loops(module)
