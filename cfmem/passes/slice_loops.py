@@ -295,7 +295,7 @@ def _build_loop(plan: _Plan, entry: Block) -> None:
         if value not in consts:
             op = arith.ConstantOp(IntegerAttr(value, IndexType()))
             op.result.name_hint = f"c{value}"
-            entry.insert_op_before(op, entry.first_op) if entry.first_op else entry.add_op(op)
+            Rewriter.insert_op(op, InsertPoint.at_start(entry))
             consts[value] = op.result
         return consts[value]
 

@@ -1,0 +1,395 @@
+"""nn-roll-slices in detail: which runs roll and how far, the loop's bounds and names, the
+constants and views it leaves behind, and unroll_loops on loops the pass does not make itself."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from xdsl.dialects import arith, memref, scf
+from xdsl.dialects.builtin import StringAttr
+
+from cfmem.interp.flat import run_flat
+from cfmem.interp.golden import run_function
+from cfmem.ir_io import parse_module
+from cfmem.passes.lower_to_memref import TENSOR_ATTR
+from cfmem.passes.slice_loops import MAX_GROUP, TENSOR_INDEX_ATTR, index_constant, roll_slices, unroll_loops
+from cfmem.pipeline import apply_pipeline
+
+LOWER = "nn-slice-weights,{dma},nn-plan-memory{{strategy=sequential}},nn-lower-to-memref"
+STREAMED = "nn-insert-dma"
+OFFCHIP = "nn-insert-dma{dma-budget=16}"
+
+
+def _gemm(rows: int, slices: int, name: str = "fc", weight: str = "k") -> str:
+    """One GEMM of ``rows`` output rows cut into ``slices``, its result named ``name``."""
+    return f"""
+nn.global @w size(8192) seed(1)
+func.func @main(%x: tensor<1x16xf32>) -> tensor<1x{rows}xf32> {{
+  %blob = nn.get_global @w : tensor<8192xi8>
+  %{weight} = nn.view %blob[0] bytes({rows * 64}) : tensor<8192xi8> to tensor<{rows}x16xf32>
+  %b = nn.view %blob[{rows * 64}] bytes({rows * 4}) : tensor<8192xi8> to tensor<{rows}xf32>
+  %{name} = nn.gemm %x, %{weight}, %b {{trans_b = true, cfmem.slices = {slices} : i64}} : (tensor<1x16xf32>, tensor<{rows}x16xf32>, tensor<{rows}xf32>) -> tensor<1x{rows}xf32>
+  %y = nn.relu %{name} : (tensor<1x{rows}xf32>) -> tensor<1x{rows}xf32>
+  func.return %y : tensor<1x{rows}xf32>
+}}
+"""
+
+
+TWO_GEMMS = """
+nn.global @w size(8192) seed(2)
+func.func @main(%x: tensor<1x16xf32>) -> tensor<1x8xf32> {
+  %blob = nn.get_global @w : tensor<8192xi8>
+  %k1 = nn.view %blob[0] bytes(1024) : tensor<8192xi8> to tensor<16x16xf32>
+  %b1 = nn.view %blob[1024] bytes(64) : tensor<8192xi8> to tensor<16xf32>
+  %k2 = nn.view %blob[1088] bytes(512) : tensor<8192xi8> to tensor<8x16xf32>
+  %b2 = nn.view %blob[1600] bytes(32) : tensor<8192xi8> to tensor<8xf32>
+  %fc1 = nn.gemm %x, %k1, %b1 {trans_b = true, cfmem.slices = 8 : i64} : (tensor<1x16xf32>, tensor<16x16xf32>, tensor<16xf32>) -> tensor<1x16xf32>
+  %fc2 = nn.gemm %fc1, %k2, %b2 {trans_b = true, cfmem.slices = 8 : i64} : (tensor<1x16xf32>, tensor<8x16xf32>, tensor<8xf32>) -> tensor<1x8xf32>
+  %y = nn.relu %fc2 : (tensor<1x8xf32>) -> tensor<1x8xf32>
+  func.return %y : tensor<1x8xf32>
+}
+"""
+
+GEMM_IN_A_BRANCH = """
+nn.global @w size(8192) seed(3)
+func.func @main(%x: tensor<1x16xf32>, %c: tensor<1xi1>) -> tensor<1x8xf32> {
+  %y = nn.if %c : tensor<1xi1> -> (tensor<1x8xf32>) {
+    %blob = nn.get_global @w : tensor<8192xi8>
+    %k = nn.view %blob[0] bytes(512) : tensor<8192xi8> to tensor<8x16xf32>
+    %b = nn.view %blob[512] bytes(32) : tensor<8192xi8> to tensor<8xf32>
+    %fc = nn.gemm %x, %k, %b {trans_b = true, cfmem.slices = 8 : i64} : (tensor<1x16xf32>, tensor<8x16xf32>, tensor<8xf32>) -> tensor<1x8xf32>
+    nn.yield %fc : tensor<1x8xf32>
+  } else {
+    %r = nn.relu %x : (tensor<1x16xf32>) -> tensor<1x16xf32>
+    %s = nn.slice %r {starts = array<i64: 0, 0>, ends = array<i64: 1, 8>} : (tensor<1x16xf32>) -> tensor<1x8xf32>
+    nn.yield %s : tensor<1x8xf32>
+  }
+  func.return %y : tensor<1x8xf32>
+}
+"""
+
+
+def _models(source: str, dma: str):
+    """The sliced tensor-level module (the reference), its flat form, and the flat form rolled."""
+    model, _ = parse_module(source)
+    apply_pipeline(model, "nn-slice-weights")
+    flat = model.clone()
+    apply_pipeline(flat, LOWER.format(dma=dma).removeprefix("nn-slice-weights,"))
+    rolled = flat.clone()
+    made = roll_slices(rolled)
+    rolled.verify()
+    return model, flat, rolled, made
+
+
+def _loops(module) -> list[scf.ForOp]:
+    return [op for op in module.walk() if isinstance(op, scf.ForOp)]
+
+
+def _shape(loop: scf.ForOp) -> tuple[int | None, int | None, int | None, int]:
+    """(lower, upper, step, slices a trip)."""
+    slices = sum(1 for op in loop.body.block.ops if "cfmem.slice_of" in op.attributes)
+    return index_constant(loop.lb), index_constant(loop.ub), index_constant(loop.step), slices
+
+
+def _unrolled_slices(module) -> int:
+    return sum(1 for op in module.walk() if "cfmem.slice_of" in op.attributes and not isinstance(op.parent_op(), scf.ForOp))
+
+
+def _same_numbers(model, *flats, seeds=(0, 1), extra=None) -> None:
+    for seed in seeds:
+        inputs = {"x": np.random.default_rng(seed).standard_normal((1, 16)).astype(np.float32), **(extra or {})}
+        want = run_function(model, inputs).outputs["y"]
+        for flat in flats:
+            assert np.array_equal(run_flat(flat, inputs).outputs["y"], want)
+
+
+def _entry(module):
+    return next(op for op in module.ops if op.name == "func.func").body.block
+
+
+# Which runs roll, and how far.
+
+
+@pytest.mark.parametrize(
+    ("slices", "depth"),
+    [(6, 2), (7, 2), (8, 2), (16, 2), (8, 3), (18, 3), (MAX_GROUP + 15, MAX_GROUP)],
+)
+def test_streamed_slices_roll_in_groups_of_the_buffer_rotation(slices, depth):
+    """With ``depth`` DMA buffers, slice k starts slice k + depth - 1's transfer, so every slice but
+    the last depth - 1 is the same iteration; a trip holds ``depth`` of them (the buffers are the same
+    on every trip), and the loop takes as many whole groups as those slices make."""
+    dma = STREAMED if depth == 2 else f"nn-insert-dma{{depth={depth}}}"
+    model, flat, rolled, made = _models(_gemm(2 * slices, slices), dma)
+    trips = (slices - depth + 1) // depth
+    assert made == 1
+    assert [_shape(loop) for loop in _loops(rolled)] == [(0, trips, 1, depth)]
+    assert _unrolled_slices(rolled) == slices - trips * depth
+    _same_numbers(model, rolled)
+
+
+def test_a_rotation_deeper_than_max_group_stays_unrolled():
+    _, _, rolled, made = _models(_gemm(2 * (MAX_GROUP + 6), MAX_GROUP + 6), f"nn-insert-dma{{depth={MAX_GROUP + 1}}}")
+    assert made == 0 and not _loops(rolled)
+
+
+@pytest.mark.parametrize("slices", [2, 8])
+def test_offchip_slices_roll_one_slice_a_trip(slices):
+    """Read in place (no DMA buffers rotate), every slice is the same iteration: one slice a trip."""
+    model, flat, rolled, made = _models(_gemm(2 * slices, slices), OFFCHIP)
+    assert made == 1
+    assert [_shape(loop) for loop in _loops(rolled)] == [(0, slices, 1, 1)]
+    assert _unrolled_slices(rolled) == 0
+    _same_numbers(model, rolled)
+
+
+def test_every_sliced_op_of_a_block_gets_its_own_loop():
+    model, flat, rolled, made = _models(TWO_GEMMS, STREAMED)
+    assert made == 2
+    assert [_shape(loop) for loop in _loops(rolled)] == [(0, 3, 1, 2), (0, 3, 1, 2)]
+    slice_of = [{op.attributes["cfmem.slice_of"].data for op in loop.body.block.ops if "cfmem.slice_of" in op.attributes} for loop in _loops(rolled)]  # fmt: skip
+    assert slice_of == [{"fc1"}, {"fc2"}]
+    _same_numbers(model, rolled)
+
+
+def test_slices_inside_a_branch_are_rolled():
+    """Off chip, the branch block starts with the first slice's first op."""
+    model, flat, rolled, made = _models(GEMM_IN_A_BRANCH, OFFCHIP)
+    assert made == 1
+    (loop,) = _loops(rolled)
+    assert isinstance(loop.parent_op(), scf.IfOp)
+    assert _shape(loop) == (0, 8, 1, 1)
+    for cond in (True, False):
+        _same_numbers(model, rolled, extra={"c": np.array([cond])})
+
+
+def test_a_run_ends_where_the_slice_names_stop_counting():
+    """A slice whose tensor has another name (same digits, other letters) is not one of the run."""
+    _, flat, _, _ = _models(_gemm(16, 8), OFFCHIP)
+    renamed = 0
+    for op in flat.walk():
+        if op.attributes.get(TENSOR_ATTR) == StringAttr("fc_s5"):
+            op.attributes[TENSOR_ATTR] = StringAttr("fd_s5")
+            renamed += 1
+    assert renamed == 1
+    roll_slices(flat)
+    assert [_shape(loop) for loop in _loops(flat)] == [(0, 5, 1, 1)]
+
+
+@pytest.mark.parametrize(("dma", "rows", "slices"), [(STREAMED, 6, 5), (STREAMED, 10, 9), (OFFCHIP, 24, 20)])
+def test_a_bigger_first_slice_never_makes_a_transfer_size_step(dma, rows, slices):
+    """The first slice has two rows, the rest one: a loop must not make a DMA size step between
+    its first trip and the rest (only offsets step)."""
+    model, _, rolled, _ = _models(_gemm(rows, slices), dma)
+    for loop in _loops(rolled):
+        for transfer in (op for op in loop.walk() if isinstance(op, memref.DmaStartOp | memref.DmaWaitOp)):
+            assert isinstance(transfer.num_elements.owner, arith.ConstantOp)
+    _same_numbers(model, rolled)
+
+
+# Names.
+
+
+def test_rolling_then_unrolling_gives_back_every_tensor_name_even_with_digits_in_names():
+    """Op names with digits of their own (fc1, k1) count only the slice number."""
+    model, flat, rolled, _ = _models(TWO_GEMMS, STREAMED)
+    templates = {op.attributes[TENSOR_ATTR].data for loop in _loops(rolled) for op in loop.body.block.ops if TENSOR_INDEX_ATTR in op.attributes}  # fmt: skip
+    assert {"k1_s{}_sram", "fc1_s{}", "k2_s{}_sram", "fc2_s{}"} <= templates
+    back = rolled.clone()
+    unroll_loops(next(op for op in back.ops if op.name == "func.func"))
+
+    def names(module):
+        return sorted(op.attributes[TENSOR_ATTR].data for op in module.walk() if TENSOR_ATTR in op.attributes)
+
+    assert names(back) == names(flat)
+    _same_numbers(model, back)
+
+
+def test_the_loop_names_its_trip_and_its_values_like_the_unrolled_code():
+    _, flat, rolled, _ = _models(_gemm(16, 8), STREAMED)
+    (loop,) = _loops(rolled)
+    assert loop.body.block.args[0].name_hint == "trip"
+    assert "scf.for %trip = %c0 to %c3 step %c1" in str(rolled)
+    hints = [r.name_hint for op in loop.body.block.ops for r in op.results]
+    # a templated value is named after its template without the slice number
+    assert {"k_s_sram", "b_s_sram", "fc_s"} <= set(hints)
+    # an untemplated one (the next group's DMA tag) keeps its name
+    allocas = [op for op in loop.body.block.ops if isinstance(op, memref.AllocaOp)]
+    assert allocas and all((a.results[0].name_hint or "").startswith("tag") for a in allocas)
+
+
+def test_the_loop_reuses_the_entry_constants_and_names_new_ones_by_value():
+    _, _, rolled, _ = _models(_gemm(16, 8), STREAMED)
+    constants = [op for op in _entry(rolled).ops if isinstance(op, arith.ConstantOp)]
+    values = [index_constant(op.result) for op in constants]
+    assert len(values) == len(set(values))  # the entry's own c0 and c1 serve as bounds, none twice
+    assert all(op.result.name_hint == f"c{v}" for op, v in zip(constants, values))
+    (loop,) = _loops(rolled)
+    assert loop.ub.name_hint == "c3" and loop.ub.owner.parent_block() is _entry(rolled)
+
+
+def test_offchip_weight_views_in_the_loop_keep_their_weight_names_and_unused_ones_go():
+    model, _, rolled, _ = _models(_gemm(16, 8), OFFCHIP)
+    (loop,) = _loops(rolled)
+    weight_views = [op for op in loop.body.block.ops if isinstance(op, memref.ViewOp) and TENSOR_ATTR not in op.attributes]
+    assert sorted(op.result.name_hint.split("_s")[0] for op in weight_views) == ["b", "k"]
+    for op in _entry(rolled).ops:
+        if isinstance(op, arith.ConstantOp | memref.ViewOp):
+            assert any(r.uses for r in op.results), f"{op.results[0].name_hint} is left unused"
+    assert not any(isinstance(op, memref.ViewOp) and op.result.name_hint.startswith(("k_s", "b_s")) for op in _entry(rolled).ops)
+    _same_numbers(model, rolled)
+
+
+# unroll_loops on loops of any bounds.
+
+HAND_LOOP = """
+builtin.module {
+  func.func @f(%n: index, %buf: memref<64xi8>) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c2 = arith.constant 2 : index
+    %c4 = arith.constant 4 : index
+    %c7 = arith.constant 7 : index
+    scf.for %t = %c1 to %c7 step %c2 {
+      %off = arith.muli %t, %c4 : index
+      %end = arith.addi %off, %n : index
+      %w = memref.view %buf[%off][] {cfmem.tensor = "w_s{}", cfmem.tensor_index = array<i64: 5, 3>} : memref<64xi8> to memref<1xf32>
+      %s = memref.view %buf[%c0][] {cfmem.tensor = "scratch"} : memref<64xi8> to memref<1xf32>
+    }
+    func.return
+  }
+}
+"""
+
+
+def _hand_loop(text: str = HAND_LOOP):
+    module, _ = parse_module(text)
+    return module, next(op for op in module.ops if op.name == "func.func")
+
+
+def test_unrolling_counts_trips_from_the_lower_bound_by_the_step():
+    """Trips t = 1, 3, 5 are trips 0, 1, 2: tensor w_s{5 + 3 * trip}, offset 4 * t."""
+    module, fn = _hand_loop()
+    unroll_loops(fn)
+    module.verify()
+    assert not _loops(module)
+    views = [op for op in fn.walk() if isinstance(op, memref.ViewOp)]
+    names = [op.attributes[TENSOR_ATTR].data for op in views]
+    assert names == ["w_s5", "scratch", "w_s8", "scratch", "w_s11", "scratch"]
+    assert not any(TENSOR_INDEX_ATTR in op.attributes for op in views)
+    assert [index_constant(op.byte_shift) for op in views[::2]] == [4, 12, 20]
+    assert [op.result.name_hint for op in views] == ["w", "s"] * 3
+    # arithmetic on a value that is not a constant stays as it is, on the folded offset
+    ends = [op for op in fn.walk() if isinstance(op, arith.AddiOp)]
+    assert [index_constant(op.lhs) for op in ends] == [4, 12, 20] and all(op.rhs is fn.args[0] for op in ends)
+    assert all(op.result.name_hint == "end" for op in ends)
+
+
+@pytest.mark.parametrize(
+    "change",
+    [("scf.for %t = %c1 to %c7", "scf.for %t = %c1 to %n"), ("scf.for %t = %c1 to %c7 step %c2", "scf.for %t = %n to %c7 step %c2")],
+)
+def test_unrolling_refuses_a_loop_without_constant_bounds(change):
+    module, fn = _hand_loop(HAND_LOOP.replace(*change))
+    with pytest.raises(ValueError, match=r"^unroll_loops: a loop without constant bounds or with results$"):
+        unroll_loops(fn)
+
+
+# Hand-written flat modules: runs the lowering does not make but the pass must still get right.
+
+
+def _relu_slices(offsets: list[int], distinct: bool = True) -> str:
+    """A flat module computing one relu slice into ``o_s{k}`` at byte ``offsets[k]`` of the arena,
+    each offset its own constant op (``distinct``) or one constant op a value."""
+    lines, made = [], {}
+    for k, offset in enumerate(offsets):
+        name = f"%off{k}" if distinct else f"%c{offset}"
+        if distinct or offset not in made:
+            lines.append(f"    {name} = arith.constant {offset} : index")
+            made[offset] = name
+    for k, offset in enumerate(offsets):
+        name = f"%off{k}" if distinct else made[offset]
+        lines.append(f"""    %o_s{k} = memref.view %arena[{name}][] {{cfmem.tensor = "o_s{k}"}} : memref<256xi8, 1 : i64> to memref<1x1xf32, 1 : i64>
+    nn.apply ins(%x : memref<1x1xf32>) outs(%o_s{k} : memref<1x1xf32, 1 : i64>) attributes {{cfmem.slice_of = "o"}} {{
+    ^bb0(%a{k}: tensor<1x1xf32>):
+      %r{k} = nn.relu %a{k} : (tensor<1x1xf32>) -> tensor<1x1xf32>
+      nn.yield %r{k} : tensor<1x1xf32>
+    }}""")
+    body = "\n".join(lines)
+    return f"""builtin.module {{
+  "memref.global"() <{{sym_name = "arena_main", type = memref<256xi8, 1 : i64>, initial_value, sym_visibility = "private"}}> : () -> ()
+  func.func @main(%x: memref<1x1xf32>) {{
+    %arena = memref.get_global @arena_main : memref<256xi8, 1 : i64>
+{body}
+    func.return
+  }}
+}}"""
+
+
+def _views(module) -> list[tuple[str, int | None]]:
+    return [(op.attributes[TENSOR_ATTR].data, index_constant(op.byte_shift)) for op in module.walk() if isinstance(op, memref.ViewOp)]
+
+
+@pytest.mark.parametrize(
+    ("offsets", "distinct", "shape"),
+    [
+        ([0, 1, 2, 3], True, (0, 4, 1, 1)),  # offsets stepping by one byte
+        ([8, 8, 8], True, (0, 3, 1, 1)),  # three constant ops of one value: a step of zero
+        ([0, 4, 16, 20, 32, 36], True, (0, 3, 1, 2)),  # pairs step evenly, single slices do not
+        ([4, 4, 4], False, (0, 3, 1, 1)),  # one constant op: the same value on every trip
+    ],
+)
+def test_a_rolled_hand_written_run_unrolls_to_the_same_offsets_and_names(offsets, distinct, shape):
+    module, _ = parse_module(_relu_slices(offsets, distinct))
+    want = _views(module)
+    assert roll_slices(module) == 1
+    module.verify()
+    assert [_shape(loop) for loop in _loops(module)] == [shape]
+    unroll_loops(next(op for op in module.ops if op.name == "func.func"))
+    module.verify()
+    assert _views(module) == want
+
+
+def test_a_run_of_one_op_iterations_rolls():
+    """Slices that are a single op each (every operand made before the run) are a run too."""
+    text = _relu_slices([0, 0, 0], distinct=False)
+    one_out = text.replace("outs(%o_s1 ", "outs(%o_s0 ").replace("outs(%o_s2 ", "outs(%o_s0 ")
+    module, _ = parse_module(one_out)
+    applies_before = [op for op in module.walk() if "cfmem.slice_of" in op.attributes]
+    for name in ("%o_s1", "%o_s2"):  # drop the views nothing reads, so the applies are adjacent
+        view = next(op for op in module.walk() if isinstance(op, memref.ViewOp) and f"%{op.result.name_hint}" == name)
+        view.detach()
+        view.erase()
+    assert len(applies_before) == 3
+    assert roll_slices(module) == 1
+    module.verify()
+    assert [_shape(loop) for loop in _loops(module)] == [(0, 3, 1, 1)]
+    assert [op.name for op in _loops(module)[0].body.block.ops] == ["nn.apply", "scf.yield"]
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        ("%r1 = nn.relu %a1", "%r1 = nn.sigmoid %a1"),  # another computation
+        ('attributes {cfmem.slice_of = "o"} {\n    ^bb0(%a1', 'attributes {cfmem.slice_of = "o", extra} {\n    ^bb0(%a1'),
+    ],
+    ids=["region", "attribute"],
+)
+def test_a_second_slice_unlike_the_first_is_not_rolled_with_it(change):
+    text = _relu_slices([0, 4, 8])
+    assert change[0] in text
+    module, _ = parse_module(text.replace(*change))
+    assert roll_slices(module) == 0 and not _loops(module)
+
+
+def test_a_run_whose_value_is_read_after_it_is_not_rolled():
+    text = _relu_slices([0, 4, 8]).replace(
+        "    func.return",
+        """    nn.apply ins(%o_s1 : memref<1x1xf32, 1 : i64>) outs(%x : memref<1x1xf32>) {
+    ^bb0(%z: tensor<1x1xf32>):
+      %zr = nn.relu %z : (tensor<1x1xf32>) -> tensor<1x1xf32>
+      nn.yield %zr : tensor<1x1xf32>
+    }
+    func.return""",
+    )
+    module, _ = parse_module(text)
+    assert roll_slices(module) == 0 and not _loops(module)
