@@ -69,6 +69,8 @@ MUTATION_JOBS ?= 2
 # A module's mutants first run against its tests that take at most this many seconds;
 # the survivors then run against all of them.
 MUTATION_QUICK_SECONDS ?= 2
+# MUTATION_SECOND_ROUND=no stops after the quick round (its survivors are reported as such).
+MUTATION_SECOND_ROUND ?= yes
 MUTATION_CHECKERS := 'cfmem.planning.verify.*' 'cfmem.dma.hazards.*' 'cfmem.dma.flat_hazards.*' 'cfmem.interp.flat.*'
 MODULE ?=
 mutation: $(STAMP)
@@ -82,7 +84,7 @@ else
 		CFMEM_MUTATION_MODULES='$(MODULE)' CFMEM_MUTATION_QUICK_SECONDS=$(MUTATION_QUICK_SECONDS) \
 		$(BIN)/mutmut run --max-children $(MUTATION_JOBS) $$patterns
 	survivors="$$($(BIN)/python bench/mutation_report.py --survivors $(MODULE))" && \
-		if [ -n "$$survivors" ]; then CFMEM_MUTATION_MODULES='$(MODULE)' $(BIN)/mutmut run --max-children $(MUTATION_JOBS) $$survivors; fi
+		if [ -n "$$survivors" ] && [ "$(MUTATION_SECOND_ROUND)" = yes ]; then CFMEM_MUTATION_MODULES='$(MODULE)' $(BIN)/mutmut run --max-children $(MUTATION_JOBS) $$survivors; fi
 endif
 	$(BIN)/python bench/mutation_report.py
 

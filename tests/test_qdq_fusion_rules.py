@@ -308,8 +308,8 @@ def test_a_blocked_dequantizer_stays():
 
 
 def test_per_axis_parameters_without_zero_points_stay():
-    """Per-axis activation scales (no zero point) into a MatMul, an Add, a Transpose and a
-    Gemm, or out of a MatMul, and conv weights per input channel without zero points."""
+    """Per-axis activation scales (no zero point) into a MatMul, an Add, a Transpose, a Gemm
+    and a Conv, or out of a MatMul, and conv weights per input channel without zero points."""
     scales = np.array([0.05, 0.1, 0.2], np.float32)
     for op in ("MatMul", "Add", "Transpose", "Gemm"):
         g = Graph()
@@ -324,6 +324,11 @@ def test_per_axis_parameters_without_zero_points_stay():
     g.q("y", "yq", np.array([0.1, 0.2, 0.3, 0.4], np.float32), axis=1)
     assert unchanged(g.model(["yq"]))
     assert unchanged(conv_graph(weight_axis=1, weight_zero=False).model(["yq"]))
+    g = Graph((1, 3, 4, 4))
+    x = g.dq(g.q("x", "xq", scales, axis=1), "xd", scales, axis=1)
+    g.node("Conv", [x, g.weight("w", np.ones((2, 3, 1, 1), np.int8), W_SCALE, np.int8(0))], ["y"])
+    g.q("y", "yq", Y_SCALE, np.int8(0))
+    assert unchanged(g.model(["yq"]))
 
 
 @pytest.mark.parametrize(
@@ -399,10 +404,30 @@ def test_an_op_output_also_read_inside_a_branch_is_not_fused():
 
 
 def test_an_op_output_read_only_inside_a_branch_is_not_fused():
+    """Read by one branch only: its one use is not a quantizer."""
     g = Graph()
     g.node("MatMul", [g.quantized_x(), g.weight("w", INT8_W, W_SCALE, np.int8(0))], ["y"])
-    g.node("If", [g.known("c", np.array(True))], ["branch_out"], then_branch=subgraph_reading("y"), else_branch=subgraph_reading("y"))
+    g.node("If", [g.known("c", np.array(True))], ["branch_out"], then_branch=subgraph_reading("y"), else_branch=subgraph_reading("x"))
     assert unchanged(g.model(["branch_out"]))
+
+
+def test_an_op_output_read_inside_a_graph_list_attribute_is_not_fused():
+    """A node of another domain carrying a list of graphs (an attribute of type GRAPHS): each
+    graph's reads count as uses too."""
+    g = matmul_graph()
+    g.node("Bodies", ["x"], ["bodies_out"], domain="example.custom", bodies=[subgraph_reading("x"), subgraph_reading("y")])
+    model = g.model(["out", "bodies_out"])
+    model.opset_import.append(h.make_opsetid("example.custom", 1))
+    assert unchanged(model)
+
+
+def test_a_blocked_gemm_weight_along_its_output_axis_stays():
+    """Blocks along B's N axis (transB: axis 0) have a scale per block and column, which no QGemm takes."""
+    g = Graph(opset=21)
+    w = g.weight("w", INT8_W.T.copy(), np.full((2, 3), 0.02, np.float32), np.zeros((2, 3), np.int8), axis=0, block_size=2)
+    g.node("Gemm", [g.quantized_x(), w], ["y"], transB=1)
+    g.q("y", "yq", Y_SCALE, np.int8(0))
+    assert unchanged(g.model(["yq"]))
 
 
 def test_a_dequantizer_read_inside_a_nested_branch_is_kept():

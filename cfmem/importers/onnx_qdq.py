@@ -81,7 +81,8 @@ class _Graph:
         return attrs.get("axis", 1) % self.known[node.input[0]].ndim == axis
 
     def scalar(self, name: str) -> bool:
-        return name == "" or self.known[name].size == 1
+        """Whether the known scale ``name`` has one element."""
+        return self.known[name].size == 1
 
     def params(self, node: onnx.NodeProto) -> tuple[str, str]:
         """A (de)quantizer's scale and zero point input names ('' for an omitted zero point)."""
@@ -128,23 +129,24 @@ def _conv(g: _Graph, node: onnx.NodeProto) -> Fusion | None:
 
 
 def _bias(g: _Graph, name: str, x: onnx.NodeProto, w: onnx.NodeProto) -> str | None:
-    """The int32 tensor behind a dequantized bias of scale ``x_scale * w_scale``, zero point 0."""
+    """The int32 tensor behind a dequantized bias of scale ``x_scale * w_scale`` (within a
+    relative 1e-6 of the exact product, per channel or for all), zero point 0."""
     b = g.dequantized(name)
     if b is None or b.input[0] not in g.known or g.known[b.input[0]].dtype != np.int32:
         return None
     scale, zero = g.params(b)
-    want = g.known[g.params(x)[0]].astype(np.float32) * g.known[g.params(w)[0]].astype(np.float32)
+    want = g.known[g.params(x)[0]].astype(np.float64) * g.known[g.params(w)[0]].astype(np.float64)  # exact
     if zero and np.any(g.known[zero]):
         return None
-    return b.input[0] if np.allclose(g.known[scale].reshape(-1), want.reshape(-1), rtol=1e-6, atol=0) else None
+    return b.input[0] if np.allclose(g.known[scale], want, rtol=1e-6, atol=0) else None
 
 
 def _gemm(g: _Graph, node: onnx.NodeProto) -> Fusion | None:
     a, b = g.dequantized(node.input[0]), g.dequantized(node.input[1])
     attrs = {at.name: helper.get_attribute_value(at) for at in node.attribute}
-    if a is None or b is None or attrs.get("transA", 0) or not g.scalar(g.params(a)[0]) or b.input[0] not in g.known:
+    if a is None or b is None or attrs.get("transA") or not g.scalar(g.params(a)[0]) or b.input[0] not in g.known:
         return None
-    if not g.along(b, 0 if attrs.get("transB", 0) else 1):
+    if not g.along(b, 0 if attrs.get("transB") else 1):
         return None
     inputs = [a.input[0], *g.params(a), b.input[0], *g.params(b)]
     bias = ""
