@@ -6,7 +6,7 @@ import pytest
 from conftest import EXAMPLES
 from xdsl.dialects import memref
 
-from cfmem.dma.events import Block, IfEvent
+from cfmem.dma.events import Block, IfEvent, LoopEvent
 from cfmem.dma.flat_hazards import Access, Bytes, FlatStart, FlatWait, check_flat
 from cfmem.dma.hazards import HazardError
 from cfmem.ir_io import CfmemError, load_module
@@ -78,11 +78,34 @@ def program(*events):
           IfEvent("if#0", [Block("@f/if#0.then", [FlatWait(("tag", 0))]), Block("@f/if#0.else", [])]),
           Access("'nn.apply'", "reads", span(0, 8, "w"))],
          "'nn.apply' reads %w before the wait"),
+        # a loop body that prefetches for the next iteration without waiting first: the second
+        # iteration reads what the first one's transfer is still writing
+        ([LoopEvent("for#0", Block("@f/for#0", [Access("'nn.apply'", "reads", span(0, 8, "w")), FlatStart(("tag", 0), span(0, 8, "w"))])),
+          FlatWait(("tag", 0))],
+         "'nn.apply' reads %w before the wait on the transfer of %w into the same bytes"),
+        # a transfer started in the body and still in flight after the loop
+        ([FlatStart(("tag", 1), span(8, 16, "u")),
+          LoopEvent("for#0", Block("@f/for#0", [FlatWait(("tag", 1)), FlatStart(("tag", 1), span(16, 24, "v"))])),
+          Access("'nn.apply'", "reads", span(16, 24, "v"))],
+         "'nn.apply' reads %v before the wait on the transfer of %v"),
     ],
 )
 def test_flat_rules(events, message):
     with pytest.raises(HazardError, match=message.replace("[", r"\[").replace("(", r"\(")):
         check_flat(program(*events))
+
+
+def test_flat_rules_accept_a_ping_pong_loop_whose_body_waits_before_it_reads_and_prefetches_after():
+    check_flat(program(
+        FlatStart(("tag", 0), span(0, 8, "w")),
+        LoopEvent("for#0", Block("@f/for#0", [
+            FlatWait(("tag", 0)),
+            Access("'nn.apply'", "reads", span(0, 8, "w")),
+            FlatStart(("tag", 0), span(0, 8, "w")),
+        ])),
+        FlatWait(("tag", 0)),
+        Access("'nn.apply'", "reads", span(0, 8, "w")),
+    ))  # fmt: skip
 
 
 def test_flat_rules_accept_a_wait_on_every_path_and_other_memories():
