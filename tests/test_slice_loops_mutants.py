@@ -393,3 +393,73 @@ def test_a_run_whose_value_is_read_after_it_is_not_rolled():
     )
     module, _ = parse_module(text)
     assert roll_slices(module) == 0 and not _loops(module)
+
+
+def _flat(body: str, args: str = "", first: str = "") -> str:
+    """A flat module whose ``main`` runs ``first``, makes the arena and the index constants
+    ``%c0``, ``%c4`` and ``%c8``, then runs ``body``; ``args`` are arguments after ``%x``."""
+    return f"""builtin.module {{
+  "memref.global"() <{{sym_name = "arena_main", type = memref<256xi8, 1 : i64>, initial_value, sym_visibility = "private"}}> : () -> ()
+  func.func @main(%x: memref<1x1xf32>{args}) {{
+{first}
+    %arena = memref.get_global @arena_main : memref<256xi8, 1 : i64>
+    %c0 = arith.constant 0 : index
+    %c4 = arith.constant 4 : index
+    %c8 = arith.constant 8 : index
+{body}
+    func.return
+  }}
+}}"""
+
+
+def _relu(k: int, ins: str = "%x", out: str | None = None, slice_of: str = "o", region: str = "") -> str:
+    """One ``nn.apply`` computing relu of ``ins`` into ``out`` (``%o_s{k}``), ``region`` ops added to its body."""
+    out = out or f"%o_s{k}"
+    attrs = f' attributes {{cfmem.slice_of = "{slice_of}"}}' if slice_of else ""
+    return f"""    nn.apply ins({ins} : memref<1x1xf32>) outs({out} : memref<1x1xf32, 1 : i64>){attrs} {{
+    ^bb0(%a{k}: tensor<1x1xf32>):
+      %r{k} = nn.relu %a{k} : (tensor<1x1xf32>) -> tensor<1x1xf32>
+{region}      nn.yield %r{k} : tensor<1x1xf32>
+    }}"""
+
+
+def _out(k: int, offset: str, name: str = "o", type_: str = "memref<1x1xf32, 1 : i64>") -> str:
+    return f'    %{name}_s{k} = memref.view %arena[{offset}][] {{cfmem.tensor = "{name}_s{k}"}} : memref<256xi8, 1 : i64> to {type_}'
+
+
+def _rolls(text: str) -> int:
+    module, _ = parse_module(text)
+    made = roll_slices(module)
+    module.verify()
+    assert made == len(_loops(module))
+    return made
+
+
+def test_slices_alternating_between_two_spacings_roll_only_the_evenly_spaced_stretch():
+    """Slices at gaps 2, 4, 2, 4, 2 (every other slice followed by two more ops): only the first two
+    anchors are evenly spaced, so each pair of like slices rolls on its own (a trip never spans
+    the unlike spacing, though pairs of pairs would repeat)."""
+    body = []
+    for k in range(6):
+        body += [_out(k, f"%off{k}"), _relu(k)]
+        if k % 2:
+            body += [_out(k, f"%off{k}", "p"), _out(k, f"%off{k}", "q")]
+    offsets = "\n".join(f"    %off{k} = arith.constant {4 * k} : index" for k in range(6))
+    module, _ = parse_module(_flat(offsets + "\n" + "\n".join(body)))
+    assert roll_slices(module) == 3
+    assert [_shape(loop) for loop in _loops(module)] == [(0, 2, 1, 1)] * 3
+
+
+def test_a_rotation_one_deeper_than_max_group_never_rolls():
+    """Slice k reads argument k mod (MAX_GROUP + 1): only a trip of MAX_GROUP + 1 slices repeats."""
+    depth = MAX_GROUP + 1
+    args = "".join(f", %in{j}: memref<1x1xf32>" for j in range(depth))
+    offsets = [f"    %off{k} = arith.constant {4 * k} : index" for k in range(2 * depth)]
+    body = [line for k in range(2 * depth) for line in (_out(k, f"%off{k}"), _relu(k, ins=f"%in{k % depth}"))]
+    assert _rolls(_flat("\n".join(offsets + body), args)) == 0
+
+
+def test_applies_that_are_not_slices_are_never_rolled():
+    """Two like applies without ``cfmem.slice_of`` first in the block are no run."""
+    same = "\n".join([_relu(0, out="%y", slice_of=""), _relu(1, out="%y", slice_of="")])
+    assert _rolls(_flat("", ", %y: memref<1x1xf32, 1 : i64>", first=same)) == 0
