@@ -463,3 +463,25 @@ def test_applies_that_are_not_slices_are_never_rolled():
     """Two like applies without ``cfmem.slice_of`` first in the block are no run."""
     same = "\n".join([_relu(0, out="%y", slice_of=""), _relu(1, out="%y", slice_of="")])
     assert _rolls(_flat("", ", %y: memref<1x1xf32, 1 : i64>", first=same)) == 0
+
+
+def _two_slices(extra) -> str:
+    """Two relu slices, slice k starting with the ops ``extra(k)``."""
+    offsets = "\n".join(f"    %off{k} = arith.constant {4 * k} : index" for k in range(2))
+    body = [line for k in range(2) for line in (extra(k), _out(k, f"%off{k}"), _relu(k))]
+    return _flat(offsets + "\n" + "\n".join(body), ", %cond: i1")
+
+
+@pytest.mark.parametrize(
+    "extra",
+    [
+        lambda k: "    scf.if %cond {\n    }",  # an op with regions other than nn.apply, alike in both
+        lambda k: f"    %t{k} = arith.{('addi', 'subi')[k]} %c4, %c8 : index",  # another op
+        lambda k: f"    %t{k} = arith.constant {k} : index",  # another value (a property)
+        lambda k: _out(k, "%c8", "t", ("memref<1xf32, 1 : i64>", "memref<2xf32, 1 : i64>")[k]),  # another type
+    ],
+    ids=["regions", "name", "properties", "result-type"],
+)
+def test_slices_with_an_unlike_op_are_not_rolled(extra):
+    assert _rolls(_two_slices(lambda k: "")) == 1
+    assert _rolls(_two_slices(extra)) == 0
