@@ -485,3 +485,23 @@ def _two_slices(extra) -> str:
 def test_slices_with_an_unlike_op_are_not_rolled(extra):
     assert _rolls(_two_slices(lambda k: "")) == 1
     assert _rolls(_two_slices(extra)) == 0
+
+
+def _weights_read_in_place(sources=("%blob", "%blob"), attributes=("", ""), offsets=("%c0", "%c4")) -> str:
+    """Two relu slices reading weight views made before them, view k of ``sources[k]`` with
+    ``attributes[k]`` at byte ``offsets[k]``."""
+    views = [
+        f"    %w{k} = memref.view {sources[k]}[{offsets[k]}][] {attributes[k]}: memref<64xi8> to memref<1x1xf32>" for k in range(2)
+    ]
+    body = [line for k in range(2) for line in (_out(k, ("%c0", "%c4")[k]), _relu(k, ins=f"%w{k}"))]
+    return _flat("\n".join(views + body), ", %blob: memref<64xi8>, %blob2: memref<64xi8>, %n: index")
+
+
+@pytest.mark.parametrize(
+    "change",
+    [{"sources": ("%blob", "%blob2")}, {"attributes": ("{a} ", "{b} ")}, {"offsets": ("%c0", "%n")}],
+    ids=["source", "attributes", "offset-not-constant"],
+)
+def test_weight_views_that_do_not_step_alike_are_not_rolled(change):
+    assert _rolls(_weights_read_in_place()) == 1
+    assert _rolls(_weights_read_in_place(**change)) == 0
