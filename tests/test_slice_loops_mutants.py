@@ -505,3 +505,42 @@ def _weights_read_in_place(sources=("%blob", "%blob"), attributes=("", ""), offs
 def test_weight_views_that_do_not_step_alike_are_not_rolled(change):
     assert _rolls(_weights_read_in_place()) == 1
     assert _rolls(_weights_read_in_place(**change)) == 0
+
+
+def test_a_value_one_slice_makes_for_the_next_is_not_rolled_unless_it_is_a_tag():
+    """Every slice makes the constant 4; the second slice's offset is the first slice's constant
+    (offsets 0, 4, 8 still step): only a DMA tag may pass from one iteration to the next."""
+    body = [
+        line
+        for k in range(3)
+        for line in (f"    %k{k} = arith.constant 4 : index", _out(k, ("%c0", "%k0", "%c8")[k]), _relu(k))
+    ]
+    assert _rolls(_flat("\n".join(body))) == 0
+    assert _rolls(_flat("\n".join(body).replace("[%k0]", "[%c4]"))) == 1
+
+
+def _ahead(value, op) -> bool:
+    block = op.parent_block()
+    while value.owner.parent_block() is not block:
+        op = op.parent_op()
+        block = op.parent_block()
+    ops = list(block.ops)
+    return ops.index(value.owner) < ops.index(op)
+
+
+@pytest.mark.parametrize("where", ["in-the-run", "after-the-run"])
+def test_a_loop_uses_only_index_constants_made_ahead_of_it(where):
+    """The run sits in the entry block, which holds constants of the loop's step (12) inside the
+    run or after it: the loop must make its own, ahead of it."""
+    offsets = "\n".join(f"    %off{k} = arith.constant {4 + 12 * k} : index" for k in range(3))
+    inside = "    %k{k} = arith.constant 12 : index\n" if where == "in-the-run" else ""
+    body = [inside.format(k=k) + _out(k, f"%off{k}") + "\n" + _relu(k) for k in range(3)]
+    late = "\n    %late = arith.constant 12 : index" if where == "after-the-run" else ""
+    module, _ = parse_module(_flat(offsets + "\n" + "\n".join(body) + late))
+    assert roll_slices(module) == 1
+    module.verify()
+    (loop,) = _loops(module)
+    used = [v for op in loop.walk() for v in op.operands if isinstance(v.owner, arith.ConstantOp)]
+    assert used and all(_ahead(v, loop) for v in used)
+    unroll_loops(next(op for op in module.ops if op.name == "func.func"))
+    assert [offset for _, offset in _views(module)] == [4, 16, 28]

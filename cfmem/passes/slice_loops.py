@@ -286,9 +286,25 @@ def roll_block(block: Block, entry: Block) -> int:
             return made
 
 
+def _constants_ahead(entry: Block, op: Operation) -> dict[int, SSAValue]:
+    """The index constants of ``entry`` ahead of the op that is or holds ``op`` (nested in ``entry``):
+    the ones a loop put before ``op`` may use (not the run's own, not ones made after it)."""
+    while op.parent_block() is not entry:
+        parent = op.parent_op()
+        assert parent is not None
+        op = parent
+    consts: dict[int, SSAValue] = {}
+    for ahead in entry.ops:
+        if ahead is op:
+            break
+        if ahead.results and (c := index_constant(ahead.results[0])) is not None:
+            consts.setdefault(c, ahead.results[0])
+    return consts
+
+
 def _build_loop(plan: _Plan, entry: Block) -> None:
     first = plan.groups[0]
-    consts = {c: op.results[0] for op in entry.ops if op.results and (c := index_constant(op.results[0])) is not None}
+    consts = _constants_ahead(entry, first[0])
 
     def const(value: int) -> SSAValue:
         """An index constant at the function's entry (the one there already if any)."""
