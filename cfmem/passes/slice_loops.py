@@ -218,7 +218,7 @@ class _Run:
                         if w is None:
                             if not (p in plan.carried and g == last and user in self.after):
                                 return False
-                        elif w is not None and w[0] != g and not (p in plan.carried and w[0] == g + 1):
+                        elif w[0] != g and not (p in plan.carried and w[0] == g + 1):
                             return False
         return True
 
