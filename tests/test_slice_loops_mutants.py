@@ -544,3 +544,74 @@ def test_a_loop_uses_only_index_constants_made_ahead_of_it(where):
     assert used and all(_ahead(v, loop) for v in used)
     unroll_loops(next(op for op in module.ops if op.name == "func.func"))
     assert [offset for _, offset in _views(module)] == [4, 16, 28]
+
+
+def test_a_slice_reading_its_own_value_where_the_next_reads_an_earlier_one_is_not_rolled():
+    body = [
+        line
+        for k in range(2)
+        for line in (
+            f"    %i{k} = memref.view %blob[%c0][] : memref<64xi8> to memref<1x1xf32>",
+            _out(k, ("%c0", "%c4")[k]),
+            _relu(k, ins=("%i0", "%x")[k]),
+        )
+    ]
+    assert _rolls(_flat("\n".join(body), ", %blob: memref<64xi8>")) == 0
+
+
+TAG = "memref<2xi32>"
+
+
+def _waits(
+    first: tuple[tuple[str, str], ...] = (("%tag", TAG),), sizes=("%c4", "%c4", "%c4"), after: str = ""
+) -> str:
+    """Three relu slices, slice k waiting (once for each of ``first``) on the DMA tag slice k - 1
+    allocates, for ``sizes[k]`` elements, slice 0 on the ``first`` tags. ``%tag`` (an alloca),
+    ``%tag2`` (another), ``%tag4`` (a ``memref<4xi32>``) and the argument ``%arg_tag`` are made before
+    the run; ``after`` follows it."""
+    body = [
+        f"    %tag = memref.alloca() : {TAG}",
+        f"    %tag2 = memref.alloca() : {TAG}",
+        "    %tag4 = memref.alloca() : memref<4xi32>",
+    ]
+    for k in range(3):
+        for name, type_ in first:
+            tag, tag_type = (name, type_) if k == 0 else (f"%t{k - 1}", TAG)
+            body.append(f'    "memref.dma_wait"({tag}, %c0, {sizes[k]}) : ({tag_type}, index, index) -> ()')
+        body += [f"    %t{k} = memref.alloca() : {TAG}", _out(k, ("%c0", "%c4", "%c8")[k]), _relu(k)]
+    return _flat("\n".join(body) + after, f", %arg_tag: {TAG}, %cond: i1")
+
+
+def test_a_run_carries_the_dma_tag_each_slice_allocates_for_the_next():
+    module, _ = parse_module(_waits())
+    assert roll_slices(module) == 1
+    (loop,) = _loops(module)
+    waits = [op for op in loop.body.block.ops if isinstance(op, memref.DmaWaitOp)]
+    assert [op.tag.name_hint for op in waits] == ["tag"]
+    assert not any(isinstance(op, memref.AllocaOp) for op in loop.body.block.ops)
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        {"first": (("%arg_tag", TAG),)},  # the first tag is no alloca
+        {"first": (("%tag4", "memref<4xi32>"),)},  # nor of the type the slices allocate
+        {"first": (("%tag", TAG), ("%arg_tag", TAG))},  # a second wait on another tag: no alloca,
+        {"first": (("%tag", TAG), ("%tag4", "memref<4xi32>"))},  # of another type,
+        {"first": (("%tag", TAG), ("%tag2", TAG))},  # another alloca
+        {"sizes": ("%c0", "%c4", "%c8")},  # the waits' element counts step
+    ],
+    ids=["argument", "type", "second-argument", "second-type", "second-alloca", "sizes-step"],
+)
+def test_waits_that_carry_no_one_tag_or_step_a_size_are_not_rolled(change):
+    assert _rolls(_waits(**change)) == 0
+
+
+def test_the_last_slices_tag_waited_on_in_a_branch_after_the_run_becomes_the_carried_tag():
+    after = f'\n    scf.if %cond {{\n      "memref.dma_wait"(%t2, %c0, %c4) : ({TAG}, index, index) -> ()\n    }}'
+    module, _ = parse_module(_waits(after=after))
+    assert roll_slices(module) == 1
+    module.verify()
+    (branch,) = [op for op in module.walk() if isinstance(op, scf.IfOp)]
+    wait = branch.true_region.block.first_op
+    assert isinstance(wait, memref.DmaWaitOp) and wait.tag.name_hint == "tag"
