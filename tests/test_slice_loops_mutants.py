@@ -615,3 +615,20 @@ def test_the_last_slices_tag_waited_on_in_a_branch_after_the_run_becomes_the_car
     (branch,) = [op for op in module.walk() if isinstance(op, scf.IfOp)]
     wait = branch.true_region.block.first_op
     assert isinstance(wait, memref.DmaWaitOp) and wait.tag.name_hint == "tag"
+
+
+def test_names_holding_braces_of_their_own_come_back_from_rolling_and_unrolling():
+    text = _relu_slices([0, 4, 8]).replace('cfmem.tensor = "o_s', 'cfmem.tensor = "o{}_s')
+    module, _ = parse_module(text)
+    want = _views(module)
+    assert [name for name, _ in want] == ["o{}_s0", "o{}_s1", "o{}_s2"]
+    roll_slices(module)
+    unroll_loops(next(op for op in module.ops if op.name == "func.func"))
+    assert _views(module) == want
+
+
+def test_unrolling_fills_in_the_first_braces_of_a_template_only():
+    module, fn = _hand_loop(HAND_LOOP.replace('"w_s{}"', '"w{}_s{}"'))
+    unroll_loops(fn)
+    names = [op.attributes[TENSOR_ATTR].data for op in fn.walk() if isinstance(op, memref.ViewOp)]
+    assert names[::2] == ["w5_s{}", "w8_s{}", "w11_s{}"]

@@ -15,7 +15,8 @@ rotate through (so a group's buffers are the same on every trip):
 - a ``cfmem.tensor`` name that counts with the slices is kept as a template,
   ``cfmem.tensor = "w_s{}_sram"`` with ``cfmem.tensor_index = [a, b]``: the
   name on trip ``i`` has ``a + b * i`` in place of ``{}``, so the flat
-  interpreter's ownership checks still tell every slice apart.
+  interpreter's ownership checks still tell every slice apart (names holding a
+  ``{}`` of their own do not count: the template could not say which is which).
 
 Anything else that differs between iterations (a transfer's element count
 among them: only offsets step), a value of the run used after it, or an op
@@ -41,14 +42,14 @@ from cfmem.passes.lower_to_memref import LOOP_ATTR, TENSOR_ATTR
 from cfmem.passes.placement import SLICE_OF_ATTR
 
 TENSOR_INDEX_ATTR = "cfmem.tensor_index"
-"""``[a, b]``: trip ``i`` of the enclosing loop names the tensor with ``a + b * i`` in place of ``{}``."""
+"""``[a, b]``: trip ``i`` of the enclosing loop names the tensor with ``a + b * i`` in place of the first ``{}``."""
 MAX_GROUP = 8
 """Most iterations per trip tried (the deepest DMA rotation)."""
 _NUMBER = re.compile(r"\d+")
 
 
 def tensor_name(template: str, index: tuple[int, int], trip: int) -> str:
-    """The name a templated tensor has on trip ``trip``."""
+    """The name a templated tensor has on trip ``trip`` (its first ``{}`` filled in)."""
     return template.replace("{}", str(index[0] + index[1] * trip), 1)
 
 
@@ -77,6 +78,8 @@ def _counting(names: list[str]) -> tuple[str, tuple[int, int]] | None:
     text = parts[0][0]
     for j, piece in enumerate(pieces):
         text += ("{}" if j == k else piece) + parts[0][j + 1]
+    if text.count("{}") != 1:
+        return None  # a name with a "{}" of its own: the template would not say which one counts
     return text, (a, b)
 
 
