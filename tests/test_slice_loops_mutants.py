@@ -632,3 +632,21 @@ def test_unrolling_fills_in_the_first_braces_of_a_template_only():
     unroll_loops(fn)
     names = [op.attributes[TENSOR_ATTR].data for op in fn.walk() if isinstance(op, memref.ViewOp)]
     assert names[::2] == ["w5_s{}", "w8_s{}", "w11_s{}"]
+
+
+def test_slices_that_roll_once_another_ops_slices_have_rolled_are_rolled():
+    """The offsets of b's slices sit between a's slices (so a's slices are not alike) until rolling
+    b's slices leaves them unused and erases them: then a's slices roll too."""
+    body = [
+        _out(0, "%c0", "a"), _relu(0, out="%a_s0", slice_of="a"),
+        "    %b0 = arith.constant 0 : index",
+        _out(1, "%c4", "a"), _relu(1, out="%a_s1", slice_of="a"),
+        "    %b1 = arith.constant 4 : index",
+        _out(2, "%c8", "a"), _relu(2, out="%a_s2", slice_of="a"),
+        _out(0, "%b0", "b"), _relu(3, out="%b_s0", slice_of="b"),
+        _out(1, "%b1", "b"), _relu(4, out="%b_s1", slice_of="b"),
+    ]  # fmt: skip
+    module, _ = parse_module(_flat("\n".join(body)))
+    assert roll_slices(module) == 2
+    module.verify()
+    assert [_shape(loop) for loop in _loops(module)] == [(0, 3, 1, 1), (0, 2, 1, 1)]

@@ -268,23 +268,30 @@ def _best_run(ops: list[Operation], anchors: list[int]) -> _Plan | None:
 
 def roll_block(block: Block, entry: Block) -> int:
     """Roll every run of sliced iterations in ``block`` (not nested blocks), making new index
-    constants in its function's ``entry`` block; loops made."""
+    constants in its function's ``entry`` block; loops made. An op's slices that did not roll are
+    tried again once the ops from their first group to their last slice change (a loop erases the
+    offsets it no longer needs, which may have kept them apart)."""
     made = 0
-    unrollable: set[str] = set()
+    failed: dict[str, tuple[Operation, ...]] = {}
     while True:
         ops = list(block.ops)
         anchors: dict[str, list[int]] = {}
         for k, op in enumerate(ops):
             name = _anchor(op)
-            if name is not None and name not in unrollable:
+            if name is not None:
                 anchors.setdefault(name, []).append(k)
         for name, positions in anchors.items():
-            plan = _best_run(ops, positions) if len(positions) > 1 else None
+            if len(positions) < 2:
+                continue
+            span = tuple(ops[max(0, 2 * positions[0] - positions[1] + 1) : positions[-1] + 1])
+            if failed.get(name) == span:
+                continue
+            plan = _best_run(ops, positions)
             if plan is not None:
                 _build_loop(plan, entry)
                 made += 1
                 break
-            unrollable.add(name)  # rolling another op's slices leaves this one's as they are
+            failed[name] = span
         else:
             return made
 
