@@ -655,7 +655,7 @@ def test_slices_that_roll_once_another_ops_slices_have_rolled_are_rolled():
 def test_a_slice_that_allocates_no_tag_where_the_first_did_is_not_rolled():
     """The second slice waits on the first one's tag but makes no tag of its own (an op without
     results stands where the first slice allocates)."""
-    text = _waits().replace(f"    %t1 = memref.alloca() : {TAG}", f'    "memref.dma_wait"(%tag2, %c0, %c4) : ({TAG}, index, index) -> ()')
-    text = text.replace(f'"memref.dma_wait"(%t1, %c0, %c4) : ({TAG}, index, index)', f'"memref.dma_wait"(%tag2, %c0, %c4) : ({TAG}, index, index)')
+    wait = f'"memref.dma_wait"(%tag2, %c0, %c4) : ({TAG}, index, index) -> ()'
+    text = _waits().replace(f"%t1 = memref.alloca() : {TAG}", wait).replace("dma_wait\"(%t1,", "dma_wait\"(%tag2,")
     assert "%t1" not in text
     assert _rolls(text) == 0
