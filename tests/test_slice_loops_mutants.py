@@ -393,3 +393,269 @@ def test_a_run_whose_value_is_read_after_it_is_not_rolled():
     )
     module, _ = parse_module(text)
     assert roll_slices(module) == 0 and not _loops(module)
+
+
+def _flat(body: str, args: str = "", first: str = "") -> str:
+    """A flat module whose ``main`` runs ``first``, makes the arena and the index constants
+    ``%c0``, ``%c4`` and ``%c8``, then runs ``body``; ``args`` are arguments after ``%x``."""
+    return f"""builtin.module {{
+  "memref.global"() <{{sym_name = "arena_main", type = memref<256xi8, 1 : i64>, initial_value, sym_visibility = "private"}}> : () -> ()
+  func.func @main(%x: memref<1x1xf32>{args}) {{
+{first}
+    %arena = memref.get_global @arena_main : memref<256xi8, 1 : i64>
+    %c0 = arith.constant 0 : index
+    %c4 = arith.constant 4 : index
+    %c8 = arith.constant 8 : index
+{body}
+    func.return
+  }}
+}}"""
+
+
+def _relu(k: int, ins: str = "%x", out: str | None = None, slice_of: str = "o", region: str = "") -> str:
+    """One ``nn.apply`` computing relu of ``ins`` into ``out`` (``%o_s{k}``), ``region`` ops added to its body."""
+    out = out or f"%o_s{k}"
+    attrs = f' attributes {{cfmem.slice_of = "{slice_of}"}}' if slice_of else ""
+    return f"""    nn.apply ins({ins} : memref<1x1xf32>) outs({out} : memref<1x1xf32, 1 : i64>){attrs} {{
+    ^bb0(%a{k}: tensor<1x1xf32>):
+      %r{k} = nn.relu %a{k} : (tensor<1x1xf32>) -> tensor<1x1xf32>
+{region}      nn.yield %r{k} : tensor<1x1xf32>
+    }}"""
+
+
+def _out(k: int, offset: str, name: str = "o", type_: str = "memref<1x1xf32, 1 : i64>") -> str:
+    return f'    %{name}_s{k} = memref.view %arena[{offset}][] {{cfmem.tensor = "{name}_s{k}"}} : memref<256xi8, 1 : i64> to {type_}'
+
+
+def _rolls(text: str) -> int:
+    module, _ = parse_module(text)
+    made = roll_slices(module)
+    module.verify()
+    assert made == len(_loops(module))
+    return made
+
+
+def test_slices_alternating_between_two_spacings_roll_only_the_evenly_spaced_stretch():
+    """Slices at gaps 2, 4, 2, 4, 2 (every other slice followed by two more ops): only the first two
+    anchors are evenly spaced, so each pair of like slices rolls on its own (a trip never spans
+    the unlike spacing, though pairs of pairs would repeat)."""
+    body = []
+    for k in range(6):
+        body += [_out(k, f"%off{k}"), _relu(k)]
+        if k % 2:
+            body += [_out(k, f"%off{k}", "p"), _out(k, f"%off{k}", "q")]
+    offsets = "\n".join(f"    %off{k} = arith.constant {4 * k} : index" for k in range(6))
+    module, _ = parse_module(_flat(offsets + "\n" + "\n".join(body)))
+    assert roll_slices(module) == 3
+    assert [_shape(loop) for loop in _loops(module)] == [(0, 2, 1, 1)] * 3
+
+
+def test_a_rotation_one_deeper_than_max_group_never_rolls():
+    """Slice k reads argument k mod (MAX_GROUP + 1): only a trip of MAX_GROUP + 1 slices repeats."""
+    depth = MAX_GROUP + 1
+    args = "".join(f", %in{j}: memref<1x1xf32>" for j in range(depth))
+    offsets = [f"    %off{k} = arith.constant {4 * k} : index" for k in range(2 * depth)]
+    body = [line for k in range(2 * depth) for line in (_out(k, f"%off{k}"), _relu(k, ins=f"%in{k % depth}"))]
+    assert _rolls(_flat("\n".join(offsets + body), args)) == 0
+
+
+def test_applies_that_are_not_slices_are_never_rolled():
+    """Two like applies without ``cfmem.slice_of`` first in the block are no run."""
+    same = "\n".join([_relu(0, out="%y", slice_of=""), _relu(1, out="%y", slice_of="")])
+    assert _rolls(_flat("", ", %y: memref<1x1xf32, 1 : i64>", first=same)) == 0
+
+
+def _two_slices(extra) -> str:
+    """Two relu slices, slice k starting with the ops ``extra(k)``."""
+    offsets = "\n".join(f"    %off{k} = arith.constant {4 * k} : index" for k in range(2))
+    body = [line for k in range(2) for line in (extra(k), _out(k, f"%off{k}"), _relu(k))]
+    return _flat(offsets + "\n" + "\n".join(body), ", %cond: i1")
+
+
+@pytest.mark.parametrize(
+    "extra",
+    [
+        lambda k: "    scf.if %cond {\n    }",  # an op with regions other than nn.apply, alike in both
+        lambda k: f"    %t{k} = arith.{('addi', 'subi')[k]} %c4, %c8 : index",  # another op
+        lambda k: f"    %t{k} = arith.constant {k} : index",  # another value (a property)
+        lambda k: _out(k, "%c8", "t", ("memref<1xf32, 1 : i64>", "memref<2xf32, 1 : i64>")[k]),  # another type
+    ],
+    ids=["regions", "name", "properties", "result-type"],
+)
+def test_slices_with_an_unlike_op_are_not_rolled(extra):
+    assert _rolls(_two_slices(lambda k: "")) == 1
+    assert _rolls(_two_slices(extra)) == 0
+
+
+def _weights_read_in_place(sources=("%blob", "%blob"), attributes=("", ""), offsets=("%c0", "%c4")) -> str:
+    """Two relu slices reading weight views made before them, view k of ``sources[k]`` with
+    ``attributes[k]`` at byte ``offsets[k]``."""
+    views = [
+        f"    %w{k} = memref.view {sources[k]}[{offsets[k]}][] {attributes[k]}: memref<64xi8> to memref<1x1xf32>" for k in range(2)
+    ]
+    body = [line for k in range(2) for line in (_out(k, ("%c0", "%c4")[k]), _relu(k, ins=f"%w{k}"))]
+    return _flat("\n".join(views + body), ", %blob: memref<64xi8>, %blob2: memref<64xi8>, %n: index")
+
+
+@pytest.mark.parametrize(
+    "change",
+    [{"sources": ("%blob", "%blob2")}, {"attributes": ("{a} ", "{b} ")}, {"offsets": ("%c0", "%n")}],
+    ids=["source", "attributes", "offset-not-constant"],
+)
+def test_weight_views_that_do_not_step_alike_are_not_rolled(change):
+    assert _rolls(_weights_read_in_place()) == 1
+    assert _rolls(_weights_read_in_place(**change)) == 0
+
+
+def test_a_value_one_slice_makes_for_the_next_is_not_rolled_unless_it_is_a_tag():
+    """Every slice makes the constant 4; the second slice's offset is the first slice's constant
+    (offsets 0, 4, 8 still step): only a DMA tag may pass from one iteration to the next."""
+    body = [
+        line
+        for k in range(3)
+        for line in (f"    %k{k} = arith.constant 4 : index", _out(k, ("%c0", "%k0", "%c8")[k]), _relu(k))
+    ]
+    assert _rolls(_flat("\n".join(body))) == 0
+    assert _rolls(_flat("\n".join(body).replace("[%k0]", "[%c4]"))) == 1
+
+
+def _ahead(value, op) -> bool:
+    block = op.parent_block()
+    while value.owner.parent_block() is not block:
+        op = op.parent_op()
+        block = op.parent_block()
+    ops = list(block.ops)
+    return ops.index(value.owner) < ops.index(op)
+
+
+@pytest.mark.parametrize("where", ["in-the-run", "after-the-run"])
+def test_a_loop_uses_only_index_constants_made_ahead_of_it(where):
+    """The run sits in the entry block, which holds constants of the loop's step (12) inside the
+    run or after it: the loop must make its own, ahead of it."""
+    offsets = "\n".join(f"    %off{k} = arith.constant {4 + 12 * k} : index" for k in range(3))
+    inside = "    %k{k} = arith.constant 12 : index\n" if where == "in-the-run" else ""
+    body = [inside.format(k=k) + _out(k, f"%off{k}") + "\n" + _relu(k) for k in range(3)]
+    late = "\n    %late = arith.constant 12 : index" if where == "after-the-run" else ""
+    module, _ = parse_module(_flat(offsets + "\n" + "\n".join(body) + late))
+    assert roll_slices(module) == 1
+    module.verify()
+    (loop,) = _loops(module)
+    used = [v for op in loop.walk() for v in op.operands if isinstance(v.owner, arith.ConstantOp)]
+    assert used and all(_ahead(v, loop) for v in used)
+    unroll_loops(next(op for op in module.ops if op.name == "func.func"))
+    assert [offset for _, offset in _views(module)] == [4, 16, 28]
+
+
+def test_a_slice_reading_its_own_value_where_the_next_reads_an_earlier_one_is_not_rolled():
+    body = [
+        line
+        for k in range(2)
+        for line in (
+            f"    %i{k} = memref.view %blob[%c0][] : memref<64xi8> to memref<1x1xf32>",
+            _out(k, ("%c0", "%c4")[k]),
+            _relu(k, ins=("%i0", "%x")[k]),
+        )
+    ]
+    assert _rolls(_flat("\n".join(body), ", %blob: memref<64xi8>")) == 0
+
+
+TAG = "memref<2xi32>"
+
+
+def _waits(
+    first: tuple[tuple[str, str], ...] = (("%tag", TAG),), sizes=("%c4", "%c4", "%c4"), after: str = ""
+) -> str:
+    """Three relu slices, slice k waiting (once for each of ``first``) on the DMA tag slice k - 1
+    allocates, for ``sizes[k]`` elements, slice 0 on the ``first`` tags. ``%tag`` (an alloca),
+    ``%tag2`` (another), ``%tag4`` (a ``memref<4xi32>``) and the argument ``%arg_tag`` are made before
+    the run; ``after`` follows it."""
+    body = [
+        f"    %tag = memref.alloca() : {TAG}",
+        f"    %tag2 = memref.alloca() : {TAG}",
+        "    %tag4 = memref.alloca() : memref<4xi32>",
+    ]
+    for k in range(3):
+        for name, type_ in first:
+            tag, tag_type = (name, type_) if k == 0 else (f"%t{k - 1}", TAG)
+            body.append(f'    "memref.dma_wait"({tag}, %c0, {sizes[k]}) : ({tag_type}, index, index) -> ()')
+        body += [f"    %t{k} = memref.alloca() : {TAG}", _out(k, ("%c0", "%c4", "%c8")[k]), _relu(k)]
+    return _flat("\n".join(body) + after, f", %arg_tag: {TAG}, %cond: i1")
+
+
+def test_a_run_carries_the_dma_tag_each_slice_allocates_for_the_next():
+    module, _ = parse_module(_waits())
+    assert roll_slices(module) == 1
+    (loop,) = _loops(module)
+    waits = [op for op in loop.body.block.ops if isinstance(op, memref.DmaWaitOp)]
+    assert [op.tag.name_hint for op in waits] == ["tag"]
+    assert not any(isinstance(op, memref.AllocaOp) for op in loop.body.block.ops)
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        {"first": (("%arg_tag", TAG),)},  # the first tag is no alloca
+        {"first": (("%tag4", "memref<4xi32>"),)},  # nor of the type the slices allocate
+        {"first": (("%tag", TAG), ("%arg_tag", TAG))},  # a second wait on another tag: no alloca,
+        {"first": (("%tag", TAG), ("%tag4", "memref<4xi32>"))},  # of another type,
+        {"first": (("%tag", TAG), ("%tag2", TAG))},  # another alloca
+        {"sizes": ("%c0", "%c4", "%c8")},  # the waits' element counts step
+    ],
+    ids=["argument", "type", "second-argument", "second-type", "second-alloca", "sizes-step"],
+)
+def test_waits_that_carry_no_one_tag_or_step_a_size_are_not_rolled(change):
+    assert _rolls(_waits(**change)) == 0
+
+
+def test_the_last_slices_tag_waited_on_in_a_branch_after_the_run_becomes_the_carried_tag():
+    after = f'\n    scf.if %cond {{\n      "memref.dma_wait"(%t2, %c0, %c4) : ({TAG}, index, index) -> ()\n    }}'
+    module, _ = parse_module(_waits(after=after))
+    assert roll_slices(module) == 1
+    module.verify()
+    (branch,) = [op for op in module.walk() if isinstance(op, scf.IfOp)]
+    wait = branch.true_region.block.first_op
+    assert isinstance(wait, memref.DmaWaitOp) and wait.tag.name_hint == "tag"
+
+
+def test_names_holding_braces_of_their_own_come_back_from_rolling_and_unrolling():
+    text = _relu_slices([0, 4, 8]).replace('cfmem.tensor = "o_s', 'cfmem.tensor = "o{}_s')
+    module, _ = parse_module(text)
+    want = _views(module)
+    assert [name for name, _ in want] == ["o{}_s0", "o{}_s1", "o{}_s2"]
+    roll_slices(module)
+    unroll_loops(next(op for op in module.ops if op.name == "func.func"))
+    assert _views(module) == want
+
+
+def test_unrolling_fills_in_the_first_braces_of_a_template_only():
+    module, fn = _hand_loop(HAND_LOOP.replace('"w_s{}"', '"w{}_s{}"'))
+    unroll_loops(fn)
+    names = [op.attributes[TENSOR_ATTR].data for op in fn.walk() if isinstance(op, memref.ViewOp)]
+    assert names[::2] == ["w5_s{}", "w8_s{}", "w11_s{}"]
+
+
+def test_slices_that_roll_once_another_ops_slices_have_rolled_are_rolled():
+    """The offsets of b's slices sit between a's slices (so a's slices are not alike) until rolling
+    b's slices leaves them unused and erases them: then a's slices roll too."""
+    body = [
+        _out(0, "%c0", "a"), _relu(0, out="%a_s0", slice_of="a"),
+        "    %b0 = arith.constant 0 : index",
+        _out(1, "%c4", "a"), _relu(1, out="%a_s1", slice_of="a"),
+        "    %b1 = arith.constant 4 : index",
+        _out(2, "%c8", "a"), _relu(2, out="%a_s2", slice_of="a"),
+        _out(0, "%b0", "b"), _relu(3, out="%b_s0", slice_of="b"),
+        _out(1, "%b1", "b"), _relu(4, out="%b_s1", slice_of="b"),
+    ]  # fmt: skip
+    module, _ = parse_module(_flat("\n".join(body)))
+    assert roll_slices(module) == 2
+    module.verify()
+    assert [_shape(loop) for loop in _loops(module)] == [(0, 3, 1, 1), (0, 2, 1, 1)]
+
+
+def test_a_slice_that_allocates_no_tag_where_the_first_did_is_not_rolled():
+    """The second slice waits on the first one's tag but makes no tag of its own (an op without
+    results stands where the first slice allocates)."""
+    wait = f'"memref.dma_wait"(%tag2, %c0, %c4) : ({TAG}, index, index) -> ()'
+    text = _waits().replace(f"%t1 = memref.alloca() : {TAG}", wait).replace("dma_wait\"(%t1,", "dma_wait\"(%tag2,")
+    assert "%t1" not in text
+    assert _rolls(text) == 0

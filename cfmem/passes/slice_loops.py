@@ -15,7 +15,8 @@ rotate through (so a group's buffers are the same on every trip):
 - a ``cfmem.tensor`` name that counts with the slices is kept as a template,
   ``cfmem.tensor = "w_s{}_sram"`` with ``cfmem.tensor_index = [a, b]``: the
   name on trip ``i`` has ``a + b * i`` in place of ``{}``, so the flat
-  interpreter's ownership checks still tell every slice apart.
+  interpreter's ownership checks still tell every slice apart (names holding a
+  ``{}`` of their own do not count: the template could not say which is which).
 
 Anything else that differs between iterations (a transfer's element count
 among them: only offsets step), a value of the run used after it, or an op
@@ -41,14 +42,14 @@ from cfmem.passes.lower_to_memref import LOOP_ATTR, TENSOR_ATTR
 from cfmem.passes.placement import SLICE_OF_ATTR
 
 TENSOR_INDEX_ATTR = "cfmem.tensor_index"
-"""``[a, b]``: trip ``i`` of the enclosing loop names the tensor with ``a + b * i`` in place of ``{}``."""
+"""``[a, b]``: trip ``i`` of the enclosing loop names the tensor with ``a + b * i`` in place of the first ``{}``."""
 MAX_GROUP = 8
 """Most iterations per trip tried (the deepest DMA rotation)."""
 _NUMBER = re.compile(r"\d+")
 
 
 def tensor_name(template: str, index: tuple[int, int], trip: int) -> str:
-    """The name a templated tensor has on trip ``trip``."""
+    """The name a templated tensor has on trip ``trip`` (its first ``{}`` filled in)."""
     return template.replace("{}", str(index[0] + index[1] * trip), 1)
 
 
@@ -77,6 +78,8 @@ def _counting(names: list[str]) -> tuple[str, tuple[int, int]] | None:
     text = parts[0][0]
     for j, piece in enumerate(pieces):
         text += ("{}" if j == k else piece) + parts[0][j + 1]
+    if text.count("{}") != 1:
+        return None  # a name with a "{}" of its own: the template would not say which one counts
     return text, (a, b)
 
 
@@ -218,7 +221,7 @@ class _Run:
                         if w is None:
                             if not (p in plan.carried and g == last and user in self.after):
                                 return False
-                        elif w is not None and w[0] != g and not (p in plan.carried and w[0] == g + 1):
+                        elif w[0] != g and not (p in plan.carried and w[0] == g + 1):
                             return False
         return True
 
@@ -265,30 +268,53 @@ def _best_run(ops: list[Operation], anchors: list[int]) -> _Plan | None:
 
 def roll_block(block: Block, entry: Block) -> int:
     """Roll every run of sliced iterations in ``block`` (not nested blocks), making new index
-    constants in its function's ``entry`` block; loops made."""
+    constants in its function's ``entry`` block; loops made. An op's slices that did not roll are
+    tried again once the ops from their first group to their last slice change (a loop erases the
+    offsets it no longer needs, which may have kept them apart)."""
     made = 0
-    unrollable: set[str] = set()
+    failed: dict[str, tuple[Operation, ...]] = {}
     while True:
         ops = list(block.ops)
         anchors: dict[str, list[int]] = {}
         for k, op in enumerate(ops):
             name = _anchor(op)
-            if name is not None and name not in unrollable:
+            if name is not None:
                 anchors.setdefault(name, []).append(k)
         for name, positions in anchors.items():
-            plan = _best_run(ops, positions) if len(positions) > 1 else None
+            if len(positions) < 2:
+                continue
+            span = tuple(ops[max(0, 2 * positions[0] - positions[1] + 1) : positions[-1] + 1])
+            if failed.get(name) == span:
+                continue
+            plan = _best_run(ops, positions)
             if plan is not None:
                 _build_loop(plan, entry)
                 made += 1
                 break
-            unrollable.add(name)  # rolling another op's slices leaves this one's as they are
+            failed[name] = span
         else:
             return made
 
 
+def _constants_ahead(entry: Block, op: Operation) -> dict[int, SSAValue]:
+    """The index constants of ``entry`` ahead of the op that is or holds ``op`` (nested in ``entry``):
+    the ones a loop put before ``op`` may use (not the run's own, not ones made after it)."""
+    while op.parent_block() is not entry:
+        parent = op.parent_op()
+        assert parent is not None
+        op = parent
+    consts: dict[int, SSAValue] = {}
+    for ahead in entry.ops:
+        if ahead is op:
+            break
+        if ahead.results and (c := index_constant(ahead.results[0])) is not None:
+            consts.setdefault(c, ahead.results[0])
+    return consts
+
+
 def _build_loop(plan: _Plan, entry: Block) -> None:
     first = plan.groups[0]
-    consts = {c: op.results[0] for op in entry.ops if op.results and (c := index_constant(op.results[0])) is not None}
+    consts = _constants_ahead(entry, first[0])
 
     def const(value: int) -> SSAValue:
         """An index constant at the function's entry (the one there already if any)."""
