@@ -58,8 +58,8 @@ func.func @main(%n: tensor<i64>, %x: tensor<4xf32>) -> (tensor<4xf32>) {
   func.return %h : tensor<4xf32>
 }
 """
-"""Halves x and adds the iteration number / 16 while its sum (before the addition) is above 1,
-at most n times: a loop whose condition the body computes (``scf.while``)."""
+"""Runs while the sum of x is above 1, at most n times: each trip halves x, tests the halved
+sum, then adds the trip number / 16 (a loop whose condition the body computes: ``scf.while``)."""
 
 
 @pytest.fixture(scope="module")
