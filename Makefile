@@ -86,7 +86,7 @@ else
 	survivors="$$($(BIN)/python bench/mutation_report.py --survivors $(MODULE))" && \
 		if [ -n "$$survivors" ] && [ "$(MUTATION_SECOND_ROUND)" = yes ]; then CFMEM_MUTATION_MODULES='$(MODULE)' $(BIN)/mutmut run --max-children $(MUTATION_JOBS) $$survivors; fi
 endif
-	$(BIN)/python bench/mutation_report.py
+	CFMEM_MUTATION_MODULES='$(MODULE)' CFMEM_MUTATION_SECOND_ROUND=$(MUTATION_SECOND_ROUND) $(BIN)/python bench/mutation_report.py
 
 clean:
 	rm -rf $(OUT) lit_tests/**/Output

@@ -173,10 +173,16 @@ def source_digest(path: Path) -> str:
 def update_records(records: dict[str, dict], scopes: dict[str, list[str]]) -> dict[str, dict]:
     """Replace the record of every module with results in ``mutants/``; keep the others'."""
     updated = dict(records)
+    just_run = os.environ.get("CFMEM_MUTATION_MODULES", "").split()
     for path in module_paths():
         results = load_results(path, scopes)
         if any(status != "not checked" for status in results.values()):
-            updated[str(path)] = module_record(path, results)
+            record = module_record(path, results)
+            if str(path) in just_run:
+                record["quick_only"] = os.environ.get("CFMEM_MUTATION_SECOND_ROUND", "yes") == "no"
+            elif "quick_only" in records.get(str(path), {}):
+                record["quick_only"] = records[str(path)]["quick_only"]
+            updated[str(path)] = record
     return updated
 
 
@@ -185,6 +191,7 @@ def build_report(records: dict[str, dict], notes: dict[str, str], scopes: dict[s
     survivor_rows: list[str] = []
     not_run: list[str] = []
     partly_run: list[str] = []
+    quick_only: list[str] = []
     changed: list[str] = []
     unexplained: list[str] = []
     totals: Counter = Counter()
@@ -199,6 +206,8 @@ def build_report(records: dict[str, dict], notes: dict[str, str], scopes: dict[s
         checked = total - counts["not checked"]
         if counts["not checked"]:
             partly_run.append(f"`{module}` ({checked} of {total} mutants checked)")
+        if record.get("quick_only"):
+            quick_only.append(f"`{module}`")
         detected = sum(counts[s] for s in DETECTED)
         rate = f"{100 * detected / checked:.1f} %" if checked else "-"
         other_text = ", ".join(
@@ -249,6 +258,9 @@ def build_report(records: dict[str, dict], notes: dict[str, str], scopes: dict[s
               " stopped before the mutant."]
     if partly_run:
         lines += ["", "Partly run (the kill rate counts the checked mutants only): " + ", ".join(partly_run) + "."]
+    if quick_only:
+        lines += ["", "Quick round only (`MUTATION_SECOND_ROUND=no`: survivors were not run again against the tests slower"
+                  " than `MUTATION_QUICK_SECONDS`, so some may be killed by those): " + ", ".join(quick_only) + "."]
     if not_run:
         lines += ["", "Not run: " + ", ".join(not_run) + "."]
     if changed:
