@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from cfmem.dma.events import Block, Compute, IfEvent, Start, Wait
+from cfmem.dma.events import Block, Compute, IfEvent, LoopEvent, Start, Wait
 from cfmem.dma.flat_hazards import Bytes, FlatStart, FlatWait, check_flat
 from cfmem.dma.hazards import HazardError, check
 from cfmem.interp.flat import ClobberError, FlatInterpreter
@@ -38,6 +38,27 @@ def test_a_transfer_just_below_data_still_to_be_read_is_allowed():
         Wait("t2"),
         Compute("op", reads=("t1", "t2")),
     ]))  # fmt: skip
+
+
+def reload_loop(reloads: dict[str, str]) -> Block:
+    """Weights ``p`` loaded before a loop whose every iteration reads the weights and then
+    reloads them (``q``) into the same bytes for the next: iteration 2 reads ``q`` of
+    iteration 1, never ``p`` again."""
+    body = Block("body", [Compute("use", reads=("p",)), Start("q", "buf", ((0, 8),), 8), Wait("q")])
+    return Block("@f", [Start("p", "buf", ((0, 8),), 8), Wait("p"), LoopEvent("loop#0", body, reloads=reloads)])
+
+
+def test_a_reload_across_the_back_edge_is_what_the_next_iteration_reads():
+    check(reload_loop({"p": "q"}))
+    # without the back edge's renaming, iteration 2 would still read p, which q overwrote
+    with pytest.raises(HazardError, match="transfer q@1 overwrites bytes of buf that are still to be read from transfer p"):
+        check(reload_loop({}))
+
+
+def test_a_transfer_outstanding_at_a_loop_names_the_loop():
+    body = Block("body", [Compute("use")])
+    with pytest.raises(HazardError, match="transfer p into buf is still outstanding at the loop#0 of region @f"):
+        check(Block("@f", [Start("p", "buf", ((0, 8),), 8), LoopEvent("loop#0", body), Wait("p")]))
 
 
 # --- DMA hazards on the flat form -------------------------------------------------
