@@ -490,3 +490,18 @@ def test_overlapping_transfers_are_refused_only_by_a_checking_run():
         run_flat(module, {"x": X})
     got = run_flat(module, {"x": X}, check=False)
     np.testing.assert_array_equal(got.outputs["o"].view(np.uint8), np.full(16, 7, np.uint8))
+
+
+def test_a_store_into_bytes_a_transfer_is_still_writing_is_a_clobber_named_at_the_store():
+    store = """%q0 = memref.view %arena[%c16][] {cfmem.tensor = "q"} : memref<32xi8, 1 : i64> to memref<16xi8, 1 : i64>
+  %seven = arith.constant 7 : i8
+  memref.store %seven, %q0[%c0] : memref<16xi8, 1 : i64>"""
+    module, _ = parse_module(FROM_SLOW.replace("BEFORE", store).replace("AFTER", ""))
+    with pytest.raises(ClobberError) as err:
+        run_flat(module, {"x": X})
+    assert str(err.value) == "'memref.store' overwrites %q while the DMA of %q into the same bytes has not been waited for"
+    assert err.value.op is only(module, "memref.store")
+    after, _ = parse_module(FROM_SLOW.replace("BEFORE", "").replace("AFTER", store))
+    want = X.copy()
+    want.view(np.uint8)[0] = 7  # the first byte of the little-endian first element
+    np.testing.assert_array_equal(run_flat(after, {"x": X}).outputs["o"], want)

@@ -283,7 +283,7 @@ class FlatInterpreter:
         init = self.init_of(fn)
         if fn not in self._input_specs:
             self._input_specs[fn], self._result_names[fn] = input_spec(fn), result_names(fn)
-        arguments = check_inputs(fn, inputs, self._input_specs[fn])
+        arguments = check_inputs(self._input_specs[fn], inputs)
         loader = None if init is None else self.compiled(init.body.block)
         body = self.compiled(fn.body.block)
         with np.errstate(all="ignore"):  # NaN and inf are IEEE results here, not errors
@@ -481,7 +481,7 @@ class _Compiler:
         if isinstance(op, memref.GetGlobalOp):
             return self.get_global(op, outs[0])
         if isinstance(op, memref.ViewOp):
-            return self.view(op, ins, outs[0])
+            return self.view(op, outs[0])
         if isinstance(op, memref.AllocaOp):
             shape, dtype = _shape_dtype(op.memref.type)
             out = outs[0]
@@ -516,7 +516,7 @@ class _Compiler:
                 index = tuple(values[i] for i in indices)
                 flat = int(np.ravel_multi_index(index, ref.shape)) if ref.shape else 0
                 element = Ref(ref.memory, ref.offset + flat * ref.dtype.itemsize, (), ref.dtype, ref.tensor)
-                interp.write(element, np.asarray(values[value], ref.dtype), op)
+                interp.write(element, values[value], op)  # the assignment converts to the element type
 
             return store
         if isinstance(op, scf.WhileOp):
@@ -551,7 +551,7 @@ class _Compiler:
             interp.statics[out] = Ref(interp.global_memory(name), 0, shape, dtype)
         return lambda values: interp.memory(name)
 
-    def view(self, op: memref.ViewOp, ins: list[int], out: int) -> Step | None:
+    def view(self, op: memref.ViewOp, out: int) -> Step | None:
         """A view of a global's memory is made once per source, byte shift and tensor name, and
         kept; one of a fixed source at a constant shift is made now (None: it is in ``statics``)."""
         source, shift = self.slot(op.source), self.slot(op.byte_shift)

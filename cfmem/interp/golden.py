@@ -161,7 +161,11 @@ def conform_inputs(fn: func.FuncOp, inputs: dict[str, np.ndarray], spec: InputSp
     """The inputs of ``fn`` (``spec``: its ``input_spec``) by argument name, checked for
     name and shape and in each argument's dtype (``conform_input``); the one input policy
     of every command that runs a model."""
-    spec = input_spec(fn) if spec is None else spec
+    return conform_to_spec(input_spec(fn) if spec is None else spec, inputs)
+
+
+def conform_to_spec(spec: InputSpec, inputs: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+    """``conform_inputs`` for a function whose ``input_spec`` is ``spec``."""
     conformed: dict[str, np.ndarray] = {}
     for name, want, dtype in spec:
         if name not in inputs:
@@ -176,9 +180,10 @@ def conform_inputs(fn: func.FuncOp, inputs: dict[str, np.ndarray], spec: InputSp
     return conformed
 
 
-def check_inputs(fn: func.FuncOp, inputs: dict[str, np.ndarray], spec: InputSpec | None = None) -> list[np.ndarray]:
-    """The arguments of ``fn`` from ``inputs`` (``conform_inputs``), in argument order."""
-    return list(conform_inputs(fn, inputs, spec).values())
+def check_inputs(spec: InputSpec, inputs: dict[str, np.ndarray]) -> list[np.ndarray]:
+    """The arguments of a function whose ``input_spec`` is ``spec``, from ``inputs``
+    (``conform_to_spec``), in argument order."""
+    return list(conform_to_spec(spec, inputs).values())
 
 
 Env = list
@@ -238,7 +243,7 @@ class GoldenInterpreter:
         if fn not in self._programs:
             self._programs[fn] = (input_spec(fn), result_names(fn), *_Compiler(self).function(fn))
         spec, names, body, argument_slots, template = self._programs[fn]
-        arguments = check_inputs(fn, inputs, spec)
+        arguments = check_inputs(spec, inputs)
         self.branches, self.loops, self.iterations = [], [], IterationLimit(self.max_iterations)
         env = template.copy()
         for k, value in zip(argument_slots, arguments):
