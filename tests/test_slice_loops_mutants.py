@@ -659,3 +659,22 @@ def test_a_slice_that_allocates_no_tag_where_the_first_did_is_not_rolled():
     text = _waits().replace(f"%t1 = memref.alloca() : {TAG}", wait).replace("dma_wait\"(%t1,", "dma_wait\"(%tag2,")
     assert "%t1" not in text
     assert _rolls(text) == 0
+
+
+def test_slices_whose_value_another_ops_slices_stop_using_are_rolled():
+    """b's first slice reads the offset a's first slice makes (so a's run is used after it: its
+    slices do not roll) until rolling b's slices steps that offset in the loop body: then a's
+    slices roll too, though none of a's ops changed (only the ops after them)."""
+    body = [
+        "    %c12 = arith.constant 12 : index",
+        "    %c16 = arith.constant 16 : index",
+        "    %p0 = arith.constant 12 : index", _out(0, "%p0", "a"), _relu(0, out="%a_s0", slice_of="a"),
+        "    %p1 = arith.constant 12 : index", _out(1, "%p1", "a"), _relu(1, out="%a_s1", slice_of="a"),
+        "    %p2 = arith.constant 12 : index", _out(2, "%p2", "a"), _relu(2, out="%a_s2", slice_of="a"),
+        _out(0, "%p0", "b"), _relu(3, out="%b_s0", slice_of="b"),
+        _out(1, "%c16", "b"), _relu(4, out="%b_s1", slice_of="b"),
+    ]  # fmt: skip
+    module, _ = parse_module(_flat("\n".join(body)))
+    assert roll_slices(module) == 2
+    module.verify()
+    assert [_shape(loop) for loop in _loops(module)] == [(0, 3, 1, 1), (0, 2, 1, 1)]
