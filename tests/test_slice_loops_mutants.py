@@ -711,3 +711,23 @@ def test_the_pass_rolls_the_slices_of_the_module_it_is_given():
     RollSlicesPass().apply(Context(), module)
     module.verify()
     assert [_shape(loop) for loop in _loops(module)] == [(0, 3, 1, 1)]
+
+
+def test_slices_whose_last_view_another_ops_slices_stop_reading_are_rolled():
+    """b's first slice reads the view a's last slice writes (so a's run is used after it) until
+    rolling b's slices steps that view in the loop body: then a's slices roll too."""
+    space = "memref<1x1xf32, 1 : i64>"
+    body = [
+        "    %c12 = arith.constant 12 : index",
+        "    %c16 = arith.constant 16 : index",
+        "    %p0 = arith.constant 12 : index", _out(0, "%p0", "a"), _relu(0, out="%a_s0", slice_of="a"),
+        "    %p1 = arith.constant 12 : index", _out(1, "%p1", "a"), _relu(1, out="%a_s1", slice_of="a"),
+        f'    %v = memref.view %arena[%c16][] {{cfmem.tensor = "a_s1"}} : memref<256xi8, 1 : i64> to {space}',
+        _out(0, "%c0", "b"), _relu(3, ins="%a_s1", out="%b_s0", slice_of="b"),
+        _out(1, "%c4", "b"), _relu(4, ins="%v", out="%b_s1", slice_of="b"),
+    ]  # fmt: skip
+    text = _flat("\n".join(body)).replace("%a_s1 : memref<1x1xf32>)", f"%a_s1 : {space})")
+    module, _ = parse_module(text.replace("%v : memref<1x1xf32>)", f"%v : {space})"))
+    assert roll_slices(module) == 2
+    module.verify()
+    assert [_shape(loop) for loop in _loops(module)] == [(0, 2, 1, 1), (0, 2, 1, 1)]
