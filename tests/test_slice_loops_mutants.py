@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from xdsl.context import Context
 from xdsl.dialects import arith, memref, scf
 from xdsl.dialects.builtin import StringAttr
 
@@ -12,7 +13,14 @@ from cfmem.interp.flat import run_flat
 from cfmem.interp.golden import run_function
 from cfmem.ir_io import parse_module
 from cfmem.passes.lower_to_memref import TENSOR_ATTR
-from cfmem.passes.slice_loops import MAX_GROUP, TENSOR_INDEX_ATTR, index_constant, roll_slices, unroll_loops
+from cfmem.passes.slice_loops import (
+    MAX_GROUP,
+    TENSOR_INDEX_ATTR,
+    RollSlicesPass,
+    index_constant,
+    roll_slices,
+    unroll_loops,
+)
 from cfmem.pipeline import apply_pipeline
 
 LOWER = "nn-slice-weights,{dma},nn-plan-memory{{strategy=sequential}},nn-lower-to-memref"
@@ -659,3 +667,67 @@ def test_a_slice_that_allocates_no_tag_where_the_first_did_is_not_rolled():
     text = _waits().replace(f"%t1 = memref.alloca() : {TAG}", wait).replace("dma_wait\"(%t1,", "dma_wait\"(%tag2,")
     assert "%t1" not in text
     assert _rolls(text) == 0
+
+
+def test_slices_whose_value_another_ops_slices_stop_using_are_rolled():
+    """b's first slice reads the offset a's first slice makes (so a's run is used after it: its
+    slices do not roll) until rolling b's slices steps that offset in the loop body: then a's
+    slices roll too, though none of a's ops changed (only the ops after them)."""
+    body = [
+        "    %c12 = arith.constant 12 : index",
+        "    %c16 = arith.constant 16 : index",
+        "    %p0 = arith.constant 12 : index", _out(0, "%p0", "a"), _relu(0, out="%a_s0", slice_of="a"),
+        "    %p1 = arith.constant 12 : index", _out(1, "%p1", "a"), _relu(1, out="%a_s1", slice_of="a"),
+        "    %p2 = arith.constant 12 : index", _out(2, "%p2", "a"), _relu(2, out="%a_s2", slice_of="a"),
+        _out(0, "%p0", "b"), _relu(3, out="%b_s0", slice_of="b"),
+        _out(1, "%c16", "b"), _relu(4, out="%b_s1", slice_of="b"),
+    ]  # fmt: skip
+    module, _ = parse_module(_flat("\n".join(body)))
+    assert roll_slices(module) == 2
+    module.verify()
+    assert [_shape(loop) for loop in _loops(module)] == [(0, 3, 1, 1), (0, 2, 1, 1)]
+
+
+@pytest.mark.parametrize(("second", "rolls"), [("memref<1x4xf32>", 1), ("memref<2x2xf32>", 0)])
+def test_weight_views_of_another_type_are_not_rolled(second, rolls):
+    """Two slices each start a transfer from a weight view made before them (the views step by 8
+    bytes, neither has dynamic sizes); views of another shape cannot be one view in the loop."""
+    types = ("memref<1x4xf32>", second)
+    lines = ["    %tag = memref.alloca() : memref<2xi32>"]
+    lines += [f"    %w{k} = memref.view %blob[{('%c0', '%c8')[k]}][] : memref<64xi8> to {types[k]}" for k in range(2)]
+    for k in range(2):
+        lines += [
+            _out(k, ("%c0", "%c4")[k]),
+            f'    "memref.dma_start"(%w{k}, %c0, %c0, %o_s{k}, %c0, %c0, %c4, %tag, %c0)'
+            " {operandSegmentSizes = array<i32: 1, 2, 1, 2, 1, 1, 1>} : "
+            f"({types[k]}, index, index, memref<1x1xf32, 1 : i64>, index, index, index, memref<2xi32>, index) -> ()",
+            _relu(k),
+        ]
+    assert _rolls(_flat("\n".join(lines), ", %blob: memref<64xi8>")) == rolls
+
+
+def test_the_pass_rolls_the_slices_of_the_module_it_is_given():
+    module, _ = parse_module(_relu_slices([0, 4, 8]))
+    RollSlicesPass().apply(Context(), module)
+    module.verify()
+    assert [_shape(loop) for loop in _loops(module)] == [(0, 3, 1, 1)]
+
+
+def test_slices_whose_last_view_another_ops_slices_stop_reading_are_rolled():
+    """b's first slice reads the view a's last slice writes (so a's run is used after it) until
+    rolling b's slices steps that view in the loop body: then a's slices roll too."""
+    space = "memref<1x1xf32, 1 : i64>"
+    body = [
+        "    %c12 = arith.constant 12 : index",
+        "    %c16 = arith.constant 16 : index",
+        "    %p0 = arith.constant 12 : index", _out(0, "%p0", "a"), _relu(0, out="%a_s0", slice_of="a"),
+        "    %p1 = arith.constant 12 : index", _out(1, "%p1", "a"), _relu(1, out="%a_s1", slice_of="a"),
+        f'    %v = memref.view %arena[%c16][] {{cfmem.tensor = "a_s1"}} : memref<256xi8, 1 : i64> to {space}',
+        _out(0, "%c0", "b"), _relu(3, ins="%a_s1", out="%b_s0", slice_of="b"),
+        _out(1, "%c4", "b"), _relu(4, ins="%v", out="%b_s1", slice_of="b"),
+    ]  # fmt: skip
+    text = _flat("\n".join(body)).replace("%a_s1 : memref<1x1xf32>)", f"%a_s1 : {space})")
+    module, _ = parse_module(text.replace("%v : memref<1x1xf32>)", f"%v : {space})"))
+    assert roll_slices(module) == 2
+    module.verify()
+    assert [_shape(loop) for loop in _loops(module)] == [(0, 2, 1, 1), (0, 2, 1, 1)]

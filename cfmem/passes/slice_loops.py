@@ -243,6 +243,12 @@ def _anchor(op: Operation) -> str | None:
     return attr.data if isinstance(attr, StringAttr) else None
 
 
+def _run_start(anchors: list[int]) -> int:
+    """Where the run at these anchors starts: one slice's ops (as many as lie between the first
+    two anchors) before the first anchor's successor; negative if the block starts later."""
+    return 2 * anchors[0] - anchors[1] + 1
+
+
 def _best_run(ops: list[Operation], anchors: list[int]) -> _Plan | None:
     """The plan of the run at these anchors that rolls the most slices, or None."""
     best: tuple[int, _Plan] | None = None
@@ -250,7 +256,7 @@ def _best_run(ops: list[Operation], anchors: list[int]) -> _Plan | None:
     regular = 1
     while regular < len(anchors) and anchors[regular] - anchors[regular - 1] == period:
         regular += 1
-    start = anchors[0] - period + 1
+    start = _run_start(anchors)
     if start < 0:
         return None
     for per_group in range(1, MAX_GROUP + 1):
@@ -266,13 +272,26 @@ def _best_run(ops: list[Operation], anchors: list[int]) -> _Plan | None:
     return best[1] if best is not None else None
 
 
+def _reads(ops: list[Operation], anchors: list[int]) -> tuple[tuple[object, ...], ...]:
+    """What ``_best_run`` reads at these anchors that rolling other slices can change: the ops
+    from the run's start to the last anchor, the values they use, and the uses of their results
+    (a value of the run used after it ends the run). Rolling changes none of the other ops it
+    reads (those making the values) in place."""
+    window = ops[max(0, _run_start(anchors)) : anchors[-1] + 1]
+    return (
+        tuple(window),
+        tuple(value for op in window for value in op.operands),
+        tuple(use for op in window for result in op.results for use in result.uses),
+    )
+
+
 def roll_block(block: Block, entry: Block) -> int:
     """Roll every run of sliced iterations in ``block`` (not nested blocks), making new index
     constants in its function's ``entry`` block; loops made. An op's slices that did not roll are
-    tried again once the ops from their first group to their last slice change (a loop erases the
-    offsets it no longer needs, which may have kept them apart)."""
+    tried again once what ``_best_run`` reads of them changes (a loop erases the offsets it no
+    longer needs, which may have kept them apart, and the slices that used a value of their run)."""
     made = 0
-    failed: dict[str, tuple[Operation, ...]] = {}
+    failed: dict[str, tuple[tuple[object, ...], ...]] = {}
     while True:
         ops = list(block.ops)
         anchors: dict[str, list[int]] = {}
@@ -283,15 +302,15 @@ def roll_block(block: Block, entry: Block) -> int:
         for name, positions in anchors.items():
             if len(positions) < 2:
                 continue
-            span = tuple(ops[max(0, 2 * positions[0] - positions[1] + 1) : positions[-1] + 1])
-            if failed.get(name) == span:
+            read = _reads(ops, positions)
+            if failed.get(name) == read:
                 continue
             plan = _best_run(ops, positions)
             if plan is not None:
                 _build_loop(plan, entry)
                 made += 1
                 break
-            failed[name] = span
+            failed[name] = read
         else:
             return made
 
