@@ -310,14 +310,15 @@ class InsertDmaPass(ModulePass):
         first_wait = DmaWaitOp(starts[0])
         Rewriter.insert_op([starts[0], first_wait], InsertPoint.before(loop))
         _use_on_chip(ops[0], dict(zip(starts[0].sources, first_wait.results)))
+        order = _positions(loop.body.block.first_op, ops[-1])
         for start in starts[1 : 1 + ahead]:
-            Rewriter.insert_op(start, InsertPoint.before(ops[0]))
+            _insert_start(start, ops[0], order)
         last = len(ops) - 1
         for k in range(1, len(ops)):
             wait = DmaWaitOp(starts[k])
             Rewriter.insert_op(wait, InsertPoint.before(ops[k]))
             if k + ahead <= last:
-                Rewriter.insert_op(starts[k + ahead], InsertPoint.before(ops[k]))
+                _insert_start(starts[k + ahead], ops[k], order)
             _use_on_chip(ops[k], dict(zip(starts[k].sources, wait.results)))
         reload = DmaStartOp(list(starts[0].sources), starts[0].buffer, list(starts[0].byte_offsets))
         reload.token.name_hint = "reload"
@@ -332,35 +333,40 @@ class InsertDmaPass(ModulePass):
         self, ops: list[Operation], buffers: list[SSAValue | None], first: Operation, sync: bool
     ) -> None:
         starts = self.transfers(ops, buffers)
-        # positions from the segment's first op to its last loaded one: a producer before
-        # them is before every op a transfer may be inserted at, as one left out is
-        order: dict[Operation, int] = {}
-        op: Operation | None = first
-        while op is not None and op is not ops[-1]:
-            order[op] = len(order)
-            op = op.next_op
-        order[ops[-1]] = len(order)
-
-        def insert_start(start: DmaStartOp, before: Operation) -> None:
-            """Before ``before``, or right after the last op producing what it transfers."""
-            producers = [s.owner for s in start.sources if isinstance(s.owner, Operation) and s.owner in order]
-            latest = max(producers, key=order.__getitem__, default=None)
-            if latest is not None and order[latest] >= order[before]:
-                Rewriter.insert_op(start, InsertPoint.after(latest))
-            else:
-                Rewriter.insert_op(start, InsertPoint.before(before))
-
+        order = _positions(first, ops[-1])
         ahead = 0 if sync else len(buffers) - 1
         for start in starts[:ahead]:
-            insert_start(start, first)
+            _insert_start(start, first, order)
         for k, o in enumerate(ops):
             if sync:
                 Rewriter.insert_op(starts[k], InsertPoint.before(o))
             wait = DmaWaitOp(starts[k])
             Rewriter.insert_op(wait, InsertPoint.before(o))
             if ahead and k + ahead < len(ops):
-                insert_start(starts[k + ahead], o)
+                _insert_start(starts[k + ahead], o, order)
             _use_on_chip(o, dict(zip(starts[k].sources, wait.results)))
+
+
+def _positions(first: Operation, last: Operation) -> dict[Operation, int]:
+    """Positions of the ops from ``first`` to ``last`` in their block: a producer before them is
+    before every op a transfer may be inserted at, as one left out is."""
+    order: dict[Operation, int] = {}
+    op: Operation | None = first
+    while op is not None and op is not last:
+        order[op] = len(order)
+        op = op.next_op
+    order[last] = len(order)
+    return order
+
+
+def _insert_start(start: DmaStartOp, before: Operation, order: dict[Operation, int]) -> None:
+    """Before ``before``, or right after the last op of ``order`` producing what it transfers."""
+    producers = [s.owner for s in start.sources if isinstance(s.owner, Operation) and s.owner in order]
+    latest = max(producers, key=order.__getitem__, default=None)
+    if latest is not None and order[latest] >= order[before]:
+        Rewriter.insert_op(start, InsertPoint.after(latest))
+    else:
+        Rewriter.insert_op(start, InsertPoint.before(before))
 
 
 def _prefetching_loop(seg: _Segment, slots: int) -> LoopOp | None:

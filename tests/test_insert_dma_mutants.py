@@ -1,0 +1,278 @@
+"""nn-insert-dma in detail: option errors, packing at the i64 limit, the helpers' contracts, the
+names and marks of every inserted op, loop weights over the budget, and the back-edge prefetch
+of a streamed loop body (which bodies get it, with evicted activations and deeper rotations)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from xdsl.dialects.builtin import StringAttr, UnitAttr
+from xdsl.utils.exceptions import PassFailedException
+
+from cfmem.dialects.nn_control import IfOp
+from cfmem.dialects.nn_dma import RELOAD_ATTR, DmaBufferOp, DmaStartOp, DmaWaitOp
+from cfmem.interp.golden import run_function
+from cfmem.ir_io import make_context, parse_module
+from cfmem.passes.dma_events import check_function
+from cfmem.passes.insert_dma import (
+    HOISTED_ATTR,
+    InsertDmaPass,
+    _insert_buffers,
+    packed_offsets,
+    segments,
+    streamed_operands,
+)
+from cfmem.passes.liveness import functions
+from cfmem.passes.placement import OFFCHIP_ATTR, WEIGHTS_ATTR, set_offchip
+from cfmem.planning.option_checks import I64_MAX
+
+LOOP = """
+builtin.module {
+  nn.global @weights size(4096) seed(3) scale(3.000000e-01 : f64)
+  func.func @main(%n: tensor<i64>, %x: tensor<1x8xf32>) -> (tensor<1x8xf32>) {
+    %weights = nn.get_global @weights : tensor<4096xi8>
+    %w1 = nn.view %weights[0] bytes(256) : tensor<4096xi8> to tensor<8x8xf32>
+    %w2 = nn.view %weights[256] bytes(256) : tensor<4096xi8> to tensor<8x8xf32>
+    %b1 = nn.view %weights[512] bytes(32) : tensor<4096xi8> to tensor<8xf32>
+    %t = nn.constant dense<true> : tensor<i1>
+    %x0 = nn.relu %x : (tensor<1x8xf32>) -> tensor<1x8xf32>
+    %h = nn.loop %n, %t (%x0) : (tensor<i64>, tensor<i1>, tensor<1x8xf32>) -> (tensor<1x8xf32>) {
+    ^bb0(%i: tensor<i64>, %c: tensor<i1>, %a: tensor<1x8xf32>):
+      %g = nn.gemm %a, %w1, %b1 {trans_b = true} : (tensor<1x8xf32>, tensor<8x8xf32>, tensor<8xf32>) -> tensor<1x8xf32>
+      %r = nn.tanh %g : (tensor<1x8xf32>) -> tensor<1x8xf32>
+      %m = nn.matmul %r, %w2 : (tensor<1x8xf32>, tensor<8x8xf32>) -> tensor<1x8xf32>
+      %s = nn.add %m, %a : (tensor<1x8xf32>, tensor<1x8xf32>) -> tensor<1x8xf32>
+      nn.yield %t, %s : tensor<i1>, tensor<1x8xf32>
+    }
+    %y = nn.sigmoid %h : (tensor<1x8xf32>) -> tensor<1x8xf32>
+    func.return %y : tensor<1x8xf32>
+  }
+}
+"""
+"""A loop body of two ops with weights: the gemm's take 320 bytes packed at align 64, the matmul's
+256, all three 576."""
+
+UNNAMED = LOOP.replace("%w1", "%0").replace("%b1", "%1")
+"""The same loop, the gemm's weights without names."""
+
+
+def _parse(text: str):
+    module, _ = parse_module(text)
+    return module
+
+
+def _inserted(text: str, **options):
+    module = _parse(text)
+    InsertDmaPass(**options).apply(make_context(), module)
+    module.verify()
+    check_function(functions(module)[0])
+    return module
+
+
+def _same_numbers(text: str, module, trips=(0, 1, 3)) -> None:
+    x = np.linspace(-1, 1, 8, dtype=np.float32).reshape(1, 8)
+    for n in trips:
+        inputs = {"n": np.array(n, dtype=np.int64), "x": x}
+        want = run_function(_parse(text), inputs).outputs
+        got = run_function(module, inputs).outputs
+        for name in want:
+            np.testing.assert_array_equal(got[name], want[name])
+
+
+def _assert_defined_before_use(module) -> None:
+    for op in module.walk():
+        for operand in op.operands:
+            owner = operand.owner
+            if isinstance(owner, DmaWaitOp | DmaStartOp) and owner.parent_block() is op.parent_block():
+                assert owner.is_before_in_block(op), f"{op.name} reads %{operand.name_hint} before its definition"
+
+
+def _ops(module, kind):
+    return [op for op in module.walk() if isinstance(op, kind)]
+
+
+def _names(values) -> list:
+    return [v.name_hint for v in values]
+
+
+# --- options --------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        ({"mode": "fast"}, "unknown mode 'fast' (choose from pingpong, sync)"),
+        ({"buffers": "heap"}, "unknown buffer placement 'heap' (choose from region, fixed)"),
+        ({"loop_weights": "cache"}, "unknown loop-weights 'cache' (choose from hoist, stream)"),
+        ({"depth": 1}, "depth must be an integer from 2"),
+        ({"dma_budget": -1}, "dma-budget must be an integer from 0"),
+    ],
+)
+def test_a_bad_option_is_refused_by_its_name(options, message):
+    with pytest.raises(PassFailedException) as err:
+        InsertDmaPass(**options).apply(make_context(), _parse(LOOP))
+    assert str(err.value).startswith(message)
+
+
+# --- helpers ----------------------------------------------------------------------------------
+
+
+def _views(module) -> dict:
+    return {op.results[0].name_hint: op.results[0] for op in module.walk() if op.name == "nn.view"}
+
+
+def test_packing_aligns_every_offset_to_align_and_the_element_size():
+    w = _views(_parse(LOOP))
+    # at align 5, the 32 bytes of b1 take 35; w1 then needs a multiple of lcm(5, 4) = 20
+    assert packed_offsets([w["b1"], w["w1"]], 5) == ([0, 40], 300)
+
+
+def test_packing_fills_an_i64_exactly_but_refuses_one_byte_more():
+    w = _views(_parse(LOOP))
+    assert packed_offsets([w["b1"]], I64_MAX) == ([0], I64_MAX)
+    with pytest.raises(PassFailedException, match=rf"^align {I64_MAX} packs weights into \d+ bytes, more than"):
+        packed_offsets([w["b1"], w["w1"]], I64_MAX)
+
+
+def test_segments_leave_out_the_cuts_and_the_terminator():
+    module = _parse(LOOP)
+    fn = functions(module)[0]
+    parts = segments(fn.body.block)
+    assert [[op.name for op in part][-1] for part in parts] == ["nn.relu", "nn.sigmoid"]
+    body = next(op for op in module.walk() if op.name == "nn.loop").body.block
+    assert [op.name for op in segments(body)[0]] == ["nn.gemm", "nn.tanh", "nn.matmul", "nn.add"]
+
+
+def test_loops_and_terminators_reading_a_prefetched_copy_load_nothing_themselves():
+    module = _parse(LOOP)  # %x0, evicted, is the loop's initial value
+    set_offchip(next(op for op in module.walk() if op.name == "nn.relu"), True, evict=True)
+    InsertDmaPass().apply(make_context(), module)
+    loop = next(op for op in module.walk() if op.name == "nn.loop")
+    body_yield = loop.body.block.last_op
+    assert _names(loop.operands) == ["n", "t", "x0_off"] and streamed_operands(loop) == []
+    body_yield.operands[1] = loop.operands[2]  # a terminator reading the copy
+    assert streamed_operands(body_yield) == []
+
+
+def test_weights_placed_off_chip_are_not_streamed():
+    module = _parse(LOOP)
+    gemm = next(op for op in module.walk() if op.name == "nn.gemm")
+    gemm.attributes[WEIGHTS_ATTR] = StringAttr("offchip")
+    assert streamed_operands(gemm) == []
+    InsertDmaPass(loop_weights="stream").apply(make_context(), module)
+    assert _names(gemm.operands[1:]) == ["w1", "b1"]
+    assert [_names(s.sources) for s in _ops(module, DmaStartOp)] == [["w2"]]
+
+
+def test_a_buffer_is_made_for_every_used_slot_even_after_an_unused_one():
+    module = _parse(LOOP)
+    relu = next(op for op in module.walk() if op.name == "nn.relu")
+    buffers = _insert_buffers([1, 0, 8], relu)
+    assert buffers[1] is None
+    assert [(b.type.get_shape()[0], b.name_hint) for b in (buffers[0], buffers[2])] == [(1, "dma0"), (8, "dma2")]
+    assert relu.prev_op is buffers[2].owner and buffers[2].owner.prev_op is buffers[0].owner
+
+
+# --- loop weights -----------------------------------------------------------------------------
+
+
+def test_hoisted_loop_weights_are_marked_and_named():
+    module = _inserted(LOOP)
+    buffer, start, wait = (op for op in module.walk() if HOISTED_ATTR in op.attributes)
+    assert isinstance(buffer, DmaBufferOp) and buffer.result.name_hint == "loop_weights"
+    assert isinstance(start, DmaStartOp) and start.token.name_hint == "load_loop"
+    assert isinstance(wait, DmaWaitOp) and wait.next_op.name == "nn.loop"
+    assert _names(start.sources) == ["w1", "b1", "w2"] and list(start.byte_offsets) == [0, 256, 320]
+    _same_numbers(LOOP, module)
+
+
+def test_loop_weights_over_the_budget_are_streamed_each_iteration():
+    module = _inserted(LOOP, dma_budget=400)  # each op's weights fit, all three (576) do not
+    assert not any(HOISTED_ATTR in op.attributes for op in module.walk())
+    loop = next(op for op in module.walk() if op.name == "nn.loop")
+    assert sum(isinstance(op, DmaStartOp) for op in loop.body.walk()) == 2
+    _same_numbers(LOOP, module)
+
+
+# --- the back-edge prefetch of a streamed loop body -------------------------------------------
+
+
+def _reload(module) -> DmaStartOp | None:
+    found = [s for s in _ops(module, DmaStartOp) if RELOAD_ATTR in s.attributes]
+    assert len(found) <= 1
+    return found[0] if found else None
+
+
+def test_a_two_op_body_reloads_its_first_weights_during_its_last_op():
+    module = _inserted(LOOP, loop_weights="stream")
+    reload = _reload(module)
+    assert reload is not None and reload.attributes[RELOAD_ATTR] == UnitAttr()
+    assert reload.token.name_hint == "reload" and reload.next_op.name == "nn.matmul"
+    wait = next(iter(reload.token.uses)).operation
+    assert _names(wait.results) == ["w1_next", "b1_next"] and wait.next_op.name == "nn.yield"
+    gemm = next(op for op in module.walk() if op.name == "nn.gemm")
+    assert _names(gemm.operands[1:]) == ["w1_sram", "b1_sram"]
+    _same_numbers(LOOP, module)
+
+
+def test_weights_without_names_get_names_from_w():
+    module = _inserted(UNNAMED, loop_weights="stream")
+    wait = next(iter(_reload(module).token.uses)).operation
+    assert _names(wait.results) == ["w_next", "w_next"]
+    gemm = next(op for op in module.walk() if op.name == "nn.gemm")
+    assert _names(gemm.operands[1:]) == ["w_sram", "w_sram"]
+
+
+def test_three_buffers_prefetch_a_two_op_body_too():
+    module = _inserted(LOOP, loop_weights="stream", depth=3)
+    assert _reload(module) is not None
+    _same_numbers(LOOP, module)
+
+
+def test_a_body_whose_second_op_reads_an_evicted_copy_still_prefetches_its_first_weights():
+    text = LOOP.replace("%r = nn.tanh %g", "%r = nn.tanh %a")  # the gemm's result is read by the matmul only
+    text = text.replace("%m = nn.matmul %r, %w2", "%m = nn.matmul %g, %w2")
+    module = _parse(text)
+    set_offchip(next(op for op in module.walk() if op.name == "nn.gemm"), True, evict=True)
+    InsertDmaPass(loop_weights="stream").apply(make_context(), module)
+    module.verify()
+    _assert_defined_before_use(module)
+    assert _reload(module) is not None
+    matmul = next(op for op in module.walk() if op.name == "nn.matmul")
+    assert _names(matmul.operands) == ["g_off_sram", "w2_sram"]
+    _same_numbers(text, module)
+
+
+# --- evicted activations ----------------------------------------------------------------------
+
+EVICTIONS = """
+func.func @main(%x: tensor<1x8xf32>) -> tensor<1x8xf32> {
+  %a = nn.relu %x : (tensor<1x8xf32>) -> tensor<1x8xf32>
+  %0 = nn.tanh %x : (tensor<1x8xf32>) -> tensor<1x8xf32>
+  %b = nn.sigmoid %x : (tensor<1x8xf32>) -> tensor<1x8xf32>
+  %y = nn.add %a, %0 : (tensor<1x8xf32>, tensor<1x8xf32>) -> tensor<1x8xf32>
+  %d = nn.relu %y : (tensor<1x8xf32>) -> tensor<1x8xf32>
+  func.return %y : tensor<1x8xf32>
+}
+"""
+"""%a and an unnamed result read by the add; %d, last before the return, read by nothing."""
+
+
+def test_evicted_results_are_copied_out_under_their_names_and_a_last_one_waited_before_the_return():
+    module = _parse(EVICTIONS)
+    for op in list(module.walk()):
+        if op.name in ("nn.relu", "nn.tanh"):
+            set_offchip(op, True, evict=True)
+    InsertDmaPass().apply(make_context(), module)
+    module.verify()
+    buffers = [b for b in _ops(module, DmaBufferOp) if OFFCHIP_ATTR in b.attributes]
+    assert [b.result.name_hint for b in buffers[:3]] == ["a_out", "t_out", "d_out"]
+    starts = [s for s in _ops(module, DmaStartOp) if s.buffer in {b.result for b in buffers[:3]}]
+    assert [s.token.name_hint for s in starts] == ["evict"] * 3
+    waits = [next(iter(s.token.uses)).operation for s in starts]
+    assert [w.results[0].name_hint for w in waits] == ["a_off", "t_off", "d_off"]
+    assert waits[2].next_op.name == "func.return"
+    x = np.linspace(-1, 1, 8, dtype=np.float32).reshape(1, 8)
+    np.testing.assert_array_equal(
+        run_function(module, {"x": x}).outputs["y"], run_function(_parse(EVICTIONS), {"x": x}).outputs["y"]
+    )
