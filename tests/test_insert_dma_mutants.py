@@ -276,3 +276,60 @@ def test_evicted_results_are_copied_out_under_their_names_and_a_last_one_waited_
     np.testing.assert_array_equal(
         run_function(module, {"x": x}).outputs["y"], run_function(_parse(EVICTIONS), {"x": x}).outputs["y"]
     )
+
+
+# --- segments, slots and buffer placement -----------------------------------------------------
+
+AFTER_A_LOOP = LOOP.replace(
+    "%y = nn.sigmoid %h : (tensor<1x8xf32>) -> tensor<1x8xf32>",
+    "%y = nn.matmul %h, %w2 : (tensor<1x8xf32>, tensor<8x8xf32>) -> tensor<1x8xf32>",
+)
+"""The first segment loads nothing; the one after the loop does."""
+
+
+def test_a_segment_after_one_without_weights_still_loads():
+    module = _inserted(AFTER_A_LOOP, loop_weights="stream")
+    matmul = functions(module)[0].body.block.last_op.operands[0].owner
+    assert matmul.name == "nn.matmul" and _names(matmul.operands) == ["h", "w2_sram"]
+    _same_numbers(AFTER_A_LOOP, module)
+
+
+def test_only_used_slots_get_a_buffer():
+    module = _inserted(LOOP, loop_weights="stream", depth=4)  # two loaded ops, four slots
+    assert sorted(b.result.name_hint for b in _ops(module, DmaBufferOp)) == ["dma0", "dma1"]
+
+
+def test_region_buffers_live_in_the_loop_body():
+    module = _inserted(LOOP, loop_weights="stream", loop_prefetch=False)
+    loop = next(op for op in module.walk() if op.name == "nn.loop")
+    assert all(b.parent_block() is loop.body.block for b in _ops(module, DmaBufferOp))
+    assert len(_ops(module, DmaBufferOp)) == 2
+
+
+def test_fixed_buffers_are_defined_once_after_the_weight_views():
+    module = _inserted(AFTER_A_LOOP, loop_weights="stream", loop_prefetch=False, buffers="fixed")
+    entry = functions(module)[0].body.block
+    names = [op.name for op in entry.ops]
+    assert names[:7] == ["nn.get_global"] + ["nn.view"] * 3 + ["nn.dma_buffer"] * 2 + ["nn.constant"]
+    assert [b.result.type.get_shape()[0] for b in _ops(module, DmaBufferOp)] == [320, 256]
+    _same_numbers(AFTER_A_LOOP, module)
+
+
+def test_a_module_with_transfers_is_refused():
+    module = _inserted(LOOP)
+    with pytest.raises(PassFailedException) as err:
+        InsertDmaPass().apply(make_context(), module)
+    assert str(err.value) == "the module already has DMA transfers"
+
+
+# --- the DMA budget -----------------------------------------------------------------------------
+
+
+def test_an_op_at_the_budget_streams_and_one_after_an_op_over_it_too(capfd):
+    text = LOOP.replace("%g", "%5")  # the gemm's result without a name
+    module = _inserted(text, loop_weights="stream", dma_budget=256)
+    assert "'nn.gemm' (%?) needs 320 bytes of weights, more than the DMA budget of 256" in capfd.readouterr().err
+    gemm = next(op for op in module.walk() if op.name == "nn.gemm")
+    matmul = next(op for op in module.walk() if op.name == "nn.matmul")
+    assert _names(gemm.operands[1:]) == ["w1", "b1"] and _names(matmul.operands[1:]) == ["w2_sram"]
+    _same_numbers(text, module)
