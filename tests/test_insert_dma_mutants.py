@@ -333,3 +333,37 @@ def test_an_op_at_the_budget_streams_and_one_after_an_op_over_it_too(capfd):
     matmul = next(op for op in module.walk() if op.name == "nn.matmul")
     assert _names(gemm.operands[1:]) == ["w1", "b1"] and _names(matmul.operands[1:]) == ["w2_sram"]
     _same_numbers(text, module)
+
+
+# --- rotation depth and the hazard check ------------------------------------------------------
+
+
+def test_sync_mode_loads_each_op_right_before_it_through_one_buffer():
+    module = _inserted(LOOP, mode="sync", loop_weights="stream")
+    body = next(op for op in module.walk() if op.name == "nn.loop").body.block
+    assert [op.name for op in body.ops][:6] == ["nn.dma_buffer", "nn.dma_start", "nn.dma_wait", "nn.gemm", "nn.tanh",
+                                                "nn.dma_start"]  # fmt: skip
+    assert len(_ops(module, DmaBufferOp)) == 1 and _reload(module) is None
+    _same_numbers(LOOP, module)
+
+
+def test_a_function_depth_out_of_range_is_refused_by_its_name():
+    from cfmem.passes.placement import DEPTH_ATTR, set_function_int
+
+    module = _parse(LOOP)
+    set_function_int(functions(module)[0], DEPTH_ATTR, 0)
+    with pytest.raises(PassFailedException) as err:
+        InsertDmaPass().apply(make_context(), module)
+    assert str(err.value).startswith(f"function @main: {DEPTH_ATTR} must be an integer from 1 to ")
+    assert "(1 is sync), not 0" in str(err.value)
+
+
+def test_an_unchecked_insertion_leaves_out_the_hazard_check(monkeypatch):
+    import cfmem.passes.insert_dma as insert_dma
+
+    checked = []
+    monkeypatch.setattr(insert_dma, "check_inserted", checked.append)
+    InsertDmaPass().insert_module(_parse(LOOP), checked=False)
+    assert checked == []
+    InsertDmaPass().insert_module(_parse(LOOP))
+    assert len(checked) == 1
