@@ -15,7 +15,7 @@ from xdsl.passes import PassPipeline
 from xdsl.utils.exceptions import ArgSpecParseError, DiagnosticException
 
 from cfmem.gc_pause import cyclic_gc_paused
-from cfmem.ir_io import CfmemError, SourceMap, make_context, verify
+from cfmem.ir_io import CfmemError, SourceMap, check_dominance, make_context, verify
 from cfmem.passes import DEFAULT_PLAN_PIPELINE, PASSES  # noqa: F401 (the default is re-exported)
 from cfmem.passes.failures import OpFailure
 from cfmem.passes.lower_to_memref import LowerToMemrefPass
@@ -28,7 +28,7 @@ GRAPH_REWRITES = ("nn-place", "nn-slice-weights")
 def apply_pipeline(
     module: ModuleOp, spec: str, where: str | None = None, base_dir: Path | None = None, source: SourceMap | None = None
 ) -> None:
-    """Run pipeline ``spec`` on ``module`` in place and verify the result.
+    """Run pipeline ``spec`` on ``module`` in place and verify the result (dominance too).
 
     A bad spec or a failing pass raises ``CfmemError`` (located at ``where``, or at
     the op a pass refused when ``source`` is the map ``module`` was parsed with).
@@ -53,6 +53,7 @@ def apply_pipeline(
             raise pass_error(err, where, source) from None
         try:
             verify(module)
+            check_dominance(module)  # xDSL's verifier does not check that a definition comes first
         except CfmemError as err:  # a pass produced IR that does not verify
             raise CfmemError(f"{err.message} (after '{spec}')", where) from None
 

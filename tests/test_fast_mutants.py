@@ -236,3 +236,37 @@ def test_shrinking_clears_a_plateau_of_equal_peaks_one_activation_at_a_time():
     assert shrunk.need <= 1000
     assert shrunk.config.offchip == {keys[n] for n in "abcd"}
     assert {key for _, key in search.reasons} == {keys[n] for n in "abcd"}
+
+
+# --- the pipeline checks dominance after its passes ---------------------------------------------
+
+
+def test_a_pass_that_moves_a_use_before_its_definition_is_caught_after_the_pipeline(monkeypatch):
+    """xDSL's verifier accepts a use ahead of its definition; a pass that makes one (as a
+    transfer started before the op making what it copies once did) must not go unnoticed."""
+    from dataclasses import dataclass
+
+    from xdsl.passes import ModulePass
+
+    import cfmem.pipeline as pipeline
+    from cfmem.ir_io import CfmemError, parse_module
+
+    @dataclass(frozen=True)
+    class MoveLastOpFirst(ModulePass):
+        name = "test-move-last-op-first"
+
+        def apply(self, ctx, op) -> None:
+            body = next(o for o in op.walk() if o.name == "func.func").body.block
+            last = body.last_op.prev_op
+            last.detach()
+            body.insert_op_before(last, body.first_op)
+
+    monkeypatch.setitem(pipeline.PASSES, MoveLastOpFirst.name, lambda: MoveLastOpFirst)
+    module, _ = parse_module(
+        "func.func @main(%x: tensor<4xf32>) -> tensor<4xf32> {\n"
+        "  %a = nn.relu %x : (tensor<4xf32>) -> tensor<4xf32>\n"
+        "  %b = nn.tanh %a : (tensor<4xf32>) -> tensor<4xf32>\n"
+        "  func.return %b : tensor<4xf32>\n}\n"
+    )
+    with pytest.raises(CfmemError, match=r"'nn.tanh' uses %a where its definition does not dominate the use \(after 'test-move-last-op-first'\)"):
+        pipeline.apply_pipeline(module, MoveLastOpFirst.name)
