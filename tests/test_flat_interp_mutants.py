@@ -4,17 +4,23 @@ Small nn programs lowered by cfmem's own pipeline are compared with the
 tensor-level run of the unplanned graph (outputs and trip counts); hand-written
 flat modules drive ``scf.for`` and ``scf.while`` with bounds, steps and carried
 values taken from inputs, and are compared with the same loops written in
-Python. Broken modules (a source overwritten during its transfer, a view whose
-bytes belong to other tensors, a loop past the iteration limit, an on-chip
-budget too small) must be refused with the exact message and op.
+Python; views whose shift a loop computes (made at run time, and kept) must see
+each trip's bytes and catch a clobber, and NaN and inf are results, not warnings.
+Broken modules (a source overwritten during its transfer, a view whose bytes
+belong to other tensors, a loop past the iteration limit, an on-chip budget too
+small, a loader leaving a transfer outstanding) must be refused with the exact
+message and op.
 """
 
 from __future__ import annotations
+
+import warnings
 
 import numpy as np
 import pytest
 from xdsl.dialects import scf
 
+from cfmem.interp import flat
 from cfmem.interp.flat import CapacityError, ClobberError, FlatInterpreter, measure_flat, run_flat
 from cfmem.interp.golden import InterpError, find_function, run_function
 from cfmem.ir_io import parse_module
@@ -505,3 +511,161 @@ def test_a_store_into_bytes_a_transfer_is_still_writing_is_a_clobber_named_at_th
     want = X.copy()
     want.view(np.uint8)[0] = 7  # the first byte of the little-endian first element
     np.testing.assert_array_equal(run_flat(after, {"x": X}).outputs["o"], want)
+
+
+# --- IEEE results: NaN and inf without warnings ---------------------------------------------
+
+DIVIDE = """
+func.func @main(%x: tensor<4xf32>, %y: tensor<4xf32>) -> (tensor<4xf32>) {
+  %q = nn.div %x, %y : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  %r = nn.mul %q, %y : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  func.return %r : tensor<4xf32>
+}
+"""
+
+
+@pytest.mark.parametrize("check", [True, False])
+def test_nan_and_inf_are_results_of_a_run_not_warnings(check):
+    _, flat = lowered(DIVIDE)
+    x, y = np.array([0, 1, -1, 6], np.float32), np.array([0, 0, 0, 2], np.float32)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        got = run_flat(flat, {"x": x, "y": y}, check=check)
+    # independently: 0/0 is NaN, 1/0 inf, -1/0 -inf; inf * 0 is NaN again
+    np.testing.assert_array_equal(got.outputs["r"], [np.nan, np.nan, np.nan, 6])
+    with np.errstate(all="ignore"):
+        np.testing.assert_array_equal(got.outputs["r"], (x / y) * y)
+
+
+# --- the weight loader ------------------------------------------------------------------------
+
+UNWAITED_LOADER = """
+"memref.global"() <{sym_name = "w", type = memref<16xi8>, initial_value = dense<7> : tensor<16xi8>, sym_visibility = "private", constant}> : () -> ()
+"memref.global"() <{sym_name = "resident", type = memref<16xi8, 1 : i64>, initial_value, sym_visibility = "private"}> : () -> ()
+func.func @load() {
+  %c0 = arith.constant 0 : index
+  %c16 = arith.constant 16 : index
+  %w = memref.get_global @w : memref<16xi8>
+  %r = memref.get_global @resident : memref<16xi8, 1 : i64>
+  %tag = memref.alloca() : memref<1xi32>
+  "memref.dma_start"(%w, %c0, %r, %c0, %c16, %tag, %c0) {operandSegmentSizes = array<i32: 1, 1, 1, 1, 1, 1, 1>, cfmem.tensor = "kept"} : (memref<16xi8>, index, memref<16xi8, 1 : i64>, index, index, memref<1xi32>, index) -> ()
+  WAIT
+  func.return
+}
+func.func @main(%x: memref<4xf32>, %o: memref<4xf32>) attributes {cfmem.output_names = ["o"], cfmem.init = "load"} {
+  %c0 = arith.constant 0 : index
+  %r = memref.get_global @resident : memref<16xi8, 1 : i64>
+  %v = memref.view %r[%c0][] {cfmem.tensor = "kept"} : memref<16xi8, 1 : i64> to memref<4xf32, 1 : i64>
+  "memref.copy"(%v, %o) : (memref<4xf32, 1 : i64>, memref<4xf32>) -> ()
+  func.return
+}
+"""
+"""The loader @load copies the constant @w (bytes 7) into @resident by DMA; WAIT waits for it or not."""
+
+
+@pytest.mark.parametrize("check", [True, False])
+def test_a_loader_leaving_a_transfer_outstanding_is_refused_at_the_loader(check):
+    waited, _ = parse_module(UNWAITED_LOADER.replace(
+        "WAIT", '"memref.dma_wait"(%tag, %c0, %c16) : (memref<1xi32>, index, index) -> ()'))
+    got = run_flat(waited, {"x": X}, check=check)
+    np.testing.assert_array_equal(got.outputs["o"].view(np.uint8), np.full(16, 7, np.uint8))
+    module, _ = parse_module(UNWAITED_LOADER.replace("WAIT", ""))
+    with pytest.raises(InterpError) as err:
+        run_flat(module, {"x": X}, check=check)
+    assert str(err.value) == "loader @load leaves a DMA transfer outstanding"
+    assert err.value.op is find_function(module, "load")
+
+
+# --- views made at run time: a shift computed in a loop -------------------------------------
+
+RUNTIME_VIEWS = """
+"memref.global"() <{sym_name = "arena", type = memref<32xi8, 1 : i64>, initial_value, sym_visibility = "private"}> : () -> ()
+func.func @main(%x: memref<4xi64>, %n: memref<i64>, %o: memref<4xi64>) attributes {cfmem.output_names = ["o"]} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c16 = arith.constant 16 : index
+  %c24 = arith.constant 24 : index
+  %three = arith.constant 3 : i64
+  %arena = memref.get_global @arena : memref<32xi8, 1 : i64>
+  %all = memref.view %arena[%c0][] {cfmem.tensor = "acc"} : memref<32xi8, 1 : i64> to memref<4xi64, 1 : i64>
+  "memref.copy"(%x, %all) : (memref<4xi64>, memref<4xi64, 1 : i64>) -> ()
+  %n0 = memref.load %n[] : memref<i64>
+  %trips = arith.index_cast %n0 : i64 to index
+  scf.for %i = %c0 to %trips step %c1 {
+    scf.for %j = %c0 to %c2 step %c1 {
+      %at = arith.muli %j, %c16 : index
+      %v = memref.view %arena[%at][] {cfmem.tensor = "acc"} : memref<32xi8, 1 : i64> to memref<2xi64, 1 : i64>
+      %e0 = memref.load %v[%c0] : memref<2xi64, 1 : i64>
+      %e1 = memref.load %v[%c1] : memref<2xi64, 1 : i64>
+      %ii = arith.index_cast %i : index to i64
+      %s = arith.addi %e0, %e1 : i64
+      %s1 = arith.addi %s, %ii : i64
+      %t = arith.muli %e1, %three : i64
+      memref.store %s1, %v[%c0] : memref<2xi64, 1 : i64>
+      memref.store %t, %v[%c1] : memref<2xi64, 1 : i64>
+    }
+    CLOBBER
+  }
+  %r = memref.view %arena[%c0][] {cfmem.tensor = "acc", cfmem.reads = ["junk"]} : memref<32xi8, 1 : i64> to memref<4xi64, 1 : i64>
+  "memref.copy"(%r, %o) : (memref<4xi64, 1 : i64>, memref<4xi64>) -> ()
+  func.return
+}
+"""
+"""Each trip ``i`` updates both halves ``(a, b)`` of the arena, viewed at ``16 j`` (a shift the
+loop computes: the view is made at run time), to ``(a + b + i, 3 b)``. CLOBBER may write %junk
+over the last 8 bytes after each trip's updates (the result may read it)."""
+JUNK = """%junk = memref.view %arena[%c24][] {cfmem.tensor = "junk"} : memref<32xi8, 1 : i64> to memref<1xi64, 1 : i64>
+    memref.store %three, %junk[%c0] : memref<1xi64, 1 : i64>"""
+
+
+def runtime_views(clobber: str = ""):
+    return parse_module(RUNTIME_VIEWS.replace("CLOBBER", clobber))[0]
+
+
+def halves_updated(x, trips):
+    a = list(x)
+    for i in range(trips):
+        for j in (0, 2):
+            a[j], a[j + 1] = a[j] + a[j + 1] + i, 3 * a[j + 1]
+    return a
+
+
+@pytest.mark.parametrize("check", [True, False])
+def test_views_made_at_run_time_see_the_bytes_of_each_trip_and_run(check):
+    module = runtime_views()
+    interp = FlatInterpreter(module, check)
+    fn = find_function(module)
+    for x, trips in [([1, 2, 3, 4], 3), ([5, -1, 0, 7], 1), ([1, 2, 3, 4], 4), ([2, 2, 2, 2], 0)]:
+        got = interp.run(fn, {"x": np.array(x), "n": np.array(trips)})
+        np.testing.assert_array_equal(got.outputs["o"], halves_updated(x, trips))
+
+
+def test_a_view_made_at_run_time_is_made_once_per_source_shift_and_name(monkeypatch):
+    made = []
+
+    class CountedRef(flat.Ref):
+        def __post_init__(self):
+            super().__post_init__()
+            made.append((self.offset, self.shape, self.tensor))
+
+    module = runtime_views()
+    interp = FlatInterpreter(module)
+    monkeypatch.setattr(flat, "Ref", CountedRef)
+    fn = find_function(module)
+    for trips in (3, 2):
+        got = interp.run(fn, {"x": np.array([1, 2, 3, 4]), "n": np.array(trips)})
+        np.testing.assert_array_equal(got.outputs["o"], halves_updated([1, 2, 3, 4], trips))
+    assert [m for m in made if m[1] == (2,)] == [(0, (2,), "acc"), (16, (2,), "acc")]
+
+
+def test_a_clobber_is_caught_through_a_view_made_at_run_time():
+    module = runtime_views(JUNK)
+    got = run_flat(module, {"x": np.array([1, 2, 3, 4]), "n": np.array(1)})  # %junk written after the last read
+    want = halves_updated([1, 2, 3, 4], 1)
+    want[3] = 3
+    np.testing.assert_array_equal(got.outputs["o"], want)
+    with pytest.raises(ClobberError) as err:
+        run_flat(module, {"x": np.array([1, 2, 3, 4]), "n": np.array(2)})
+    assert str(err.value) == "'memref.load' reads %acc but %junk overwrote 8 of its 16 bytes (first at byte 24 of arena)"
+    assert err.value.op is [op for op in module.walk() if op.name == "memref.load"][1]
