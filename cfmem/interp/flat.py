@@ -400,7 +400,7 @@ class FlatInterpreter:
     def store(self, ref: Ref, value: np.ndarray) -> None:
         """Put ``value`` in ``ref``'s bytes; in checking mode its tensor now owns them."""
         memory = ref.memory
-        if memory.constant and self.in_flight:
+        if self.in_flight:  # only a constant memory is ever viewed by a transfer
             for transfer in self.in_flight.values():
                 if transfer.viewed is memory:  # it read the bytes at its start
                     transfer.source, transfer.viewed = transfer.source.copy(), None
@@ -759,6 +759,6 @@ def measure_flat(module: ModuleOp, inputs: dict[str, np.ndarray], *, func_name: 
     """A checking run of a lowered function, with its on-chip bytes: the total size of
     its on-chip memories and one past the highest on-chip byte written."""
     fn = find_function(module, func_name)
-    interp = FlatInterpreter(module, check=True)
+    interp = FlatInterpreter(module)  # checking is the default
     result = interp.run(fn, inputs)
     return result, interp.onchip_bytes, interp.onchip_touched
