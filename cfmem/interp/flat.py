@@ -400,7 +400,7 @@ class FlatInterpreter:
     def store(self, ref: Ref, value: np.ndarray) -> None:
         """Put ``value`` in ``ref``'s bytes; in checking mode its tensor now owns them."""
         memory = ref.memory
-        if self.in_flight:  # only a constant memory is ever viewed by a transfer
+        if memory.constant and self.in_flight:  # only a constant memory is ever viewed by a transfer
             for transfer in self.in_flight.values():
                 if transfer.viewed is memory:  # it read the bytes at its start
                     transfer.source, transfer.viewed = transfer.source.copy(), None
