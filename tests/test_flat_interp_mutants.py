@@ -26,6 +26,7 @@ from cfmem.interp.golden import InterpError, find_function, run_function
 from cfmem.ir_io import parse_module
 from cfmem.pipeline import apply_pipeline
 from test_checkers_mutants import FLAT_TEMPLATE, WAIT, dma
+from test_loops import RECURRENT as LOOP_OF_TWO_GEMMS
 
 
 def lowered(source: str, pipeline: str = "nn-plan-memory"):
@@ -284,31 +285,14 @@ def test_nested_for_loops_see_both_inductions_and_report_every_inner_run(rows, c
 
 # --- scf.for lowered: a counted nn.loop streaming its weights by DMA ----------------------------
 
-RECURRENT = """
-builtin.module {
-  nn.global @weights size(4096) seed(3) scale(3.000000e-01 : f64)
-  func.func @main(%n: tensor<i64>, %x: tensor<1x8xf32>) -> (tensor<1x8xf32>) {
-    %weights = nn.get_global @weights : tensor<4096xi8>
-    %w1 = nn.view %weights[0] bytes(256) : tensor<4096xi8> to tensor<8x8xf32>
-    %w2 = nn.view %weights[256] bytes(256) : tensor<4096xi8> to tensor<8x8xf32>
-    %b1 = nn.view %weights[512] bytes(32) : tensor<4096xi8> to tensor<8xf32>
-    %t = nn.constant dense<true> : tensor<i1>
-    %x0 = nn.relu %x : (tensor<1x8xf32>) -> tensor<1x8xf32>
-    %h = nn.loop %n, %t (%x0) : (tensor<i64>, tensor<i1>, tensor<1x8xf32>) -> (tensor<1x8xf32>) {
-    ^bb0(%i: tensor<i64>, %c: tensor<i1>, %a: tensor<1x8xf32>):
-      %g = nn.gemm %a, %w1, %b1 {trans_b = true} : (tensor<1x8xf32>, tensor<8x8xf32>, tensor<8xf32>) -> tensor<1x8xf32>
-      %r = nn.tanh %g : (tensor<1x8xf32>) -> tensor<1x8xf32>
-      %m = nn.matmul %r, %w2 : (tensor<1x8xf32>, tensor<8x8xf32>) -> tensor<1x8xf32>
-      %k = nn.cast %i : (tensor<i64>) -> tensor<f32>
-      %s0 = nn.add %m, %a : (tensor<1x8xf32>, tensor<1x8xf32>) -> tensor<1x8xf32>
-      %s = nn.add %s0, %k : (tensor<1x8xf32>, tensor<f32>) -> tensor<1x8xf32>
-      nn.yield %t, %s : tensor<i1>, tensor<1x8xf32>
-    }
-    %y = nn.sigmoid %h : (tensor<1x8xf32>) -> tensor<1x8xf32>
-    func.return %y : tensor<1x8xf32>
-  }
-}
-"""
+RECURRENT = LOOP_OF_TWO_GEMMS.replace(
+    "      %s = nn.add %m, %a : (tensor<1x8xf32>, tensor<1x8xf32>) -> tensor<1x8xf32>",
+    "      %k = nn.cast %i : (tensor<i64>) -> tensor<f32>\n"
+    "      %s0 = nn.add %m, %a : (tensor<1x8xf32>, tensor<1x8xf32>) -> tensor<1x8xf32>\n"
+    "      %s = nn.add %s0, %k : (tensor<1x8xf32>, tensor<f32>) -> tensor<1x8xf32>",
+)
+"""tests/test_loops.py's loop of two weighted ops, adding the trip number to each iteration's sum."""
+assert RECURRENT != LOOP_OF_TWO_GEMMS
 
 
 @pytest.fixture(scope="module")

@@ -25,32 +25,8 @@ from cfmem.passes.insert_dma import (
 from cfmem.passes.liveness import functions
 from cfmem.passes.placement import OFFCHIP_ATTR, WEIGHTS_ATTR, set_offchip
 from cfmem.planning.option_checks import I64_MAX
-
-LOOP = """
-builtin.module {
-  nn.global @weights size(4096) seed(3) scale(3.000000e-01 : f64)
-  func.func @main(%n: tensor<i64>, %x: tensor<1x8xf32>) -> (tensor<1x8xf32>) {
-    %weights = nn.get_global @weights : tensor<4096xi8>
-    %w1 = nn.view %weights[0] bytes(256) : tensor<4096xi8> to tensor<8x8xf32>
-    %w2 = nn.view %weights[256] bytes(256) : tensor<4096xi8> to tensor<8x8xf32>
-    %b1 = nn.view %weights[512] bytes(32) : tensor<4096xi8> to tensor<8xf32>
-    %t = nn.constant dense<true> : tensor<i1>
-    %x0 = nn.relu %x : (tensor<1x8xf32>) -> tensor<1x8xf32>
-    %h = nn.loop %n, %t (%x0) : (tensor<i64>, tensor<i1>, tensor<1x8xf32>) -> (tensor<1x8xf32>) {
-    ^bb0(%i: tensor<i64>, %c: tensor<i1>, %a: tensor<1x8xf32>):
-      %g = nn.gemm %a, %w1, %b1 {trans_b = true} : (tensor<1x8xf32>, tensor<8x8xf32>, tensor<8xf32>) -> tensor<1x8xf32>
-      %r = nn.tanh %g : (tensor<1x8xf32>) -> tensor<1x8xf32>
-      %m = nn.matmul %r, %w2 : (tensor<1x8xf32>, tensor<8x8xf32>) -> tensor<1x8xf32>
-      %s = nn.add %m, %a : (tensor<1x8xf32>, tensor<1x8xf32>) -> tensor<1x8xf32>
-      nn.yield %t, %s : tensor<i1>, tensor<1x8xf32>
-    }
-    %y = nn.sigmoid %h : (tensor<1x8xf32>) -> tensor<1x8xf32>
-    func.return %y : tensor<1x8xf32>
-  }
-}
-"""
-"""A loop body of two ops with weights: the gemm's take 320 bytes packed at align 64, the matmul's
-256, all three 576."""
+from test_loops import RECURRENT as LOOP  # a loop body of two ops with weights: the gemm's take
+# 320 bytes packed at align 64, the matmul's 256, all three 576
 
 UNNAMED = LOOP.replace("%w1", "%0").replace("%b1", "%1")
 """The same loop, the gemm's weights without names."""
