@@ -1,3 +1,6 @@
+import contextlib
+import io
+import os
 import subprocess
 import sys
 from dataclasses import dataclass
@@ -39,8 +42,36 @@ def pytest_collection_modifyitems(config, items):
 
 
 def run_cfmem(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess:
-    """Run the cfmem command line as a user would; capture its output."""
+    """Run the cfmem command line as a user would; capture its output.
+
+    Under mutation testing (``MUTANT_UNDER_TEST`` set) the command runs in this process,
+    so mutmut sees which of the command's functions a test calls; otherwise in a child process."""
+    if os.environ.get("MUTANT_UNDER_TEST"):
+        return _run_cfmem_in_process(list(args), cwd)
     return subprocess.run([*CFMEM, *args], capture_output=True, text=True, cwd=cwd)
+
+
+def _run_cfmem_in_process(args: list[str], cwd: Path | None) -> subprocess.CompletedProcess:
+    """``cli.main(args)`` with its output captured as a child process's would be (text, and bytes
+    written to ``sys.stdout.buffer``), run in ``cwd``; an ``argparse`` exit gives its status."""
+    from cfmem.tools import cli
+
+    out = io.TextIOWrapper(io.BytesIO(), encoding="utf-8", write_through=True)
+    err = io.StringIO()
+    here = os.getcwd()
+    try:
+        if cwd is not None:
+            os.chdir(cwd)
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            try:
+                code = cli.main(args)
+            except SystemExit as exit_:
+                code = exit_.code if isinstance(exit_.code, int) else (0 if exit_.code is None else 1)
+    finally:
+        os.chdir(here)
+    out.flush()
+    stdout = out.buffer.getvalue().decode("utf-8", errors="replace")
+    return subprocess.CompletedProcess([*CFMEM, *args], code, stdout, err.getvalue())
 
 
 @pytest.fixture

@@ -55,3 +55,22 @@ def test_outside_a_mutant_every_tested_module_keeps_all_its_tests(tmp_path, monk
 
 def test_module_path_of_a_method_mutant():
     assert selection.module_path("cfmem.importers.onnx_qdq.x\u01c1_Graph\u01c1scalar__mutmut_3") == "cfmem/importers/onnx_qdq.py"
+
+
+@pytest.mark.parametrize("args", [["check-arena", "--help"], ["check-arena", "no-such-file.mlir"], ["--version"]])
+def test_under_a_mutant_the_command_runs_in_the_test_process_with_the_same_output(monkeypatch, tmp_path, args):
+    """mutmut maps a function to the tests that call it in the test process only, so the
+    ``cfmem`` fixture runs the command in process under a mutant; its result must not change."""
+    from conftest import run_cfmem
+
+    from cfmem.tools import cli
+
+    monkeypatch.delenv("MUTANT_UNDER_TEST", raising=False)
+    child = run_cfmem(*args, cwd=tmp_path)
+    calls = []
+    real_main = cli.main
+    monkeypatch.setattr(cli, "main", lambda argv: calls.append(argv) or real_main(argv))
+    monkeypatch.setenv("MUTANT_UNDER_TEST", "cfmem.passes.place.x_nothing__mutmut_1")
+    here = run_cfmem(*args, cwd=tmp_path)
+    assert calls == [args]
+    assert (here.returncode, here.stdout, here.stderr) == (child.returncode, child.stdout, child.stderr)
