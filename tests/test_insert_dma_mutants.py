@@ -254,6 +254,27 @@ def test_evicted_results_are_copied_out_under_their_names_and_a_last_one_waited_
     )
 
 
+IDLE_OVER_THE_LOOP = LOOP.replace("%h = nn.loop %n, %t (%x0)", "%h = nn.loop %n, %t (%x)").replace(
+    "%y = nn.sigmoid %h : (tensor<1x8xf32>) -> tensor<1x8xf32>",
+    "%y = nn.add %h, %x0 : (tensor<1x8xf32>, tensor<1x8xf32>) -> tensor<1x8xf32>",
+)
+"""%x0 is computed right before the loop and read only after it."""
+
+
+@pytest.mark.parametrize("loop_weights", ["hoist", "stream"])
+def test_a_result_evicted_right_before_a_loop_that_does_not_read_it_is_written_out_before_the_loop(loop_weights):
+    module = _parse(IDLE_OVER_THE_LOOP)
+    set_offchip(next(op for op in module.walk() if op.name == "nn.relu"), True, evict=True)
+    InsertDmaPass(loop_weights=loop_weights).apply(make_context(), module)  # checks the hazards
+    module.verify()
+    loop = next(op for op in module.walk() if op.name == "nn.loop")
+    wait = next(w for w in _ops(module, DmaWaitOp) if _names(w.results) == ["x0_off"])
+    assert wait.is_before_in_block(loop)
+    add = functions(module)[0].body.block.last_op.operands[0].owner
+    assert _names(add.operands) == ["h", "x0_off_sram"]
+    _same_numbers(IDLE_OVER_THE_LOOP, module)
+
+
 # --- segments, slots and buffer placement -----------------------------------------------------
 
 AFTER_A_LOOP = LOOP.replace(
