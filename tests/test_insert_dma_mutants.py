@@ -149,6 +149,27 @@ def test_a_buffer_is_made_for_every_used_slot_even_after_an_unused_one():
     assert relu.prev_op is buffers[2].owner and buffers[2].owner.prev_op is buffers[0].owner
 
 
+VIEW_IN_THE_BODY = LOOP.replace(
+    "    %w2 = nn.view %weights[256] bytes(256) : tensor<4096xi8> to tensor<8x8xf32>\n", ""
+).replace(
+    "      %m = nn.matmul",
+    "      %w2 = nn.view %weights[256] bytes(256) : tensor<4096xi8> to tensor<8x8xf32>\n      %m = nn.matmul",
+)
+"""The loop body views %w2 itself, right before the matmul reads it."""
+
+
+@pytest.mark.parametrize("loop_weights", ["hoist", "stream"])
+def test_weight_views_move_to_the_entry_in_order_so_every_transfer_can_read_them(loop_weights):
+    assert VIEW_IN_THE_BODY != LOOP
+    module = _inserted(VIEW_IN_THE_BODY, loop_weights=loop_weights)
+    entry = functions(module)[0].body.block
+    views = [op.results[0].name_hint for op in module.walk() if op.name == "nn.view"]
+    assert views == ["w1", "b1", "w2"]
+    assert [op.name for op in entry.ops][:4] == ["nn.get_global"] + ["nn.view"] * 3
+    _assert_defined_before_use(module)
+    _same_numbers(VIEW_IN_THE_BODY, module)
+
+
 # --- loop weights -----------------------------------------------------------------------------
 
 

@@ -159,7 +159,11 @@ def all_blocks(block: Block) -> list[Block]:
 
 
 def hoist_weights(fn: func.FuncOp) -> None:
-    """Move weight-defining ops to the top of ``fn``, keeping their order."""
+    """Move weight-defining ops to the top of ``fn``, keeping their order.
+
+    ``anchor`` is the first op of the entry not yet passed; it runs off the end only when
+    every op of the entry defines a weight, and then no op is left to move.
+    """
     entry = fn.body.block
     movable = [op for op in fn.walk() if _defines_weight(op)]
     anchor = entry.first_op
@@ -167,8 +171,9 @@ def hoist_weights(fn: func.FuncOp) -> None:
         if op is anchor:
             anchor = op.next_op
             continue
+        assert anchor is not None
         op.detach()
-        entry.insert_op_before(op, anchor) if anchor is not None else entry.add_op(op)
+        entry.insert_op_before(op, anchor)
 
 
 @dataclass
