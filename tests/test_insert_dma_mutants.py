@@ -1,6 +1,8 @@
 """nn-insert-dma in detail: option errors, packing at the i64 limit, the helpers' contracts, the
-names and marks of every inserted op, loop weights over the budget, and the back-edge prefetch
-of a streamed loop body (which bodies get it, with evicted activations and deeper rotations)."""
+names and marks of every inserted op, weight views moved to the entry, loop weights at and over
+the budget, resident weights, copies of prefetched results started right after they are
+computed, evictions next to a loop, and the back-edge prefetch of a streamed loop body (which
+bodies get it, with evicted activations and deeper rotations)."""
 
 from __future__ import annotations
 
@@ -23,7 +25,7 @@ from cfmem.passes.insert_dma import (
     streamed_operands,
 )
 from cfmem.passes.liveness import functions
-from cfmem.passes.placement import OFFCHIP_ATTR, WEIGHTS_ATTR, set_offchip
+from cfmem.passes.placement import OFFCHIP_ATTR, RESIDENT_ATTR, WEIGHTS_ATTR, set_offchip
 from cfmem.planning.option_checks import I64_MAX
 from test_loops import RECURRENT as LOOP  # a loop body of two ops with weights: the gemm's take
 # 320 bytes packed at align 64, the matmul's 256, all three 576
@@ -82,6 +84,7 @@ def _names(values) -> list:
         ({"loop_weights": "cache"}, "unknown loop-weights 'cache' (choose from hoist, stream)"),
         ({"depth": 1}, "depth must be an integer from 2"),
         ({"dma_budget": -1}, "dma-budget must be an integer from 0"),
+        ({"align": 0}, "align must be an integer from 1"),
     ],
 )
 def test_a_bad_option_is_refused_by_its_name(options, message):
@@ -149,6 +152,27 @@ def test_a_buffer_is_made_for_every_used_slot_even_after_an_unused_one():
     assert relu.prev_op is buffers[2].owner and buffers[2].owner.prev_op is buffers[0].owner
 
 
+VIEW_IN_THE_BODY = LOOP.replace(
+    "    %w2 = nn.view %weights[256] bytes(256) : tensor<4096xi8> to tensor<8x8xf32>\n", ""
+).replace(
+    "      %m = nn.matmul",
+    "      %w2 = nn.view %weights[256] bytes(256) : tensor<4096xi8> to tensor<8x8xf32>\n      %m = nn.matmul",
+)
+"""The loop body views %w2 itself, right before the matmul reads it."""
+
+
+@pytest.mark.parametrize("loop_weights", ["hoist", "stream"])
+def test_weight_views_move_to_the_entry_in_order_so_every_transfer_can_read_them(loop_weights):
+    assert VIEW_IN_THE_BODY != LOOP
+    module = _inserted(VIEW_IN_THE_BODY, loop_weights=loop_weights)
+    entry = functions(module)[0].body.block
+    views = [op.results[0].name_hint for op in module.walk() if op.name == "nn.view"]
+    assert views == ["w1", "b1", "w2"]
+    assert [op.name for op in entry.ops][:4] == ["nn.get_global"] + ["nn.view"] * 3
+    _assert_defined_before_use(module)
+    _same_numbers(VIEW_IN_THE_BODY, module)
+
+
 # --- loop weights -----------------------------------------------------------------------------
 
 
@@ -168,6 +192,45 @@ def test_loop_weights_over_the_budget_are_streamed_each_iteration():
     loop = next(op for op in module.walk() if op.name == "nn.loop")
     assert sum(isinstance(op, DmaStartOp) for op in loop.body.walk()) == 2
     _same_numbers(LOOP, module)
+
+
+def test_loop_weights_exactly_at_the_budget_are_hoisted():
+    module = _inserted(LOOP, dma_budget=576)
+    start = next(op for op in module.walk() if isinstance(op, DmaStartOp) and HOISTED_ATTR in op.attributes)
+    assert _names(start.sources) == ["w1", "b1", "w2"]
+    _same_numbers(LOOP, module)
+
+
+def test_a_hoisted_loop_leaves_the_weights_of_an_op_placed_off_chip_off_chip():
+    module = _parse(LOOP)
+    gemm = next(op for op in module.walk() if op.name == "nn.gemm")
+    gemm.attributes[WEIGHTS_ATTR] = StringAttr("offchip")
+    InsertDmaPass().apply(make_context(), module)
+    (start,) = _ops(module, DmaStartOp)
+    assert HOISTED_ATTR in start.attributes and _names(start.sources) == ["w2"]
+    assert _names(gemm.operands[1:]) == ["w1", "b1"]
+    _same_numbers(LOOP, module)
+
+
+# --- resident weights -------------------------------------------------------------------------
+
+
+def test_resident_weights_load_once_right_after_the_weight_views_and_keep_their_marks_in_print():
+    module = _parse(LOOP)
+    matmul = next(op for op in module.walk() if op.name == "nn.matmul")
+    matmul.attributes[WEIGHTS_ATTR] = StringAttr("resident")
+    InsertDmaPass().apply(make_context(), module)
+    entry = functions(module)[0].body.block
+    names = [op.name for op in entry.ops][:7]
+    assert names == ["nn.get_global"] + ["nn.view"] * 3 + ["nn.dma_buffer", "nn.dma_start", "nn.dma_wait"]
+    buffer, start, wait = list(entry.ops)[4:7]
+    assert buffer.result.name_hint == "resident" and start.token.name_hint == "load_resident"
+    assert _names(start.sources) == ["w2"] and _names(matmul.operands[1:]) == ["w2_sram"]
+    _same_numbers(LOOP, module)
+    # lowering finds the resident load by its marks in the printed IR
+    printed = _parse(str(module))
+    assert [op.name for op in printed.walk() if RESIDENT_ATTR in op.attributes] == names[4:]
+    assert [op.name for op in printed.walk() if HOISTED_ATTR in op.attributes] == names[4:]
 
 
 # --- the back-edge prefetch of a streamed loop body -------------------------------------------
@@ -219,6 +282,27 @@ def test_a_body_whose_second_op_reads_an_evicted_copy_still_prefetches_its_first
     _same_numbers(text, module)
 
 
+THREE_LOADS = LOOP.replace(
+    "%s = nn.add %m, %a",
+    """%p = nn.relu %m : (tensor<1x8xf32>) -> tensor<1x8xf32>
+      %q = nn.matmul %p, %w2 : (tensor<1x8xf32>, tensor<8x8xf32>) -> tensor<1x8xf32>
+      %s = nn.add %q, %a""",
+)
+"""A body of three loaded ops: the gemm, the matmul, and a second matmul reading %p, computed after the first."""
+
+
+def test_a_prefetched_body_copies_in_a_late_result_only_after_it_is_computed():
+    module = _parse(THREE_LOADS)
+    relu = next(op for op in module.walk() if op.name == "nn.relu" and op.results[0].name_hint == "p")
+    set_offchip(relu, True, prefetch=True)  # the second matmul reads %p by DMA
+    InsertDmaPass(loop_weights="stream", depth=3).apply(make_context(), module)
+    module.verify()
+    assert _reload(module) is not None
+    copy = next(s for s in _ops(module, DmaStartOp) if "p" in _names(s.sources))
+    assert copy.prev_op is relu
+    _same_numbers(THREE_LOADS, module)
+
+
 # --- evicted activations ----------------------------------------------------------------------
 
 EVICTIONS = """
@@ -252,6 +336,38 @@ def test_evicted_results_are_copied_out_under_their_names_and_a_last_one_waited_
     np.testing.assert_array_equal(
         run_function(module, {"x": x}).outputs["y"], run_function(_parse(EVICTIONS), {"x": x}).outputs["y"]
     )
+
+
+IDLE_OVER_THE_LOOP = LOOP.replace("%h = nn.loop %n, %t (%x0)", "%h = nn.loop %n, %t (%x)").replace(
+    "%y = nn.sigmoid %h : (tensor<1x8xf32>) -> tensor<1x8xf32>",
+    "%y = nn.add %h, %x0 : (tensor<1x8xf32>, tensor<1x8xf32>) -> tensor<1x8xf32>",
+)
+"""%x0 is computed right before the loop and read only after it."""
+
+
+@pytest.mark.parametrize("loop_weights", ["hoist", "stream"])
+def test_a_result_evicted_right_before_a_loop_that_does_not_read_it_is_written_out_before_the_loop(loop_weights):
+    module = _parse(IDLE_OVER_THE_LOOP)
+    set_offchip(next(op for op in module.walk() if op.name == "nn.relu"), True, evict=True)
+    InsertDmaPass(loop_weights=loop_weights).apply(make_context(), module)  # checks the hazards
+    module.verify()
+    loop = next(op for op in module.walk() if op.name == "nn.loop")
+    wait = next(w for w in _ops(module, DmaWaitOp) if _names(w.results) == ["x0_off"])
+    assert wait.is_before_in_block(loop)
+    add = functions(module)[0].body.block.last_op.operands[0].owner
+    assert _names(add.operands) == ["h", "x0_off_sram"]
+    _same_numbers(IDLE_OVER_THE_LOOP, module)
+
+
+def test_a_prefetched_result_is_copied_in_right_after_the_op_that_computes_it():
+    module = _parse(LOOP)
+    gemm = next(op for op in module.walk() if op.name == "nn.gemm")
+    set_offchip(gemm, True, prefetch=True)  # the tanh after it reads %g by DMA
+    InsertDmaPass(loop_weights="stream").apply(make_context(), module)
+    module.verify()
+    copy = next(s for s in _ops(module, DmaStartOp) if _names(s.sources) == ["g"])
+    assert copy.prev_op is gemm
+    _same_numbers(LOOP, module)
 
 
 # --- segments, slots and buffer placement -----------------------------------------------------

@@ -27,7 +27,8 @@ function of its own, run once before the first inference. An op marked
 ``cfmem.evict`` computes on chip; a transfer right after it copies its result
 into an off-chip buffer (an ``nn.dma_buffer`` placed off chip), waited for
 just before the result's first reader or after the next op, whichever comes
-first; every reader then gets the off-chip copy, prefetched like a weight.
+first, and before an ``nn.if`` or ``nn.loop`` that follows (no transfer crosses
+a region's edge); every reader then gets the off-chip copy, prefetched like a weight.
 
 Loops (``loop-weights``): with ``hoist`` (the default) the weights streamed
 by the ops of a loop's body (nested ifs and loops included) are loaded once,
@@ -158,7 +159,11 @@ def all_blocks(block: Block) -> list[Block]:
 
 
 def hoist_weights(fn: func.FuncOp) -> None:
-    """Move weight-defining ops to the top of ``fn``, keeping their order."""
+    """Move weight-defining ops to the top of ``fn``, keeping their order.
+
+    ``anchor`` is the first op of the entry not yet passed; it runs off the end only when
+    every op of the entry defines a weight, and then no op is left to move.
+    """
     entry = fn.body.block
     movable = [op for op in fn.walk() if _defines_weight(op)]
     anchor = entry.first_op
@@ -166,8 +171,9 @@ def hoist_weights(fn: func.FuncOp) -> None:
         if op is anchor:
             anchor = op.next_op
             continue
+        assert anchor is not None
         op.detach()
-        entry.insert_op_before(op, anchor) if anchor is not None else entry.add_op(op)
+        entry.insert_op_before(op, anchor)
 
 
 @dataclass
@@ -398,7 +404,9 @@ def _evict(op: Operation) -> None:
     """Copy ``op``'s result out by DMA into an off-chip buffer; its readers read the copy.
 
     The wait goes after the op that follows, so the copy overlaps it, unless that op
-    (or an op nested in it) reads the result: then right before it.
+    (or an op nested in it) reads the result, or it is a terminator or an ``nn.if`` or
+    ``nn.loop`` (no transfer may be outstanding where a region starts or ends): then right
+    before it.
     """
     result = op.results[0]
     readers = [use.operation for use in result.uses]
@@ -413,7 +421,11 @@ def _evict(op: Operation) -> None:
     Rewriter.insert_op([buffer, start], InsertPoint.after(op))
     following = start.next_op
     assert following is not None  # every block ends with its terminator
-    if following.has_trait(IsTerminator) or any(following.is_ancestor(r) for r in readers):
+    if (
+        following.has_trait(IsTerminator)
+        or isinstance(following, REGION_OPS)
+        or any(following.is_ancestor(r) for r in readers)
+    ):
         Rewriter.insert_op(wait, InsertPoint.before(following))
     else:
         Rewriter.insert_op(wait, InsertPoint.after(following))
