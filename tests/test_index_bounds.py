@@ -77,3 +77,27 @@ def test_a_long_chain_is_unknown_past_the_depth_but_never_wrong():
     assert interval_of("\n".join(lines)) == (None, None)
     shorter = lines[:40] + ["%v = arith.addi %v39, %c1 : index"]
     assert interval_of("\n".join(shorter)) == (40, 48)
+
+
+def test_an_interval_does_not_depend_on_what_was_asked_before():
+    """Looking at the end of a chain longer than the depth stops short of its start; a value
+    in the middle, asked next, is still looked at through its whole (shorter) chain."""
+    lines = ["%v0 = arith.minui %n, %c8 : index"] + [f"%v{k + 1} = arith.addi %v{k}, %c1 : index" for k in range(100)]
+    text = "func.func @f(%n: index) {\n  %c1 = arith.constant 1 : index\n  %c8 = arith.constant 8 : index\n  "
+    module = Parser(make_context(), text + "\n  ".join(lines) + "\n  func.return\n}\n").parse_module()
+    value = {op.results[0].name_hint: op.results[0] for op in module.walk() if op.results}
+    bounds = IndexBounds()
+    assert bounds.interval(value["v100"]) == (None, None)
+    assert bounds.interval(value["v50"]) == IndexBounds().interval(value["v50"]) == (50, 58)
+    assert bounds.interval(value["v100"]) == (None, None)
+
+
+def test_a_chain_that_doubles_back_is_looked_at_once_per_depth():
+    """Each value adds its predecessor to itself: 2**100 paths through 100 values, so a look that
+    reached a value again by another path would never end."""
+    lines = ["%v0 = arith.minui %n, %c8 : index"] + [f"%v{k + 1} = arith.addi %v{k}, %v{k} : index" for k in range(100)]
+    text = "func.func @f(%n: index) {\n  %c8 = arith.constant 8 : index\n  "
+    module = Parser(make_context(), text + "\n  ".join(lines) + "\n  func.return\n}\n").parse_module()
+    value = {op.results[0].name_hint: op.results[0] for op in module.walk() if op.results}
+    assert IndexBounds().interval(value["v100"]) == (None, None)
+    assert IndexBounds().interval(value["v40"]) == (0, 8 << 40)

@@ -27,10 +27,14 @@ _DEPTH = 64
 
 
 class IndexBounds:
-    """The intervals of index values, each worked out once (see the module docstring)."""
+    """The intervals of index values, each worked out once per depth it is asked at (see the
+    module docstring): a value's interval does not depend on what was asked before."""
 
     def __init__(self) -> None:
-        self.known: dict[SSAValue, Interval] = {}
+        self.known: dict[SSAValue, tuple[Interval, int]] = {}
+        """Intervals found without reaching the depth: value -> its interval and the depth it needs."""
+        self.cut_short: dict[tuple[SSAValue, int], Interval] = {}
+        """Intervals that reached the depth: (value, depth asked) -> its interval."""
 
     def upper_bound(self, value: SSAValue) -> int | None:
         """The largest value ``value`` can take, or None when nothing bounds it."""
@@ -38,24 +42,42 @@ class IndexBounds:
 
     def interval(self, value: SSAValue, depth: int = _DEPTH) -> Interval:
         """The values ``value`` (an index or integer) can take; unknown past ``depth`` defining
-        ops (so a cached unknown may be one a longer look would have bounded: never unsound)."""
-        if value in self.known:
+        ops (never unsound: a longer look may only find a tighter interval)."""
+        return self._look(value, depth)[0]
+
+    def _look(self, value: SSAValue, depth: int) -> tuple[Interval, int | None]:
+        """The interval of ``value`` looking back through at most ``depth`` defining ops, and
+        the depth the look needed (None when it reached ``depth``)."""
+        if value in self.known and self.known[value][1] <= depth:
             return self.known[value]
+        if (value, depth) in self.cut_short:
+            return self.cut_short[value, depth], None
         if depth == 0:
-            return UNKNOWN
+            return UNKNOWN, None
+        needs: list[int | None] = []
+
+        def of(operand: SSAValue) -> Interval:
+            interval, needed = self._look(operand, depth - 1)
+            needs.append(needed)
+            return interval
+
         result = UNKNOWN
         if isinstance(value, BlockArgument):
             loop = value.block.parent_op()
             if loop is not None and loop.name == "scf.for" and value.index == 0:  # the induction variable
-                low, high = self.interval(loop.operands[0], depth - 1)[0], self.interval(loop.operands[1], depth - 1)[1]
+                low, high = of(loop.operands[0])[0], of(loop.operands[1])[1]
                 result = low, None if high is None else high - 1
         else:
             assert isinstance(value.owner, Operation)
             rule = _RULES.get(value.owner.name)
             if rule is not None:
-                result = _fits(rule(value.owner, lambda v: self.interval(v, depth - 1)), value)
-        self.known[value] = result
-        return result
+                result = _fits(rule(value.owner, of), value)
+        if None in needs:
+            self.cut_short[value, depth] = result
+            return result, None
+        needed = 1 + max((n for n in needs if n is not None), default=0)
+        self.known[value] = result, needed
+        return result, needed
 
 
 def _fits(bounds: Interval, value: SSAValue) -> Interval:
