@@ -16,7 +16,7 @@ definition to the step of the op that holds its last use (a ``memref.dealloc``
 is no use; a ``memref.load`` in a linalg op's body is a use by the linalg op).
 So a buffer built in a branch and yielded out lives in the parent from the if's
 step on, and a buffer used within one iteration has its bytes reused by every
-iteration. Any other region op (``affine.for``, ``scf.parallel``, ...) is one
+iteration. Any other region op (a linalg op, ``affine.for``, ``scf.parallel``, ...) is one
 step, the uses inside it counted there, provided no buffer is made, freed or
 handed on inside it (refused otherwise).
 
@@ -219,7 +219,7 @@ class _Analysis:
                 iteration = self.region([o for r in op.regions for o in r.block.ops], (region, step))
                 self.loops.append((op, iteration))
                 node = IfNode(self.next_node, step, [iteration.tree], "loop", self.label("loop"))
-            elif op.regions and not op.name.startswith("linalg."):  # a linalg op's body computes on scalars
+            elif op.regions:  # a linalg op's body, an affine.for, ...
                 self.check_leaf(op)
                 continue
             else:
@@ -229,8 +229,8 @@ class _Analysis:
         return region
 
     def check_leaf(self, op: Operation) -> None:
-        """Accept a region op other than scf.if, scf.for and scf.while (``affine.for``,
-        ``scf.parallel``, ...) as one op, its nested uses counted at its step: refused when
+        """Accept a region op other than scf.if, scf.for and scf.while (a linalg op,
+        ``affine.for``, ``scf.parallel``, ...) as one op, its nested uses counted at its step: refused when
         buffers could be made, freed or handed on inside it (an allocation or a dealloc, a
         memref result or block argument)."""
         for inner in op.walk():
