@@ -328,10 +328,13 @@ class SliceWeightsPass(ModulePass):
                 self.slice_op(inner, verified)
 
     def slice_count(self, op: Operation, plan: _Plan) -> int:
+        """The slices ``op`` asks for, else the fewest that fit ``max-slice-bytes`` (set
+        whenever ``slice_op`` asks about an op that gives no count: it is over the budget)."""
         asked = op.attributes.get(SLICES_ATTR)
         if asked is not None:
             return min(asked.value.data, plan.units)
-        room = (self.max_slice_bytes or 0) - plan.fixed
+        assert self.max_slice_bytes is not None
+        room = self.max_slice_bytes - plan.fixed
         per_slice = room // plan.per_unit if plan.per_unit else plan.units
         if per_slice < 1:
             print(
