@@ -141,7 +141,8 @@ class _Plan:
     build: Callable[[_Builder, list[tuple[int, int]]], SSAValue]
 
 
-def _refuse_other_weights(op: Operation, allowed: set[SSAValue]) -> None:
+def _refuse_other_weights(op: Operation, allowed: set[SSAValue | None]) -> None:
+    """Refuse ``op`` if it reads a weight other than ``allowed`` (which may hold non-weights)."""
     for k, v in enumerate(op.operands):
         if is_weight(v) and v not in allowed:
             raise Unsliceable(f"operand #{k} is a weight that is not sliced with it")
@@ -176,10 +177,8 @@ def _conv_plan(op: Conv2dOp | QConv2dOp) -> _Plan:
     groups = op.groups.value.data
     out_channels, in_per_group = _shape(weight)[0], _shape(weight)[1]
     per = out_channels // groups if groups > 1 else 1  # output channels of one unit
-    sliced_bias = bias is not None and is_weight(bias)
-    if sliced_bias and not contiguous_along(bias, 0):
-        raise Unsliceable("its bias is not a view of a blob")
-    _refuse_other_weights(op, {weight, *([bias] if sliced_bias else [])})
+    sliced_bias = bias is not None and is_weight(bias)  # then a view: a bias is float or i32, a bare blob i8
+    _refuse_other_weights(op, {weight, bias})
 
     def build(b: _Builder, ranges: list[tuple[int, int]]) -> SSAValue:
         parts = []
@@ -213,7 +212,7 @@ def _rows_plan(op: GemmOp | QGemmOp) -> _Plan:
     if sliced_c and is_weight(c) and not contiguous_along(c, last):
         raise Unsliceable(f"its bias {list(_shape(c))} is a weight whose columns are not contiguous")
     c_weight = c is not None and is_weight(c)
-    _refuse_other_weights(op, {weight, *([c] if c_weight else [])})
+    _refuse_other_weights(op, {weight, c})
 
     def build(b: _Builder, ranges: list[tuple[int, int]]) -> SSAValue:
         parts = []
@@ -235,11 +234,9 @@ def _rows_plan(op: GemmOp | QGemmOp) -> _Plan:
 
 def _reduction_plan(op: GemmOp | MatmulOp) -> _Plan:
     """Product with a weight [K, N]: slices of rows K, partial products summed with ``nn.add``."""
-    lhs, weight = op.operands[0], op.operands[1]
-    if not contiguous_along(weight, 0):
-        raise Unsliceable("its weight is not a view of a blob")
+    lhs, weight = op.operands[0], op.operands[1]  # a view: the weight is float, a bare blob i8
     bias = op.c if isinstance(op, GemmOp) else None
-    _refuse_other_weights(op, {weight, *([bias] if bias is not None and is_weight(bias) else [])})
+    _refuse_other_weights(op, {weight, bias})
     axis = len(_shape(lhs)) - 1
 
     def build(b: _Builder, ranges: list[tuple[int, int]]) -> SSAValue:
