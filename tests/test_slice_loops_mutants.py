@@ -731,3 +731,30 @@ def test_slices_whose_last_view_another_ops_slices_stop_reading_are_rolled():
     assert roll_slices(module) == 2
     module.verify()
     assert [_shape(loop) for loop in _loops(module)] == [(0, 2, 1, 1), (0, 2, 1, 1)]
+
+
+def test_slices_that_failed_are_not_tried_again_after_another_ops_slices_roll(monkeypatch):
+    """a's slices cannot roll (the second computes another function); b's after them do. Once b's
+    have rolled, nothing a's run reads has changed, so the pass stops after looking at a's once more."""
+    from cfmem.passes import slice_loops
+
+    calls = []
+    reads = slice_loops._reads
+
+    def counted(ops, anchors):
+        calls.append(anchors)
+        assert len(calls) < 50, "the pass keeps looking at the same slices"
+        return reads(ops, anchors)
+
+    monkeypatch.setattr(slice_loops, "_reads", counted)
+    body = [
+        _out(0, "%c0", "a"), _relu(0, out="%a_s0", slice_of="a"),
+        _out(1, "%c4", "a"), _relu(1, out="%a_s1", slice_of="a").replace("nn.relu", "nn.sigmoid"),
+        _out(0, "%c8", "b"), _relu(2, out="%b_s0", slice_of="b"),
+        _out(1, "%c8", "b"), _relu(3, out="%b_s1", slice_of="b"),
+    ]  # fmt: skip
+    module, _ = parse_module(_flat("\n".join(body)))
+    assert roll_slices(module) == 1
+    module.verify()
+    assert [_shape(loop) for loop in _loops(module)] == [(0, 2, 1, 1)]
+    assert len(calls) == 3  # a, b, then a once more
