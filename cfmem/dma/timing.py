@@ -81,7 +81,7 @@ class Chip:
     def milliseconds(self, cycles: float) -> float:
         return cycles / (self.clock_mhz * 1000.0)
 
-    def transfer_cycles(self, nbytes: int) -> float:
+    def transfer_cycles(self, nbytes: float) -> float:
         return self.dma_latency_cycles + nbytes / self.dma_bytes_per_cycle
 
     def compute_cycles(self, op: Compute) -> float:

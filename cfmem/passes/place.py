@@ -683,7 +683,9 @@ def _decisions(search: _Search, best: Measure, chip: Chip) -> list[Decision]:
             where, why = "read off chip", search.reasons.get(("weights", key), "")
             cycles = nbytes / chip.offchip_bytes_per_cycle
         elif c.slices_of(key) > 1:
-            where, why, cycles = f"streamed in {c.slices_of(key)} slices", search.reasons.get(("weights", key), ""), transfer
+            count = c.slices_of(key)
+            where, why = f"streamed in {count} slices", search.reasons.get(("weights", key), "")
+            cycles = count * chip.transfer_cycles(nbytes / count)  # one transfer per slice, each waits the latency
         else:
             where, why, cycles = "streamed whole", "fits in the DMA rotation", transfer
         rows.append(Decision(f"weights of {op.name} {_label(op)}", where, why, nbytes, cycles))

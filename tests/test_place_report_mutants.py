@@ -1,0 +1,180 @@
+"""Fast cases for nn-place's placement table (the rows ``cfmem report --budget`` prints): for
+each kind of row, what it names, where the tensor lives, why, its bytes and its cycles per
+inference, the cycles worked out here from the chip's rates. Placements are written by hand
+onto a search of a few ops (no search runs), except for two small ``place_module`` calls."""
+
+from __future__ import annotations
+
+from xdsl.dialects.builtin import IntegerAttr, i64
+
+from cfmem.dma.timing import Chip
+from cfmem.ir_io import parse_module
+from cfmem.passes.liveness import functions
+from cfmem.passes.place import KEY_ATTR, Config, Decision, Measure, _decisions, _Search, _slicer, place_module
+
+LATENCY, DMA_RATE, OFFCHIP_RATE = 100, 4.0, 0.25
+"""Cycles a transfer waits before its first byte, bytes per cycle by DMA and read or written in
+place off chip. None is 1, so a product and a quotient of them differ."""
+CHIP = Chip(dma_latency_cycles=LATENCY, dma_bytes_per_cycle=DMA_RATE, offchip_bytes_per_cycle=OFFCHIP_RATE)
+
+FOUR_LAYERS = """
+nn.global @w size(4096) seed(1)
+func.func @main(%x: tensor<1x16xf32>) -> tensor<1x16xf32> {
+  %blob = nn.get_global @w : tensor<4096xi8>
+  %w1 = nn.view %blob[0] bytes(1024) : tensor<4096xi8> to tensor<16x16xf32>
+  %w2 = nn.view %blob[1024] bytes(1024) : tensor<4096xi8> to tensor<16x16xf32>
+  %w3 = nn.view %blob[2048] bytes(1024) : tensor<4096xi8> to tensor<16x16xf32>
+  %w4 = nn.view %blob[3072] bytes(1024) : tensor<4096xi8> to tensor<16x16xf32>
+  %a = nn.matmul %x, %w1 : (tensor<1x16xf32>, tensor<16x16xf32>) -> tensor<1x16xf32>
+  %b = nn.matmul %a, %w2 : (tensor<1x16xf32>, tensor<16x16xf32>) -> tensor<1x16xf32>
+  %c = nn.matmul %b, %w3 : (tensor<1x16xf32>, tensor<16x16xf32>) -> tensor<1x16xf32>
+  %0 = nn.matmul %c, %w4 : (tensor<1x16xf32>, tensor<16x16xf32>) -> tensor<1x16xf32>
+  %s = nn.add %0, %b : (tensor<1x16xf32>, tensor<1x16xf32>) -> tensor<1x16xf32>
+  %e = nn.add %s, %c : (tensor<1x16xf32>, tensor<1x16xf32>) -> tensor<1x16xf32>
+  func.return %e : tensor<1x16xf32>
+}
+"""
+"""Four matmuls with 1 KiB of weights each and 64-byte results: %b and %c are read twice, the
+unnamed one (the table calls it %?) once."""
+WEIGHT, RESULT = 1024, 64
+
+
+def keyed_search(text: str, budget: int = 1 << 20) -> tuple[_Search, dict[str, int]]:
+    """nn-place's search for @main of ``text`` (slicing allowed), and each op's key by its
+    result's name ('unnamed' for the op whose result has none)."""
+    module, _ = parse_module(text)
+    keyed = [op for fn in functions(module) for op in fn.walk() if op is not fn]
+    for k, op in enumerate(keyed):
+        op.attributes[KEY_ATTR] = IntegerAttr(k, i64)
+    keys = {op.results[0].name_hint or "unnamed": k for k, op in enumerate(keyed) if op.results}
+    return _Search(module, "main", CHIP, budget, _slicer()), keys
+
+
+def table(search: _Search, config: Config) -> list[Decision]:
+    return _decisions(search, Measure(config, 0, 0.0, 0.0), CHIP)
+
+
+def transfer(nbytes: int) -> float:
+    return LATENCY + nbytes / DMA_RATE
+
+
+def every_kind(keys: dict[str, int], depth: int, slices: int) -> Config:
+    """%a's weights streamed in ``slices`` slices, %b's resident, %c's read off chip, the
+    unnamed op's streamed whole; %b's result evicted, %c's prefetched, the unnamed one's read in
+    place off chip (no sliced op reads or writes an off-chip result)."""
+    a, b, c, unnamed = keys["a"], keys["b"], keys["c"], keys["unnamed"]
+    return Config(
+        depth=depth,
+        weights=((b, "resident"), (c, "offchip")),
+        slices=((a, slices),),
+        offchip=frozenset({b, c, unnamed}),
+        prefetch=frozenset({b, c}),
+        evict=frozenset({b}),
+    )
+
+
+def test_a_placement_of_every_kind_shows_one_row_per_weighted_op_and_off_chip_result():
+    """Sync DMA, and no move the search explains: each row's fixed reason, or none."""
+    search, keys = keyed_search(FOUR_LAYERS)
+    assert table(search, every_kind(keys, depth=1, slices=4)) == [
+        Decision("DMA rotation", "sync (1 buffer)", "the fastest that fits", 0, 0.0),
+        Decision("weights of nn.matmul %a", "streamed in 4 slices", "", WEIGHT, 4 * transfer(WEIGHT // 4)),
+        Decision("weights of nn.matmul %b", "resident", "room left: loaded once, no transfer per inference", WEIGHT, 0.0),
+        Decision("weights of nn.matmul %c", "read off chip", "", WEIGHT, WEIGHT / OFFCHIP_RATE),
+        Decision("weights of nn.matmul %?", "streamed whole", "fits in the DMA rotation", WEIGHT, transfer(WEIGHT)),
+        # written out once, brought back before each of its two reads
+        Decision("nn.matmul %b", "evicted to the off-chip arena and prefetched by DMA", "", RESULT, 3 * transfer(RESULT)),
+        # written in place, brought back before each of its two reads
+        Decision("nn.matmul %c", "off-chip arena, prefetched by DMA", "", RESULT, RESULT / OFFCHIP_RATE + 2 * transfer(RESULT)),
+        # written and read once in place
+        Decision("nn.matmul %?", "off-chip arena, read in place", "", RESULT, 2 * RESULT / OFFCHIP_RATE),
+    ]
+
+
+def test_rows_give_the_reason_the_search_recorded_for_each_move():
+    """A DMA rotation of 2 buffers, weights in 2 slices; every move explained by the search.
+    Resident and whole weights keep their fixed reasons."""
+    search, keys = keyed_search(FOUR_LAYERS)
+    for key in keys.values():
+        search.reasons[("weights", key)] = f"weights {key}"
+        search.reasons[("result", key)] = f"result {key}"
+    search.reasons[("depth", 0)] = "fewer DMA buffers"
+    rows = table(search, every_kind(keys, depth=2, slices=2))
+    assert [(row.what, row.where, row.why) for row in rows] == [
+        ("DMA rotation", "2 buffer(s)", "fewer DMA buffers"),
+        ("weights of nn.matmul %a", "streamed in 2 slices", f"weights {keys['a']}"),
+        ("weights of nn.matmul %b", "resident", "room left: loaded once, no transfer per inference"),
+        ("weights of nn.matmul %c", "read off chip", f"weights {keys['c']}"),
+        ("weights of nn.matmul %?", "streamed whole", "fits in the DMA rotation"),
+        ("nn.matmul %b", "evicted to the off-chip arena and prefetched by DMA", f"result {keys['b']}"),
+        ("nn.matmul %c", "off-chip arena, prefetched by DMA", f"result {keys['c']}"),
+        ("nn.matmul %?", "off-chip arena, read in place", f"result {keys['unnamed']}"),
+    ]
+    assert rows[1].cycles == 2 * transfer(WEIGHT // 2)
+    assert table(search, Config(depth=8))[0] == Decision("DMA rotation", "8 buffer(s)", "fewer DMA buffers", 0, 0.0)
+
+
+def test_an_off_chip_result_read_more_often_costs_more():
+    """Every activation of a chain off chip, each read in place by the next op (and the first
+    twice); the read counts are what differ between rows."""
+    search, keys = keyed_search(FOUR_LAYERS)
+    offchip = frozenset({keys["a"], keys["b"], keys["c"]})
+    rows = table(search, Config(depth=1, offchip=offchip))
+    assert [(row.what, row.nbytes, row.cycles) for row in rows[5:]] == [
+        ("nn.matmul %a", RESULT, 2 * RESULT / OFFCHIP_RATE),
+        ("nn.matmul %b", RESULT, 3 * RESULT / OFFCHIP_RATE),
+        ("nn.matmul %c", RESULT, 3 * RESULT / OFFCHIP_RATE),
+    ]
+
+
+# --- the move that un-prefetches a result --------------------------------------------------
+
+
+def test_the_result_taken_back_from_prefetching_is_one_the_largest_dma_buffer_reads():
+    """The largest DMA buffer at the peak serves the unnamed op, which reads %c: of the two
+    prefetched results, only %c can shrink that buffer (the tie of their sizes would pick %b);
+    none can when the buffer serves %a, which reads neither."""
+    search, keys = keyed_search(FOUR_LAYERS)
+    prefetch = frozenset({keys["b"], keys["c"]})
+    config = Config(depth=1, offchip=prefetch, prefetch=prefetch)
+    peak = [("dma", 1088, None), ("dma", 64, None)]
+    m = Measure(config, 1152, 0.0, 0.0, peak=peak, peak_ops={0: [keys["unnamed"]], 1: [keys["s"]]})
+    results = [(moved, key) for moved, key, _ in search.moves(m) if key and key[0] == "result"]
+    assert results == [(Config(depth=1, offchip=prefetch, prefetch=frozenset({keys["b"]})), ("result", keys["c"]))]
+    m.peak_ops = {0: [keys["a"]], 1: [keys["c"]]}
+    assert not [key for _, key, _ in search.moves(m) if key and key[0] == "result"]
+
+
+# --- the table of a placement the search chose ----------------------------------------------
+
+
+def test_place_module_tables_the_placement_it_chose():
+    """Far from fitting, a chain's activations go off chip, each with the peak it cleared; with
+    room, one op's weights stay resident."""
+    chain = """
+func.func @main(%x: tensor<1x64xf32>) -> tensor<1x64xf32> {
+  %a = nn.relu %x : (tensor<1x64xf32>) -> tensor<1x64xf32>
+  %0 = nn.tanh %a : (tensor<1x64xf32>) -> tensor<1x64xf32>
+  %c = nn.sigmoid %0 : (tensor<1x64xf32>) -> tensor<1x64xf32>
+  func.return %c : tensor<1x64xf32>
+}
+"""
+    module, _ = parse_module(chain)
+    rows = place_module(module, CHIP, 200)["main"].decisions
+    assert rows == [
+        Decision("DMA rotation", "sync (1 buffer)", "the fastest that fits", 0, 0.0),
+        Decision("nn.relu %a", "off-chip arena, read in place", "live at the on-chip peak of 256 bytes", 256, 2 * 256 / OFFCHIP_RATE),
+        Decision("nn.tanh %?", "off-chip arena, read in place", "live at the on-chip peak of 256 bytes", 256, 2 * 256 / OFFCHIP_RATE),
+    ]
+    one_layer = """
+nn.global @w size(1024) seed(1)
+func.func @main(%x: tensor<1x16xf32>) -> tensor<1x16xf32> {
+  %blob = nn.get_global @w : tensor<1024xi8>
+  %w = nn.view %blob[0] bytes(1024) : tensor<1024xi8> to tensor<16x16xf32>
+  %y = nn.matmul %x, %w : (tensor<1x16xf32>, tensor<16x16xf32>) -> tensor<1x16xf32>
+  func.return %y : tensor<1x16xf32>
+}
+"""
+    module, _ = parse_module(one_layer)
+    rows = place_module(module, CHIP, 4096)["main"].decisions
+    assert rows[1:] == [Decision("weights of nn.matmul %y", "resident", "room left: loaded once, no transfer per inference", WEIGHT, 0.0)]
