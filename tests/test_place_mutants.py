@@ -309,3 +309,67 @@ def test_deepen_keeps_the_best_so_far_when_the_search_may_build_no_more():
     sync = search.measure(Config(depth=1))
     search.max_placements = 3
     assert search.deepen(sync).config == Config(depth=3)
+
+
+# --- budgets, the shrink step, results off chip, ifs, loops, refusals -----------------------------
+
+
+def test_a_weight_is_made_resident_in_exactly_its_bytes_and_not_in_one_less():
+    """Streamed sync THREE_LAYERS needs 2240 bytes; %a's 1 KiB resident beside the 2 KiB buffer
+    needs 3264."""
+    for budget, resident in ((3264, True), (3263, False)):
+        search, keys = placement_search(THREE_LAYERS, budget)
+        placed = search.add_resident(search.measure(Config(depth=1)))
+        assert placed.config.weights == (((keys["a"], "resident"),) if resident else ())
+        assert placed.need == (3264 if resident else 2240)
+
+
+def test_shrinking_evicts_the_result_idle_longest_and_only_where_that_lowers_the_peak():
+    """IFS in 512 bytes (768 on chip): each of %a and %b off chip saves 256 bytes. %b read in
+    place costs its write and its read at 0.5 bytes a cycle (1024 cycles), prefetched the read
+    becomes a transfer (512 + 328), evicted the write too (2 x 328): cheapest. %a, read inside
+    the if, needs its bytes back on chip there when prefetched or evicted: no byte saved."""
+    search, keys = placement_search(IFS, 512)
+    start = search.measure(Config(depth=1))
+    assert start.need == 768
+    b = keys["b"]
+    ways = [search.measure(c) for c, key, _ in search.moves(start) if key == ("result", b)]
+    assert [m.cycles - start.cycles for m in ways] == [1024, 512 + 328, 2 * 328]
+    shrunk = search.shrink(start)
+    assert shrunk.config == Config(depth=1, offchip=frozenset({b}), prefetch=frozenset({b}), evict=frozenset({b}))
+    assert search.reasons == {("result", b): "live at the on-chip peak of 768 bytes, idle between its write and its reads"}
+    assert placed_and_run(search, shrunk.config, IF_CASES) <= 512
+
+
+def test_an_if_result_stays_on_chip_and_a_budget_below_it_is_refused_by_name():
+    search, keys = placement_search(IFS, 256)
+    best = search.run()
+    assert best.need == 256 and best.config.offchip == {keys["a"], keys["b"]} and not best.config.prefetch
+    assert placed_and_run(search, best.config, IF_CASES) <= 256
+    search, _ = placement_search(IFS, 255)
+    with pytest.raises(PlacementError) as refused:
+        search.run()
+    assert refused.value.need == 256
+    assert str(refused.value) == (
+        "function @main needs at least 256 bytes of on-chip memory, more than the budget of 255: what stays"
+        " on chip at its peak ('nn.if' %r (256 bytes)) cannot move"
+    )
+
+
+def test_a_loop_body_placed_from_the_floor_fits_and_computes_every_trip_count():
+    """RECURRENT's loop body reads two 8x8 weights (%g's with its bias, 288 bytes; %m's, 256) every
+    iteration, on 32-byte activations. In 300 bytes both weights cannot be loaded, so growing from
+    the floor brings every result back (the loop's carried value included) and leaves the weights
+    read in place."""
+    from test_loops import RECURRENT
+
+    search, keys = placement_search(RECURRENT, 300)
+    floor = search.floor_measure()
+    assert dict(floor.config.weights) == {keys["g"]: "offchip", keys["m"]: "offchip"}
+    grown = search.undo_moves(floor, results_first=True)
+    assert grown.config == Config(depth=1, weights=floor.config.weights)
+    assert grown.need <= 300 and grown.cycles < floor.cycles
+    x = np.linspace(-1, 1, 8, dtype=np.float32).reshape(1, 8)
+    cases = [{"n": np.array(n), "x": x} for n in (0, 3)]
+    assert placed_and_run(search, grown.config, cases) <= 300
+    assert placed_and_run(search, floor.config, cases) <= floor.need
