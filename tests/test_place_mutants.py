@@ -7,6 +7,8 @@ few milliseconds."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 from xdsl.dialects.builtin import IntegerAttr, i64
@@ -194,6 +196,7 @@ def test_undos_take_weights_back_first_whole_then_in_ever_finer_slices():
     assert [cs[-1].slices_of(4) for cs in want[:1]] == [64]  # 2**UNDO_SLICE_DOUBLINGS
     assert undo_configs(c, results_first=True) == want[2:4] + want[:2] + want[4:]
     assert undo_configs(c, order=lambda keys: sorted(keys, reverse=True)) == want[:2] + want[2:4][::-1] + want[4:]
+    assert all(type(n) is int for _, n in undo_configs(c)[1][0].slices)  # the table would read "4.0 slices"
     two = Config(slices=((6, 2),))
     halved = [undo(two)[0] for undo in _undos(two)]  # 2 slices halve to one: whole
     assert halved == [Config()] + [Config(depth=d, slices=two.slices) for d in range(3, MAX_DEPTH + 1)]
@@ -212,6 +215,21 @@ def test_results_come_back_on_chip_most_read_first_then_smallest():
     assert search.back_on_chip_order([c, b]) == [b, c]
     search, keys = placement_search(THREE_LAYERS, 0)  # %b (128 bytes) and %a (64), each read once
     assert search.back_on_chip_order([keys["b"], keys["a"]]) == [keys["a"], keys["b"]]
+    search, keys = placement_search(LATER_FIRST, 0)
+    assert search.back_on_chip_order({keys["p"], keys["q"], keys["r"]}) == [keys["r"], keys["q"], keys["p"]]
+
+
+LATER_FIRST = """
+func.func @main(%x: tensor<1x32xf32>, %z: tensor<1x16xf32>) -> (tensor<1x32xf32>, tensor<1x16xf32>) {
+  %p = nn.relu %x : (tensor<1x32xf32>) -> tensor<1x32xf32>
+  %q = nn.relu %z : (tensor<1x16xf32>) -> tensor<1x16xf32>
+  %r = nn.tanh %z : (tensor<1x16xf32>) -> tensor<1x16xf32>
+  %s = nn.add %q, %r : (tensor<1x16xf32>, tensor<1x16xf32>) -> tensor<1x16xf32>
+  %t = nn.add %s, %r : (tensor<1x16xf32>, tensor<1x16xf32>) -> tensor<1x16xf32>
+  func.return %p, %t : tensor<1x32xf32>, tensor<1x16xf32>
+}
+"""
+"""%p (128 bytes), then %q (64) read once, %r (64) read twice: the order runs against the ops'."""
 
 
 # --- growing from the floor ----------------------------------------------------------------------
@@ -298,6 +316,10 @@ def test_deepen_cuts_the_largest_streamed_weight_in_slices_when_a_deeper_rotatio
     assert {(x.depth, x.slices) for x in search.cache} == tried
     assert all(x.weights == start.config.weights for x in search.cache)
 
+    unsliced, _ = placement_search(THREE_LAYERS, 2240, slicing=False)  # tries each depth once
+    assert unsliced.deepen(start) is start
+    assert set(unsliced.cache) == {replace(start.config, depth=d) for d in range(2, MAX_DEPTH + 1)}
+
     tight, _ = placement_search(THREE_LAYERS, 2239)
     assert tight.deepen(start) is start and tight.reasons == {}
     assert Config(depth=2, weights=start.config.weights, slices=((c, 4),)) in tight.cache  # 2 slices: one byte over
@@ -339,6 +361,8 @@ def test_shrinking_evicts_the_result_idle_longest_and_only_where_that_lowers_the
     assert shrunk.config == Config(depth=1, offchip=frozenset({b}), prefetch=frozenset({b}), evict=frozenset({b}))
     assert search.reasons == {("result", b): "live at the on-chip peak of 768 bytes, idle between its write and its reads"}
     assert placed_and_run(search, shrunk.config, IF_CASES) <= 512
+    assert search.deepen(shrunk) is shrunk  # no weights: no slices to try at any depth
+    assert all(not c.slices for c in search.cache)
 
 
 def test_an_if_result_stays_on_chip_and_a_budget_below_it_is_refused_by_name():
