@@ -153,9 +153,8 @@ def test_one_slice_is_no_slicing():
 
 def test_a_search_that_does_not_slice_can_still_read_weights_off_chip():
     """Reading a weight off chip drops its slice count to one: in a search without slicing that
-    must leave the config without slices, or the move cannot be built. In 2000 bytes the two
-    2 KiB buffers cannot stay; reading %b's weights off chip (128 bytes read in place at 0.5 a
-    cycle cost less per byte saved than %c's larger result... both tie in bytes) fits."""
+    must leave the config without slices, or the move cannot be built. In 2000 bytes the 2 KiB
+    buffer cannot stay, and without slicing the way out is reading %b's weights in place."""
     search, keys = placement_search(THREE_LAYERS, 2000, slicing=False)
     shrunk = search.shrink(search.measure(Config(depth=1)))
     assert shrunk.need <= 2000 and not shrunk.config.slices
