@@ -1,0 +1,398 @@
+"""Fast cases for nn-place's search, each on a few ops where the right answer can be worked out
+by hand: the order moves are taken back in, growing from the floor, deeper DMA rotations, the
+budget checks, the shrink step, evicted and prefetched results, ifs and loops, refusals, and
+that a chosen placement fits and computes what the unplanned program does. The search runs in
+process (one ``_Search`` at a time: ``place_module`` runs five), measuring a placement in a
+few milliseconds."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+import pytest
+from xdsl.dialects.builtin import IntegerAttr, i64
+
+from cfmem.dma.timing import Chip
+from cfmem.interp.flat import run_flat
+from cfmem.interp.golden import run_function
+from cfmem.ir_io import parse_module
+from cfmem.passes.liveness import functions
+from cfmem.passes.place import (
+    KEY_ATTR,
+    MAX_DEPTH,
+    Config,
+    PlacementError,
+    _apply,
+    _Search,
+    _slicer,
+    _undos,
+)
+from cfmem.passes.plan_memory import ARENA_ATTR
+from cfmem.pipeline import lower_model
+
+CHIP = Chip()
+
+
+def placement_search(text: str, budget: int, slicing: bool = True):
+    """nn-place's search for @main of ``text`` in ``budget`` bytes (slicing weights or not), its
+    module, and the key of each op by its result's name."""
+    module, _ = parse_module(text)
+    keyed = [op for fn in functions(module) for op in fn.walk() if op is not fn]
+    for k, op in enumerate(keyed):
+        op.attributes[KEY_ATTR] = IntegerAttr(k, i64)
+    keys = {op.results[0].name_hint: k for k, op in enumerate(keyed) if op.results and op.results[0].name_hint}
+    measured = _MEASURED.setdefault(text, {})  # a placement's need and latency do not depend on the budget
+    return _Search(module, "main", CHIP, budget, _slicer() if slicing else None, measured=measured), keys
+
+
+_MEASURED: dict[str, dict] = {}
+
+
+def placed_and_run(search: _Search, config: Config, cases: list[dict]) -> int:
+    """``config`` written onto a copy of the search's module, planned and lowered; asserts that
+    the flat program computes every case's outputs as the unplanned one does, bit for bit
+    (slicing adds partial sums in the same order here), and returns its on-chip arena."""
+    module = search.module.clone()
+    fn = search.function(module)
+    _apply(config, fn, search.weighted)
+    for op in fn.walk():
+        op.attributes.pop(KEY_ATTR, None)
+    unplanned, _ = parse_module(str(module))
+    plan = ("nn-slice-weights," if config.slices else "") + "nn-insert-dma,nn-plan-memory,nn-check-dma"
+    flat = lower_model(module, plan, None)
+    for inputs in cases:
+        want = run_function(unplanned, inputs).outputs
+        got = run_flat(flat, inputs).outputs
+        for name, value in want.items():
+            np.testing.assert_allclose(got[name], value, rtol=1e-6, atol=1e-6, err_msg=name)
+    return functions(flat)[0].attributes[ARENA_ATTR].value.data
+
+
+THREE_LAYERS = """
+nn.global @w size(8192) seed(1)
+func.func @main(%x: tensor<1x16xf32>) -> tensor<1x16xf32> {
+  %blob = nn.get_global @w : tensor<8192xi8>
+  %w1 = nn.view %blob[0] bytes(1024) : tensor<8192xi8> to tensor<16x16xf32>
+  %w2 = nn.view %blob[1024] bytes(2048) : tensor<8192xi8> to tensor<16x32xf32>
+  %w3 = nn.view %blob[3072] bytes(2048) : tensor<8192xi8> to tensor<32x16xf32>
+  %a = nn.matmul %x, %w1 : (tensor<1x16xf32>, tensor<16x16xf32>) -> tensor<1x16xf32>
+  %b = nn.matmul %a, %w2 : (tensor<1x16xf32>, tensor<16x32xf32>) -> tensor<1x32xf32>
+  %c = nn.matmul %b, %w3 : (tensor<1x32xf32>, tensor<32x16xf32>) -> tensor<1x16xf32>
+  func.return %c : tensor<1x16xf32>
+}
+"""
+"""Weights of 1, 2 and 2 KiB (%a, %b, %c), activations of 64 and 128 bytes: streamed whole
+through one buffer (sync) the function needs 2048 + 64 + 128 = 2240 bytes; the DMA engine,
+not compute, sets the pace (a transfer is 200 cycles plus 2 bytes a cycle)."""
+X16 = [{"x": np.linspace(-1, 1, 16, dtype=np.float32).reshape(1, 16)}]
+
+MIXED = """
+nn.global @w size(1024) seed(2)
+func.func @main(%x: tensor<1x16xf32>) -> tensor<1x16xf32> {
+  %blob = nn.get_global @w : tensor<1024xi8>
+  %w1 = nn.view %blob[0] bytes(1024) : tensor<1024xi8> to tensor<16x16xf32>
+  %a = nn.relu %x : (tensor<1x16xf32>) -> tensor<1x16xf32>
+  %b = nn.matmul %a, %w1 : (tensor<1x16xf32>, tensor<16x16xf32>) -> tensor<1x16xf32>
+  %c = nn.tanh %b : (tensor<1x16xf32>) -> tensor<1x16xf32>
+  %d = nn.add %a, %c : (tensor<1x16xf32>, tensor<1x16xf32>) -> tensor<1x16xf32>
+  func.return %d : tensor<1x16xf32>
+}
+"""
+"""One 1 KiB weight (%b's) and three 64-byte results: %a read twice, %b and %c once each."""
+
+IFS = """
+func.func @main(%x: tensor<1x64xf32>, %c: tensor<1xi1>) -> tensor<1x64xf32> {
+  %a = nn.relu %x : (tensor<1x64xf32>) -> tensor<1x64xf32>
+  %b = nn.tanh %x : (tensor<1x64xf32>) -> tensor<1x64xf32>
+  %r = nn.if %c : tensor<1xi1> -> (tensor<1x64xf32>) {
+    %h = nn.relu %a : (tensor<1x64xf32>) -> tensor<1x64xf32>
+    nn.yield %h : tensor<1x64xf32>
+  } else {
+    %k = nn.sigmoid %a : (tensor<1x64xf32>) -> tensor<1x64xf32>
+    nn.yield %k : tensor<1x64xf32>
+  }
+  %y = nn.add %r, %b : (tensor<1x64xf32>, tensor<1x64xf32>) -> tensor<1x64xf32>
+  func.return %y : tensor<1x64xf32>
+}
+"""
+"""Three 256-byte tensors live as the if ends: %a, %b and the if's result %r, which stays on chip."""
+IF_CASES = [{"x": np.linspace(-2, 2, 64, dtype=np.float32).reshape(1, 64), "c": np.array([t])} for t in (True, False)]
+
+
+def deep_rotation(light: int = 10) -> str:
+    """A 128 KiB relu (4096 cycles of moving bytes, no weights) and then a chain of ``light``
+    matmuls with 64-byte weights (232 cycles a transfer, a few of compute): a rotation of d
+    buffers loads d weights during the relu, and every one more saves one transfer after it."""
+    size = 64 * light
+    lines = [
+        f"nn.global @w size({size}) seed(3)",
+        "func.func @main(%x: tensor<1x4xf32>, %big: tensor<1x32768xf32>) -> (tensor<1x4xf32>, tensor<1x32768xf32>) {",
+        f"  %blob = nn.get_global @w : tensor<{size}xi8>",
+        "  %h = nn.relu %big : (tensor<1x32768xf32>) -> tensor<1x32768xf32>",
+    ]
+    prev = "%x"
+    for i in range(light):
+        lines.append(f"  %w{i} = nn.view %blob[{64 * i}] bytes(64) : tensor<{size}xi8> to tensor<4x4xf32>")
+        lines.append(f"  %m{i} = nn.matmul {prev}, %w{i} : (tensor<1x4xf32>, tensor<4x4xf32>) -> tensor<1x4xf32>")
+        prev = f"%m{i}"
+    lines += [f"  func.return {prev}, %h : tensor<1x4xf32>, tensor<1x32768xf32>", "}"]
+    return "\n".join(lines)
+
+
+# --- Config and the undo list --------------------------------------------------------------------
+
+
+def test_one_slice_is_no_slicing():
+    c = Config().with_slices(3, 2)
+    assert c.slices == ((3, 2),)
+    assert c.with_slices(3, 1) == Config()  # the same placement, one key in the cache
+    assert Config().with_slices(5, 1).slices == ()
+    assert Config().with_slices(5, 4).with_slices(2, 2).slices == ((2, 2), (5, 4))
+
+
+def test_a_search_that_does_not_slice_can_still_read_weights_off_chip():
+    """Reading a weight off chip drops its slice count to one: in a search without slicing that
+    must leave the config without slices, or the move cannot be built. In 2000 bytes the 2 KiB
+    buffer cannot stay, and without slicing the way out is reading %b's weights in place."""
+    search, keys = placement_search(THREE_LAYERS, 2000, slicing=False)
+    shrunk = search.shrink(search.measure(Config(depth=1)))
+    assert shrunk.need <= 2000 and not shrunk.config.slices
+    assert dict(shrunk.config.weights)[keys["b"]] == "offchip"
+
+
+def undo_configs(c: Config, **kwargs) -> list[list[Config]]:
+    return [undo(c) for undo in _undos(c, **kwargs)]
+
+
+def test_undos_take_weights_back_first_whole_then_in_ever_finer_slices():
+    """One weight read off chip (key 4), one streamed in 8 slices (6), one resident (7), results
+    2 and 3 off chip (3 prefetched and evicted), depth 6: in order, key 4 streamed whole then in
+    2 ... 64 slices, key 6 in 4 slices, results 2 then 3 on chip, depth 7, depth 8. Nothing
+    for the resident weight (it is no move), nor for depths already reached."""
+    c = Config(
+        depth=6,
+        weights=((4, "offchip"), (7, "resident")),
+        slices=((6, 8),),
+        offchip=frozenset({2, 3}),
+        prefetch=frozenset({3}),
+        evict=frozenset({3}),
+    )
+    streamed = replace_weights(c, ((7, "resident"),))
+    on_chip = [
+        Config(6, c.weights, c.slices, frozenset({3}), frozenset({3}), frozenset({3})),
+        Config(6, c.weights, c.slices, frozenset({2})),
+    ]
+    want = [
+        [streamed] + [streamed.with_slices(4, 2**n) for n in range(1, 7)],
+        [c.with_slices(6, 4)],
+        [on_chip[0]],
+        [on_chip[1]],
+        [Config(7, c.weights, c.slices, c.offchip, c.prefetch, c.evict)],
+        [Config(8, c.weights, c.slices, c.offchip, c.prefetch, c.evict)],
+    ]
+    assert undo_configs(c) == want
+    assert [cs[-1].slices_of(4) for cs in want[:1]] == [64]  # 2**UNDO_SLICE_DOUBLINGS
+    assert undo_configs(c, results_first=True) == want[2:4] + want[:2] + want[4:]
+    assert undo_configs(c, order=lambda keys: sorted(keys, reverse=True)) == want[:2] + want[2:4][::-1] + want[4:]
+    assert all(type(n) is int for _, n in undo_configs(c)[1][0].slices)  # the table would read "4.0 slices"
+    two = Config(slices=((6, 2),))
+    halved = [undo(two)[0] for undo in _undos(two)]  # 2 slices halve to one: whole
+    assert halved == [Config()] + [Config(depth=d, slices=two.slices) for d in range(3, MAX_DEPTH + 1)]
+
+
+def replace_weights(c: Config, weights) -> Config:
+    return Config(c.depth, weights, c.slices, c.offchip, c.prefetch, c.evict)
+
+
+def test_results_come_back_on_chip_most_read_first_then_smallest():
+    """In MIXED %a is read twice (by %b and %d), %b and %c once; %b and %c are equal in size,
+    so the key breaks their tie. A larger result read as often comes after a smaller one."""
+    search, keys = placement_search(MIXED, 0)
+    a, b, c = keys["a"], keys["b"], keys["c"]
+    assert search.back_on_chip_order({c, b, a}) == [a, b, c]
+    assert search.back_on_chip_order([c, b]) == [b, c]
+    search, keys = placement_search(THREE_LAYERS, 0)  # %b (128 bytes) and %a (64), each read once
+    assert search.back_on_chip_order([keys["b"], keys["a"]]) == [keys["a"], keys["b"]]
+    search, keys = placement_search(LATER_FIRST, 0)
+    assert search.back_on_chip_order({keys["p"], keys["q"], keys["r"]}) == [keys["r"], keys["q"], keys["p"]]
+
+
+LATER_FIRST = """
+func.func @main(%x: tensor<1x32xf32>, %z: tensor<1x16xf32>) -> (tensor<1x32xf32>, tensor<1x16xf32>) {
+  %p = nn.relu %x : (tensor<1x32xf32>) -> tensor<1x32xf32>
+  %q = nn.relu %z : (tensor<1x16xf32>) -> tensor<1x16xf32>
+  %r = nn.tanh %z : (tensor<1x16xf32>) -> tensor<1x16xf32>
+  %s = nn.add %q, %r : (tensor<1x16xf32>, tensor<1x16xf32>) -> tensor<1x16xf32>
+  %t = nn.add %s, %r : (tensor<1x16xf32>, tensor<1x16xf32>) -> tensor<1x16xf32>
+  func.return %p, %t : tensor<1x32xf32>, tensor<1x16xf32>
+}
+"""
+"""%p (128 bytes), then %q (64) read once, %r (64) read twice: the order runs against the ops'."""
+
+
+# --- growing from the floor ----------------------------------------------------------------------
+
+
+def test_growing_from_the_floor_three_ways_at_64_bytes():
+    """MIXED's floor (weight read in place, %a %b %c off chip) in 64 bytes: one result fits on
+    chip at a time. Weights first: the weight streamed needs 1 KiB, or 64 slices of 16 bytes
+    next to %a's... none fits; then %a (most read) comes back, and %b or %c beside it no longer
+    fit. Results first, most read first: the same. Results first, latest first: %c, then %b
+    (%c's bytes are %b's again by then), and %a beside them does not fit."""
+    search, keys = placement_search(MIXED, 64)
+    floor = search.floor_measure()
+    assert floor.config.offchip == {keys["a"], keys["b"], keys["c"]} and floor.need == 0
+    grown = search.grow(floor)
+    offchip = [g.config.offchip for g in grown]
+    assert offchip == [{keys["b"], keys["c"]}, {keys["b"], keys["c"]}, {keys["a"]}]
+    assert all(g.need <= 64 and g.config.weights == ((keys["b"], "offchip"),) for g in grown)
+    assert grown[2].cycles < grown[0].cycles  # two results read in place instead of one, yet faster
+
+
+def test_growing_from_the_floor_three_ways_at_1100_bytes():
+    """Weights first, the weight streamed whole (1 KiB) takes all but 76 bytes: %a comes back
+    (1088), %b not (1152), %c does (it is live only after the transfer); a second buffer (depth
+    2) is faster and fits. Results first: all three come back (128 bytes), and then the weight
+    streams in 2 slices of 512 bytes (704; whole needs 1152)."""
+    search, keys = placement_search(MIXED, 1100)
+    grown = search.grow(search.floor_measure())
+    weights_first, results_first, latest_first = (g.config for g in grown)
+    assert weights_first == Config(depth=2, offchip=frozenset({keys["b"]}))
+    assert grown[0].need == 1088
+    assert results_first == latest_first == Config(depth=1, slices=((keys["b"], 2),))
+    assert grown[1].need == 704
+    assert placed_and_run(search, results_first, X16) <= 1100
+    assert placed_and_run(search, weights_first, X16) <= 1100
+
+
+# --- deeper rotations ----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("budget", "depth"), [(10**6, MAX_DEPTH), (544, 8), (543, 7), (300, 4)])
+def test_deepen_takes_the_deepest_rotation_that_fits(budget, depth):
+    """Each buffer holds one 64-byte weight; with the two 16-byte activations a rotation of d
+    buffers needs 32 + 64 d bytes, and every buffer more saves a 232-cycle transfer: the
+    deepest that fits wins, up to MAX_DEPTH (9 buffers would be faster still). Below d = 5 in
+    300 bytes, cutting the first weight (the largest; ties go to the first) in 2, 4 and 8
+    slices does not help (the other buffers still hold 64 bytes); the rotation stops at 4."""
+    search, keys = placement_search(deep_rotation(), budget)
+    sync = search.measure(Config(depth=1))
+    assert sync.need == 96
+    best = search.deepen(sync)
+    assert best.config == Config(depth=depth)
+    assert best.need == 32 + 64 * depth <= budget
+    assert best.cycles < search.measure(Config(depth=depth - 1)).cycles
+    if depth < MAX_DEPTH + 1:
+        assert search.measure(Config(depth=depth + 1)).cycles == best.cycles - 232  # one 64-byte transfer less
+    assert search.reasons[("depth", 0)] == (
+        f"deeper rotation with finer slices: {best.cycles:,.0f} cycles instead of {sync.cycles:,.0f}"
+    )
+    if budget == 300:
+        first = keys["m0"]
+        assert Config(depth=5, slices=((first, 4),)) in search.cache
+        assert {c.slices for c in search.cache} == {(), ((first, 2),), ((first, 4),), ((first, 8),)}
+    assert search.deepen(best) is best and len(search.reasons) == 1
+
+
+def test_deepen_cuts_the_largest_streamed_weight_in_slices_when_a_deeper_rotation_does_not_fit():
+    """THREE_LAYERS with %b's weights read off chip, sync: %c's 2 KiB buffer and %a's 1 KiB one
+    at depth 2 need 3136 bytes; %c, the largest weight streamed, in 2 slices fits in exactly
+    2240 (one byte less does not) and overlaps its halves with compute: faster. From depth 3 the
+    halves do not fit (3136 again), and the counts double up to 8 (DEEPEN_DOUBLINGS), which
+    fit from depth 3 on but are slower (every slice another 200-cycle transfer)."""
+    b, c = 5, 6
+    search, keys = placement_search(THREE_LAYERS, 2240)
+    assert (keys["b"], keys["c"]) == (b, c)
+    start = search.measure(Config(depth=1, weights=((b, "offchip"),)))
+    assert start.need == 2240
+    best = search.deepen(start)
+    assert best.config == Config(depth=2, weights=start.config.weights, slices=((c, 2),))
+    assert best.need == 2240 and best.cycles < start.cycles
+    assert search.reasons == {("depth", 0): f"deeper rotation with finer slices: {best.cycles:,.0f} cycles instead of {start.cycles:,.0f}"}
+    cuts = [(), ((c, 2),), ((c, 4),), ((c, 8),)]
+    tried = {(1, ()), (2, ()), (2, cuts[1])} | {(d, s) for d in range(3, MAX_DEPTH + 1) for s in cuts}
+    assert {(x.depth, x.slices) for x in search.cache} == tried
+    assert all(x.weights == start.config.weights for x in search.cache)
+
+    unsliced, _ = placement_search(THREE_LAYERS, 2240, slicing=False)  # tries each depth once
+    assert unsliced.deepen(start) is start
+    assert set(unsliced.cache) == {replace(start.config, depth=d) for d in range(2, MAX_DEPTH + 1)}
+
+    tight, _ = placement_search(THREE_LAYERS, 2239)
+    assert tight.deepen(start) is start and tight.reasons == {}
+    assert Config(depth=2, weights=start.config.weights, slices=((c, 4),)) in tight.cache  # 2 slices: one byte over
+
+
+def test_deepen_keeps_the_best_so_far_when_the_search_may_build_no_more():
+    """Past its count of placements a search refuses new ones like ones that cannot be built."""
+    search, _ = placement_search(deep_rotation(), 10**6)
+    sync = search.measure(Config(depth=1))
+    search.max_placements = 3
+    assert search.deepen(sync).config == Config(depth=3)
+
+
+# --- budgets, the shrink step, results off chip, ifs, loops, refusals -----------------------------
+
+
+def test_a_weight_is_made_resident_in_exactly_its_bytes_and_not_in_one_less():
+    """Streamed sync THREE_LAYERS needs 2240 bytes; %a's 1 KiB resident beside the 2 KiB buffer
+    needs 3264."""
+    for budget, resident in ((3264, True), (3263, False)):
+        search, keys = placement_search(THREE_LAYERS, budget)
+        placed = search.add_resident(search.measure(Config(depth=1)))
+        assert placed.config.weights == (((keys["a"], "resident"),) if resident else ())
+        assert placed.need == (3264 if resident else 2240)
+
+
+def test_shrinking_evicts_the_result_idle_longest_and_only_where_that_lowers_the_peak():
+    """IFS in 512 bytes (768 on chip): each of %a and %b off chip saves 256 bytes. %b read in
+    place costs its write and its read at 0.5 bytes a cycle (1024 cycles), prefetched the read
+    becomes a transfer (512 + 328), evicted the write too (2 x 328): cheapest. %a, read inside
+    the if, needs its bytes back on chip there when prefetched or evicted: no byte saved."""
+    search, keys = placement_search(IFS, 512)
+    start = search.measure(Config(depth=1))
+    assert start.need == 768
+    b = keys["b"]
+    ways = [search.measure(c) for c, key, _ in search.moves(start) if key == ("result", b)]
+    assert [m.cycles - start.cycles for m in ways] == [1024, 512 + 328, 2 * 328]
+    shrunk = search.shrink(start)
+    assert shrunk.config == Config(depth=1, offchip=frozenset({b}), prefetch=frozenset({b}), evict=frozenset({b}))
+    assert search.reasons == {("result", b): "live at the on-chip peak of 768 bytes, idle between its write and its reads"}
+    assert placed_and_run(search, shrunk.config, IF_CASES) <= 512
+    assert search.deepen(shrunk) is shrunk  # no weights: no slices to try at any depth
+    assert all(not c.slices for c in search.cache)
+
+
+def test_an_if_result_stays_on_chip_and_a_budget_below_it_is_refused_by_name():
+    search, keys = placement_search(IFS, 256)
+    best = search.run()
+    assert best.need == 256 and best.config.offchip == {keys["a"], keys["b"]} and not best.config.prefetch
+    assert placed_and_run(search, best.config, IF_CASES) <= 256
+    search, _ = placement_search(IFS, 255)
+    with pytest.raises(PlacementError) as refused:
+        search.run()
+    assert refused.value.need == 256
+    assert str(refused.value) == (
+        "function @main needs at least 256 bytes of on-chip memory, more than the budget of 255: what stays"
+        " on chip at its peak ('nn.if' %r (256 bytes)) cannot move"
+    )
+
+
+def test_a_loop_body_placed_from_the_floor_fits_and_computes_every_trip_count():
+    """RECURRENT's loop body reads two 8x8 weights (%g's with its bias, 288 bytes; %m's, 256) every
+    iteration, on 32-byte activations. In 300 bytes both weights cannot be loaded, so growing from
+    the floor brings every result back (the loop's carried value included) and leaves the weights
+    read in place."""
+    from test_loops import RECURRENT
+
+    search, keys = placement_search(RECURRENT, 300)
+    floor = search.floor_measure()
+    assert dict(floor.config.weights) == {keys["g"]: "offchip", keys["m"]: "offchip"}
+    grown = search.undo_moves(floor, results_first=True)
+    assert grown.config == Config(depth=1, weights=floor.config.weights)
+    assert grown.need <= 300 and grown.cycles < floor.cycles
+    x = np.linspace(-1, 1, 8, dtype=np.float32).reshape(1, 8)
+    cases = [{"n": np.array(n), "x": x} for n in (0, 3)]
+    assert placed_and_run(search, grown.config, cases) <= 300
+    assert placed_and_run(search, floor.config, cases) <= floor.need
