@@ -188,3 +188,34 @@ def test_offsets_that_stop_stepping_after_the_first_two_slices_are_not_rolled_as
         want = run_flat(swapped, inputs).outputs["y"]
         assert not np.array_equal(want, run_flat(model, inputs).outputs["y"])  # the swap changes the numbers
         assert np.array_equal(run_flat(rolled, inputs).outputs["y"], want)
+
+
+TWO_UNNAMED_GEMMS = """nn.global @w size(4096) seed(1)
+func.func @main(%0: tensor<1x8xf32>) -> tensor<1x8xf32> {
+  %1 = nn.get_global @w : tensor<4096xi8>
+  %2 = nn.view %1[0] bytes(256) : tensor<4096xi8> to tensor<8x8xf32>
+  %3 = nn.view %1[512] bytes(32) : tensor<4096xi8> to tensor<8xf32>
+  %4 = nn.gemm %0, %2, %3 {trans_b = true, cfmem.slices = 8 : i64} : (tensor<1x8xf32>, tensor<8x8xf32>, tensor<8xf32>) -> tensor<1x8xf32>
+  %5 = nn.view %1[1024] bytes(256) : tensor<4096xi8> to tensor<8x8xf32>
+  %6 = nn.view %1[1536] bytes(32) : tensor<4096xi8> to tensor<8xf32>
+  %7 = nn.gemm %0, %5, %6 {trans_b = true, cfmem.slices = 8 : i64} : (tensor<1x8xf32>, tensor<8x8xf32>, tensor<8xf32>) -> tensor<1x8xf32>
+  %8 = nn.add %4, %7 : (tensor<1x8xf32>, tensor<1x8xf32>) -> tensor<1x8xf32>
+  func.return %8 : tensor<1x8xf32>
+}
+"""
+
+
+def test_slices_of_unnamed_ops_roll_op_by_op():
+    """Without value names each sliced op still has an id of its own, so every op's slices are
+    tried as a run (under one shared id only runs from the first op's first slice were)."""
+    model, _ = parse_module(TWO_UNNAMED_GEMMS)
+    apply_pipeline(model, "nn-slice-weights")
+    rolled = model.clone()
+    apply_pipeline(rolled, LOWER.removeprefix("nn-slice-weights,"))
+    assert roll_slices(rolled) >= 1
+    rolled.verify()
+    for loop in (op for op in rolled.walk() if isinstance(op, scf.ForOp)):
+        assert len({op.attributes["cfmem.slice_of"] for op in loop.walk() if "cfmem.slice_of" in op.attributes}) == 1
+    for seed in range(2):
+        inputs = {"arg0": _inputs(seed)["x"][:, :8]}
+        assert np.array_equal(run_flat(rolled, inputs).outputs["result0"], run_function(model, inputs).outputs["result0"])

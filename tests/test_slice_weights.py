@@ -16,6 +16,7 @@ from cfmem.interp.flat import run_flat
 from cfmem.interp.golden import find_function, random_inputs, run_function
 from cfmem.ir_io import CfmemError, load_module, parse_module
 from cfmem.pipeline import apply_pipeline, lower_model, rewritten_graph
+from cfmem.passes.placement import SLICE_OF_ATTR
 from cfmem.passes.slice_weights import SLICES_ATTR, equal_ranges
 
 from conftest import EXAMPLES
@@ -177,6 +178,29 @@ def test_slices_are_named_and_joined_under_the_original_name():
     summed = sliced(CASES["matmul"][0], 3)
     adds = [o for o in summed.walk() if isinstance(o, AddOp)]
     assert [o.result.name_hint for o in adds] == ["y_sum1", "y"]
+
+
+TWO_UNNAMED_GEMMS = """nn.global @w size(1024) seed(1)
+func.func @main(%0: tensor<1x8xf32>) -> tensor<1x8xf32> {
+  %1 = nn.get_global @w : tensor<1024xi8>
+  %2 = nn.view %1[0] bytes(256) : tensor<1024xi8> to tensor<8x8xf32>
+  %3 = nn.view %1[256] bytes(32) : tensor<1024xi8> to tensor<8xf32>
+  %4 = nn.view %1[512] bytes(256) : tensor<1024xi8> to tensor<8x8xf32>
+  %5 = nn.view %1[768] bytes(32) : tensor<1024xi8> to tensor<8xf32>
+  %6 = nn.gemm %0, %2, %3 {trans_b = true, ATTRS} : (tensor<1x8xf32>, tensor<8x8xf32>, tensor<8xf32>) -> tensor<1x8xf32>
+  %7 = nn.gemm %0, %4, %5 {trans_b = true, ATTRS} : (tensor<1x8xf32>, tensor<8x8xf32>, tensor<8xf32>) -> tensor<1x8xf32>
+  %8 = nn.add %6, %7 : (tensor<1x8xf32>, tensor<1x8xf32>) -> tensor<1x8xf32>
+  func.return %8 : tensor<1x8xf32>
+}
+"""
+
+
+def test_slices_of_unnamed_ops_tell_their_op_apart():
+    """``cfmem.slice_of`` is what ``nn-roll-slices`` groups slices by: each op has its own id,
+    the name of its result (``%6`` is ``t6``), even when no value has a name."""
+    module = sliced(TWO_UNNAMED_GEMMS, 4)
+    slice_of = [o.attributes[SLICE_OF_ATTR].data for o in module.walk() if SLICE_OF_ATTR in o.attributes]
+    assert slice_of == ["t6"] * 4 + ["t7"] * 4
 
 
 def test_equal_ranges():

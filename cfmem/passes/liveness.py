@@ -117,7 +117,7 @@ class _Analysis:
         self.io_on_chip = io_on_chip
         self.outputs = set(fn.body.block.last_op.operands)  # func.return's
         self.step: dict[Operation, int] = {}
-        self.unique_id = ValueNames()
+        self.unique_id = ValueNames(scope=fn)  # ids of the IR alone: every analysis of fn agrees
         self.next_if = 0
         self.labels = {"if": 0, "loop": 0}
         self.aliases = aliases

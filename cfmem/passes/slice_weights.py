@@ -27,7 +27,7 @@ from __future__ import annotations
 import math
 import sys
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from math import prod
 
 from xdsl.context import Context
@@ -43,6 +43,7 @@ from cfmem.dialects.types import element_bytes, tensor_bytes
 from cfmem.passes.failures import OpFailure
 from cfmem.passes.insert_dma import weight_operands
 from cfmem.passes.liveness import functions, is_weight, op_position
+from cfmem.passes.names import ValueNames
 from cfmem.passes.options import checked_options
 from cfmem.passes.placement import SLICE_OF_ATTR, SLICES_ATTR
 from cfmem.planning.option_checks import check_int
@@ -86,10 +87,12 @@ def unit_bytes(value: SSAValue, axis: int) -> int:
 
 @dataclass
 class _Builder:
-    """Collects the new ops of one rewrite, inserted before ``op``."""
+    """Collects the new ops of one rewrite, inserted before ``op``; each slice is marked
+    ``cfmem.slice_of = slice_of``, an id of ``op`` no other op of its function has."""
 
     op: Operation
-    new_ops: list[Operation]
+    slice_of: str
+    new_ops: list[Operation] = field(default_factory=list)
 
     def add(self, new: Operation, hint: str | None = None) -> SSAValue:
         """Collect ``new``; every new op but a weight view keeps ``op``'s discardable
@@ -124,7 +127,7 @@ class _Builder:
         properties = dict(self.op.properties) | props
         new = type(self.op).create(operands=operands, result_types=[result_type], properties=properties)
         result = self.add(new, hint)
-        new.attributes[SLICE_OF_ATTR] = StringAttr(self.op.results[0].name_hint or "?")  # for the timing model
+        new.attributes[SLICE_OF_ATTR] = StringAttr(self.slice_of)  # for the timing model and nn-roll-slices
         return result
 
 
@@ -321,8 +324,9 @@ class SliceWeightsPass(ModulePass):
         """Cut every op of ``op`` that asks for slices or is too big; ``verified`` False leaves
         out verifying each new op (for a caller that builds many copies and keeps none)."""
         for fn in functions(op):
+            ids = ValueNames(scope=fn)  # before any rewrite: ids stay unique as slices are added
             for inner in list(fn.walk()):
-                self.slice_op(inner, verified)
+                self.slice_op(inner, verified, ids)
 
     def slice_count(self, op: Operation, plan: _Plan) -> int:
         """The slices ``op`` asks for, else the fewest that fit ``max-slice-bytes`` (set
@@ -343,7 +347,7 @@ class SliceWeightsPass(ModulePass):
             return plan.units
         return math.ceil(plan.units / per_slice)
 
-    def slice_op(self, op: Operation, verified: bool = True) -> None:
+    def slice_op(self, op: Operation, verified: bool, ids: ValueNames) -> None:
         asked = op.attributes.get(SLICES_ATTR)
         if asked is not None and not (isinstance(asked, IntegerAttr) and asked.value.data >= 1):
             raise OpFailure(op, f"'{op.name}' {op_position(op)}: {SLICES_ATTR} must be an integer of at least 1, not {asked}")
@@ -362,7 +366,7 @@ class SliceWeightsPass(ModulePass):
             del op.attributes[SLICES_ATTR]
         if n <= 1:
             return
-        builder = _Builder(op, [])
+        builder = _Builder(op, ids(op.results[0]))
         replacement = plan.build(builder, equal_ranges(plan.units, n))
         Rewriter.insert_op(builder.new_ops, InsertPoint.before(op))
         for new in builder.new_ops if verified else ():
