@@ -221,6 +221,43 @@ def test_offchip_result_and_transferred_weight_reshape_lower_to_their_planned_by
     _assert_same_numbers(lowered)
 
 
+BLOB_READ = """
+builtin.module {
+  nn.global @weights size(16) seed(3) scale(3.000000e-01 : f64)
+  func.func @main(%x: tensor<16xf32>) -> (tensor<16xf32>, tensor<16xf32>) {
+    %weights = nn.get_global @weights : tensor<16xi8>
+    %whole = nn.view %weights[0] bytes(16) : tensor<16xi8> to tensor<16xi8>
+    %c = nn.cast %weights : (tensor<16xi8>) -> tensor<16xf32>
+    %v = nn.cast %whole : (tensor<16xi8>) -> tensor<16xf32>
+    %y = nn.add %c, %x : (tensor<16xf32>, tensor<16xf32>) -> tensor<16xf32>
+    %z = nn.add %v, %x : (tensor<16xf32>, tensor<16xf32>) -> tensor<16xf32>
+    func.return %y, %z : tensor<16xf32>, tensor<16xf32>
+  }
+}
+"""
+
+
+@pytest.mark.parametrize("pipeline", ["nn-plan-memory", "nn-insert-dma,nn-plan-memory"])
+def test_a_blob_read_whole_holds_its_signed_bytes_in_both_interpreters(pipeline):
+    """``nn.get_global`` is a tensor of i8, signed as every i8 is: the same numbers as a view of
+    the whole blob (the reference read it as unsigned bytes); the flat form reads the global itself."""
+    module, _ = parse_module(BLOB_READ)
+    apply_pipeline(module, f"{pipeline},nn-lower-to-memref")
+    main = _function(module, "main")
+    (get,) = [op for op in main.walk() if isinstance(op, memref.GetGlobalOp) and op.name_.string_value() == "weights"]
+    if "dma" not in pipeline:
+        casts = [op for op in main.walk() if isinstance(op, ApplyOp) and op.compute.name == "nn.cast"]
+        assert casts[0].ins[0] is get.memref
+    x = np.linspace(-1, 1, 16, dtype=np.float32)
+    reference, _ = parse_module(BLOB_READ)
+    want = run_function(reference, {"x": x}).outputs
+    assert (want["y"] < x).any()  # some byte is negative
+    np.testing.assert_array_equal(want["y"], want["z"])
+    got = run_flat(module, {"x": x}).outputs
+    for key in ("y", "z"):
+        np.testing.assert_array_equal(got[key], want[key])
+
+
 # --- plans the lowering takes as they are (check_plan=False) -----------------------------------
 
 
