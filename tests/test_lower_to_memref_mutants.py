@@ -10,7 +10,19 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from xdsl.dialects import arith, func, memref
-from xdsl.dialects.builtin import ArrayAttr, DenseArrayBase, IntegerAttr, NoneAttr, StringAttr, TensorType, f32, i64
+from xdsl.dialects.builtin import (
+    ArrayAttr,
+    DenseArrayBase,
+    IntegerAttr,
+    MemRefType,
+    NoneAttr,
+    StringAttr,
+    TensorType,
+    UnitAttr,
+    f32,
+    i8,
+    i64,
+)
 from xdsl.utils.exceptions import PassFailedException
 
 from cfmem.dialects.nn_dma import DmaStartOp
@@ -147,6 +159,10 @@ def _lowered(planned):
     return lowered, _function(lowered, "main")
 
 
+def _globals(module) -> dict[str, memref.GlobalOp]:
+    return {op.sym_name.data: op for op in module.ops if isinstance(op, memref.GlobalOp)}
+
+
 def _applies(main) -> dict[str, ApplyOp]:
     return {op.compute.name: op for op in main.walk() if isinstance(op, ApplyOp)}
 
@@ -176,6 +192,8 @@ def test_mixed_graph_lowers_to_views_at_planned_offsets_copying_only_what_is_not
     assert [a.name_hint for a in args] == ["x", "out_y", "out1"]  # results: out_<name>, else out<position>
     views = _views(main)
     arena = next(op for op in main.body.block.ops if isinstance(op, memref.GetGlobalOp)).memref
+    assert arena.name_hint == "arena" and arena.owner.name_.string_value() == "arena_main"
+    assert _globals(lowered).keys() == {"weights", "arena_main"}  # nothing off chip: no off-chip arena
     for name in ("m", "t", "j", "r", "s", "q"):
         view = views[name][0]
         assert view.source is arena and _index(view.byte_shift) == at[name], name
@@ -214,6 +232,18 @@ def test_offchip_result_and_transferred_weight_reshape_lower_to_their_planned_by
     lowered, main = _lowered(planned)
     (t,) = _views(main)["t"]
     assert t.source.owner.name_.string_value() == "offchip_arena_main" and _index(t.byte_shift) == off["t"]
+    assert t.source.name_hint == "offchip_arena"
+    fn = _function(planned, "main")
+    arena, offchip_arena = fn.attributes["cfmem.arena_size"].value.data, fn.attributes["cfmem.offchip_arena_size"].value.data
+    globals_ = _globals(lowered)
+    assert globals_.keys() == {"weights", "arena_main", "offchip_arena_main"}
+    for name, size, space in (("arena_main", arena, ON_CHIP), ("offchip_arena_main", offchip_arena, NoneAttr())):
+        glob = globals_[name]  # uninitialised, writable bytes
+        assert glob.type == MemRefType(i8, [size], memory_space=space), name
+        assert glob.sym_visibility == StringAttr("private") and glob.constant is None, name
+        assert isinstance(glob.initial_value, UnitAttr), name
+    weights = globals_["weights"]
+    assert weights.type == MemRefType(i8, [512]) and weights.constant is not None
     assert t.result.type.memory_space == NoneAttr()
     (start,) = [op for op in main.walk() if isinstance(op, memref.DmaStartOp)]
     assert start.src.owner.name_.string_value() == "weights" and _index(start.src_indices[0]) == 256  # the reshape's bytes
@@ -312,3 +342,36 @@ def test_an_op_the_lowering_does_not_know_is_refused_naming_it():
     with pytest.raises(OpFailure, match="nn-lower-to-memref cannot lower 'arith.constant'") as failure:
         lower_module(planned)
     assert failure.value.op is stray  # for its place in the source
+
+
+@pytest.mark.parametrize(
+    "signature,message",
+    [
+        ("(%x: memref<4xf32>) -> (tensor<4xf32>)",
+         "function @f: argument %x has type memref<4xf32>, not a tensor (nn-lower-to-memref lowers tensor functions once)"),
+        ("(%x: tensor<4xf32>) -> (tensor<4xf32>, i64)", "function @f: result 1 has type i64, not a tensor"),
+    ],
+)  # fmt: skip
+def test_a_function_of_other_than_tensors_is_refused_naming_it(signature, message):
+    module, _ = parse_module(f"""
+    func.func @f{signature} attributes {{cfmem.arena_size = 0 : i64}} {{
+      %t = nn.constant dense<1.0> : tensor<4xf32>
+      %n = arith.constant 1 : i64
+      func.return %t{", %n" if "i64" in signature else ""} : tensor<4xf32>{", i64" if "i64" in signature else ""}
+    }}
+    """)
+    fn = _function(module, "f")
+    with pytest.raises(OpFailure) as failure:
+        lower_module(module, check_plan=False)
+    assert str(failure.value) == message and failure.value.op is fn
+
+
+def test_an_unreadable_blob_is_named_with_its_file(tmp_path):
+    module, _ = parse_module("""
+    nn.global @w size(16) file("missing.bin", 0)
+    func.func @f(%x: tensor<4xf32>) -> (tensor<4xf32>) {
+      func.return %x : tensor<4xf32>
+    }
+    """)
+    with pytest.raises(PassFailedException, match=r"^blob @w: cannot read: .+ \(.*missing\.bin\)$"):
+        lower_module(module, tmp_path)

@@ -183,7 +183,6 @@ class _FunctionLowering:
         """Every ``nn.loop`` of the module by its label, counted before any function is lowered."""
         self.blobs = blobs
         self.constants = constants
-        self.constant_values: dict[SSAValue, DenseIntOrFPElementsAttr] = {}
         self.names = ValueNames()
         self.mem: dict[SSAValue, SSAValue] = {}
         self.bytes_of: dict[SSAValue, _Bytes] = {}
