@@ -344,6 +344,31 @@ def test_an_op_the_lowering_does_not_know_is_refused_naming_it():
     assert failure.value.op is stray  # for its place in the source
 
 
+def test_an_off_chip_tensor_of_no_bytes_lowers_into_an_empty_off_chip_arena():
+    """The plan puts a zero-byte tensor off chip (offset 0 of an off-chip arena of 0 bytes): it is a
+    view of that arena, not an error (the arena was made only for a positive size)."""
+    text = """
+    func.func @main(%x: tensor<0xf32>, %a: tensor<4xf32>) -> (tensor<0xf32>, tensor<4xf32>) {
+      %z = nn.relu %x : (tensor<0xf32>) -> tensor<0xf32>
+      %w = nn.tanh %z : (tensor<0xf32>) -> tensor<0xf32>
+      %b = nn.tanh %a : (tensor<4xf32>) -> tensor<4xf32>
+      func.return %w, %b : tensor<0xf32>, tensor<4xf32>
+    }
+    """
+    module, _ = parse_module(text)
+    set_offchip(next(op for op in module.walk() if op.name == "nn.relu"), True)
+    apply_pipeline(module, "nn-plan-memory,nn-lower-to-memref")
+    assert _globals(module)["offchip_arena_main"].type == MemRefType(i8, [0])
+    (z,) = _views(_function(module, "main"))["z"]
+    assert z.source.owner.name_.string_value() == "offchip_arena_main"
+    inputs = {"x": np.zeros(0, np.float32), "a": np.linspace(-1, 1, 4, dtype=np.float32)}
+    reference, _ = parse_module(text)
+    want = run_function(reference, inputs).outputs
+    got = run_flat(module, inputs).outputs
+    for key in ("w", "b"):
+        np.testing.assert_array_equal(got[key], want[key])
+
+
 @pytest.mark.parametrize(
     "signature,message",
     [

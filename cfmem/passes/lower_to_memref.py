@@ -98,7 +98,7 @@ from cfmem.passes.failures import OpFailure
 from cfmem.passes.liveness import functions, is_read_only
 from cfmem.passes.names import ValueNames
 from cfmem.passes.placement import SLICE_OF_ATTR, is_resident
-from cfmem.passes.plan_memory import ALIAS_ATTR, ARENA_ATTR, OFFCHIP_OFFSETS_ATTR, planned_offset
+from cfmem.passes.plan_memory import ALIAS_ATTR, ARENA_ATTR, OFFCHIP_ARENA_ATTR, OFFCHIP_OFFSETS_ATTR, planned_offset
 from cfmem.passes.stored_plan import check_offchip_plan, check_stored_plan, describe
 from cfmem.signature import OUTPUT_NAMES_ATTR, result_names
 
@@ -203,7 +203,7 @@ class _FunctionLowering:
         self.arena = arena_get.memref
         self.offchip_size = check_offchip_plan(fn)
         self.offchip_arena: SSAValue | None = None
-        if self.offchip_size:
+        if self.offchip_size or OFFCHIP_ARENA_ATTR in fn.attributes:  # (all its tensors may have no bytes)
             offchip_get = memref.GetGlobalOp(offchip_arena_name(fn), byte_memref(self.offchip_size))
             offchip_get.memref.name_hint = "offchip_arena"
             self.prologue.append(offchip_get)
@@ -627,7 +627,7 @@ def _lower_module(module: ModuleOp, weights_dir: Path | None, check_plan: bool) 
             StringAttr(arena_name(fn)), byte_memref(lowering.arena_size, ON_CHIP), UnitAttr(), StringAttr("private")
         )
         module.body.block.insert_op_before(arena, fn)
-        if lowering.offchip_size:
+        if lowering.offchip_arena is not None:
             offchip = memref.GlobalOp.get(
                 StringAttr(offchip_arena_name(fn)), byte_memref(lowering.offchip_size), UnitAttr(), StringAttr("private")
             )
