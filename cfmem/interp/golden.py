@@ -303,8 +303,8 @@ class _Compiler:
         if isinstance(op, ncf.LoopOp):
             return self.loop(op, ins, outs)
         if isinstance(op, nw.GetGlobalOp):
-            name = op.global_name.string_value()
-            return self.fixed(ins, outs[0], lambda env: interp.blob(name))
+            name, dtype = op.global_name.string_value(), numpy_dtype(op.result.type.get_element_type())
+            return self.fixed(ins, outs[0], lambda env: interp.blob(name).view(dtype))  # i8: signed, as typed
         if isinstance(op, nw.ViewOp):
             offset, result_type = op.offset.value.data, op.result.type
             return self.fixed(ins, outs[0], lambda env: view_array(env[ins[0]], offset, result_type))
