@@ -30,6 +30,7 @@ from cfmem.passes.place import (
 )
 from cfmem.passes.plan_memory import ARENA_ATTR
 from cfmem.pipeline import lower_model
+from test_fast_mutants import THREE_LAYERS  # three matmuls of 1, 2 and 2 KiB of weights
 
 CHIP = Chip()
 
@@ -69,19 +70,6 @@ def placed_and_run(search: _Search, config: Config, cases: list[dict]) -> int:
     return functions(flat)[0].attributes[ARENA_ATTR].value.data
 
 
-THREE_LAYERS = """
-nn.global @w size(8192) seed(1)
-func.func @main(%x: tensor<1x16xf32>) -> tensor<1x16xf32> {
-  %blob = nn.get_global @w : tensor<8192xi8>
-  %w1 = nn.view %blob[0] bytes(1024) : tensor<8192xi8> to tensor<16x16xf32>
-  %w2 = nn.view %blob[1024] bytes(2048) : tensor<8192xi8> to tensor<16x32xf32>
-  %w3 = nn.view %blob[3072] bytes(2048) : tensor<8192xi8> to tensor<32x16xf32>
-  %a = nn.matmul %x, %w1 : (tensor<1x16xf32>, tensor<16x16xf32>) -> tensor<1x16xf32>
-  %b = nn.matmul %a, %w2 : (tensor<1x16xf32>, tensor<16x32xf32>) -> tensor<1x32xf32>
-  %c = nn.matmul %b, %w3 : (tensor<1x32xf32>, tensor<32x16xf32>) -> tensor<1x16xf32>
-  func.return %c : tensor<1x16xf32>
-}
-"""
 """Weights of 1, 2 and 2 KiB (%a, %b, %c), activations of 64 and 128 bytes: streamed whole
 through one buffer (sync) the function needs 2048 + 64 + 128 = 2240 bytes; the DMA engine,
 not compute, sets the pace (a transfer is 200 cycles plus 2 bytes a cycle)."""
