@@ -1,0 +1,127 @@
+"""Fast cases for ``cfmem check-arena``'s report and its search for sets that enter idle loops:
+the text of each row and of the last line worked out by hand, and the cap on searched sets
+(at most ``LOOP_CANDIDATES``, fewer when the arguments are large) seen moving by one."""
+
+from __future__ import annotations
+
+import pytest
+from conftest import _run_cfmem_in_process
+from test_cli_check_arena import LATE_LOOP
+
+from cfmem.mlir_check import mlir_available
+from cfmem.testing.upstream_programs import parse_program
+from cfmem.tools.check_arena import _arena_summary, _control_flow, _coverage, _loop_counters, _loop_runs
+
+# --- the report's text -----------------------------------------------------------------------------
+
+
+def test_a_row_names_each_branch_taken_and_each_loops_iterations_and_runs():
+    counts = {
+        "if#0 then": 1, "if#0 else": 3,  # both branches (an if in a loop)
+        "if#1 then": 0, "if#1 else": 2,
+        "if#2 then": 0, "if#2 else": 0,  # never reached: not shown
+        "loop#0 runs": 1, "loop#0 iterations": 3,
+        "loop#1 runs": 2, "loop#1 iterations": 7,
+        "loop#2 runs": 0, "loop#2 iterations": 0,
+    }  # fmt: skip
+    assert _control_flow(counts) == "if#0:both if#1:else loop#0:3 loop#1:7/2"
+    assert _control_flow({"if#0 then": 4, "if#0 else": 0}) == "if#0:then"
+    assert _control_flow({"if#0 then": 0, "if#0 else": 0, "loop#0 runs": 0, "loop#0 iterations": 0}) == "-"
+    assert _control_flow({}) == "-"
+
+
+def test_loop_counters_are_the_iteration_counters_only():
+    labels = ["if#0 then", "if#0 else", "loop#0 runs", "loop#0 iterations", "loop#1 runs", "loop#1 iterations"]
+    assert _loop_counters(labels) == ["loop#0 iterations", "loop#1 iterations"]
+    assert _loop_counters(["if#0 iterations", "loops iterations", "loop#0 iteration"]) == ["loops iterations"]
+    assert _loop_runs(dict(zip(labels, [1, 0, 2, 5, 1, 0]))) == [("loop#0 iterations", 5), ("loop#1 iterations", 0)]
+
+
+def test_the_last_line_counts_the_if_outcomes_run_and_names_those_never_run():
+    labels = ["if#0 then", "if#0 else", "loop#0 runs", "loop#0 iterations", "if#1 then", "if#1 else"]
+    sets = [dict(zip(labels, [1, 0, 1, 1, 0, 0])), dict(zip(labels, [2, 0, 1, 4, 0, 0]))]
+    assert _coverage(labels, sets) == "1 of 4 if outcomes ran (never: if#0 else, if#1 then, if#1 else)"
+    sets.append(dict(zip(labels, [0, 1, 1, 0, 1, 1])))
+    assert _coverage(labels, sets) == "4 of 4 if outcomes ran"
+    assert _coverage(["loop#0 runs", "loop#0 iterations"], sets) == "no scf.if to cover"
+
+
+def test_the_arena_summary_lists_each_planned_function_with_its_lower_bound():
+    module = parse_program("""
+func.func @a() attributes {cfmem.arena_size = 64 : i64, cfmem.lower_bound = 48 : i64} {
+  func.return
+}
+func.func @half() attributes {cfmem.lower_bound = 16 : i64} {
+  func.return
+}
+func.func @b() attributes {cfmem.arena_size = 0 : i64, cfmem.lower_bound = 0 : i64} {
+  func.return
+}
+""")
+    assert _arena_summary(module) == " (arena: @a 64 bytes (lower bound 48); @b 0 bytes (lower bound 0))"
+    assert _arena_summary(parse_program("func.func @c() {\n  func.return\n}\n")) == ""
+
+
+# --- the search for a set that enters an idle loop -------------------------------------------------
+
+needs_mlir = pytest.mark.skipif(not mlir_available(), reason="upstream MLIR python bindings not installed")
+
+
+def check_arena(tmp_path, text: str, *args: str):
+    model = tmp_path / "m.mlir"
+    model.write_text(text)
+    return _run_cfmem_in_process(["check-arena", str(model), *args], None)
+
+
+@needs_mlir
+@pytest.mark.parametrize(("run_bytes", "found"), [(3 * 36 * 11, True), (3 * 36 * 11 - 1, False)])
+def test_the_searched_sets_are_capped_by_the_bytes_a_run_may_hold(cfmem_in_process_bytes, tmp_path, run_bytes, found):
+    """LATE_LOOP's loop runs when %n holds more than 100. The search tries %n = 0, 1, 2, 3, 8,
+    then the constants 0, 1, 100 and their neighbours: 0, 1, -1, 2, 100, then 101, the 11th
+    set. Its three arguments take 36 bytes, held three times a set: a run of 3 x 36 x 11 bytes
+    may try 11 sets and finds it; one byte less, 10 sets, and the check fails."""
+    cfmem_in_process_bytes(run_bytes)
+    res = check_arena(tmp_path, LATE_LOOP, "--sets", "1")
+    if found:
+        assert res.returncode == 0, res.stderr
+        assert res.stdout.strip().splitlines()[-1].startswith("ok: 1 random and 1 searched input set(s)")
+    else:
+        assert res.returncode == 1 and "error: the body of loop#0 never ran on any input set" in res.stderr
+
+
+@pytest.fixture
+def cfmem_in_process_bytes(monkeypatch):
+    """Sets the cap on a run's bytes that check-arena reads (it imports the cap when it runs)."""
+    import cfmem.interp.footprint
+
+    return lambda size: monkeypatch.setattr(cfmem.interp.footprint, "MAX_RUN_BYTES", size)
+
+
+MINUS_ONE_LOOP = """
+func.func @main(%x: memref<4xf32>) {
+  %c3 = arith.constant 3 : index
+  %one = arith.constant 1.0 : f32
+  scf.while () : () -> () {
+    %v = memref.load %x[%c3] : memref<4xf32>
+    %s = arith.addf %v, %one : f32
+    %d = arith.addf %s, %s : f32
+    %zero = arith.cmpf oeq, %d, %s : f32
+    scf.condition(%zero)
+  } do {
+    memref.store %one, %x[%c3] : memref<4xf32>
+    scf.yield
+  }
+  func.return
+}
+"""
+"""A loop entered only when %x[3] is -1 (s + s == s only for s = 0), with no constant near -1
+(3 and 1.0): only 0, which the search always adds to the constants, has -1 as a neighbour."""
+
+
+@needs_mlir
+def test_zero_is_always_a_threshold_of_the_search(tmp_path):
+    res = check_arena(tmp_path, MINUS_ONE_LOOP, "--sets", "2")
+    assert res.returncode == 0, res.stderr
+    rows = [line.split() for line in res.stdout.strip().splitlines()[1:-1]]
+    assert [row[2] for row in rows] == ["loop#0:0", "loop#0:0", "loop#0:1"]
+    assert res.stdout.strip().splitlines()[-1].startswith("ok: 2 random and 1 searched input set(s)")
