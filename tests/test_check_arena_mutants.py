@@ -125,3 +125,12 @@ def test_zero_is_always_a_threshold_of_the_search(tmp_path):
     rows = [line.split() for line in res.stdout.strip().splitlines()[1:-1]]
     assert [row[2] for row in rows] == ["loop#0:0", "loop#0:0", "loop#0:1"]
     assert res.stdout.strip().splitlines()[-1].startswith("ok: 2 random and 1 searched input set(s)")
+
+
+@needs_mlir
+def test_the_searched_sets_run_the_function_asked_for(tmp_path):
+    """With --func the search runs that function's sets, not @main's (which takes other arguments)."""
+    text = LATE_LOOP.replace("@main", "@late") + "func.func @main(%y: memref<2xf32>) {\n  func.return\n}\n"
+    res = check_arena(tmp_path, text, "--func", "late", "--sets", "1")
+    assert res.returncode == 0, res.stderr
+    assert res.stdout.strip().splitlines()[-1].startswith("ok: 1 random and 1 searched input set(s), every argument bit-identical after @late")
