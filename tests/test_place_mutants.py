@@ -254,6 +254,18 @@ def test_growing_from_the_floor_three_ways_at_1100_bytes():
     assert placed_and_run(search, weights_first, X16) <= 1100
 
 
+def test_undoing_moves_takes_a_second_pass_when_the_first_made_room_for_one_it_passed_over():
+    """MIXED in 504 bytes, weights first from the floor (the weight read in place, %a %b %c off
+    chip: 2954 cycles). The weight streamed whole (1024 bytes) or in 2 slices (512) does not fit;
+    in 4 slices (256) it fits but is slower while every result is read in place (4406 cycles), so
+    the first pass keeps it in place and brings the three results back (128 bytes, 2058 cycles).
+    Only a second pass finds the 4 slices faster beside them (448 bytes, 1334 cycles)."""
+    search, keys = placement_search(MIXED, 504)
+    grown = search.undo_moves(search.floor_measure())
+    assert grown.config == Config(depth=1, slices=((keys["b"], 4),))
+    assert (grown.need, grown.cycles) == (448, 1334)
+
+
 # --- deeper rotations ----------------------------------------------------------------------------
 
 
