@@ -332,6 +332,18 @@ def test_deepen_keeps_the_best_so_far_when_the_search_may_build_no_more():
     assert search.deepen(sync).config == Config(depth=3)
 
 
+def test_a_deeper_rotation_can_be_taken_back_one_buffer_at_a_time_down_to_sync():
+    """The first move tried at a rotation of d buffers is d - 1 buffers (in deep_rotation every
+    buffer holds a 64-byte weight beside 32 bytes of activations: 32 + 64 d at its peak);
+    sync (one buffer) has no fewer."""
+    search, _ = placement_search(deep_rotation(), 10**6)
+    for depth in (3, 2):
+        m = search.measure(Config(depth=depth))
+        config, key, why = search.moves(m)[0]
+        assert (config, key, why) == (Config(depth=depth - 1), None, f"fewer DMA buffers at the on-chip peak of {32 + 64 * depth} bytes")
+    assert all(config.depth == 1 for config, _, _ in search.moves(search.measure(Config(depth=1))))
+
+
 # --- budgets, the shrink step, results off chip, ifs, loops, refusals -----------------------------
 
 
@@ -343,6 +355,58 @@ def test_a_weight_is_made_resident_in_exactly_its_bytes_and_not_in_one_less():
         placed = search.add_resident(search.measure(Config(depth=1)))
         assert placed.config.weights == (((keys["a"], "resident"),) if resident else ())
         assert placed.need == (3264 if resident else 2240)
+
+
+def test_only_weights_streamed_whole_are_made_resident():
+    """THREE_LAYERS with %a's weights read in place needs 2240 bytes (4516 cycles); resident they
+    would fit in 3264 and be faster (2468 cycles), but a weight read in place is undo_moves'
+    to take back (streamed first): add_resident leaves it, and neither of the 2 KiB streamed
+    weights fits resident beside the other's buffer."""
+    search, keys = placement_search(THREE_LAYERS, 3264)
+    in_place = search.measure(Config(depth=1, weights=((keys["a"], "offchip"),)))
+    assert (in_place.need, in_place.cycles) == (2240, 4516)
+    resident = search.measure(Config(depth=1, weights=((keys["a"], "resident"),)))
+    assert (resident.need, resident.cycles) == (3264, 2468)
+    assert search.add_resident(in_place) is in_place
+
+
+def test_a_weight_streamed_in_slices_is_not_made_resident():
+    """Slices were asked for to make a weight's buffer small: with room for everything, the two
+    2 KiB weights become resident and %a's, in 2 slices, stays streamed."""
+    search, keys = placement_search(THREE_LAYERS, 10**6)
+    sliced = search.measure(Config(depth=1, slices=((keys["a"], 2),)))
+    placed = search.add_resident(sliced)
+    assert placed.config == Config(depth=1, weights=((keys["b"], "resident"), (keys["c"], "resident")), slices=sliced.config.slices)
+
+
+BIG_THEN_SMALL = """
+nn.global @w size(3072) seed(6)
+func.func @main(%x: tensor<1x32xf32>) -> tensor<1x16xf32> {
+  %blob = nn.get_global @w : tensor<3072xi8>
+  %w1 = nn.view %blob[0] bytes(2048) : tensor<3072xi8> to tensor<32x16xf32>
+  %w2 = nn.view %blob[2048] bytes(1024) : tensor<3072xi8> to tensor<16x16xf32>
+  %a = nn.matmul %x, %w1 : (tensor<1x32xf32>, tensor<32x16xf32>) -> tensor<1x16xf32>
+  %b = nn.matmul %a, %w2 : (tensor<1x16xf32>, tensor<16x16xf32>) -> tensor<1x16xf32>
+  func.return %b : tensor<1x16xf32>
+}
+"""
+"""A 2 KiB weight read first, then a 1 KiB one."""
+
+
+def test_resident_weights_are_tried_smallest_first_and_past_one_that_cannot_be_built():
+    """With one placement left to build, add_resident builds %b's (1 KiB) resident first,
+    though %a's op comes first. With none left, the placement measured before (%b's resident,
+    in THREE_LAYERS) is still taken after %a's cannot be built."""
+    search, keys = placement_search(BIG_THEN_SMALL, 10**6)
+    sync = search.measure(Config(depth=1))
+    search.max_placements = len(search.cache) + 1
+    assert search.add_resident(sync).config == Config(depth=1, weights=((keys["b"], "resident"),))
+
+    search, keys = placement_search(THREE_LAYERS, 10**6)
+    sync = search.measure(Config(depth=1))
+    resident_b = search.measure(Config(depth=1, weights=((keys["b"], "resident"),)))
+    search.max_placements = len(search.cache)
+    assert search.add_resident(sync) is resident_b
 
 
 def test_shrinking_evicts_the_result_idle_longest_and_only_where_that_lowers_the_peak():
@@ -362,6 +426,125 @@ def test_shrinking_evicts_the_result_idle_longest_and_only_where_that_lowers_the
     assert placed_and_run(search, shrunk.config, IF_CASES) <= 512
     assert search.deepen(shrunk) is shrunk  # no weights: no slices to try at any depth
     assert all(not c.slices for c in search.cache)
+
+
+def test_shrinking_takes_the_move_that_adds_the_least_latency_per_byte_saved():
+    """THREE_LAYERS from a rotation of two buffers (4288 bytes) into 2680: %a off chip saves 64
+    bytes for no cycle (its one read overlaps the transfers), one buffer fewer saves 2048 for 12
+    cycles; the results moved to a larger peak or to none are passed over (one is evicted above
+    the peak: skipped, not the end of the list). Then one buffer fewer fits (2176)."""
+    search, keys = placement_search(THREE_LAYERS, 2680)
+    shrunk = search.shrink(search.measure(Config(depth=2)))
+    assert shrunk.config == Config(depth=1, offchip=frozenset({keys["a"]}))
+    assert shrunk.need == 2176
+    assert search.reasons == {
+        ("result", keys["a"]): "live at the on-chip peak of 4288 bytes",
+        ("depth", 0): "fewer DMA buffers at the on-chip peak of 4224 bytes",
+    }
+
+
+def test_shrinking_builds_at_most_its_count_of_placements(monkeypatch):
+    """The first step of the case above measures 9 placements: with SHRINK_EVALUATIONS = 9 the
+    second step runs, with 8 shrinking stops before it, at the peak it reached."""
+    import cfmem.passes.place as place
+
+    monkeypatch.setattr(place, "SHRINK_EVALUATIONS", 9)
+    search, _ = placement_search(THREE_LAYERS, 2680)
+    assert search.shrink(search.measure(Config(depth=2))).need == 2176
+    monkeypatch.setattr(place, "SHRINK_EVALUATIONS", 8)
+    search, _ = placement_search(THREE_LAYERS, 2680)
+    with pytest.raises(PlacementError) as stopped:
+        search.shrink(search.measure(Config(depth=2)))
+    assert str(stopped.value) == "shrinking took more than 8 placements" and stopped.value.need == 4224
+
+
+def test_a_move_the_search_cannot_build_is_passed_over_for_the_next():
+    """With no placement left to build, every move but the one measured before (%a off chip)
+    is refused: shrinking still takes that one, then finds nothing it may build."""
+    search, keys = placement_search(THREE_LAYERS, 2680)
+    start = search.measure(Config(depth=2))
+    search.measure(Config(depth=2, offchip=frozenset({keys["a"]})))
+    search.max_placements = len(search.cache)
+    with pytest.raises(PlacementError) as stuck:
+        search.shrink(start)
+    assert stuck.value.need == 4224
+    assert search.reasons == {("result", keys["a"]): "live at the on-chip peak of 4288 bytes"}
+
+
+def test_on_a_plateau_only_results_move():
+    """LATER_FIRST in 16 bytes from two DMA buffers (it has no weights: the rotation holds
+    nothing). One buffer fewer saves no byte and is never taken; the results (%p and %t are
+    returned, not planned) leave one by one: %r at 128 bytes, then %q and %s each on a plateau
+    of 64."""
+    search, keys = placement_search(LATER_FIRST, 16)
+    shrunk = search.shrink(search.measure(Config(depth=2)))
+    assert shrunk.config == Config(depth=2, offchip=frozenset({keys["q"], keys["r"], keys["s"]}))
+    assert search.reasons == {
+        ("result", keys["r"]): "live at the on-chip peak of 128 bytes",
+        ("result", keys["q"]): "live at the on-chip peak of 64 bytes",
+        ("result", keys["s"]): "live at the on-chip peak of 64 bytes",
+    }
+
+
+def test_a_shrink_with_nothing_left_to_move_is_refused_with_the_peak_it_reached():
+    search, _ = placement_search(IFS, 96)
+    with pytest.raises(PlacementError) as stuck:
+        search.shrink(search.measure(Config(depth=1)))
+    assert stuck.value.need == 512
+    assert str(stuck.value) == (
+        "function @main needs at least 512 bytes of on-chip memory, more than the budget of 96:"
+        " what stays on chip at its peak (nothing movable) cannot move"
+    )
+
+
+def test_growing_with_no_placement_left_to_build_keeps_the_floor():
+    search, _ = placement_search(MIXED, 504)
+    floor = search.floor_measure()
+    search.max_placements = len(search.cache)
+    assert search.undo_moves(floor) is floor
+
+
+def test_a_move_that_lowers_the_peak_beats_any_that_keeps_it():
+    """FOUR_LAYERS from two DMA buffers (2176 bytes) into 1216: one buffer fewer saves 960 bytes
+    for 12 cycles; %a off chip costs no cycle but keeps the peak, so it is not taken."""
+    from test_place_report_mutants import FOUR_LAYERS
+
+    search, _ = placement_search(FOUR_LAYERS, 1216)
+    shrunk = search.shrink(search.measure(Config(depth=2)))
+    assert shrunk.config == Config(depth=1) and shrunk.need == 1216
+    assert search.reasons == {("depth", 0): "fewer DMA buffers at the on-chip peak of 2176 bytes"}
+
+
+def test_of_two_moves_as_cheap_per_byte_the_first_tried_is_taken():
+    """THREE_LAYERS with every weight read in place (192 bytes) into 128: %b off chip saves 128
+    bytes for 512 cycles, %a 64 for 256, 4 cycles a byte each; %b's, the larger, comes first."""
+    search, keys = placement_search(THREE_LAYERS, 128)
+    in_place = tuple((keys[n], "offchip") for n in "abc")
+    shrunk = search.shrink(search.measure(Config(depth=1, weights=in_place)))
+    assert shrunk.config == Config(depth=1, weights=in_place, offchip=frozenset({keys["b"]})) and shrunk.need == 64
+
+
+ONE_BYTE = """
+func.func @main(%x: tensor<1xf32>) -> tensor<1xf32> {
+  %q = nn.quantize %x {element = i8, y_scale = array<f32: 0.5>, y_zero_point = array<i64: 1>} : (tensor<1xf32>) -> tensor<1xi8>
+  %r = nn.relu %x : (tensor<1xf32>) -> tensor<1xf32>
+  %d = nn.dequantize %q {x_scale = array<f32: 0.5>, x_zero_point = array<i64: 1>} : (tensor<1xi8>) -> tensor<1xf32>
+  %s = nn.add %r, %r : (tensor<1xf32>, tensor<1xf32>) -> tensor<1xf32>
+  %e = nn.add %d, %s : (tensor<1xf32>, tensor<1xf32>) -> tensor<1xf32>
+  %f = nn.add %e, %d : (tensor<1xf32>, tensor<1xf32>) -> tensor<1xf32>
+  func.return %f : tensor<1xf32>
+}
+"""
+"""%q (1 byte), %r and %d (4 bytes each) live together: 9 bytes."""
+
+
+def test_a_move_that_saves_one_byte_lowers_the_peak():
+    """ONE_BYTE into 8 bytes: %q off chip saves 1 byte for 4 cycles (written and read once at
+    half a byte a cycle), %r 1 byte for 16, %d 4 bytes for 24 (read twice): %q's is cheapest."""
+    search, keys = placement_search(ONE_BYTE, 8)
+    shrunk = search.shrink(search.measure(Config(depth=1)))
+    assert shrunk.config == Config(depth=1, offchip=frozenset({keys["q"]})) and shrunk.need == 8
+    assert search.reasons == {("result", keys["q"]): "live at the on-chip peak of 9 bytes"}
 
 
 def test_an_if_result_stays_on_chip_and_a_budget_below_it_is_refused_by_name():

@@ -5,6 +5,8 @@ onto a search of a few ops (no search runs), except for two small ``place_module
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from xdsl.dialects.builtin import IntegerAttr, i64
 
 from cfmem.dma.timing import Chip
@@ -178,3 +180,55 @@ func.func @main(%x: tensor<1x16xf32>) -> tensor<1x16xf32> {
     module, _ = parse_module(one_layer)
     rows = place_module(module, CHIP, 4096)["main"].decisions
     assert rows[1:] == [Decision("weights of nn.matmul %y", "resident", "room left: loaded once, no transfer per inference", WEIGHT, 0.0)]
+
+
+# --- the moves tried at a peak, and the refusal naming what cannot move ----------------------------
+
+
+def test_every_kind_of_move_at_a_peak_in_the_order_tried():
+    """A peak (written by hand) with a rotation of 3 buffers, the largest DMA buffer serving the
+    unnamed op, %s, %c and %b, two prefetched results both read there (%b and %c, equal in size:
+    the first key is taken back), %c's and %b's weights streamed in 3 slices each (341 bytes a
+    slice, a count that does not divide 1024, as 8 slices of a 108-byte weight would not: both
+    size the buffer), the unnamed op's weights read in place (no move), %a's resident, and three
+    activations (%b's, off chip already, is none)."""
+    search, k = keyed_search(FOUR_LAYERS)
+    a, b, c, unnamed, s = k["a"], k["b"], k["c"], k["unnamed"], k["s"]
+    config = (
+        Config(depth=3, offchip=frozenset({b, c}), prefetch=frozenset({b, c}), evict=frozenset({b, c}))
+        .with_weight(a, "resident").with_weight(unnamed, "offchip").with_slices(b, 3).with_slices(c, 3)
+    )  # fmt: skip
+    peak = [
+        ("dma", 64, None), ("dma", 1088, None), ("resident", 1024, None), ("fixed", 16, None),
+        ("activation", 64, a), ("activation", 96, s), ("activation", 32, unnamed), ("activation", 64, b),
+    ]  # fmt: skip
+    m = Measure(config, 1500, 0.0, 0.0, peak=peak, peak_ops={0: [a], 1: [unnamed, s, c, b]})
+    at = "at the on-chip peak of 1500 bytes"
+    largest = f"its weights size the largest DMA buffer {at}"
+    want = [
+        (replace(config, depth=2), None, f"fewer DMA buffers {at}"),
+        (replace(config, prefetch=frozenset({c}), evict=frozenset({c})), ("result", b), f"it sizes the largest DMA buffer {at}"),
+        (config.with_slices(c, 6).with_slices(b, 6), ("weights", c), largest),
+        (config.with_slices(c, 1).with_weight(c, "offchip").with_slices(b, 1).with_weight(b, "offchip"), ("weights", c), largest),
+    ]
+    for key in (s, a, unnamed):  # the largest first
+        off = replace(config, offchip=config.offchip | {key})
+        prefetched = replace(off, prefetch=config.prefetch | {key})
+        want += [
+            (off, ("result", key), f"live {at}"),
+            (prefetched, ("result", key), f"live {at}, idle until read"),
+            (replace(prefetched, evict=config.evict | {key}), ("result", key), f"live {at}, idle between its write and its reads"),
+        ]
+    want.append((config.with_weight(a, "stream"), ("weights", a), f"resident bytes {at}"))
+    assert search.moves(m) == want
+    assert search.moves(replace(m, config=replace(config, depth=2)))[0][0].depth == 1
+    assert search.moves(replace(m, config=replace(config, depth=1)))[0][0] != replace(config, depth=0)
+
+
+def test_a_refusal_names_the_three_largest_tensors_that_cannot_move():
+    search, k = keyed_search(FOUR_LAYERS, budget=100)
+    peak = [("fixed", 64, k["c"]), ("fixed", 32, None), ("activation", 512, k["a"]), ("fixed", 128, k["unnamed"]), ("fixed", 16, k["b"])]
+    assert search.stuck_message(Measure(Config(), 752, 0.0, 0.0, peak=peak)) == (
+        "function @main needs at least 752 bytes of on-chip memory, more than the budget of 100: what stays on"
+        " chip at its peak ('nn.matmul' %? (128 bytes), 'nn.matmul' %c (64 bytes), 32 bytes) cannot move"
+    )

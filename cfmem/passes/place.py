@@ -305,8 +305,6 @@ class _Search:
         largest streamed weights) cut in up to ``2**DEEPEN_DOUBLINGS`` times more slices."""
         best = m
         streamed = [k for k in self.weighted if m.config.weight_of(k) == "stream"]
-        if self.slicer is None and not m.config.slices:
-            streamed = []
         largest = max(streamed, key=lambda k: (self.weight_bytes(k), -k), default=None)
         for depth in range(m.config.depth + 1, MAX_DEPTH + 1):
             config = replace(m.config, depth=depth)
@@ -341,7 +339,7 @@ class _Search:
         dma = [(size, i) for i, (kind, size, _) in enumerate(m.peak) if kind == "dma"]
         if dma:
             _, index = max(dma)
-            served = m.peak_ops.get(index, [])
+            served = m.peak_ops[index]  # every DMA buffer at the peak has its readers
             prefetched = [k for k in c.prefetch if any(_reads(self.ops[s], self.ops[k]) for s in served)]
             if prefetched:
                 key = max(prefetched, key=lambda k: (self.result_bytes(k), -k))
