@@ -579,3 +579,50 @@ def test_a_loop_body_placed_from_the_floor_fits_and_computes_every_trip_count():
     cases = [{"n": np.array(n), "x": x} for n in (0, 3)]
     assert placed_and_run(search, grown.config, cases) <= 300
     assert placed_and_run(search, floor.config, cases) <= floor.need
+
+
+# --- the pass and its entry points -----------------------------------------------------------------
+
+TWO_FUNCTIONS = IFS + IFS.replace("@main", "@wide").replace("1x64", "1x128")
+"""@main's floor keeps its if result of 256 bytes on chip, @wide's one of 512."""
+
+
+def test_the_floor_need_is_the_largest_floor_of_any_function_and_leaves_the_module_as_it_was():
+    from cfmem.passes.place import floor_need
+
+    module, _ = parse_module(TWO_FUNCTIONS)
+    before = str(module)
+    assert floor_need(module, CHIP) == 512
+    assert str(module) == before
+    only_main, _ = parse_module(IFS)
+    assert floor_need(only_main, CHIP) == 256
+    assert floor_need(parse_module("nn.global @w size(4) seed(1)")[0], CHIP) == 0
+
+
+def test_the_pass_places_every_function_in_the_budget_or_the_chips_and_refuses_what_cannot_fit(tmp_path):
+    from xdsl.utils.exceptions import PassFailedException
+
+    from cfmem.ir_io import make_context
+    from cfmem.passes.place import PlacePass
+    from cfmem.passes.placement import BUDGET_ATTR
+
+    def placed(**options):
+        module, _ = parse_module(TWO_FUNCTIONS)
+        PlacePass(**options).apply(make_context(), module)
+        return {fn.sym_name.data: fn for fn in functions(module)}
+
+    fns = placed(budget=512)
+    assert {name: fn.attributes[BUDGET_ATTR].value.data for name, fn in fns.items()} == {"main": 512, "wide": 512}
+    assert not any(KEY_ATTR in op.attributes for fn in fns.values() for op in fn.walk())
+    assert placed()["main"].attributes[BUDGET_ATTR].value.data == CHIP.onchip_bytes  # the default chip's
+    chip = tmp_path / "chip.json"
+    chip.write_text('{"onchip_bytes": 600}')
+    assert placed(chip=str(chip))["wide"].attributes[BUDGET_ATTR].value.data == 600
+    with pytest.raises(PlacementError) as refused:
+        placed(budget=511)
+    assert refused.value.need == 512 and "function @wide needs at least 512 bytes" in str(refused.value)
+    with pytest.raises(PassFailedException, match=r"^nn-place: cannot read chip '[^']*missing\.json': "):
+        placed(chip=str(tmp_path / "missing.json"))
+    chip.write_text('{"onchip_bites": 600}')
+    with pytest.raises(PassFailedException, match=r"chip\.json': unknown chip keys onchip_bites"):
+        placed(chip=str(chip))
