@@ -134,3 +134,57 @@ def test_the_searched_sets_run_the_function_asked_for(tmp_path):
     res = check_arena(tmp_path, text, "--func", "late", "--sets", "1")
     assert res.returncode == 0, res.stderr
     assert res.stdout.strip().splitlines()[-1].startswith("ok: 1 random and 1 searched input set(s), every argument bit-identical after @late")
+
+
+@needs_mlir
+def test_the_table_has_its_header_and_a_difference_is_an_error_at_the_model(tmp_path):
+    """A plan that reads its arena before writing it (MAX_OF_INPUTS without its fill), in process."""
+    from test_cli_check_arena import MAX_OF_INPUTS
+    from xdsl.passes import PassPipeline
+
+    from cfmem.passes import PASSES
+    from cfmem.testing.upstream_programs import program_context
+
+    module = parse_program(MAX_OF_INPUTS)
+    PassPipeline.parse_spec(PASSES, "memref-plan-arena").apply(program_context(), module)
+    fill = next(op for op in module.walk() if op.name == "linalg.fill")
+    fill.detach()
+    fill.erase()
+    (tmp_path / "broken.mlir").write_text(str(module))
+    res = check_arena(tmp_path, MAX_OF_INPUTS, "--planned", str(tmp_path / "broken.mlir"), "--sets", "1")
+    assert res.stdout.splitlines()[0] == f"{'set':<4} {'after the call':<16} {'control flow (iterations per loop)':<36} differing"
+    assert res.returncode == 1 and res.stderr.startswith(f"cfmem: {tmp_path / 'm.mlir'}: error: the planned @main leaves other bits")
+
+
+TWO_IDLE_LOOPS = """
+func.func @main(%x: memref<4xf32>) {
+  %no = arith.constant false
+  scf.while () : () -> () {
+    scf.condition(%no)
+  } do {
+    scf.yield
+  }
+  scf.while () : () -> () {
+    scf.condition(%no)
+  } do {
+    scf.yield
+  }
+  func.return
+}
+"""
+
+
+@needs_mlir
+def test_every_idle_loop_is_named(tmp_path):
+    res = check_arena(tmp_path, TWO_IDLE_LOOPS, "--sets", "1")
+    assert res.returncode == 1
+    assert f"cfmem: {tmp_path / 'm.mlir'}: error: the body of loop#0 and loop#1 never ran on any input set" in res.stderr
+
+
+@needs_mlir
+def test_a_run_upstream_mlir_fails_is_an_error_at_the_model(tmp_path):
+    """A run that aborts (a failed cf.assert) under upstream MLIR's JIT."""
+    text = "func.func @main(%x: memref<4xf32>) {\n  %no = arith.constant false\n  cf.assert %no, \"stop\"\n  func.return\n}\n"
+    res = check_arena(tmp_path, text, "--sets", "1")
+    assert res.returncode == 1 and len(res.stderr.strip().splitlines()) == 1, res.stderr
+    assert res.stderr.startswith(f"cfmem: {tmp_path / 'm.mlir'}: error: upstream MLIR: ")
