@@ -178,7 +178,10 @@ func.func @main(%x: memref<4xf32>) {
 def test_every_idle_loop_is_named(tmp_path):
     res = check_arena(tmp_path, TWO_IDLE_LOOPS, "--sets", "1")
     assert res.returncode == 1
-    assert f"cfmem: {tmp_path / 'm.mlir'}: error: the body of loop#0 and loop#1 never ran on any input set" in res.stderr
+    assert res.stderr == (
+        f"cfmem: {tmp_path / 'm.mlir'}: error: the body of loop#0 and loop#1 never ran on any input set, nor on the"
+        " sets searched for it: nothing checked the buffers it uses\n"
+    )
 
 
 @needs_mlir
@@ -188,3 +191,25 @@ def test_a_run_upstream_mlir_fails_is_an_error_at_the_model(tmp_path):
     res = check_arena(tmp_path, text, "--sets", "1")
     assert res.returncode == 1 and len(res.stderr.strip().splitlines()) == 1, res.stderr
     assert res.stderr.startswith(f"cfmem: {tmp_path / 'm.mlir'}: error: upstream MLIR: ")
+
+
+def test_the_function_to_run_is_main_or_the_one_named_and_a_missing_one_lists_those_there_are(tmp_path):
+    text = "func.func @a(%x: memref<4xf32>) {\n  func.return\n}\nfunc.func @b(%x: memref<4xf32>) {\n  func.return\n}\n"
+    where = f"cfmem: {tmp_path / 'm.mlir'}: error:"
+    res = check_arena(tmp_path, text)
+    assert res.returncode == 1
+    assert res.stderr == f"{where} no function @main to run (functions: @a, @b); choose one with --func\n"
+    res = check_arena(tmp_path, text, "--func", "c")
+    assert res.stderr == f"{where} no function @c to run (functions: @a, @b); choose one with --func\n"
+
+
+def test_an_argument_without_a_name_is_named_by_its_position(tmp_path):
+    res = check_arena(tmp_path, "func.func @main(%0: memref<4xf32>, %1: index) {\n  func.return\n}\n")
+    assert res.returncode == 1 and "@main takes argument 1 of type index: check-arena runs functions" in res.stderr
+
+
+@needs_mlir
+def test_a_buffer_with_no_elements_is_an_argument_like_any_other(tmp_path):
+    text = "func.func @main(%x: memref<0x4xf32>, %y: memref<4xf32>) {\n  func.return\n}\n"
+    res = check_arena(tmp_path, text, "--sets", "1")
+    assert res.returncode == 0, res.stderr
