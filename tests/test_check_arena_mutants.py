@@ -213,3 +213,35 @@ def test_a_buffer_with_no_elements_is_an_argument_like_any_other(tmp_path):
     text = "func.func @main(%x: memref<0x4xf32>, %y: memref<4xf32>) {\n  func.return\n}\n"
     res = check_arena(tmp_path, text, "--sets", "1")
     assert res.returncode == 0, res.stderr
+
+
+def test_each_if_and_loop_gets_its_own_counters_inner_ones_first():
+    from cfmem.tools.check_arena import _count_control_flow
+
+    module = parse_program("""
+func.func @main(%x: memref<4xf32>, %c: memref<3xi1>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %p = memref.load %c[%c0] : memref<3xi1>
+  %q = memref.load %c[%c1] : memref<3xi1>
+  scf.for %i = %c0 to %c2 step %c1 {
+    scf.if %p {
+      scf.for %j = %c0 to %c2 step %c1 {
+      }
+    }
+  }
+  scf.if %q {
+  } else {
+  }
+  scf.if %p {
+  }
+  func.return
+}
+""")
+    fn = next(op for op in module.walk() if op.name == "func.func")
+    assert _count_control_flow(fn) == [
+        "loop#0 runs", "loop#0 iterations", "if#0 then", "if#0 else", "loop#1 runs", "loop#1 iterations",
+        "if#1 then", "if#1 else", "if#2 then", "if#2 else",
+    ]  # fmt: skip
+    assert len(fn.args) == 3 and str(fn.args[2].type) == "memref<10xi64>"
