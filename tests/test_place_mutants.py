@@ -626,3 +626,38 @@ def test_the_pass_places_every_function_in_the_budget_or_the_chips_and_refuses_w
     chip.write_text('{"onchip_bites": 600}')
     with pytest.raises(PassFailedException, match=r"chip\.json': unknown chip keys onchip_bites"):
         placed(chip=str(chip))
+
+
+def test_a_negative_budget_is_refused_by_its_option_name():
+    from xdsl.utils.exceptions import PassFailedException
+
+    from cfmem.ir_io import make_context
+    from cfmem.passes.place import PlacePass
+
+    module, _ = parse_module(IFS)
+    with pytest.raises(PassFailedException) as refused:
+        PlacePass(budget=-1).apply(make_context(), module)
+    assert str(refused.value) == "budget must be an integer from 0 to 9223372036854775807, not -1"
+
+
+def test_placements_measured_once_are_shared_by_the_searches_and_the_calls_given_the_same_store(monkeypatch):
+    """floor_need and place_module fill the store they are given (``measured``), the five
+    searches of one place_module share it, and a second call with the same store builds
+    nothing; without a store each call builds its own."""
+    from cfmem.passes.place import floor_need, place_module
+
+    built = []
+    measure_built = _Search._measure_built
+    monkeypatch.setattr(_Search, "_measure_built", lambda self, config: built.append(config) or measure_built(self, config))
+    store: dict = {}
+    module, _ = parse_module(MIXED)
+    assert floor_need(module, CHIP, measured=store) == 0
+    assert len(built) == 1 and len(store) == 1
+    place_module(module, CHIP, 504, measured=store)
+    assert len(built) == len(set(built)) == len(store) > 1  # no placement built twice by the five searches
+    again, _ = parse_module(MIXED)
+    count = len(built)
+    place_module(again, CHIP, 504, measured=store)
+    assert len(built) == count
+    place_module(parse_module(MIXED)[0], CHIP, 504)
+    assert len(built) == 2 * count  # all again, the floor (measured by floor_need before) included

@@ -232,3 +232,30 @@ def test_a_refusal_names_the_three_largest_tensors_that_cannot_move():
         "function @main needs at least 752 bytes of on-chip memory, more than the budget of 100: what stays on"
         " chip at its peak ('nn.matmul' %? (128 bytes), 'nn.matmul' %c (64 bytes), 32 bytes) cannot move"
     )
+
+
+def test_far_over_the_budget_every_activation_at_the_peak_leaves_in_one_move():
+    """Five activations at the peak, more than ACTIVATION_CANDIDATES (3): the three largest get
+    their three moves each, and one more move takes all five off chip, named by the first."""
+    search, k = keyed_search(FOUR_LAYERS)
+    sizes = {"a": 64, "s": 96, "unnamed": 32, "b": 48, "c": 80}
+    peak = [("activation", size, k[name]) for name, size in sizes.items()]
+    m = Measure(Config(depth=1), 320, 0.0, 0.0, peak=peak)
+    moves = search.moves(m)
+    assert [key for _, key, _ in moves[:9]] == [("result", k[n]) for n in ("s", "c", "a") for _ in range(3)]
+    assert moves[9:] == [
+        (Config(depth=1, offchip=frozenset(k[n] for n in sizes)), ("result", k["a"]), "live at the on-chip peak of 320 bytes with 4 more")
+    ]
+
+
+def test_the_largest_resident_weight_streams_again_only_when_resident_bytes_are_at_the_peak():
+    from test_place_mutants import BIG_THEN_SMALL
+
+    search, k = keyed_search(BIG_THEN_SMALL)
+    config = Config(depth=1).with_weight(k["a"], "resident").with_weight(k["b"], "resident")
+    at_peak = Measure(config, 3072, 0.0, 0.0, peak=[("resident", 3072, None), ("activation", 64, k["a"])])
+    assert search.moves(at_peak)[-1] == (
+        config.with_weight(k["a"], "stream"), ("weights", k["a"]), "resident bytes at the on-chip peak of 3072 bytes"
+    )  # %a's 2 KiB, not %b's 1 KiB
+    elsewhere = Measure(config, 64, 0.0, 0.0, peak=[("activation", 64, k["a"])])
+    assert [key for _, key, _ in search.moves(elsewhere)] == [("result", k["a"])] * 3
