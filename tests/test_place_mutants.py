@@ -663,10 +663,10 @@ def test_placements_measured_once_are_shared_by_the_searches_and_the_calls_given
     assert len(built) == 2 * count  # all again, the floor (measured by floor_need before) included
 
 
-def test_the_search_starts_from_the_fastest_rotation_that_fits_sync_included():
-    """THREE_LAYERS in 1296 bytes: only sync (one buffer) fits among the rotations; finishing from
-    it slices every weight (%a in 2, %b and %c in 4) for 4616 cycles, faster than anything grown
-    from the floor (which leaves %a off chip: 4648)."""
+def test_with_no_rotation_fitting_the_search_shrinks_the_smallest_sync_included():
+    """THREE_LAYERS in 1296 bytes: no rotation fits (sync, the smallest, needs 2240). Shrinking
+    sync slices every weight (%a in 2, %b and %c in 4): 4616 cycles, the fastest found; from a
+    rotation of two buffers the search would end with %a off chip (4648)."""
     search, keys = placement_search(THREE_LAYERS, 1296)
     best = search.run()
     assert best.config == Config(depth=1, slices=((keys["a"], 2), (keys["b"], 4), (keys["c"], 4)))
