@@ -671,3 +671,38 @@ def test_with_no_rotation_fitting_the_search_shrinks_the_smallest_sync_included(
     best = search.run()
     assert best.config == Config(depth=1, slices=((keys["a"], 2), (keys["b"], 4), (keys["c"], 4)))
     assert best.cycles == 4616
+
+
+WEIGHT_IN_THEN = """
+nn.global @w size(1024) seed(7)
+func.func @main(%x: tensor<1x16xf32>, %c: tensor<1xi1>) -> tensor<1x16xf32> {
+  %blob = nn.get_global @w : tensor<1024xi8>
+  %w1 = nn.view %blob[0] bytes(1024) : tensor<1024xi8> to tensor<16x16xf32>
+  %r = nn.if %c : tensor<1xi1> -> (tensor<1x16xf32>) {
+    %h = nn.matmul %x, %w1 : (tensor<1x16xf32>, tensor<16x16xf32>) -> tensor<1x16xf32>
+    nn.yield %h : tensor<1x16xf32>
+  } else {
+    %k = nn.relu %x : (tensor<1x16xf32>) -> tensor<1x16xf32>
+    nn.yield %k : tensor<1x16xf32>
+  }
+  func.return %r : tensor<1x16xf32>
+}
+"""
+"""A 1 KiB weight read only by the then branch."""
+
+
+def test_a_function_is_placed_for_the_path_it_is_timed_on():
+    """In 200 bytes, timed on the slower path (the then branch), reading the weight in place
+    (2052 cycles) beats streaming it in slices; timed on the else branch, which reads no weight,
+    every placement takes 2 cycles and the one with least compute off that path streams the
+    weight in 16 slices."""
+    from cfmem.passes.place import place_module
+
+    module, _ = parse_module(WEIGHT_IN_THEN)
+    slower = place_module(module, CHIP, 200)["main"]
+    module, _ = parse_module(WEIGHT_IN_THEN)
+    on_else = place_module(module, CHIP, 200, {"main": {"if#0": False}})["main"]
+    keyed = [op for fn in functions(module) for op in fn.walk() if op is not fn]  # as place_module keys them
+    w = next(k for k, op in enumerate(keyed) if op.name == "nn.matmul")
+    assert (slower.config.weights, slower.config.slices, slower.cycles) == (((w, "offchip"),), (), 2052)
+    assert (on_else.config.weights, on_else.config.slices, on_else.cycles) == ((), ((w, 16),), 2)
