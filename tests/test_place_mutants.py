@@ -706,3 +706,18 @@ def test_a_function_is_placed_for_the_path_it_is_timed_on():
     w = next(k for k, op in enumerate(keyed) if op.name == "nn.matmul")
     assert (slower.config.weights, slower.config.slices, slower.cycles) == (((w, "offchip"),), (), 2052)
     assert (on_else.config.weights, on_else.config.slices, on_else.cycles) == ((), ((w, 16),), 2)
+
+
+def test_the_floor_measured_for_a_path_is_not_built_again_for_that_path(monkeypatch):
+    from cfmem.passes.place import floor_need, place_module
+
+    built = []
+    measure_built = _Search._measure_built
+    monkeypatch.setattr(_Search, "_measure_built", lambda self, config: built.append(config) or measure_built(self, config))
+    store: dict = {}
+    paths = {"main": {"if#0": False}}
+    module, _ = parse_module(WEIGHT_IN_THEN)
+    assert floor_need(module, CHIP, paths, store) == 0
+    [floor] = built
+    place_module(module, CHIP, 200, paths, store)
+    assert floor not in built[1:] and len(built) > 1
