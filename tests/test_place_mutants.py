@@ -721,3 +721,11 @@ def test_the_floor_measured_for_a_path_is_not_built_again_for_that_path(monkeypa
     [floor] = built
     place_module(module, CHIP, 200, paths, store)
     assert floor not in built[1:] and len(built) > 1
+
+
+def test_the_search_starts_from_the_deepest_rotations_too():
+    """deep_rotation() in 493 bytes: a rotation of 7 buffers fits and is the fastest placement
+    (5024.5 cycles); starting from at most 6 would end with 6 and a resident weight (5025)."""
+    search, _ = placement_search(deep_rotation(), 493)
+    best = search.run()
+    assert best.config == Config(depth=7) and best.cycles == 5024.5
