@@ -729,3 +729,34 @@ def test_the_search_starts_from_the_deepest_rotations_too():
     search, _ = placement_search(deep_rotation(), 493)
     best = search.run()
     assert best.config == Config(depth=7) and best.cycles == 5024.5
+
+
+RESHAPES = """
+nn.global @w size(64) seed(1)
+func.func @main(%x: tensor<1x16xf32>) -> tensor<4x4xf32> {
+  %blob = nn.get_global @w : tensor<64xi8>
+  %wv = nn.view %blob[0] bytes(64) : tensor<64xi8> to tensor<1x16xf32>
+  %wr = nn.reshape %wv : tensor<1x16xf32> to tensor<4x4xf32>
+  %a = nn.relu %x : (tensor<1x16xf32>) -> tensor<1x16xf32>
+  %ar = nn.reshape %a : tensor<1x16xf32> to tensor<4x4xf32>
+  %s = nn.add %ar, %wr : (tensor<4x4xf32>, tensor<4x4xf32>) -> tensor<4x4xf32>
+  func.return %s : tensor<4x4xf32>
+}
+"""
+
+
+def test_a_reshape_of_an_activation_may_leave_the_chip_and_one_of_weights_may_not():
+    search, keys = placement_search(RESHAPES, 10**6)
+    assert keys["ar"] in search.movable and keys["a"] in search.movable
+    assert keys["wr"] not in search.movable and keys["s"] not in search.movable  # %s is returned
+
+
+def test_only_a_weight_cut_in_slices_is_marked_with_its_count():
+    from cfmem.passes.place import SLICES_ATTR
+
+    search, keys = placement_search(THREE_LAYERS, 10**6)
+    module = search.module.clone()
+    fn = search.function(module)
+    _apply(Config(depth=1, slices=((keys["b"], 4),)), fn, search.weighted)
+    marked = {op.results[0].name_hint: op.attributes[SLICES_ATTR].value.data for op in fn.walk() if SLICES_ATTR in op.attributes}
+    assert marked == {"b": 4}
