@@ -760,3 +760,24 @@ def test_only_a_weight_cut_in_slices_is_marked_with_its_count():
     _apply(Config(depth=1, slices=((keys["b"], 4),)), fn, search.weighted)
     marked = {op.results[0].name_hint: op.attributes[SLICES_ATTR].value.data for op in fn.walk() if SLICES_ATTR in op.attributes}
     assert marked == {"b": 4}
+
+
+def test_a_measure_names_what_is_live_at_its_peak():
+    """THREE_LAYERS with %a's weights resident and the others streamed sync: the resident bytes,
+    the 2 KiB DMA buffer serving %b and %c, and the two activations."""
+    search, keys = placement_search(THREE_LAYERS, 10**6)
+    m = search.measure(Config(depth=1, weights=((keys["a"], "resident"),)))
+    assert sorted(m.peak, key=str) == sorted(
+        [("resident", 1024, None), ("dma", 2048, None), ("activation", 64, keys["a"]), ("activation", 128, keys["b"])], key=str
+    )
+    dma = next(i for i, (kind, _, _) in enumerate(m.peak) if kind == "dma")
+    assert sorted(m.peak_ops[dma]) == [keys["b"], keys["c"]]
+
+
+def test_the_cap_on_placements_is_a_share_of_a_budget_of_ops_and_at_least_the_minimum():
+    from cfmem.passes.place import MIN_PLACEMENTS, PLACEMENT_OPS
+
+    search, _ = placement_search(THREE_LAYERS, 10**6)
+    ops = sum(1 for _ in search.function(search.module).walk())
+    assert search.max_placements == PLACEMENT_OPS // ops and type(search.max_placements) is int
+    assert PLACEMENT_OPS // ops > MIN_PLACEMENTS
