@@ -781,3 +781,24 @@ def test_the_cap_on_placements_is_a_share_of_a_budget_of_ops_and_at_least_the_mi
     ops = sum(1 for _ in search.function(search.module).walk())
     assert search.max_placements == PLACEMENT_OPS // ops and type(search.max_placements) is int
     assert PLACEMENT_OPS // ops > MIN_PLACEMENTS
+
+
+def test_a_search_refuses_placements_past_its_cap_and_slices_it_cannot_cut():
+    from xdsl.utils.exceptions import PassFailedException
+
+    search, keys = placement_search(THREE_LAYERS, 10**6)
+    search.max_placements = 0
+    with pytest.raises(PassFailedException, match=r"^the search built its 0 placements$"):
+        search.measure(Config(depth=1))
+    unsliced, keys = placement_search(THREE_LAYERS, 10**6, slicing=False)
+    with pytest.raises(PassFailedException, match=r"^this search does not slice$"):
+        unsliced.measure(Config(depth=1, slices=((keys["b"], 2),)))
+
+
+def test_a_store_shared_by_searches_on_different_paths_keeps_their_timings_apart():
+    from cfmem.passes.place import place_module
+
+    store: dict = {}
+    slower = place_module(parse_module(WEIGHT_IN_THEN)[0], CHIP, 200, measured=store)["main"]
+    on_else = place_module(parse_module(WEIGHT_IN_THEN)[0], CHIP, 200, {"main": {"if#0": False}}, store)["main"]
+    assert (slower.cycles, on_else.cycles) == (2052, 2)
