@@ -802,3 +802,12 @@ def test_a_store_shared_by_searches_on_different_paths_keeps_their_timings_apart
     slower = place_module(parse_module(WEIGHT_IN_THEN)[0], CHIP, 200, measured=store)["main"]
     on_else = place_module(parse_module(WEIGHT_IN_THEN)[0], CHIP, 200, {"main": {"if#0": False}}, store)["main"]
     assert (slower.cycles, on_else.cycles) == (2052, 2)
+
+
+def test_the_search_goes_no_deeper_than_its_deepest_rotation():
+    """deep_rotation() in 1152 bytes: the search ends at MAX_DEPTH buffers with three weights
+    resident (4101 cycles); from a rotation of 9 it would keep 9 buffers and two."""
+    search, keys = placement_search(deep_rotation(), 1152)
+    best = search.run()
+    assert best.config.depth == MAX_DEPTH and best.cycles == 4101
+    assert best.config.weights == tuple((keys[f"m{i}"], "resident") for i in (0, 1, 2))
