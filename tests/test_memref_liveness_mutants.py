@@ -238,3 +238,12 @@ func.func @main(%x: memref<4xf32>, %out: memref<4xf32>) {
     without_scratch = text.replace("    %s = memref.alloca() : memref<f32>\n", "").replace(
         "    memref.store %v, %s[] : memref<f32>\n    %w = memref.load %s[] : memref<f32>\n", "").replace("%w : f32", "%v : f32")
     assert arena_size(without_scratch) == 16
+
+
+@pytest.mark.parametrize(("block", "label"), [(LOOP, "loop#2.body"), (IF, "if#2.then")], ids=["loops", "ifs"])
+def test_the_budget_message_numbers_each_if_and_loop_in_turn(block, label):
+    """Three loops (or ifs) in a row, the third's buffer the largest: it is the third named."""
+    blocks = "\n  ".join(block.replace("SIZE", size).replace("%l", f"%l{k}").replace("%t", f"%t{k}") for k, size in enumerate(("4", "4", "16")))
+    text = LOOP_AND_IF.replace("FIRST", blocks).replace("SECOND", "")
+    err = refusal(text, "memref-plan-arena{budget=8}")
+    assert str(err) == f"function @main needs 64 bytes of arena (lower bound 64, reached at step 5 > {label} > step 0) but the budget is 8"
