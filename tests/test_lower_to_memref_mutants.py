@@ -342,3 +342,23 @@ def test_an_op_the_lowering_does_not_know_is_refused_naming_it():
     with pytest.raises(OpFailure, match="nn-lower-to-memref cannot lower 'arith.constant'") as failure:
         lower_module(planned)
     assert failure.value.op is stray  # for its place in the source
+
+def test_a_function_without_a_memory_plan_lowered_unchecked_is_refused_at_the_function():
+    module, _ = parse_module(
+        "func.func @main(%x: tensor<1x4xf32>) -> tensor<1x4xf32> {\n"
+        "  %t = nn.tanh %x : (tensor<1x4xf32>) -> tensor<1x4xf32>\n  func.return %t : tensor<1x4xf32>\n}\n"
+    )
+    with pytest.raises(OpFailure) as failure:
+        lower_module(module, check_plan=False)
+    assert str(failure.value) == "function @main has no memory plan: run nn-plan-memory first"
+    assert failure.value.op is _function(module, "main")
+
+
+def test_a_transfer_waits_on_a_tag_per_tensor_it_moves():
+    """Every nn.dma_start lowers to one memref.dma_start per tensor it moves, each signalling its
+    own element of an i32 tag buffer of that many elements."""
+    flat = _planned_mixed("nn-insert-dma,nn-plan-memory{strategy=sequential}")
+    lower_module(flat)
+    tags = [op for op in _function(flat, "main").walk() if op.name == "memref.alloca"]
+    starts = [op for op in _function(flat, "main").walk() if op.name == "memref.dma_start"]
+    assert tags and all(isinstance(t.memref.type, MemRefType) and t.memref.type.get_shape() == (len([s for s in starts if s.tag is t.memref]),) for t in tags)
