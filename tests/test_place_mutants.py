@@ -640,15 +640,22 @@ def test_a_negative_budget_is_refused_by_its_option_name():
     assert str(refused.value) == "budget must be an integer from 0 to 9223372036854775807, not -1"
 
 
-def test_placements_measured_once_are_shared_by_the_searches_and_the_calls_given_the_same_store(monkeypatch):
+@pytest.fixture
+def builds(monkeypatch) -> list:
+    """The placements ``_Search`` builds from here on, in order."""
+    built: list = []
+    measure_built = _Search._measure_built
+    monkeypatch.setattr(_Search, "_measure_built", lambda self, config: built.append(config) or measure_built(self, config))
+    return built
+
+
+def test_placements_measured_once_are_shared_by_the_searches_and_the_calls_given_the_same_store(builds):
     """floor_need and place_module fill the store they are given (``measured``), the five
     searches of one place_module share it, and a second call with the same store builds
     nothing; without a store each call builds its own."""
     from cfmem.passes.place import floor_need, place_module
 
-    built = []
-    measure_built = _Search._measure_built
-    monkeypatch.setattr(_Search, "_measure_built", lambda self, config: built.append(config) or measure_built(self, config))
+    built = builds
     store: dict = {}
     module, _ = parse_module(MIXED)
     assert floor_need(module, CHIP, measured=store) == 0
@@ -708,12 +715,10 @@ def test_a_function_is_placed_for_the_path_it_is_timed_on():
     assert (on_else.config.weights, on_else.config.slices, on_else.cycles) == ((), ((w, 16),), 2)
 
 
-def test_the_floor_measured_for_a_path_is_not_built_again_for_that_path(monkeypatch):
+def test_the_floor_measured_for_a_path_is_not_built_again_for_that_path(builds):
     from cfmem.passes.place import floor_need, place_module
 
-    built = []
-    measure_built = _Search._measure_built
-    monkeypatch.setattr(_Search, "_measure_built", lambda self, config: built.append(config) or measure_built(self, config))
+    built = builds
     store: dict = {}
     paths = {"main": {"if#0": False}}
     module, _ = parse_module(WEIGHT_IN_THEN)
