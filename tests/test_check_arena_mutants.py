@@ -4,6 +4,7 @@ the text of each row and of the last line worked out by hand, and the cap on sea
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 from conftest import _run_cfmem_in_process
 from test_cli_check_arena import LATE_LOOP
@@ -245,3 +246,30 @@ func.func @main(%x: memref<4xf32>, %c: memref<3xi1>) {
         "if#1 then", "if#1 else", "if#2 then", "if#2 else",
     ]  # fmt: skip
     assert len(fn.args) == 3 and str(fn.args[2].type) == "memref<10xi64>"
+
+
+def test_input_sets_are_seeded_normal_floats_integers_0_to_3_and_even_booleans():
+    from cfmem.tools.check_arena import _input_sets
+
+    module = parse_program("func.func @main(%f: memref<4000xf32>, %i: memref<4000xi32>, %b: memref<4000xi1>) {\n  func.return\n}\n")
+    fn = next(op for op in module.walk() if op.name == "func.func")
+    sets = _input_sets(fn, 2, 7)
+    again = _input_sets(fn, 2, 7)
+    assert all(a.tobytes() == b.tobytes() for s, t in zip(sets, again) for a, b in zip(s, t))  # seeded
+    assert sets[0][0].tobytes() != sets[1][0].tobytes()  # each set its own seed
+    for floats, ints, bools in sets:
+        assert floats.dtype == "float32" and abs(floats.mean()) < 0.1 and 0.9 < floats.std() < 1.1
+        assert ints.dtype == "int32" and set(np.unique(ints)) == {0, 1, 2, 3}
+        assert bools.dtype == bool and 0.45 < bools.mean() < 0.55
+
+
+@needs_mlir
+def test_a_planned_function_with_an_argument_that_is_no_arena_is_refused_at_the_planned_file(tmp_path):
+    planned = tmp_path / "planned.mlir"
+    planned.write_text("func.func @main(%x: memref<4xf32>, %extra: memref<4xf32>) {\n  func.return\n}\n")
+    res = check_arena(tmp_path, "func.func @main(%x: memref<4xf32>) {\n  func.return\n}\n", "--planned", str(planned))
+    assert res.returncode == 1
+    assert res.stderr == (
+        f"cfmem: {planned}: error: the planned @main has argument 1 that the unplanned one has not,"
+        " and it is no arena ({cfmem.arena})\n"
+    )
