@@ -273,3 +273,30 @@ def test_a_planned_function_with_an_argument_that_is_no_arena_is_refused_at_the_
         f"cfmem: {planned}: error: the planned @main has argument 1 that the unplanned one has not,"
         " and it is no arena ({cfmem.arena})\n"
     )
+
+
+def test_a_pipeline_that_fails_is_an_error_at_the_model(tmp_path):
+    text = """func.func @main(%x: memref<4xf32>, %n: memref<1xi64>) {
+  %c0 = arith.constant 0 : index
+  %k64 = memref.load %n[%c0] : memref<1xi64>
+  %k = arith.index_cast %k64 : i64 to index
+  %t = memref.alloc(%k) : memref<?xf32>
+  memref.dealloc %t : memref<?xf32>
+  func.return
+}
+"""
+    res = check_arena(tmp_path, text)
+    assert res.returncode == 1
+    assert res.stderr.startswith(f"cfmem: {tmp_path / 'm.mlir'}: error: 'memref.alloc' defining %t in @main: memref<?xf32> has a dynamic size")
+
+
+@pytest.mark.parametrize(("run_bytes", "refused"), [(192, False), (191, True)])
+def test_input_sets_are_refused_one_byte_over_what_a_run_may_hold(cfmem_in_process_bytes, tmp_path, run_bytes, refused):
+    """Two sets of two 16-byte buffers, each held three times: 192 bytes."""
+    cfmem_in_process_bytes(run_bytes)
+    text = ('func.func @main(%x: memref<4xf32>, %y: memref<4xf32>) {\n  "memref.copy"(%x, %y) : (memref<4xf32>, memref<4xf32>) -> ()\n'
+            "  func.return\n}\n")  # fmt: skip
+    res = check_arena(tmp_path, text, "--sets", "2")
+    message = (f"cfmem: {tmp_path / 'm.mlir'}: error: 2 input set(s) of @main's arguments (32 bytes each) would take"
+               " 192 bytes; check-arena holds at most 191 bytes\n")  # fmt: skip
+    assert (res.stderr == message) if refused else ("would take" not in res.stderr)
