@@ -300,3 +300,22 @@ def test_input_sets_are_refused_one_byte_over_what_a_run_may_hold(cfmem_in_proce
     message = (f"cfmem: {tmp_path / 'm.mlir'}: error: 2 input set(s) of @main's arguments (32 bytes each) would take"
                " 192 bytes; check-arena holds at most 191 bytes\n")  # fmt: skip
     assert (res.stderr == message) if refused else ("would take" not in res.stderr)
+
+
+def test_what_is_wrong_with_the_planned_module_is_an_error_at_the_planned_file(tmp_path):
+    planned = tmp_path / "planned.mlir"
+    model = "func.func @main(%x: memref<4xf32>) {\n  func.return\n}\n"
+    planned.write_text("func.func @other(%x: memref<4xf32>) {\n  func.return\n}\nfunc.func @more(%x: memref<4xf32>) {\n  func.return\n}\n")
+    res = check_arena(tmp_path, model, "--planned", str(planned))
+    assert res.stderr == f"cfmem: {planned}: error: no function @main to run (functions: @other, @more); choose one with --func\n"
+    planned.write_text("func.func @main(%x: index) {\n  func.return\n}\n")
+    res = check_arena(tmp_path, model, "--planned", str(planned))
+    assert res.stderr.startswith(f"cfmem: {planned}: error: @main takes %x of type index: check-arena runs functions")
+
+
+@needs_mlir
+def test_the_planned_function_compared_is_the_one_asked_for(tmp_path):
+    text = LATE_LOOP.replace("@main", "@late") + "func.func @main(%y: memref<2xf32>) {\n  func.return\n}\n"
+    (tmp_path / "planned.mlir").write_text(text)
+    res = check_arena(tmp_path, text, "--func", "late", "--planned", str(tmp_path / "planned.mlir"), "--sets", "1")
+    assert res.returncode == 0, res.stderr
