@@ -275,7 +275,7 @@ def test_a_planned_function_with_an_argument_that_is_no_arena_is_refused_at_the_
     )
 
 
-def test_a_pipeline_that_fails_is_an_error_at_the_model(tmp_path):
+def test_a_pipeline_that_fails_is_an_error_at_the_op_it_refused(tmp_path):
     text = """func.func @main(%x: memref<4xf32>, %n: memref<1xi64>) {
   %c0 = arith.constant 0 : index
   %k64 = memref.load %n[%c0] : memref<1xi64>
@@ -287,7 +287,7 @@ def test_a_pipeline_that_fails_is_an_error_at_the_model(tmp_path):
 """
     res = check_arena(tmp_path, text)
     assert res.returncode == 1
-    assert res.stderr.startswith(f"cfmem: {tmp_path / 'm.mlir'}: error: 'memref.alloc' defining %t in @main: memref<?xf32> has a dynamic size")
+    assert res.stderr.startswith(f"cfmem: {tmp_path / 'm.mlir'}:5:3: error: 'memref.alloc' defining %t in @main: memref<?xf32> has a dynamic size")
 
 
 @pytest.mark.parametrize(("run_bytes", "refused"), [(192, False), (191, True)])

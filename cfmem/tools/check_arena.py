@@ -57,12 +57,12 @@ def main(args: argparse.Namespace) -> int:
     from cfmem.mlir_check.prepare import poison_arenas, prepare_for_jit
     from cfmem.pipeline import apply_pipeline
 
-    module, source = load_module(args.model)
+    module, _ = load_module(args.model)
     fn = _memref_arguments_only(_function(module, args.func, args.model), args.model)
     if args.planned:
         planned, _ = load_module(args.planned)
     else:
-        planned = module.clone()
+        planned, source = load_module(args.model)  # parsed again: its source map locates a pass's refusal
         apply_pipeline(planned, args.passes, args.model, source=source)
     where = args.planned or args.model
     planned_fn = _memref_arguments_only(_function(planned, fn.sym_name.data, where), where)
