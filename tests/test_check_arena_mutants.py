@@ -321,3 +321,10 @@ def test_the_planned_function_compared_is_the_one_asked_for(tmp_path):
     res = check_arena(tmp_path, text, "--func", "late", "-p", "memref-plan-arena{arena=argument}", "--sets", "1")
     assert res.returncode == 0, res.stderr
     assert "every argument bit-identical after @late (arena: @late 32 bytes" in res.stdout
+
+
+def test_a_pass_option_refused_is_an_error_at_the_model(tmp_path):
+    text = "func.func @main(%x: memref<4xf32>) {\n  func.return\n}\n"
+    res = check_arena(tmp_path, text, "-p", "memref-plan-arena{budget=-1}")
+    assert res.returncode == 1
+    assert res.stderr == f"cfmem: {tmp_path / 'm.mlir'}: error: budget must be an integer from 0 to 9223372036854775807, not -1\n"
