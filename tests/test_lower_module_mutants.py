@@ -4,14 +4,12 @@ refusals of signatures it cannot lower."""
 
 from __future__ import annotations
 
-import io
 from pathlib import Path
 
 import numpy as np
 import pytest
 from xdsl.dialects import func, memref
 from xdsl.dialects.builtin import IntegerAttr, MemRefType, ModuleOp, NoneAttr, StringAttr, i8
-from xdsl.printer import Printer
 
 from cfmem.dialects.nn_weights import GlobalOp
 from cfmem.errors import CfmemError
@@ -21,22 +19,17 @@ from cfmem.interp.weights import blob_bytes
 from cfmem.ir_io import parse_module
 from cfmem.passes.lower_to_memref import ON_CHIP
 from cfmem.pipeline import apply_pipeline
+from test_flat_symbols import MODEL as NON_ASCII_MODEL
+from test_flat_symbols import printed
 
 PIPELINE = "nn-insert-dma,nn-plan-memory,nn-lower-to-memref"
 
-# Two functions: @"fé" (non-ASCII name, reads the non-ASCII blob by DMA) and @main (resident
-# weights of blob @w loaded by @load_resident_main, an activation prefetched from off chip).
-MODEL = """nn.global @"wé" size(64) seed(1)
-nn.global @w size(512) seed(3) scale(3.000000e-01 : f64)
-func.func @"fé"(%x: tensor<4xf32>) -> tensor<4xf32> {
-  %b = nn.get_global @"wé" : tensor<64xi8>
-  %k = nn.view %b[0] bytes(16) : tensor<64xi8> to tensor<4xf32>
-  %y = nn.add %x, %k : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
-  %c = nn.constant dense<2.0> : tensor<4xf32>
-  %z = nn.mul %y, %c : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
-  func.return %z : tensor<4xf32>
-}
-func.func @main(%x: tensor<1x8xf32>) -> tensor<1x8xf32> {
+# Two functions: @"fé" (non-ASCII name, reads the non-ASCII blob by DMA: test_flat_symbols'
+# model) and @main (resident weights of blob @w loaded by @load_resident_main, an activation
+# prefetched from off chip).
+MODEL = NON_ASCII_MODEL.replace(
+    "seed(1)\n", "seed(1)\nnn.global @w size(512) seed(3) scale(3.000000e-01 : f64)\n", 1
+) + """func.func @main(%x: tensor<1x8xf32>) -> tensor<1x8xf32> {
   %weights = nn.get_global @w : tensor<512xi8>
   %w1 = nn.view %weights[0] bytes(256) : tensor<512xi8> to tensor<8x8xf32>
   %b1 = nn.view %weights[256] bytes(32) : tensor<512xi8> to tensor<8xf32>
@@ -47,12 +40,6 @@ func.func @main(%x: tensor<1x8xf32>) -> tensor<1x8xf32> {
   func.return %y : tensor<1x8xf32>
 }
 """
-
-
-def printed(module: ModuleOp) -> str:
-    text = io.StringIO()
-    Printer(stream=text).print_op(module)
-    return text.getvalue()
 
 
 def unicode_name(symbol: str) -> str:
