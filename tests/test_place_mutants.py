@@ -709,8 +709,7 @@ def test_a_function_is_placed_for_the_path_it_is_timed_on():
     slower = place_module(module, CHIP, 200)["main"]
     module, _ = parse_module(WEIGHT_IN_THEN)
     on_else = place_module(module, CHIP, 200, {"main": {"if#0": False}})["main"]
-    keyed = [op for fn in functions(module) for op in fn.walk() if op is not fn]  # as place_module keys them
-    w = next(k for k, op in enumerate(keyed) if op.name == "nn.matmul")
+    w = placement_search(WEIGHT_IN_THEN, 200)[1]["h"]  # keyed as place_module keys them
     assert (slower.config.weights, slower.config.slices, slower.cycles) == (((w, "offchip"),), (), 2052)
     assert (on_else.config.weights, on_else.config.slices, on_else.cycles) == ((), ((w, 16),), 2)
 
