@@ -1,4 +1,4 @@
-"""Reading nn modules with source positions, and one-line diagnostics.
+"""Reading nn modules with source positions, one-line diagnostics, and writing modules.
 
 xDSL's parser does not keep the position of each op, and its verifier reports
 errors with a dump of the whole module. cfmem's commands want
@@ -8,25 +8,29 @@ records where every op starts and verifies op by op, innermost first.
 
 from __future__ import annotations
 
+import io
 import math
+import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from xdsl.context import Context
 from xdsl.dialects import builtin, get_all_dialects
-from xdsl.dialects.builtin import ModuleOp
+from xdsl.dialects.builtin import ModuleOp, StringAttr
 from xdsl.ir import BlockArgument, Operation
 from xdsl.parser import Parser
+from xdsl.printer import Printer
 from xdsl.utils.exceptions import DiagnosticException, ParseError
 
 import cfmem.float_literals  # noqa: F401 (dense float hex literals are bits)
 from cfmem.dialects.nn import NN
 from cfmem.errors import CfmemError
 from cfmem.interp.footprint import MAX_RUN_BYTES, format_bytes
-from cfmem.tools.files import note_input
+from cfmem.tools.files import atomic_write_text, note_input
+from cfmem.weight_file import FILE_ATTR
 
-__all__ = ["CfmemError", "SourceMap", "is_flat", "load_module", "make_context", "parse_module", "verify"]
+__all__ = ["CfmemError", "SourceMap", "is_flat", "load_module", "make_context", "parse_module", "rebase_weight_files", "verify", "write_module"]
 
 
 FLAT_OPS = ("nn.apply", "memref.global")
@@ -158,7 +162,42 @@ def load_module(path: str | Path) -> tuple[ModuleOp, SourceMap]:
     except (OSError, UnicodeDecodeError) as err:
         reason = "not UTF-8 text" if isinstance(err, UnicodeDecodeError) else err.strerror or str(err)
         raise CfmemError(f"cannot read: {reason}", str(path)) from None
-    return parse_module(text, str(path))
+    module, source = parse_module(text, str(path))
+    rebase_weight_files(module, Path(path).parent, Path("."))
+    return module, source
+
+
+def rebase_weight_files(module: ModuleOp, old_dir: Path, new_dir: Path) -> None:
+    """Make the relative weight-file paths of flat globals (``cfmem.weights_file``),
+    which a module in ``old_dir`` resolves, resolve the same from ``new_dir``.
+
+    In memory a path is relative to the current directory: ``load_module``
+    rebases from the file's directory, ``write_module`` to the output's.
+    """
+    if old_dir.resolve() == new_dir.resolve():
+        return
+    for op in module.ops:
+        name = op.attributes.get(FILE_ATTR) if op.name == "memref.global" else None
+        if isinstance(name, StringAttr) and not os.path.isabs(name.data):
+            moved = os.path.relpath(os.path.abspath(old_dir / name.data), os.path.abspath(new_dir))
+            op.attributes[FILE_ATTR] = StringAttr(moved)
+
+
+def write_module(module: ModuleOp, output: str | None) -> None:
+    """Print ``module`` to file ``output`` (atomically) or, if None, to standard output,
+    with its weight-file paths relative to the output's directory."""
+    target = Path(output).parent if output else Path(".")
+    rebase_weight_files(module, Path("."), target)
+    try:
+        text = io.StringIO()
+        Printer(stream=text).print_op(module)
+        text.write("\n")
+    finally:
+        rebase_weight_files(module, target, Path("."))
+    if output:
+        atomic_write_text(output, text.getvalue())
+    else:
+        print(text.getvalue(), end="")
 
 
 def verify(module: ModuleOp, source: SourceMap | None = None) -> None:

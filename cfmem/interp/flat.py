@@ -68,12 +68,13 @@ from cfmem.interp.golden import (
     prepare_kernel,
 )
 from cfmem.ir_io import is_flat  # noqa: F401 (where the interpreters' users look for it)
-from cfmem.interp.weights import numpy_dtype
+from cfmem.interp.weights import WeightError, numpy_dtype
 from cfmem.passes.aliases import is_inplace_op
 from cfmem.passes.lower_to_memref import INIT_ATTR, INPLACE_ATTR, LOOP_ATTR, ON_CHIP, READS_ATTR, TENSOR_ATTR
 from cfmem.passes.placement import BUDGET_ATTR
 from cfmem.passes.slice_loops import TENSOR_INDEX_ATTR, tensor_name
 from cfmem.signature import input_args, result_names
+from cfmem.weight_file import FILE_ATTR, OFFSET_ATTR, SHA256_ATTR, WeightFileError, map_checked
 
 UNWRITTEN = -1
 SLT = 2
@@ -168,6 +169,19 @@ def _shape_dtype(ty) -> tuple[tuple[int, ...], np.dtype]:
 
 
 def _global_bytes(op: memref.GlobalOp) -> np.ndarray:
+    """The bytes a run finds in global ``op``: its initial value, its weight file
+    (mapped copy-on-write, after checking the file holds the module's bytes) or,
+    uninitialized, ``ARENA_FILL``."""
+    file = op.attributes.get(FILE_ATTR)
+    if isinstance(file, StringAttr):
+        offset, digest = op.attributes.get(OFFSET_ATTR), op.attributes.get(SHA256_ATTR)
+        if not isinstance(offset, IntegerAttr) or not isinstance(digest, StringAttr):
+            raise InterpError(f"memref.global @{op.sym_name.data} names a weight file without"
+                              f" {OFFSET_ATTR} and {SHA256_ATTR}", op)
+        try:
+            return map_checked(file.data, offset.value.data, type_bytes(op.type), digest.data)
+        except WeightFileError as err:
+            raise WeightError(f"weights of @{op.sym_name.data}: {err.message}", err.path) from None
     value = op.initial_value
     if isinstance(value, DenseIntOrFPElementsAttr):
         shape, dtype = _shape_dtype(op.type)

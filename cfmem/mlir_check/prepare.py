@@ -22,6 +22,10 @@
   values and ``linalg.generic`` yields go through ``arith.extui``, and
   ``linalg.generic`` body arguments are truncated on entry. The bytes are
   what LLVM stores for ``i1`` and what numpy stores for ``bool``;
+- a global whose bytes stay in a weight file (``cfmem.weights_file``) is no
+  longer constant and gets a filler, ``@fill_<name>(%bytes)`` (marked
+  ``cfmem.fills``), which copies its argument into it: the worker reads and
+  checks the file and calls the filler once, before anything else runs;
 - every function with a body gets ``llvm.emit_c_interface``, which
   ``ExecutionEngine.invoke`` needs.
 
@@ -42,6 +46,7 @@ from xdsl.dialects.builtin import (
     MemRefType,
     ModuleOp,
     NoneAttr,
+    StringAttr,
     TensorType,
     UnitAttr,
     i1,
@@ -60,8 +65,11 @@ from xdsl.pattern_rewriter import (
 from xdsl.rewriter import InsertPoint
 
 from cfmem.mlir_check.errors import MlirCheckError
+from cfmem.weight_file import FILE_ATTR
 
 C_INTERFACE = "llvm.emit_c_interface"
+FILLS_ATTR = "cfmem.fills"
+"""On a filler function: the global whose bytes it copies in from its argument."""
 
 
 def poison_arenas(module: ModuleOp, fill: int = 0xFF) -> None:
@@ -87,10 +95,26 @@ def prepare_for_jit(module: ModuleOp) -> ModuleOp:
             tag.owner.erase()
     PatternRewriteWalker(_WidenBooleans(), apply_recursively=False).rewrite_module(module)
     PatternRewriteWalker(_PlainMemRefs(recursive=True), apply_recursively=False).rewrite_module(module)
+    _add_weight_fillers(module)
     for op in module.walk():
         if isinstance(op, func.FuncOp) and op.body.blocks:
             op.attributes[C_INTERFACE] = UnitAttr()
     return module
+
+
+def _add_weight_fillers(module: ModuleOp) -> None:
+    """A filler function for every global kept in a weight file (see the module docstring)."""
+    for glob in list(module.ops):
+        if not isinstance(glob, memref.GlobalOp) or FILE_ATTR not in glob.attributes:
+            continue
+        glob.constant = None
+        name = glob.sym_name.data
+        filler = func.FuncOp(f"fill_{name}", ((glob.type,), ()))
+        filler.attributes[FILLS_ATTR] = StringAttr(name)
+        source = filler.body.block.args[0]
+        target = memref.GetGlobalOp(name, glob.type)
+        filler.body.block.add_ops([target, memref.CopyOp(source, target.memref), func.ReturnOp()])
+        module.body.block.add_op(filler)
 
 
 class _DmaToCopy(RewritePattern):

@@ -6,8 +6,10 @@ Runs after ``nn-plan-memory`` (and ``nn-insert-dma``). Each function becomes:
   planned size, memory space 1 = on chip), and every planned tensor a
   ``memref.view`` of it at its planned byte offset, tagged
   ``{cfmem.tensor = "<name>"}`` so checkers can say whose bytes they are;
-- each weight blob a constant ``memref.global`` of its bytes in the default
-  memory space (off chip), weight tensors views of it; ``nn.constant`` (and a
+- each weight blob a constant ``memref.global`` in the default memory space
+  (off chip), weight tensors views of it: a blob read from a file stays there
+  (the global names the file, the offset and the SHA-256 of its bytes; see
+  ``cfmem.weight_file``), a seeded or inline one holds its bytes; ``nn.constant`` (and a
   reshape of one) a constant global of its own;
 - each compute op an ``nn.apply`` writing into its result's buffer
   (destination-passing); a reshape of a read-only tensor a new view of the
@@ -101,6 +103,7 @@ from cfmem.passes.placement import SLICE_OF_ATTR, is_resident
 from cfmem.passes.plan_memory import ALIAS_ATTR, ARENA_ATTR, OFFCHIP_ARENA_ATTR, OFFCHIP_OFFSETS_ATTR, planned_offset
 from cfmem.passes.stored_plan import check_offchip_plan, check_stored_plan, describe
 from cfmem.signature import OUTPUT_NAMES_ATTR, result_names
+from cfmem.weight_file import FILE_ATTR, OFFSET_ATTR, SHA256_ATTR, resolve, sha256_of
 
 ON_CHIP = IntegerAttr(1, i64)
 """Memory space of the arena; the default space (none) is off-chip memory."""
@@ -579,16 +582,29 @@ class _FunctionLowering:
 
 
 def blob_global(glob: GlobalOp, weights_dir: Path | None) -> memref.GlobalOp:
-    """The bytes of ``nn.global`` blob ``glob`` as a constant off-chip memref global."""
+    """``nn.global`` blob ``glob`` as an off-chip memref global.
+
+    A ``file(...)`` blob stays in its file: an uninitialized constant global
+    that names the file (relative to the current directory, as ``weights_dir``
+    is), the offset and the SHA-256 of its bytes; a seeded or inline blob
+    becomes a constant global of its bytes.
+    """
     try:
         data = blob_bytes(glob, weights_dir)
     except WeightError as err:
         raise PassFailedException(f"{err.message} ({err.location})") from err
     size = glob.size.value.data
     ty = byte_memref(size)
-    value = DenseIntOrFPElementsAttr(TensorType(i8, [size]), BytesAttr(data.tobytes()))
-    name = flat_symbol(glob.sym_name.data)
-    return memref.GlobalOp.get(StringAttr(name), ty, value, StringAttr("private"), constant=UnitAttr())
+    name = StringAttr(flat_symbol(glob.sym_name.data))
+    if glob.file is None:
+        value = DenseIntOrFPElementsAttr(TensorType(i8, [size]), BytesAttr(data.tobytes()))
+        return memref.GlobalOp.get(name, ty, value, StringAttr("private"), constant=UnitAttr())
+    assert glob.file_offset is not None
+    lowered = memref.GlobalOp.get(name, ty, UnitAttr(), StringAttr("private"), constant=UnitAttr())
+    lowered.attributes[FILE_ATTR] = StringAttr(str(resolve(glob.file.data, weights_dir)))
+    lowered.attributes[OFFSET_ATTR] = IntegerAttr(glob.file_offset.value.data, i64)
+    lowered.attributes[SHA256_ATTR] = StringAttr(sha256_of(data))
+    return lowered
 
 
 def _stored_arena_size(fn: func.FuncOp) -> int:

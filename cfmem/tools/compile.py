@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import io
 import sys
 from pathlib import Path
 
@@ -12,7 +11,6 @@ from cfmem.errors import CfmemError
 from cfmem.planning.control_flow import MODES
 from cfmem.planning.option_checks import OptionError, check_budget, check_choice, check_loop_trips, parsed_int
 from cfmem.planning.strategies import STRATEGY_NAMES
-from cfmem.tools.files import atomic_write_text
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
@@ -67,11 +65,9 @@ def main(args: argparse.Namespace) -> int:
         check_choice("--strategy", args.strategy, STRATEGY_NAMES)
     except OptionError as err:
         raise CfmemError(err.rule, err.option) from None
-    from xdsl.printer import Printer
-
     from cfmem.fit import compile_for_budget, timing_path
     from cfmem.interp.flat import is_flat
-    from cfmem.ir_io import load_module
+    from cfmem.ir_io import load_module, write_module
     from cfmem.tools.progress import placement_progress
 
     chip = load_chip(args.chip)
@@ -84,13 +80,7 @@ def main(args: argparse.Namespace) -> int:
             module, chip, args.budget, Path(args.model).parent, args.model, args.mode, args.strategy, path=path,
             roll=not args.unrolled, measured=measured,
         )
-    text = io.StringIO()
-    Printer(stream=text).print_op(compiled.flat)
-    text.write("\n")
-    if args.output:
-        atomic_write_text(args.output, text.getvalue())
-    else:
-        print(text.getvalue(), end="")
+    write_module(compiled.flat, args.output)
     print(
         f"{args.model}: {compiled.onchip_peak} of {compiled.budget} on-chip bytes;"
         f" {compiled.ms(chip):.3f} ms modeled on {chip.name}, bound {chip.milliseconds(compiled.bound_cycles):.3f} ms"

@@ -3,11 +3,9 @@
 from __future__ import annotations
 
 import argparse
-import io
 from pathlib import Path
 
 from cfmem.passes import PASSES
-from cfmem.tools.files import atomic_write_text
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
@@ -27,18 +25,10 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 
 
 def main(args: argparse.Namespace) -> int:
-    from xdsl.printer import Printer
-
-    from cfmem.ir_io import load_module
+    from cfmem.ir_io import load_module, write_module
     from cfmem.pipeline import apply_pipeline
 
     module, source = load_module(args.model)
     apply_pipeline(module, args.passes, args.model, Path(args.model).parent, source)
-    text = io.StringIO()
-    Printer(stream=text).print_op(module)
-    text.write("\n")
-    if args.output:
-        atomic_write_text(args.output, text.getvalue())
-    else:
-        print(text.getvalue(), end="")
+    write_module(module, args.output)
     return 0
