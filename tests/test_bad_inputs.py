@@ -51,6 +51,15 @@ def csv(d: Path, text: str) -> str:
     return write(d, "p.csv", text)
 
 
+def flat_with_other_weights(d: Path) -> str:
+    """flat.mlir compiled from m.mlir with w.bin all zeros, then w.bin rewritten (another model's weights)."""
+    write(d, "w.bin", bytes(64))
+    done = run_cfmem("compile", write(d, "m.mlir", TINY.format(where='file("w.bin", 0)')), "-o", "flat.mlir", cwd=d)
+    assert done.returncode == 0, done.stderr
+    write(d, "w.bin", bytes([1]) * 64)
+    return "flat.mlir"
+
+
 def npz(d: Path, **arrays) -> str:
     np.savez(d / "in.npz", **arrays)
     return "in.npz"
@@ -112,6 +121,7 @@ CASES: dict[str, Callable[[Path], list[str]]] = {
     "missing-model": lambda d: ["run", "absent.mlir"],
     "missing-blob": lambda d: ["run", write(d, "m.mlir", TINY.format(where='file("w.bin", 0)'))],
     "truncated-blob": lambda d: ["run", write(d, "m.mlir", TINY.format(where='file("w.bin", 0)')), "--seed", write(d, "w.bin", bytes(40)) and "0"],
+    "weights-of-another-model": lambda d: ["run", flat_with_other_weights(d), "--seed", "0", "-o", "y.npz"],
     "missing-input": lambda d: ["run", EXAMPLE, "--inputs", npz(d, nothing=np.zeros(1))],
     "wrong-input-shape": lambda d: ["run", write(d, "m.mlir", TINY.format(where="seed(1)")), "--inputs", npz(d, x=np.zeros((2, 4), np.float32))],
     "missing-output-dir": lambda d: ["opt", EXAMPLE, "-p", "nn-plan-memory", "-o", "nodir/out.mlir"],
