@@ -71,7 +71,7 @@ MUTATION_JOBS ?= 2
 MUTATION_QUICK_SECONDS ?= 2
 # MUTATION_SECOND_ROUND=no stops after the quick round (its survivors are reported as such).
 MUTATION_SECOND_ROUND ?= yes
-MUTATION_CHECKERS := 'cfmem.planning.verify.*' 'cfmem.dma.hazards.*' 'cfmem.dma.flat_hazards.*' 'cfmem.interp.flat.*'
+MUTATION_CHECKERS := 'cfmem.planning.verify.*' 'cfmem.dma.hazards.*' 'cfmem.dma.flat_hazards.*' 'cfmem.interp.flat.*' 'cfmem.weight_file.*'
 MODULE ?=
 mutation: $(STAMP)
 	$(BIN)/python -m pip install -q -e '.[mutation]'
