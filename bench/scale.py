@@ -34,11 +34,13 @@ steps are not run. Columns of the step table:
   20 s; zoo models: each ``compile --budget`` at most 5 s, ``gru_kws`` at 25 % at most 30 s);
   the ratio of the wall seconds to it;
 - ``note``: the compile's summary (on-chip bytes of the budget, modeled ms), the check's
-  largest difference, or why the step failed.
+  largest difference, or why the step failed (one line; ``--memory-cap`` caps each step's
+  address space, by default at half the physical memory, so that a model too big for the
+  machine fails its own step).
 
     .venv/bin/python bench/scale.py                          # every model (tens of minutes)
     .venv/bin/python bench/scale.py --only squeezenet dscnn --out /tmp/scale.md
-    .venv/bin/python bench/scale.py --timeout 1200
+    .venv/bin/python bench/scale.py --timeout 1200 --memory-cap 0    # no address-space cap
 """
 
 from __future__ import annotations
@@ -74,6 +76,15 @@ ZOO_BUDGET_DEFAULT_S = 5.0
 RSS_SLACK = 2**30
 """Peak RSS target: at most 3 x the weight bytes + this."""
 SEED = 0
+DEFAULT_CAP_FRACTION = 0.5
+"""Each step's address space is capped at this fraction of the physical memory by default, so
+that a model too big for the machine fails its step instead of waking the out-of-memory killer
+(which may pick another process). The address space exceeds the RSS, so a cap can stop a step
+whose RSS would have fit."""
+
+
+def physical_memory() -> int:
+    return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
 
 
 def light_path(name: str) -> Path:
@@ -106,7 +117,6 @@ class Step:
     ok: bool = False
     note: str = ""
     time_limit: float | None = None
-    ran: bool = True
 
 
 def cfmem_argv(*args: str) -> list[str]:
@@ -114,30 +124,34 @@ def cfmem_argv(*args: str) -> list[str]:
 
 
 LAUNCHER = r"""
-import os, sys, time
+import os, resource, sys, time
 began = time.perf_counter()
 pid = os.fork()
 if pid == 0:
-    os.execv(sys.argv[2], sys.argv[2:])
+    cap = int(sys.argv[2])
+    if cap:
+        resource.setrlimit(resource.RLIMIT_AS, (cap, cap))
+    os.execv(sys.argv[3], sys.argv[3:])
 _, status, usage = os.wait4(pid, 0)
 with open(sys.argv[1], "w") as out:
     out.write(f"{os.waitstatus_to_exitcode(status)} {time.perf_counter() - began} {usage.ru_utime + usage.ru_stime} {usage.ru_maxrss}")
 """
-"""Runs the command given and writes its exit code, wall seconds, CPU seconds and ``ru_maxrss``
-(KiB) to the file given. The command is forked from this small process, not from the script:
+"""Runs the command given, its address space capped at the bytes given (0: no cap), and writes
+its exit code, wall seconds, CPU seconds and ``ru_maxrss`` (KiB) to the file given. The command is forked from this small process, not from the script:
 Linux counts the RSS of the process a child was forked from into the child's ``ru_maxrss``
 (the copied address space's high-water mark), which would put the script's own RSS under
 every step."""
 
 
-def run_child(label: str, argv: list[str], timeout: float, work: Path) -> tuple[Step, str]:
-    """Run ``argv`` through ``LAUNCHER``, killing its process group after ``timeout`` seconds;
-    the step measured from the child's own rusage, and its standard error."""
+def run_child(label: str, argv: list[str], timeout: float, work: Path, memory_cap: int = 0) -> tuple[Step, str]:
+    """Run ``argv`` through ``LAUNCHER``, killing its process group after ``timeout`` seconds
+    and capping its address space at ``memory_cap`` bytes (0: no cap); the step measured from
+    the child's own rusage, and its standard error."""
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])))
     stem = work / f".{label.replace(' ', '_').replace(':', '')}"
     err_path, usage_path = stem.with_suffix(".stderr"), stem.with_suffix(".usage")
     usage_path.unlink(missing_ok=True)
-    launcher = [sys.executable, "-S", "-c", LAUNCHER, str(usage_path), *argv]
+    launcher = [sys.executable, "-S", "-c", LAUNCHER, str(usage_path), str(memory_cap), *argv]
     with open(err_path, "wb") as err:
         began = time.perf_counter()
         proc = subprocess.Popen(launcher, stdout=subprocess.DEVNULL, stderr=err, env=env, start_new_session=True)
@@ -153,9 +167,13 @@ def run_child(label: str, argv: list[str], timeout: float, work: Path) -> tuple[
         return Step(label, time.perf_counter() - began, note=f"the launcher failed (exit {proc.returncode})"), stderr
     code, wall, cpu, maxrss = usage_path.read_text().split()
     step = Step(label, float(wall), float(cpu), int(maxrss) * 1024)
-    if int(code) != 0:
+    if int(code) < 0:
+        killer = " (the kernel's out-of-memory killer?)" if int(code) == -signal.SIGKILL else ""
+        step.note = f"killed by {signal.Signals(-int(code)).name}{killer}"
+    elif int(code) != 0:
         lines = [line for line in stderr.splitlines() if line.strip()]
-        step.note = f"exit {code}: " + (lines[-1].strip() if lines else "no message")
+        last = lines[-1].strip() if lines else "no message"
+        step.note = f"exit {code}: " + ("out of memory (the address-space cap)" if last == "MemoryError" else last)
     else:
         step.ok = True
     return step, stderr
@@ -206,7 +224,7 @@ def budget_limit(name: str, fraction: float) -> float:
     return COMPILE_LIMIT_S
 
 
-def run_model(name: str, work: Path, timeout: float) -> Result:
+def run_model(name: str, work: Path, timeout: float, memory_cap: int = 0) -> Result:
     """Every step of one model (see the module docstring), stopping at the first failure."""
     result = Result(name, "zoo" if name in ZOO else "light")
     fractions = FRACTIONS if name in ZOO else LIGHT_FRACTIONS
@@ -216,7 +234,7 @@ def run_model(name: str, work: Path, timeout: float) -> Result:
 
     def step(label: str, *args: str, limit: float | None = None) -> tuple[Step, str] | None:
         print(f"  {name}: {label} ...", file=sys.stderr, flush=True)
-        measured, stderr = run_child(label, cfmem_argv(*args), timeout, work)
+        measured, stderr = run_child(label, cfmem_argv(*args), timeout, work, memory_cap)
         measured.time_limit = limit
         result.steps.append(measured)
         usage = f", {measured.cpu:.1f} s CPU, {measured.rss / 2**20:,.0f} MiB" if measured.rss is not None else ""
@@ -235,7 +253,7 @@ def run_model(name: str, work: Path, timeout: float) -> Result:
 
     print(f"  {name}: P ...", file=sys.stderr, flush=True)
     status, payload, wall = run_isolated(pingpong_peak, (module,), timeout)
-    p_step = Step("P (ping-pong peak, forked child)", wall, ran=True)
+    p_step = Step("P (ping-pong peak, forked child)", wall)
     result.steps.append(p_step)
     if status != "ok":
         p_step.note = f"timed out after {timeout:.0f} s" if status == "killed" else payload
@@ -270,7 +288,7 @@ def run_model(name: str, work: Path, timeout: float) -> Result:
             return result
         got = dict(np.load(out))
         error, diff = scaled_error(want, got, RTOL, ATOL), max_abs_diff(want, got)
-        spread = max((float(np.ptp(v)) for v in want.values() if v.size), default=0.0)
+        spread = max((float(np.ptp(v)) for v in want.values() if v.size and v.dtype.kind == "f"), default=0.0)
         done[0].ok = error <= 1.0
         done[0].note = (f"max |flat - reference| {diff:.1e}" + ("" if done[0].ok else f" (OUT OF rtol {RTOL:g} / atol {ATOL:g})")
                         + f"; reference outputs span {spread:.1e}")  # fmt: skip
@@ -366,7 +384,7 @@ SUMMARY_HEADER = ["model", "group", "weight bytes", "P bytes", "import s", "comp
                   "checks", "max peak RSS MiB", "RSS / limit", "targets"]  # fmt: skip
 
 
-def report(results: list[Result], argv: str, seconds: float, pending: list[str], timeout: float) -> str:
+def report(results: list[Result], argv: str, seconds: float, pending: list[str], timeout: float, memory_cap: int) -> str:
     target_lines = [
         f"- {'PASS' if met else 'FAIL'} {r.name}: {what}: {numbers}" for r in results for what, met, numbers in targets(r)
     ]
@@ -374,7 +392,8 @@ def report(results: list[Result], argv: str, seconds: float, pending: list[str],
     rows = [row for r in results for row in step_rows(r)]
     parts = [
         "# Scale: real-size models through every cfmem command",
-        f"Generated by `bench/scale.py {argv}`".rstrip() + f" in {seconds:.0f} s (per-step timeout {timeout:g} s)."
+        f"Generated by `bench/scale.py {argv}`".rstrip() + f" in {seconds:.0f} s (per-step timeout {timeout:g} s, address space capped at"
+        f" {'no limit' if not memory_cap else f'{memory_cap / 2**30:.1f} GiB'})."
         f" {failed} target(s) missed.",
     ]
     if pending:
@@ -407,9 +426,14 @@ def main() -> int:
     parser.add_argument("--only", nargs="+", metavar="NAME", choices=LIGHT + ZOO, help="only these models")
     parser.add_argument("--out", default=str(ROOT / "bench/results/scale.md"))
     parser.add_argument("--timeout", type=float, default=600.0, metavar="S", help="seconds per step (600)")
+    parser.add_argument("--memory-cap", type=float, default=DEFAULT_CAP_FRACTION * physical_memory() / 2**30, metavar="GIB",
+                        help="address space of each cfmem step, GiB (default: half the physical memory; 0: no cap)")
     args = parser.parse_args()
     if args.timeout <= 0:
         parser.error("--timeout must be positive")
+    if args.memory_cap < 0:
+        parser.error("--memory-cap must be 0 or more")
+    memory_cap = int(args.memory_cap * 2**30)
     names = list(args.only or (*LIGHT, *ZOO))
     argv = " ".join(sys.argv[1:])
     began = time.perf_counter()
@@ -417,10 +441,10 @@ def main() -> int:
     with tempfile.TemporaryDirectory(prefix="cfmem-scale-") as tmp:
         for k, name in enumerate(names):
             print(f"[{k + 1}/{len(names)}] {name}", file=sys.stderr, flush=True)
-            results.append(run_model(name, Path(tmp) / name, args.timeout))
+            results.append(run_model(name, Path(tmp) / name, args.timeout, memory_cap))
             for leftover in (Path(tmp) / name).glob("*"):
                 leftover.unlink()  # a big model's weights and flat modules: gigabytes of /tmp
-            text = report(results, argv, time.perf_counter() - began, names[k + 1 :], args.timeout)
+            text = report(results, argv, time.perf_counter() - began, names[k + 1 :], args.timeout, memory_cap)
             write_atomic(args.out, text)
     print(text)
     return 1 if any(not met for r in results for _, met, _ in targets(r)) else 0

@@ -1,8 +1,10 @@
 """bench/scale.py's measurement of one step: the child's own peak RSS (not that of the
-process it was started from), its CPU seconds, its one-line failure and its timeout."""
+process it was started from), its CPU seconds, its one-line failure, its timeout and its
+memory cap."""
 
 from __future__ import annotations
 
+import signal
 import sys
 
 from bench import scale
@@ -40,3 +42,12 @@ def test_a_failed_step_shows_its_last_line_and_a_slow_one_its_timeout(tmp_path):
     assert not step.ok and step.note == "exit 1: cfmem: m.mlir: error: bad"
     step, _ = scale.run_child("slow", python("import time\ntime.sleep(60)"), 1, tmp_path)
     assert not step.ok and step.note == "timed out after 1 s" and step.wall < 30 and step.rss is None
+
+
+def test_a_step_past_its_memory_cap_fails_in_one_line_and_a_killed_one_names_its_signal(tmp_path):
+    grab = python(f"b = bytearray({2 * HELD})")
+    step, _ = scale.run_child("grab", grab, 60, tmp_path, memory_cap=HELD)
+    assert not step.ok and step.note == "exit 1: out of memory (the address-space cap)"
+    assert scale.run_child("grab", grab, 60, tmp_path)[0].ok
+    step, _ = scale.run_child("killed", python(f"import os\nos.kill(os.getpid(), {int(signal.SIGKILL)})"), 60, tmp_path)
+    assert not step.ok and step.note == "killed by SIGKILL (the kernel's out-of-memory killer?)"
