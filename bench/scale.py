@@ -21,18 +21,20 @@ there; the flat interpreter's byte-ownership and DMA checks are not), and the zo
 6. ``check``: ``cfmem run`` of every flat module on the same seeded inputs (the flat
    interpreter with its default checks: no tensor read after another overwrote its bytes, no
    DMA buffer read before its wait), its outputs compared with the reference run's within
-   ``bench/fit_chip.py``'s rtol / atol. Upstream MLIR (``cfmem check-mlir``) is not run: on
-   these CNNs it costs far more than the flat run.
+   ``bench/fit_chip.py``'s rtol / atol. Upstream MLIR (``cfmem check-mlir``) is not run.
 
 A step that fails or runs past ``--timeout`` shows its one-line reason; the model's later
-steps are not run. Columns of the step table:
+steps are not run. The per-model table gives the weight bytes, P, the wall seconds of each
+compile, how many checks passed, the largest peak RSS of any step and its ratio to the RSS
+target. Columns of the step table:
 
 - ``wall s``, ``CPU s``: the child's elapsed and user + system seconds;
 - ``peak RSS MiB``: the child's ``ru_maxrss``;
-- ``RSS limit``: the target, at most 3 x the weight bytes + 1 GiB; the ratio of the peak to it;
-- ``time limit``: the target where the project sets one (light models: each compile at most
-  20 s; zoo models: each ``compile --budget`` at most 5 s, ``gru_kws`` at 25 % at most 30 s);
-  the ratio of the wall seconds to it;
+- ``RSS / limit``: the peak's ratio to the target, at most 3 x the weight bytes + 1 GiB, and
+  pass or FAIL;
+- ``wall / time limit``: the wall seconds' ratio to the target where the project sets one
+  (light models: each compile at most 20 s; zoo models: each ``compile --budget`` at most 5 s,
+  ``gru_kws`` at 25 % at most 30 s), and pass or FAIL;
 - ``note``: the compile's summary (on-chip bytes of the budget, modeled ms), the check's
   largest difference, or why the step failed (one line; ``--memory-cap`` caps each step's
   address space, by default at half the physical memory, so that a model too big for the
