@@ -40,6 +40,8 @@ def test_a_step_counts_the_childs_cpu_seconds(tmp_path):
 def test_a_failed_step_shows_its_last_line_and_a_slow_one_its_timeout(tmp_path):
     step, _ = scale.run_child("fail", python("import sys\nprint('first', file=sys.stderr)\nsys.exit('cfmem: m.mlir: error: bad')"), 60, tmp_path)
     assert not step.ok and step.note == "exit 1: cfmem: m.mlir: error: bad"
+    step, _ = scale.run_child("fail", python(f"import sys\nsys.exit('cfmem: {tmp_path}/m.mlir: error: bad')"), 60, tmp_path)
+    assert step.note == "exit 1: cfmem: DIR/m.mlir: error: bad"
     step, _ = scale.run_child("slow", python("import time\ntime.sleep(60)"), 1, tmp_path)
     assert not step.ok and step.note == "timed out after 1 s" and step.wall < 30 and step.rss is None
 
