@@ -378,12 +378,44 @@ def test_dropout_at_inference_is_the_identity_and_its_mask_all_true(tmp_path, op
     check(tmp_path, Case([h.make_node("Dropout", node_inputs, list(outputs), **attrs)], inputs, outputs, inits), opset)
 
 
-def test_dropout_refuses_training_a_run_time_training_mode_and_an_undefined_mask():
+@pytest.mark.parametrize("opset", [7, 10])
+def test_dropout_before_12_ignores_a_mask_nothing_reads(tmp_path, opset):
+    """The mask is named but read by no node and is no graph output (as in exported VGG and
+    SqueezeNet): the Dropout is the identity."""
+    x = np.arange(-3, 3, dtype=np.float32).reshape(2, 3) / 2
+    nodes = [h.make_node("Dropout", ["x"], ["d", "mask"], ratio=0.25), h.make_node("Relu", ["d"], ["y"])]
+    check(tmp_path, Case(nodes, {"x": x}, {"y": T.FLOAT}), opset)
+
+
+def if_reading(name: str) -> onnx.NodeProto:
+    """An ``If`` on run-time ``c`` whose branches output outer tensor ``name`` as it is."""
+    branch = h.make_graph([], "branch", [], [info(name, T.BOOL, None)])
+    return h.make_node("If", ["c"], ["z"], then_branch=branch, else_branch=branch)
+
+
+MASK_READERS = {
+    "a node": ([h.make_node("Not", ["mask"], ["z"])], ["y", "z"]),
+    "a graph output": ([], ["y", "mask"]),
+    "a subgraph": ([if_reading("mask")], ["y", "z"]),
+}
+"""Ways a model reads a Dropout's mask: the nodes after the Dropout and the graph outputs."""
+
+
+def test_dropout_refuses_training_and_a_run_time_training_mode():
     message = refused("Dropout", [("x", T.FLOAT, [2])], {"ratio": np.array(0.5, np.float32), "training": np.array(True)})
     assert message == "node n (Dropout): Dropout with training_mode true is not supported (only inference)"
     message = refused("Dropout", [("x", T.FLOAT, [2]), ("ratio", T.FLOAT, []), ("training", T.BOOL, [])])
     assert message == "node n (Dropout): Dropout training_mode is computed at run time; only inference (a known false) is supported"
+
+
+@pytest.mark.parametrize("reader", MASK_READERS)
+def test_dropout_before_12_refuses_a_mask_the_model_reads(reader):
+    """Before version 12 the mask outside training is undefined, whoever reads it."""
+    nodes, outputs = MASK_READERS[reader]
     model = unchecked_model(
-        [h.make_node("Dropout", ["x"], ["y", "mask"], name="n")], [info("x", T.FLOAT, [2])], [info("y", T.FLOAT, None)], opset=10
+        [h.make_node("Dropout", ["x"], ["y", "mask"], name="n"), *nodes],
+        [info("x", T.FLOAT, [2]), info("c", T.BOOL, [])],
+        [info(name, T.BOOL if name != "y" else T.FLOAT, None) for name in outputs],
+        opset=10,
     )
     assert refusal(model) == "node n (Dropout): the mask output of Dropout version 10 is undefined outside training; not supported"

@@ -202,6 +202,14 @@ class Importer:
         self.names: set[str] = set()
         self.float_dtype = np.dtype(np.float32)
         """The float type of the node being translated: float16 if any of its inputs is."""
+        self._read_names: frozenset[str] | None = None
+
+    @property
+    def read_names(self) -> frozenset[str]:
+        """Every tensor name the model reads (:func:`read_names`), computed once."""
+        if self._read_names is None:
+            self._read_names = frozenset(read_names(self.model.graph))
+        return self._read_names
 
     # --- names -------------------------------------------------------------------------
 
@@ -410,6 +418,21 @@ def _unfixed_message(unfixed, partial: dict[str, list[int | None]]) -> str:
     it = "it" if len(what) == 1 else "them"
     sizes = "size" if len(what) == 1 else "sizes"
     return f"{', '.join(what)}: fix {it} with {' '.join(fixes)} (or any other positive {sizes})"
+
+
+def read_names(graph: onnx.GraphProto) -> set[str]:
+    """The names ``graph`` reads: its nodes' inputs and its outputs, and those of every
+    subgraph (If branches, Loop and Scan bodies), which may read their parents' names.
+    A name shadowed in a subgraph counts as read in its parent too (which errs on the
+    side of "read")."""
+    names = {out.name for out in graph.output}
+    for node in graph.node:
+        names.update(name for name in node.input if name)
+        for attribute in node.attribute:
+            subgraphs = [attribute.g] if attribute.type == onnx.AttributeProto.GRAPH else list(attribute.graphs)
+            for sub in subgraphs:
+                names |= read_names(sub)
+    return names
 
 
 def add_initializers(scope: Scope, graph: onnx.GraphProto) -> None:

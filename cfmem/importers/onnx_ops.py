@@ -315,14 +315,15 @@ def identity(imp, node, inputs):
 def dropout(imp, node, inputs):
     """Inference only: the identity, and a mask of ones. From version 12 on, ``training_mode``
     is an input; it must be omitted or a known false. Before 12 the mask outside training is
-    undefined (onnxruntime gives zeros, onnx's reference evaluator ones), so it is refused."""
+    undefined (onnxruntime gives zeros, onnx's reference evaluator ones), so a mask that the
+    model reads (a node, a subgraph or a graph output) is refused; an unread one is ignored."""
     training = optional_input(inputs, 2)
     if training is not None:
         if not isinstance(training, np.ndarray):
             raise OnnxImportError("Dropout training_mode is computed at run time; only inference (a known false) is supported")
         if training.size != 1 or bool(training.reshape(-1)[0]):
             raise OnnxImportError("Dropout with training_mode true is not supported (only inference)")
-    wants_mask = len(node.output) > 1 and node.output[1]
+    wants_mask = len(node.output) > 1 and node.output[1] in imp.read_names
     if wants_mask and version(imp, node) < 12:
         raise OnnxImportError(
             f"the mask output of Dropout version {version(imp, node)} is undefined outside training; not supported"
