@@ -7,6 +7,7 @@ checked here against the IRDL builder, an uncached computation or a full walk.
 
 import io
 import math
+from dataclasses import replace
 
 from xdsl.dialects import func
 from xdsl.dialects.builtin import DenseArrayBase, IntegerAttr, IntegerType, ModuleOp, TensorType, f32, i64
@@ -20,6 +21,7 @@ from cfmem.dialects.types import element_bytes, tensor_bytes
 from cfmem.ir_io import load_module
 from cfmem.passes.insert_dma import packed_offsets
 from cfmem.passes.liveness import functions
+from cfmem.passes.place import Config, _Search
 
 from conftest import EXAMPLES
 
@@ -106,3 +108,33 @@ def test_functions_are_those_a_full_walk_finds():
     walked = [op for op in module.walk() if isinstance(op, func.FuncOp) and op.body.blocks]
     assert functions(module) == walked
     assert nested in walked and declared not in walked
+
+
+def test_a_move_is_seen_by_the_next_measure_whatever_was_measured_before():
+    """Measures in one order, with every cache warm, equal measures taken fresh: a placement's
+    weight places and slice counts (cached per config) and the attributes, types and packings
+    cached across builds never carry one placement's state into the next."""
+    from test_place_mutants import THREE_LAYERS, placement_search
+
+    search, keys = placement_search(THREE_LAYERS, 10**6)
+    a, c = keys["a"], keys["c"]
+    base = Config(depth=2)
+    moved = [
+        base,
+        base.with_weight(a, "offchip"),
+        base.with_weight(a, "offchip").with_weight(a, "stream"),  # back: the same as base
+        base.with_slices(c, 2),
+        base.with_slices(c, 4),
+        base.with_weight(a, "resident"),
+        replace(base, depth=3),
+        replace(base, offchip=frozenset({a}), prefetch=frozenset({a})),
+    ]
+    warm = [search.measure(config) for config in moved]
+    assert warm[2] is warm[0] and warm[1].cycles != warm[0].cycles and warm[3].need != warm[4].need
+    for config, seen in zip(moved, warm):
+        fresh = _Search(search.module, "main", search.chip, 10**6, search.slicer).measure(config)
+        assert (fresh.need, fresh.cycles, fresh.work, fresh.peak, fresh.peak_ops) == (
+            seen.need, seen.cycles, seen.work, seen.peak, seen.peak_ops
+        ), config
+        assert config.weight_of(a) == dict(config.weights).get(a, "stream")
+        assert config.slices_of(c) == dict(config.slices).get(c, 1)
