@@ -8,14 +8,19 @@ returns the on-chip copies, which alias the buffer (they are not planned on
 their own: they keep the buffer live). Each transfer has its own token; that
 it is waited exactly once, and the other ordering rules, are checked by
 cfmem.dma.hazards after DMA insertion rather than by these verifiers.
+
+The constructors call ``Operation.__init__`` with flat operand and result lists: the
+IRDL builder's argument grouping costs more than the op itself (``nn-place`` builds
+thousands), and none of these ops has segment sizes or regions to compute.
 """
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 
 from xdsl.dialects.builtin import I64, DenseArrayBase, IntegerType, TensorType, i64
-from xdsl.ir import ParametrizedAttribute, SSAValue, TypeAttribute
+from xdsl.ir import Operation, ParametrizedAttribute, SSAValue, TypeAttribute
 from xdsl.irdl import (
     IRDLOperation,
     irdl_attr_definition,
@@ -35,6 +40,17 @@ RELOAD_ATTR = "cfmem.reload"
 """On an ``nn.dma_start`` at the end of a loop body that loads again, into the same
 bytes, the weights the next iteration's first op reads (loaded before the loop for
 the first iteration, by a transfer with the same sources, buffer and offsets)."""
+
+@functools.lru_cache(maxsize=4096)
+def _byte_buffer_type(size: int) -> TensorType:
+    """``tensor<SIZExi8>`` (attributes are immutable: one per size is shared)."""
+    return TensorType(IntegerType(8), [size])
+
+
+@functools.lru_cache(maxsize=4096)
+def _offsets_attr(offsets: tuple[int, ...]) -> DenseArrayBase:
+    return DenseArrayBase.from_list(i64, list(offsets))
+
 
 @irdl_attr_definition
 class TokenType(ParametrizedAttribute, TypeAttribute):
@@ -56,7 +72,7 @@ class DmaBufferOp(IRDLOperation):
     assembly_format = "attr-dict `:` type($result)"
 
     def __init__(self, size: int):
-        super().__init__(result_types=[TensorType(IntegerType(8), [size])])
+        Operation.__init__(self, result_types=[_byte_buffer_type(size)])
 
     def verify_(self) -> None:
         if not _is_byte_buffer(self.result.type):
@@ -79,10 +95,11 @@ class DmaStartOp(IRDLOperation):
     )
 
     def __init__(self, sources: Sequence[SSAValue], buffer: SSAValue, offsets: Sequence[int]):
-        super().__init__(
-            operands=[sources, buffer],
+        Operation.__init__(
+            self,
+            operands=[*sources, buffer],
             result_types=[TokenType()],
-            properties={"offsets": DenseArrayBase.from_list(i64, list(offsets))},
+            properties={"offsets": _offsets_attr(tuple(offsets))},
         )
 
     @property
@@ -125,7 +142,7 @@ class DmaWaitOp(IRDLOperation):
     assembly_format = "$token attr-dict `:` type($values)"
 
     def __init__(self, start: DmaStartOp):
-        super().__init__(operands=[start.token], result_types=[[s.type for s in start.sources]])
+        Operation.__init__(self, operands=[start.token], result_types=[s.type for s in start.sources])
 
     @property
     def start(self) -> DmaStartOp | None:

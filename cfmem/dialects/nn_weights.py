@@ -8,6 +8,7 @@ offset. Views and constants are read-only and never take on-chip arena space.
 
 from __future__ import annotations
 
+import functools
 from math import prod
 
 from xdsl.dialects.builtin import (
@@ -22,7 +23,7 @@ from xdsl.dialects.builtin import (
     TensorType,
     i64,
 )
-from xdsl.ir import Attribute, SSAValue
+from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.irdl import (
     IRDLOperation,
     ParsePropInAttrDict,
@@ -123,6 +124,13 @@ class GetGlobalOp(IRDLOperation):
             raise VerifyException(f"{self.global_name} has type {expected}, not {self.result.type}")
 
 
+@functools.lru_cache(maxsize=4096)
+def _i64_attr(value: int) -> IntegerAttr:
+    """An i64 attribute (attributes are immutable: one per value is shared; a new
+    IntegerAttr costs more than the view it goes on)."""
+    return IntegerAttr(value, i64)
+
+
 @irdl_op_definition
 class ViewOp(IRDLOperation):
     """A typed weight tensor read from ``length`` bytes of a blob at ``offset``."""
@@ -140,12 +148,13 @@ class ViewOp(IRDLOperation):
     custom_directives = (Int64,)
 
     def __init__(self, source: SSAValue, offset: int, result_type: TensorType):
-        super().__init__(
+        Operation.__init__(  # flat lists, as the DMA ops (see cfmem.dialects.nn_dma): slicing builds many views
+            self,
             operands=[source],
             result_types=[result_type],
             properties={
-                "offset": IntegerAttr(offset, i64),  # the shared i64: a new IntegerType costs more than the view
-                "length": IntegerAttr(tensor_bytes(result_type), i64),
+                "offset": _i64_attr(offset),
+                "length": _i64_attr(tensor_bytes(result_type)),
             },
         )
 

@@ -18,8 +18,9 @@ from xdsl.ir import Attribute
 from xdsl.utils.exceptions import VerifyException
 
 
+@functools.cache
 def element_bytes(element_type: Attribute) -> int:
-    """Storage size of one element; i1 is stored as one byte."""
+    """Storage size of one element; i1 is stored as one byte (computed once per type)."""
     if isinstance(element_type, IntegerType):
         return max(1, (element_type.width.data + 7) // 8)
     if isinstance(element_type, AnyFloat):

@@ -125,6 +125,8 @@ class _Finder:
         self.io = set(fn.body.block.args) | set(fn.body.block.last_op.operands)
         self.parent: Aliases = {}
         self.members: dict[SSAValue, list[SSAValue]] = {}
+        self.ends: dict[SSAValue, tuple[int, int]] = {}
+        """Per root: how many of its members ``members_end`` has read, and the last step they reach."""
         self.step: dict[Operation, int] = {}
         for op in fn.walk():
             for region in op.regions:
@@ -233,7 +235,19 @@ class _Finder:
             return False
         if any(self.root(other)[0] is root for other in op.operands if other is not value):
             return False
-        return all(self.last_step(member, block) <= self.step[op] for member in self.members.get(root, [root]))
+        return self.members_end(root, block) <= self.step[op]
+
+    def members_end(self, root: SSAValue, block: Block) -> int:
+        """The last step in ``block`` (the root's block) that reads ``root`` or a member of it.
+        Members are only added, and a member's readers do not change while aliases are found,
+        so the maximum is kept per root and only the members added since are read: a long
+        chain of in-place ops costs time in proportion to its length, not its square."""
+        members = self.members.get(root, [root])
+        counted, end = self.ends.get(root, (0, -1))
+        for member in members[counted:]:
+            end = max(end, self.last_step(member, block))
+        self.ends[root] = (len(members), end)
+        return end
 
     def last_step(self, value: SSAValue, block: Block) -> int:
         """The step in ``block`` of the last op reading ``value`` (a nested read counts at its if)."""

@@ -42,9 +42,15 @@ def op_label(op: Operation, names: ValueNames) -> str:
     return f"{op.name} {names(op.results[0])}" if op.results else op.name
 
 
+_NO_EVENT = frozenset({DmaBufferOp, GetGlobalOp, ViewOp, ConstantOp})
+"""Ops that are no event. Op classes are compared by exact type here (none of these has a
+subclass): ``isinstance`` against xDSL's ABC-based op classes is slow when it fails, and
+``nn-place`` reads the events of every placement it measures."""
+
+
 def _compute(op: Operation, names: ValueNames) -> Compute:
     reads = tuple(
-        names(v.owner.token) for v in op.operands if isinstance(v.owner, DmaWaitOp) and not is_resident(v.owner)
+        names(v.owner.token) for v in op.operands if type(v.owner) is DmaWaitOp and not is_resident(v.owner)
     )
     offchip = sum(tensor_bytes(v.type) for v in set(op.operands) if is_weight(v) or is_offchip_activation(v))
     offchip += sum(tensor_bytes(r.type) for r in op.results if is_offchip_activation(r))
@@ -80,13 +86,14 @@ def block_events(block: IRBlock, label: str, names: ValueNames, if_labels: dict[
     for op in block.ops:
         if is_resident(op):
             continue
-        if isinstance(op, DmaStartOp):
+        kind = type(op)  # exact classes: see _NO_EVENT
+        if kind is DmaStartOp:
             events.events.append(
                 Start(names(op.token), names(op.buffer), tuple(op.byte_ranges()), op.transfer_bytes())
             )
-        elif isinstance(op, DmaWaitOp):
+        elif kind is DmaWaitOp:
             events.events.append(Wait(names(op.token)))
-        elif isinstance(op, IfOp):
+        elif kind is IfOp:
             tag = if_labels[op]
             events.events.append(
                 IfEvent(
@@ -97,14 +104,14 @@ def block_events(block: IRBlock, label: str, names: ValueNames, if_labels: dict[
                     ],
                 )
             )
-        elif isinstance(op, LoopOp):
+        elif kind is LoopOp:
             tag = if_labels[op]
             body = block_events(op.body.block, f"{label}/{tag}.body", names, if_labels)
             body.events.append(Compute(f"{tag} end of iteration", bytes_moved=iteration_copies(op)))
             reloads = {names(first.token): names(reload.token) for first, reload in reloaded_transfers(op)}
             events.events.append(LoopEvent(tag, body, static_trips(op), trip_limit(op), reloads))
         elif not (
-            op.has_trait(IsTerminator) or isinstance(op, DmaBufferOp | GetGlobalOp | ViewOp | ConstantOp)
+            kind in _NO_EVENT or op.has_trait(IsTerminator)
             or (op.results and is_weight(op.results[0]))
         ):
             events.events.append(_compute(op, names))

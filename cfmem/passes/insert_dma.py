@@ -56,13 +56,14 @@ with a warning naming it.
 
 from __future__ import annotations
 
+import functools
 import math
 import sys
 from dataclasses import dataclass, field
 
 from xdsl.context import Context
 from xdsl.dialects import func
-from xdsl.dialects.builtin import ModuleOp, UnitAttr
+from xdsl.dialects.builtin import ModuleOp, TensorType, UnitAttr
 from xdsl.ir import Block, Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
@@ -98,9 +99,14 @@ HOISTED_ATTR = "cfmem.hoisted"
 """On the buffer, transfer and wait that load a loop's weights once before it."""
 
 
+_READS_NO_WEIGHTS = frozenset({DmaStartOp, ViewOp, ReshapeOp, IfOp, LoopOp})
+"""Ops whose operands are never weights to load, by exact type (``isinstance`` against xDSL's
+ABC-based op classes is slow when it fails, and none of these has a subclass)."""
+
+
 def weight_operands(op: Operation) -> list[SSAValue]:
     """The distinct off-chip weights ``op`` reads, in operand order."""
-    if isinstance(op, DmaStartOp | ViewOp | ReshapeOp | IfOp | LoopOp):
+    if type(op) in _READS_NO_WEIGHTS:
         return []
     seen: list[SSAValue] = []
     for v in op.operands:
@@ -109,10 +115,13 @@ def weight_operands(op: Operation) -> list[SSAValue]:
     return seen
 
 
+_STREAMS_NOTHING = frozenset({DmaStartOp, IfOp, LoopOp})
+
+
 def streamed_operands(op: Operation) -> list[SSAValue]:
     """What DMA brings on chip for ``op``: its weights when they are streamed, and the
     off-chip activations it reads that are prefetched (``cfmem.prefetch``)."""
-    if isinstance(op, DmaStartOp | IfOp | LoopOp) or op.has_trait(IsTerminator):
+    if type(op) in _STREAMS_NOTHING or op.has_trait(IsTerminator):
         return []
     streamed = weight_operands(op) if weight_place(op) == "stream" else []
     for v in op.operands:
@@ -127,14 +136,21 @@ def packed_offsets(values: list[SSAValue], align: int) -> tuple[list[int], int]:
     Each offset is a multiple of ``align`` and of the value's element size, so
     an ``align`` such as 3 still gives every tensor an element-aligned place.
     """
+    offsets, top = _packed(tuple(v.type for v in values), align)
+    return list(offsets), top
+
+
+@functools.lru_cache(maxsize=4096)
+def _packed(types: tuple[TensorType, ...], align: int) -> tuple[tuple[int, ...], int]:
+    """``packed_offsets`` of values of ``types`` (cached: it depends on the types alone)."""
     offsets, top = [], 0
-    for v in values:
-        start = align_up(top, math.lcm(align, element_bytes(v.type.get_element_type())))
+    for ty in types:
+        start = align_up(top, math.lcm(align, element_bytes(ty.get_element_type())))
         offsets.append(start)
-        top = align_up(start + tensor_bytes(v.type), align)
+        top = align_up(start + tensor_bytes(ty), align)
     if top > I64_MAX:
         raise PassFailedException(f"align {align} packs weights into {top} bytes, more than the i64 of a buffer's size holds")
-    return offsets, top
+    return tuple(offsets), top
 
 
 def segments(block: Block) -> list[list[Operation]]:

@@ -50,20 +50,30 @@ from cfmem.planning.regions import Alias, IfNode, RegionTree, Tensor
 LIVE_ATTR = "cfmem.live"
 
 
+_READ_ONLY_SOURCES = frozenset({GetGlobalOp, ViewOp, ConstantOp})
+_WEIGHT_SOURCES = frozenset({GetGlobalOp, ViewOp})
+"""Op classes, compared by exact type: the search calls these predicates millions of times,
+and ``isinstance`` against xDSL's ABC-based op classes is slow when it fails (none of these
+classes has a subclass)."""
+
+
+def _source(value: SSAValue) -> type:
+    """The class of the op ``value`` reaches through ``nn.reshape``s (a block argument's class
+    when it reaches one)."""
+    op = value.owner
+    while type(op) is ReshapeOp:
+        op = op.input.owner
+    return type(op)
+
+
 def is_read_only(value: SSAValue) -> bool:
     """Weights, constants and reshapes of them: never copied on chip here."""
-    op = value.owner
-    if isinstance(op, GetGlobalOp | ViewOp | ConstantOp):
-        return True
-    return isinstance(op, ReshapeOp) and is_read_only(op.input)
+    return _source(value) in _READ_ONLY_SOURCES
 
 
 def is_weight(value: SSAValue) -> bool:
     """Read-only data that lives in off-chip memory (constants stay in the IR)."""
-    op = value.owner
-    while isinstance(op, ReshapeOp):
-        op = op.input.owner
-    return is_read_only(value) and isinstance(op, ViewOp | GetGlobalOp)
+    return _source(value) in _WEIGHT_SOURCES
 
 
 def memory_readers(value: SSAValue) -> list[Operation]:
@@ -254,7 +264,22 @@ def analyze_function(
 
 
 def functions(module: ModuleOp) -> list[func.FuncOp]:
-    return [op for op in module.walk() if isinstance(op, func.FuncOp) and op.body.blocks]
+    """The functions of ``module`` with a body, in pre-order. A function's body is not
+    searched (functions do not nest), so the cost does not grow with the functions' size."""
+    found: list[func.FuncOp] = []
+
+    def visit(op: Operation) -> None:
+        for region in op.regions:
+            for block in region.blocks:
+                for inner in block.ops:
+                    if isinstance(inner, func.FuncOp):
+                        if inner.body.blocks:
+                            found.append(inner)
+                    else:
+                        visit(inner)
+
+    visit(module)
+    return found
 
 
 @dataclass(frozen=True)

@@ -47,6 +47,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 
 from xdsl.context import Context
 from xdsl.dialects import func
@@ -112,11 +113,19 @@ class Config:
     evict: frozenset[int] = frozenset()
     """Off-chip results also written out by DMA from on chip (a subset of ``prefetch``)."""
 
+    @cached_property
+    def _places(self) -> dict[int, str]:
+        return dict(self.weights)
+
+    @cached_property
+    def _slice_counts(self) -> dict[int, int]:
+        return dict(self.slices)
+
     def weight_of(self, key: int) -> str:
-        return dict(self.weights).get(key, "stream")
+        return self._places.get(key, "stream")
 
     def slices_of(self, key: int) -> int:
-        return dict(self.slices).get(key, 1)
+        return self._slice_counts.get(key, 1)
 
     def with_weight(self, key: int, place: str) -> Config:
         weights = {**dict(self.weights), key: place}
@@ -498,12 +507,14 @@ def _undos(c: Config, order=sorted, results_first: bool = False) -> list:
 
 
 def _apply(config: Config, fn: func.FuncOp, weighted: list[int]) -> None:
-    """Write ``config`` onto ``fn``'s keyed ops as placement attributes."""
+    """Write ``config`` onto ``fn``'s keyed ops as placement attributes (one lookup per op:
+    this runs for every placement measured)."""
+    has_weights = set(weighted)
     for op in fn.walk():
         if KEY_ATTR not in op.attributes:
             continue
         key = _key(op)
-        if key in weighted:
+        if key in has_weights:
             set_weight_place(op, config.weight_of(key))
             if config.slices_of(key) > 1:
                 op.attributes[SLICES_ATTR] = IntegerAttr(config.slices_of(key), i64)

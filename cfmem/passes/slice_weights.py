@@ -24,6 +24,7 @@ transfers for it (before alignment padding).
 
 from __future__ import annotations
 
+import functools
 import math
 import sys
 from collections.abc import Callable
@@ -58,7 +59,10 @@ def _shape(value: SSAValue) -> tuple[int, ...]:
     return tuple(value.type.get_shape())
 
 
+@functools.lru_cache(maxsize=4096)
 def _with_dim(ty: TensorType, axis: int, size: int) -> TensorType:
+    """``ty`` with dimension ``axis`` set to ``size`` (cached: types are immutable, and
+    ``nn-place`` slices the same ops again for every placement it measures)."""
     shape = list(ty.get_shape())
     shape[axis] = size
     return TensorType(ty.get_element_type(), shape)
