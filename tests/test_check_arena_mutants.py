@@ -328,3 +328,70 @@ def test_a_pass_option_refused_is_an_error_at_the_model(tmp_path):
     res = check_arena(tmp_path, text, "-p", "memref-plan-arena{budget=-1}")
     assert res.returncode == 1
     assert res.stderr == f"cfmem: {tmp_path / 'm.mlir'}: error: budget must be an integer from 0 to 9223372036854775807, not -1\n"
+
+
+def _planned_max_of_inputs(tmp_path, text: str, clobber_first_argument: bool = False) -> str:
+    """``text`` (MAX_OF_INPUTS, perhaps with other argument names) planned, its running maximum
+    started from 1e30 instead of -inf: the same wrong bits whatever the arena held first; with
+    ``clobber_first_argument`` it also fills its first argument with that value."""
+    from xdsl.dialects import arith
+    from xdsl.dialects.builtin import FloatAttr, f32
+    from xdsl.dialects.linalg.ops import FillOp
+    from xdsl.passes import PassPipeline
+
+    from cfmem.passes import PASSES
+    from cfmem.testing.upstream_programs import program_context
+
+    module = parse_program(text)
+    PassPipeline.parse_spec(PASSES, "memref-plan-arena").apply(program_context(), module)
+    start = next(op for op in module.walk() if isinstance(op, arith.ConstantOp) and op.result.type == f32)
+    start.value = FloatAttr(1e30, f32)
+    if clobber_first_argument:
+        fill = next(op for op in module.walk() if op.name == "linalg.fill")
+        main = fill.parent_block()
+        main.insert_op_before(FillOp((start.result,), (main.args[0],), ()), main.last_op)
+    (tmp_path / "wrong.mlir").write_text(str(module))
+    return str(tmp_path / "wrong.mlir")
+
+
+@needs_mlir
+def test_a_difference_the_arena_does_not_explain_is_reported_without_a_reason(tmp_path):
+    """The same wrong bits from every arena fill: a row saying DIFFERENT and naming the argument,
+    and an error without the read-before-write reason."""
+    from test_cli_check_arena import MAX_OF_INPUTS
+
+    planned = _planned_max_of_inputs(tmp_path, MAX_OF_INPUTS)
+    res = check_arena(tmp_path, MAX_OF_INPUTS, "--planned", planned, "--sets", "1")
+    assert res.stdout.splitlines()[1] == f"#0   {'DIFFERENT':<16} {_control_flow({}):<36} %out"
+    assert res.returncode == 1 and res.stderr == (
+        f"cfmem: {tmp_path / 'm.mlir'}: error: the planned @main leaves other bits than the unplanned one:"
+        " %out after set #0 (1 argument(s) in 1 set(s) differ)\n"
+    )
+
+
+@needs_mlir
+def test_every_differing_argument_is_listed_and_one_without_a_name_by_its_position(tmp_path):
+    from test_cli_check_arena import MAX_OF_INPUTS
+
+    text = MAX_OF_INPUTS.replace("%x", "%0").replace("%out", "%1")
+    planned = _planned_max_of_inputs(tmp_path, text, clobber_first_argument=True)
+    res = check_arena(tmp_path, text, "--planned", planned, "--sets", "1")
+    assert res.stdout.splitlines()[1].endswith(" argument 0, argument 1"), res.stdout
+    assert res.returncode == 1 and "one: argument 0 after set #0 (2 argument(s) in 1 set(s) differ)\n" in res.stderr
+
+
+@needs_mlir
+def test_a_module_with_one_function_runs_it_unless_another_is_asked_for(tmp_path):
+    text = "func.func @only(%x: memref<4xf32>) {\n  func.return\n}\n"
+    res = check_arena(tmp_path, text, "--sets", "1")
+    assert res.returncode == 0, res.stderr
+    assert res.stdout.splitlines()[1] == f"#0   {'bit-identical':<16} {_control_flow({}):<36} -"
+    res = check_arena(tmp_path, text, "--func", "other")
+    assert res.returncode == 1
+    assert res.stderr == f"cfmem: {tmp_path / 'm.mlir'}: error: no function @other to run (functions: @only); choose one with --func\n"
+
+
+def test_a_module_without_a_function_body_says_there_is_none(tmp_path):
+    res = check_arena(tmp_path, "func.func private @external(memref<4xf32>)\n")
+    assert res.returncode == 1
+    assert res.stderr == f"cfmem: {tmp_path / 'm.mlir'}: error: no function @main to run (functions: none); choose one with --func\n"
