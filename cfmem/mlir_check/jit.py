@@ -108,8 +108,7 @@ def _run_worker(module_text: str, request: dict, arrays: dict[str, np.ndarray], 
                 [sys.executable, "-m", "cfmem.mlir_check.worker", str(work)],
                 capture_output=True,
                 text=True,
-                timeout=timeout,
-                cwd=work,
+                timeout=timeout,  # run where the caller runs: its relative paths, its project settings
                 env=_worker_env(),
             )
         except subprocess.TimeoutExpired:
