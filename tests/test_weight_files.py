@@ -8,6 +8,7 @@ The model is a small ONNX network imported as a user would (``cfmem import`` wri
 from __future__ import annotations
 
 import hashlib
+import os
 import re
 from pathlib import Path
 
@@ -144,3 +145,80 @@ def test_upstream_mlir_reads_the_weight_file_and_refuses_another(compiled: Path,
     (tmp_path / "models" / "m.weights.bin").write_bytes(_tampered(blob))
     with pytest.raises(MlirCheckError, match=r"models/m.weights.bin: the weight file's 21,504 bytes .* not the module's"):
         run_mlir(text, flat, [inputs])
+
+
+# --- the check itself, in process ------------------------------------------------------------
+
+
+def _file(tmp_path: Path, data: bytes, name: str = "w.bin") -> Path:
+    (tmp_path / name).write_bytes(data)
+    return tmp_path / name
+
+
+def _sha(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def test_the_bytes_at_the_offset_are_mapped_and_writes_never_reach_the_file(tmp_path: Path) -> None:
+    from cfmem.weight_file import map_checked
+
+    data = bytes(range(256)) * 4
+    path = _file(tmp_path, data)
+    got = map_checked(path, 100, 300, _sha(data[100:400]))
+    assert type(got) is np.ndarray and got.dtype == np.uint8 and got.tobytes() == data[100:400]
+    got[:] = 7  # a constant global a run writes into
+    assert path.read_bytes() == data
+    one = map_checked(path, 5, 1, _sha(data[5:6]))
+    assert one.tobytes() == data[5:6]
+
+
+def test_an_empty_blob_needs_no_mapping(tmp_path: Path) -> None:
+    from cfmem.weight_file import map_checked
+
+    got = map_checked(_file(tmp_path, b""), 0, 0, _sha(b""))
+    assert got.shape == (0,) and got.dtype == np.uint8
+
+
+def test_each_refusal_is_one_line_naming_the_file(tmp_path: Path) -> None:
+    from cfmem.weight_file import WeightFileError, map_checked
+
+    path = _file(tmp_path, bytes(10))
+    with pytest.raises(WeightFileError) as short:
+        map_checked(path, 4, 8, _sha(bytes(8)))
+    assert short.value.path == str(path)
+    assert short.value.message == "the weight file holds 10 bytes, the module needs 8 at offset 4 (is it the weight file of this module?)"
+    assert str(short.value) == f"{path}: {short.value.message}"
+    with pytest.raises(WeightFileError) as directory:
+        map_checked(tmp_path, 0, 1, _sha(bytes(1)))
+    assert (directory.value.message, directory.value.path) == ("cannot map the weight file: Is a directory", str(tmp_path))
+    with pytest.raises(WeightFileError) as other:
+        map_checked(path, 1, 2, _sha(b"xy"))
+    assert other.value.message.startswith("the weight file's 2 bytes at offset 1 are not the module's (SHA-256 ")
+
+
+def test_a_file_is_hashed_once_until_it_is_rewritten_and_a_hash_vouches_for_its_file_only(tmp_path: Path, monkeypatch) -> None:
+    import cfmem.weight_file as weight_file
+
+    hashed = []
+    real = weight_file.sha256_of
+    monkeypatch.setattr(weight_file, "sha256_of", lambda data: hashed.append(len(data)) or real(data))
+    monkeypatch.setattr(weight_file, "_verified", set())
+    data = b"abcdefgh"
+    path = _file(tmp_path, data)
+    weight_file.map_checked(path, 0, 8, _sha(data))
+    weight_file.map_checked(path, 0, 8, _sha(data))
+    assert hashed == [8]
+    other = _file(tmp_path, b"ABCDEFGH", "other.bin")  # never checked: the first file's check must not pass it
+    with pytest.raises(weight_file.WeightFileError, match="are not the module's"):
+        weight_file.map_checked(other, 0, 8, _sha(data))
+    path.write_bytes(b"abcdefgX")
+    os.utime(path, ns=(1, 1))  # rewritten: a new modification time
+    with pytest.raises(weight_file.WeightFileError, match="are not the module's"):
+        weight_file.map_checked(path, 0, 8, _sha(data))
+
+
+def test_a_weight_file_is_found_beside_the_module_or_in_the_current_directory() -> None:
+    from cfmem.weight_file import resolve
+
+    assert resolve("w.bin", None) == Path("w.bin")
+    assert resolve("w.bin", "models") == Path("models/w.bin")
