@@ -25,6 +25,7 @@ no known tensor, and not the weight blob, exceeds ``MAX_WEIGHT_BYTES``.
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 from collections.abc import Mapping, Sequence
@@ -202,14 +203,11 @@ class Importer:
         self.names: set[str] = set()
         self.float_dtype = np.dtype(np.float32)
         """The float type of the node being translated: float16 if any of its inputs is."""
-        self._read_names: frozenset[str] | None = None
 
-    @property
+    @functools.cached_property
     def read_names(self) -> frozenset[str]:
         """Every tensor name the model reads (:func:`read_names`), computed once."""
-        if self._read_names is None:
-            self._read_names = frozenset(read_names(self.model.graph))
-        return self._read_names
+        return frozenset(read_names(self.model.graph))
 
     # --- names -------------------------------------------------------------------------
 

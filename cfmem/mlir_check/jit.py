@@ -101,7 +101,7 @@ def _run_worker(module_text: str, request: dict, arrays: dict[str, np.ndarray], 
     with tempfile.TemporaryDirectory(prefix="cfmem-mlir-") as tmp:
         work = Path(tmp)
         (work / "module.mlir").write_text(module_text)
-        (work / "request.json").write_text(json.dumps({**request, "weights_dir": os.getcwd()}))  # the module's paths are relative to it
+        (work / "request.json").write_text(json.dumps(request))
         np.savez(work / "inputs.npz", **arrays)
         try:
             done = subprocess.run(

@@ -8,9 +8,9 @@ is compiled once and called once per set. On success the worker writes output
 ``j`` of set ``k`` to ``outputs.npz`` as ``set<k>_out<j>`` (and, when the request
 has ``"return_inputs": true``, input ``i`` as the call left it as ``set<k>_in<i>``)
 and exits 0; on a failure it can name it writes one line to ``error.txt`` and exits 1.
-The request's ``"weights_dir"`` is where the module's weight-file paths start
-(the caller's directory); each global kept in a weight file is filled from it by
-its filler (``prepare_for_jit``) after the file is checked.
+The worker runs in its caller's directory, where the module's weight-file paths
+start; each global kept in a weight file is filled from it by its filler
+(``prepare_for_jit``) after the file is checked.
 
 Mode ``"pipeline"`` (``{"mode": "pipeline", "pipeline": text, "result": path}``)
 instead runs the upstream pass pipeline ``text`` (``builtin.module(...)``) on the
@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import ctypes
 import json
+import math
 import re
 import sys
 import time
@@ -100,7 +101,7 @@ def _check(work: Path, request: dict) -> dict[str, np.ndarray] | None:
             outputs = [np.zeros(shape, dtype=np.dtype(dtype)) for shape, dtype in request["outputs"]]
             _check_signature(ir, module, name, inputs, outputs)
             sets.append((inputs, outputs))
-        fills = _weight_fills(ir, module, Path(request.get("weights_dir", ".")))
+        fills = _weight_fills(ir, module)
         _stage("lower", lambda: PassManager.parse(PIPELINE).run(module.operation))
         _check_lowered(ir, module)
         engine = _stage("jit", lambda: ExecutionEngine(module, opt_level=2))
@@ -123,9 +124,9 @@ def _check(work: Path, request: dict) -> dict[str, np.ndarray] | None:
         return results
 
 
-def _weight_fills(ir, module, weights_dir: Path) -> list[tuple[str, np.ndarray]]:
+def _weight_fills(ir, module) -> list[tuple[str, np.ndarray]]:
     """Each filler (``cfmem.fills``) with the bytes of its global's weight file, read
-    relative to ``weights_dir`` and checked against the global's size and SHA-256."""
+    relative to the current directory and checked against the global's size and SHA-256."""
     from cfmem.weight_file import FILE_ATTR, OFFSET_ATTR, SHA256_ATTR, WeightFileError, map_checked, resolve
 
     globals_ = {op.attributes["sym_name"].value: op for op in module.body.operations if op.operation.name == "memref.global"}
@@ -135,10 +136,8 @@ def _weight_fills(ir, module, weights_dir: Path) -> list[tuple[str, np.ndarray]]
         if op.operation.name != "func.func" or "cfmem.fills" not in attributes:
             continue
         glob = globals_[attributes["cfmem.fills"].value].operation.attributes
-        size = 1
-        for dim in ir.MemRefType(ir.TypeAttr(glob["type"]).value).shape:
-            size *= dim
-        path = resolve(glob[FILE_ATTR].value, weights_dir)
+        size = math.prod(ir.MemRefType(ir.TypeAttr(glob["type"]).value).shape)
+        path = resolve(glob[FILE_ATTR].value, None)
         try:
             data = map_checked(path, ir.IntegerAttr(glob[OFFSET_ATTR]).value, size, glob[SHA256_ATTR].value)
         except WeightFileError as err:
