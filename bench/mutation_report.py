@@ -14,8 +14,12 @@ is marked UNEXPLAINED.
 A module listed under ``[tool.cfmem.mutation_functions]`` in pyproject.toml is
 mutated in those functions only (``--patterns`` prints mutmut's name patterns).
 
-Kill rate = (killed + timeout) / checked, where checked excludes mutants not
-run yet; a timeout is a mutant that made its tests hang, so they caught it.
+Kill rate = (killed + timeout + segfault) / checked, where checked excludes
+mutants not run yet; a timeout is a mutant that made its tests hang, a segfault
+one that made the test process die by a signal (SIGSEGV, or SIGKILL from the
+out-of-memory killer), so they caught it. The last column leaves out the
+survivors explained as equivalent (no input can tell them from the original):
+100 % there means every mutant that can be caught is.
 
     .venv/bin/python bench/mutation_report.py [--out bench/results/mutation.md]
     .venv/bin/python bench/mutation_report.py --patterns cfmem/passes/place.py
@@ -58,7 +62,8 @@ CHECKERS = [
 ]
 """Modules held to no surviving mutant but equivalent ones."""
 
-DETECTED = ("killed", "timeout")
+DETECTED = ("killed", "timeout", "segfault")
+"""Outcomes where the selected tests did not pass: the mutant was caught."""
 
 
 def module_paths() -> list[Path]:
@@ -211,6 +216,10 @@ def build_report(records: dict[str, dict], notes: dict[str, str], scopes: dict[s
             quick_only.append(f"`{module}`")
         detected = sum(counts[s] for s in DETECTED)
         rate = f"{100 * detected / checked:.1f} %" if checked else "-"
+        equivalent = sum(1 for s in record["survivors"] if notes.get(s["name"], "").startswith("equivalent"))
+        catchable = checked - equivalent
+        rate_catchable = f"{100 * detected / catchable:.1f} %" if catchable else "-"
+        totals["equivalent"] += equivalent
         other_text = ", ".join(
             f"{v} {k}" for k, v in sorted(counts.items()) if k not in (*DETECTED, "survived")
         ) or "-"
@@ -220,7 +229,7 @@ def build_report(records: dict[str, dict], notes: dict[str, str], scopes: dict[s
             changed.append(f"`{module}`")
         summary_rows.append(
             f"| `{module}`{scope} | {role} | {total} | {counts['killed']} | {counts['survived']} | {counts['timeout']}"
-            f" | {other_text} | {rate} |"
+            f" | {other_text} | {rate} | {rate_catchable} |"
         )
         totals.update(counts)
         totals["total"] += total
@@ -243,17 +252,20 @@ def build_report(records: dict[str, dict], notes: dict[str, str], scopes: dict[s
         "one module's row. Each mutant runs only the selected tests that call the mutated function",
         "(mutmut's per-function test map, narrowed to its module's files by `[tool.cfmem.mutation_tests]`);",
         "a module with functions listed under `[tool.cfmem.mutation_functions]` is mutated in those only.",
-        "Kill rate = (killed + timeout) / checked. Explanations of survivors live in",
-        "`bench/mutation_survivors.toml`.",
+        "Kill rate = (killed + timeout + segfault) / checked: a test process that hung or died by a",
+        "signal (segfault: SIGSEGV, or SIGKILL from the out-of-memory killer) caught its mutant.",
+        "The last column leaves out the survivors explained as equivalent (no input can tell them",
+        "from the original), so 100 % means every mutant that can be caught is. Explanations of",
+        "survivors live in `bench/mutation_survivors.toml`.",
         "",
-        "| module | | mutants | killed | survived | timeout | other | kill rate |",
-        "| --- | --- | ---: | ---: | ---: | ---: | --- | ---: |",
+        "| module | | mutants | killed | survived | timeout | other | kill rate | equivalent excluded |",
+        "| --- | --- | ---: | ---: | ---: | ---: | --- | ---: | ---: |",
         *summary_rows,
     ]
     if checked_all:
         lines.append(
             f"| all run | | {totals['total']} | {totals['killed']} | {totals['survived']} | {totals['timeout']}"
-            f" | | {100 * detected_all / checked_all:.1f} % |"
+            f" | | {100 * detected_all / checked_all:.1f} % | {100 * detected_all / (checked_all - totals['equivalent']):.1f} % |"
         )
     lines += ["", "Other: `no tests` means no selected test calls the function, `not checked` that the run"
               " stopped before the mutant."]

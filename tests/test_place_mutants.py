@@ -680,6 +680,21 @@ def test_with_no_rotation_fitting_the_search_shrinks_the_smallest_sync_included(
     assert best.cycles == 4616
 
 
+
+def test_with_a_rotation_fitting_the_search_finishes_it_and_does_not_grow_from_the_floor():
+    """THREE_LAYERS in 4536 bytes: every rotation fits, so the search finishes the fastest one
+    (two buffers, 3168 cycles) in 26 placements and measures nothing built from the floor:
+    growing from it as well would take 62 here (and find sync with %a resident, 2468 cycles),
+    and hundreds more on a real model, at every budget a rotation fits. Apart from the floor
+    itself, no measured placement moves a result or a weight off chip."""
+    search, keys = placement_search(THREE_LAYERS, 4536)
+    search.measured = {}  # count this search's own placements
+    best = search.run()
+    assert best.config == Config(depth=2) and best.cycles == 3168
+    floor = search.floor()
+    grown = [c for c in search.cache if c != floor and (c.offchip or any(p == "offchip" for _, p in c.weights))]
+    assert grown == []
+
 WEIGHT_IN_THEN = """
 nn.global @w size(1024) seed(7)
 func.func @main(%x: tensor<1x16xf32>, %c: tensor<1xi1>) -> tensor<1x16xf32> {
