@@ -177,10 +177,14 @@ def source_digest(path: Path) -> str:
 
 
 def update_records(records: dict[str, dict], scopes: dict[str, list[str]]) -> dict[str, dict]:
-    """Replace the record of every module with results in ``mutants/``; keep the others'."""
+    """Replace the record of every module with results in ``mutants/`` (only of the modules in
+    ``CFMEM_MUTATION_MODULES`` when it names some: reading a module's survivors parses its
+    mutated copy once per survivor); keep the others'."""
     updated = dict(records)
     just_run = os.environ.get("CFMEM_MUTATION_MODULES", "").split()
     for path in module_paths():
+        if just_run and str(path) not in just_run:
+            continue
         results = load_results(path, scopes)
         if any(status != "not checked" for status in results.values()):
             record = module_record(path, results)

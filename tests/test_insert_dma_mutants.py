@@ -386,6 +386,28 @@ def test_a_segment_after_one_without_weights_still_loads():
     _same_numbers(AFTER_A_LOOP, module)
 
 
+
+TWO_LOOPS = LOOP.replace(
+    "    %y = nn.sigmoid %h : (tensor<1x8xf32>) -> tensor<1x8xf32>",
+    """    %h2 = nn.loop %n, %t (%h) : (tensor<i64>, tensor<i1>, tensor<1x8xf32>) -> (tensor<1x8xf32>) {
+    ^bb0(%i2: tensor<i64>, %c2: tensor<i1>, %a2: tensor<1x8xf32>):
+      %g2 = nn.gemm %a2, %w1, %b1 {trans_b = true} : (tensor<1x8xf32>, tensor<8x8xf32>, tensor<8xf32>) -> tensor<1x8xf32>
+      %m2 = nn.matmul %g2, %w2 : (tensor<1x8xf32>, tensor<8x8xf32>) -> tensor<1x8xf32>
+      nn.yield %t, %m2 : tensor<i1>, tensor<1x8xf32>
+    }
+    %y = nn.sigmoid %h2 : (tensor<1x8xf32>) -> tensor<1x8xf32>""",
+)
+"""Two loops one after the other, each body of two ops with weights (both prefetch across their back edge)."""
+
+
+def test_every_loop_body_prefetching_across_its_back_edge_gets_its_transfers():
+    module = _inserted(TWO_LOOPS, loop_weights="stream")
+    reloads = [op for op in _ops(module, DmaStartOp) if RELOAD_ATTR in op.attributes]
+    assert len(reloads) == 2
+    second = next(op for op in module.walk() if op.results and op.results[0].name_hint == "m2")
+    assert _names(second.operands) == ["g2", "w2_sram"]
+    _same_numbers(TWO_LOOPS, module)
+
 def test_only_used_slots_get_a_buffer():
     module = _inserted(LOOP, loop_weights="stream", depth=4)  # two loaded ops, four slots
     assert sorted(b.result.name_hint for b in _ops(module, DmaBufferOp)) == ["dma0", "dma1"]
