@@ -31,7 +31,7 @@ from cfmem.interp.flat import ClobberError, run_flat
 from cfmem.interp.golden import run_function
 from cfmem.ir_io import parse_module
 from cfmem.passes.failures import OpFailure
-from cfmem.passes.lower_to_memref import ON_CHIP, lower_module, memref_of
+from cfmem.passes.lower_to_memref import ON_CHIP, TENSOR_ATTR, lower_module, memref_of
 from cfmem.passes.placement import RESIDENT_ATTR, WEIGHTS_ATTR, set_offchip
 from cfmem.passes.plan_memory import OFFCHIP_OFFSETS_ATTR, OFFSETS_ATTR, planned_offset
 from cfmem.pipeline import apply_pipeline
@@ -365,3 +365,101 @@ def test_a_transfer_waits_on_a_tag_per_tensor_it_moves():
     tags = [op.memref for op in module.walk() if op.name == "memref.alloca"]
     assert sorted(t.type.get_shape()[0] for t in tags) == moved and moved[-1] > 1
     assert all(len(t.type.get_shape()) == 1 for t in tags)
+
+
+# --- loops carrying several values, or their condition; the globals' visibility -----------------
+
+CARRIES_ITS_CONDITION = """
+func.func @cc(%n: tensor<i64>, %x: tensor<4xf32>, %f: tensor<i1>) -> (tensor<4xf32>, tensor<i1>) {
+  %t = nn.constant dense<true> : tensor<i1>
+  %a, %b = nn.loop %n, %t (%x, %f) : (tensor<i64>, tensor<i1>, tensor<4xf32>, tensor<i1>) -> (tensor<4xf32>, tensor<i1>) {
+  ^bb0(%i: tensor<i64>, %c: tensor<i1>, %p: tensor<4xf32>, %q: tensor<i1>):
+    %r = nn.relu %p : (tensor<4xf32>) -> tensor<4xf32>
+    nn.yield %q, %r, %c : tensor<i1>, tensor<4xf32>, tensor<i1>
+  }
+  func.return %a, %b : tensor<4xf32>, tensor<i1>
+}
+"""
+"""The condition argument %c carried into the position of %q, whose value becomes the next condition."""
+
+TWO_CARRIED = """
+func.func @two(%n: tensor<i64>, %x: tensor<4xf32>, %y: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
+  %t = nn.constant dense<true> : tensor<i1>
+  %a, %b = nn.loop %n, %t (%x, %y) : (tensor<i64>, tensor<i1>, tensor<4xf32>, tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
+  ^bb0(%i: tensor<i64>, %c: tensor<i1>, %p: tensor<4xf32>, %q: tensor<4xf32>):
+    %r = nn.relu %p : (tensor<4xf32>) -> tensor<4xf32>
+    %s = nn.add %q, %p : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+    nn.yield %c, %r, %s : tensor<i1>, tensor<4xf32>, tensor<4xf32>
+  }
+  func.return %a, %b : tensor<4xf32>, tensor<4xf32>
+}
+"""
+
+
+def test_a_loop_carrying_its_condition_into_another_position_is_refused_at_the_loop():
+    from cfmem.ir_io import make_context
+    from cfmem.passes.failures import OpFailure
+    from cfmem.passes.lower_to_memref import LowerToMemrefPass
+
+    module, _ = parse_module(CARRIES_ITS_CONDITION)
+    apply_pipeline(module, "nn-plan-memory{aliases=false strategy=sequential}")
+    with pytest.raises(OpFailure) as err:
+        LowerToMemrefPass().apply(make_context(), module)
+    assert str(err.value) == (
+        "loop#0 in @cc carries argument %c into another position: copy it first"
+        " (the iteration's copies would overwrite each other)"
+    )
+    assert err.value.op is next(op for op in module.walk() if op.name == "nn.loop")
+
+
+@pytest.mark.parametrize("trips", [0, 1, 3])
+def test_a_loop_carrying_two_values_computes_the_reference_numbers(trips):
+    module, _ = parse_module(TWO_CARRIED)
+    flat = module.clone()
+    apply_pipeline(flat, "nn-plan-memory,nn-lower-to-memref,nn-check-dma")
+    inputs = {"n": np.array(trips, np.int64), "x": np.linspace(-1, 1, 4, dtype=np.float32),
+              "y": np.arange(4, dtype=np.float32)}
+    want = run_function(module, inputs).outputs
+    got = run_flat(flat, inputs).outputs
+    for name in want:
+        np.testing.assert_array_equal(got[name], want[name])
+
+
+def test_every_global_of_the_flat_form_is_private():
+    """Seeded blobs become constant globals of their bytes, arenas uninitialized ones: none is
+    visible outside the module (MLIR may drop one nothing uses)."""
+    module, _ = parse_module("""
+nn.global @w size(64) seed(1)
+func.func @main(%x: tensor<1x4xf32>) -> tensor<1x4xf32> {
+  %blob = nn.get_global @w : tensor<64xi8>
+  %w1 = nn.view %blob[0] bytes(64) : tensor<64xi8> to tensor<4x4xf32>
+  %a = nn.matmul %x, %w1 : (tensor<1x4xf32>, tensor<4x4xf32>) -> tensor<1x4xf32>
+  %b = nn.relu %a : (tensor<1x4xf32>) -> tensor<1x4xf32>
+  func.return %b : tensor<1x4xf32>
+}
+""")
+    apply_pipeline(module, "nn-insert-dma,nn-plan-memory,nn-lower-to-memref")
+    globals_ = [op for op in module.ops if isinstance(op, memref.GlobalOp)]
+    assert len(globals_) >= 2
+    assert all(g.sym_visibility == StringAttr("private") for g in globals_), [str(g) for g in globals_]
+
+
+UNWAITED = """
+nn.global @w size(64) seed(1)
+func.func @main(%x: tensor<1x4xf32>) -> tensor<1x4xf32> {
+  %blob = nn.get_global @w : tensor<64xi8>
+  %w1 = nn.view %blob[0] bytes(64) : tensor<64xi8> to tensor<4x4xf32>
+  %dma0 = nn.dma_buffer : tensor<64xi8>
+  %load = nn.dma_start %w1 into %dma0 at [0] : tensor<4x4xf32> into tensor<64xi8>
+  %a = nn.matmul %x, %w1 : (tensor<1x4xf32>, tensor<4x4xf32>) -> tensor<1x4xf32>
+  func.return %a : tensor<1x4xf32>
+}
+"""
+"""A transfer nothing waits for (nn-check-dma refuses it; the lowering does not need the wait)."""
+
+
+def test_a_transfer_nothing_waits_for_is_lowered_under_its_sources_name():
+    module, _ = parse_module(UNWAITED)
+    apply_pipeline(module, "nn-plan-memory,nn-lower-to-memref")
+    [start] = [op for op in module.walk() if isinstance(op, memref.DmaStartOp)]
+    assert start.attributes[TENSOR_ATTR] == StringAttr("w1")
