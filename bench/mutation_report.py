@@ -267,9 +267,11 @@ def build_report(records: dict[str, dict], notes: dict[str, str], scopes: dict[s
         *summary_rows,
     ]
     if checked_all:
+        catchable_all = checked_all - totals["equivalent"]
+        rate_catchable_all = f"{100 * detected_all / catchable_all:.1f} %" if catchable_all else "-"
         lines.append(
             f"| all run | | {totals['total']} | {totals['killed']} | {totals['survived']} | {totals['timeout']}"
-            f" | | {100 * detected_all / checked_all:.1f} % | {100 * detected_all / (checked_all - totals['equivalent']):.1f} % |"
+            f" | | {100 * detected_all / checked_all:.1f} % | {rate_catchable_all} |"
         )
     lines += ["", "Other: `no tests` means no selected test calls the function, `not checked` that the run"
               " stopped before the mutant."]
