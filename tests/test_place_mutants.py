@@ -642,10 +642,10 @@ def test_a_negative_budget_is_refused_by_its_option_name():
 
 @pytest.fixture
 def builds(monkeypatch) -> list:
-    """The placements ``_Search`` builds from here on, in order."""
+    """The placements ``_Search`` measures from here on (built or from records), in order."""
     built: list = []
-    measure_built = _Search._measure_built
-    monkeypatch.setattr(_Search, "_measure_built", lambda self, config: built.append(config) or measure_built(self, config))
+    measure_new = _Search._measure_new
+    monkeypatch.setattr(_Search, "_measure_new", lambda self, config: built.append(config) or measure_new(self, config))
     return built
 
 

@@ -66,6 +66,7 @@ from cfmem.passes.dma_events import function_events
 from cfmem.passes.insert_dma import InsertDmaPass, check_inserted, weight_operands
 from cfmem.passes.liveness import analyze_function, functions, is_read_only, memory_readers
 from cfmem.passes.options import checked_options
+from cfmem.passes.place_records import FunctionRecords, supports
 from cfmem.passes.placement import (
     BUDGET_ATTR,
     SLICES_ATTR,
@@ -76,6 +77,7 @@ from cfmem.passes.placement import (
     set_weight_place,
 )
 from cfmem.planning.option_checks import check_budget
+from cfmem.planning.placed_program import measure_program
 from cfmem.planning.regions import peak_tensors
 
 MAX_DEPTH = 8
@@ -192,8 +194,12 @@ class _Search:
         slicer,
         path: dict[str, bool] | None = None,
         measured: Measured | None = None,
+        records: FunctionRecords | None = None,
     ):
         self.module = module
+        self.records = records
+        """The function read as plain records, when it is one block (``place_records.supports``):
+        placements are then measured without building them."""
         self.path = path
         """The branch each if takes when timing; None: each placement's slower path."""
         self.fn_name = fn_name
@@ -242,13 +248,26 @@ class _Search:
             raise known
         if known is None:
             try:
-                known = self._measure_built(config)
+                known = self._measure_new(config)
             except PassFailedException as err:
                 self.measured[key] = err
                 raise
             self.measured[key] = known
         self.cache[config] = known
         return known
+
+    def _measure_new(self, config: Config) -> Measure:
+        """``config`` measured for the first time: from the records when there are some, else built."""
+        return self._measure_records(config) if self.records is not None else self._measure_built(config)
+
+    def _measure_records(self, config: Config) -> Measure:
+        """``config`` measured from the function's records (``cfmem.planning.placed_program``):
+        the same need, latency and peak as ``_measure_built``, without building IR."""
+        records = self.records.program(dict(config.slices))
+        flags = self.records.flags(dict(config.weights), config.offchip, config.prefetch, config.evict)
+        placed = measure_program(records, self.records.values, flags, config.depth)
+        cycles = simulate(placed.events, self.chip, self.path).cycles
+        return Measure(config, placed.need, cycles, all_paths_compute(placed.events, self.chip), placed.peak, placed.peak_ops)
 
     def _measure_built(self, config: Config) -> Measure:
         module = self.build(config)
@@ -560,6 +579,13 @@ def _slicer():
     return lambda module: SliceWeightsPass().slice_module(module, verified=False)
 
 
+def _records(module: ModuleOp, fn_name: str) -> FunctionRecords | None:
+    """Function ``fn_name`` of the keyed ``module`` read as records, when it can be
+    (``place_records.supports``); else None, and placements are built as IR."""
+    fn = next(f for f in functions(module) if f.sym_name.data == fn_name)
+    return FunctionRecords(module, fn_name, KEY_ATTR, _slicer()) if supports(fn) else None
+
+
 def _best_search(
     module: ModuleOp,
     fn_name: str,
@@ -577,8 +603,9 @@ def _best_search(
     found: list[tuple[_Search, Measure]] = []
     errors: list[PlacementError] = []
     measured = {} if measured is None else measured
+    records = _records(module, fn_name)
     for slicer, share in ((_slicer(), 1.0), (None, 1.0), (_slicer(), 0.75), (_slicer(), 0.5625), (_slicer(), 0.5)):
-        search = _Search(module, fn_name, chip, int(budget * share), slicer, path, measured)
+        search = _Search(module, fn_name, chip, int(budget * share), slicer, path, measured, records)
         try:
             found.append((search, search.run()))
         except PlacementError as err:
@@ -627,7 +654,8 @@ def floor_need(
     with _keyed(module):
         return max(
             (
-                _Search(module, fn.sym_name.data, chip, 0, None, (paths or {}).get(fn.sym_name.data), measured)
+                _Search(module, fn.sym_name.data, chip, 0, None, (paths or {}).get(fn.sym_name.data), measured,
+                        _records(module, fn.sym_name.data))
                 .floor_measure()
                 .need
                 for fn in functions(module)

@@ -1,0 +1,210 @@
+"""Records of a keyed function for ``cfmem.planning.placed_program``: read once, measured often.
+
+``nn-place`` measures hundreds of placements of one function. ``FunctionRecords`` reads the
+function's ops once into plain records, and the slices ``nn-slice-weights`` cuts an op into once
+per slice count (slicing is op-local: the real pass cuts a copy of the module, and the new ops
+are read like the others), so a placement is measured without copying or rewriting IR.
+
+Only functions of one block without ``nn.if``/``nn.loop`` are read (``supports``); ``nn-place``
+builds the IR for the others.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from xdsl.dialects import func
+from xdsl.dialects.builtin import IntegerAttr, ModuleOp, TensorType, i64
+from xdsl.ir import Block, Operation, SSAValue
+from xdsl.traits import IsTerminator
+from xdsl.utils.exceptions import PassFailedException
+
+from cfmem.dialects.nn_compute import ComputeOp, ConcatOp, ConstantOp, SliceOp
+from cfmem.dialects.nn_quant import QConcatOp
+from cfmem.dialects.nn_weights import GetGlobalOp, ReshapeOp, ViewOp
+from cfmem.dialects.types import element_bytes, tensor_bytes
+from cfmem.passes.aliases import _same_quantization, concat_parts, is_inplace_op, slice_byte_offset
+from cfmem.passes.failures import OpFailure
+from cfmem.passes.insert_dma import weight_operands
+from cfmem.passes.liveness import functions, is_read_only, is_weight, op_position
+from cfmem.passes.placement import SLICE_OF_ATTR, SLICES_ATTR
+from cfmem.passes.slice_weights import Unsliceable, slice_plan
+from cfmem.planning.placed_program import Flags, OpRecord, ValueInfo, Values
+
+
+def supports(fn: func.FuncOp) -> bool:
+    """Whether ``fn`` is one block of ops without regions."""
+    return len(fn.body.blocks) == 1 and not any(op.regions for op in fn.body.block.ops)
+
+
+class FunctionRecords:
+    """The ops of function ``fn_name`` of ``module`` (whose ops carry ``key_attr``) as records,
+    and, on demand, the records of each op cut into N slices by ``slicer``."""
+
+    def __init__(self, module: ModuleOp, fn_name: str, key_attr: str, slicer: Callable[[ModuleOp], None] | None):
+        self.module = module
+        self.fn_name = fn_name
+        self.key_attr = key_attr
+        self.slicer = slicer
+        self.values = Values()
+        fn = self.function(module)
+        ids = self.number(fn.body.block, {})
+        self.originals = len(self.values.info)
+        """Values of the function itself (ids below it); slices' values come after."""
+        self.records = [self.record(op, ids) for op in fn.body.block.ops]
+        self.position = {rec.key: k for k, rec in enumerate(self.records) if rec.key is not None}
+        self.sliced: dict[tuple[int, int], list[OpRecord] | PassFailedException] = {}
+        self.unsliceable: dict[int, PassFailedException] = {}
+        self.sliceable: list[int] = []
+        """Keys of the ops the slicer can cut; the others' answer is known at once."""
+        for op in fn.body.block.ops:
+            key = _key(op, key_attr)
+            if key is None or not weight_operands(op):
+                continue
+            try:
+                slice_plan(op)
+                self.sliceable.append(key)
+            except Unsliceable as why:
+                self.unsliceable[key] = OpFailure(op, f"'{op.name}' {op_position(op)}: cannot slice its weight: {why}")
+
+    def function(self, module: ModuleOp) -> func.FuncOp:
+        return next(f for f in functions(module) if f.sym_name.data == self.fn_name)
+
+    def number(self, block: Block, ids: dict[SSAValue, int]) -> dict[SSAValue, int]:
+        """Ids for ``block``'s arguments and results not in ``ids`` yet (fresh ones)."""
+        for arg in block.args:
+            if arg not in ids:
+                ids[arg] = self.add_value(arg, is_arg=True)
+        for op in block.ops:
+            for r in op.results:
+                if r not in ids:
+                    ids[r] = self.add_value(r)
+        return ids
+
+    def add_value(self, value: SSAValue, is_arg: bool = False) -> int:
+        ty = value.type
+        if isinstance(ty, TensorType):
+            source = "weight" if is_weight(value) else "const" if is_read_only(value) else "data"
+            info = ValueInfo(tensor_bytes(ty), element_bytes(ty.get_element_type()), tuple(ty.get_shape()), source, is_arg)
+        else:
+            info = ValueInfo(0, arg=is_arg)
+        return self.values.add(info)
+
+    def record(self, op: Operation, ids: dict[SSAValue, int]) -> OpRecord:
+        key_attr = op.attributes.get(self.key_attr)
+        key = key_attr.value.data if isinstance(key_attr, IntegerAttr) else None
+        name = op.results[0].name_hint if op.results and op.results[0].name_hint else "?"
+        terminator = op.has_trait(IsTerminator)
+        weight_result = bool(op.results) and is_weight(op.results[0])
+        parts = None
+        if isinstance(op, ConcatOp) or (isinstance(op, QConcatOp) and _same_quantization(op)):
+            found = concat_parts(op)
+            parts = tuple(found) if found is not None else None
+        return OpRecord(
+            key=key,
+            label=f"{op.name} %{name}",
+            operands=tuple(ids[v] for v in op.operands),
+            results=tuple(ids[r] for r in op.results),
+            macs=op.macs() if hasattr(op, "macs") else 0,
+            moved=op.bytes_written() if hasattr(op, "bytes_written") else 0,
+            sliced=SLICE_OF_ATTR in op.attributes,
+            defines_weight=isinstance(op, GetGlobalOp | ViewOp) or (isinstance(op, ReshapeOp) and weight_result),
+            event=not (isinstance(op, GetGlobalOp | ViewOp | ConstantOp) or terminator or weight_result),
+            terminator=terminator,
+            movable=isinstance(op, ComputeOp) or (isinstance(op, ReshapeOp) and not is_read_only(op.result)),
+            compute=isinstance(op, ComputeOp),
+            reshape=isinstance(op, ReshapeOp),
+            slice_offset=slice_byte_offset(op) if isinstance(op, SliceOp) else None,
+            inplace=is_inplace_op(op),
+            concat_parts=parts,
+            weights=tuple(ids[v] for v in weight_operands(op)),
+        )
+
+    # --- slices -----------------------------------------------------------------------
+
+    def slices(self, key: int, count: int) -> list[OpRecord]:
+        """The records replacing op ``key`` cut into ``count`` slices; raises the slicer's
+        ``PassFailedException`` when it cannot be cut."""
+        if key in self.unsliceable:
+            raise self.unsliceable[key]
+        found = self.sliced.get((key, count))
+        if found is None:
+            self.cut(self.sliceable, count)
+            found = self.sliced[(key, count)]
+        if isinstance(found, PassFailedException):
+            raise found
+        return found
+
+    def cut(self, keys: list[int], count: int) -> None:
+        """Cut a copy of the module with every op of ``keys`` in ``count`` slices and read the
+        new ops of each; when that fails, each op alone (so each gets its own answer)."""
+        if self.slicer is None:
+            raise PassFailedException("this search does not slice")
+        clone = self.module.clone()
+        fn = self.function(clone)
+        wanted = set(keys)
+        for op in fn.body.block.ops:
+            if _key(op, self.key_attr) in wanted:
+                op.attributes[SLICES_ATTR] = IntegerAttr(count, i64)
+        before = set(fn.body.block.ops)
+        originals = dict(zip(_values(fn), range(self.originals)))
+        try:
+            self.slicer(clone)
+        except PassFailedException as err:
+            if len(keys) == 1:
+                self.sliced[(keys[0], count)] = err
+                return
+            for k in keys:
+                self.cut([k], count)
+            return
+        ids = dict(originals)
+        fragments: dict[int, list[Operation]] = {}
+        for op in fn.body.block.ops:
+            if op in before:
+                continue
+            owner = op
+            if isinstance(op, ViewOp):  # a weight slice: the op reading it is its slice's
+                owner = next(iter(op.results[0].uses)).operation
+            fragments.setdefault(_key(owner, self.key_attr), []).append(op)
+        for key, fragment in fragments.items():  # the last new op's result replaces the op's
+            ids[fragment[-1].results[0]] = self.records[self.position[key]].results[0]
+        for fragment in fragments.values():
+            for op in fragment:
+                for r in op.results:
+                    if r not in ids:
+                        ids[r] = self.add_value(r)
+        for key in keys:
+            fragment = fragments.get(key)
+            if not fragment:  # one slice: the op is left as it is
+                self.sliced[(key, count)] = [self.records[self.position[key]]]
+                continue
+            self.sliced[(key, count)] = [self.record(op, ids) for op in fragment]
+
+    def program(self, slices: dict[int, int]) -> list[OpRecord]:
+        """The function's records with each op of ``slices`` replaced by its slices."""
+        out: list[OpRecord] = []
+        for rec in self.records:
+            count = slices.get(rec.key, 1) if rec.key is not None else 1
+            out.extend(self.slices(rec.key, count) if count > 1 else [rec])
+        return out
+
+    def flags(self, weights: dict[int, str], offchip: frozenset[int], prefetch: frozenset[int], evict: frozenset[int]) -> dict[int, Flags]:
+        """Each keyed op's placement, as ``nn-place``'s ``_apply`` writes it (``set_offchip``:
+        prefetched when evicted, both only when off chip)."""
+        keys = set(weights) | set(offchip)
+        return {
+            k: Flags(weights.get(k, "stream"), k in offchip, k in offchip and (k in prefetch or k in evict), k in offchip and k in evict)
+            for k in keys
+        }
+
+
+def _values(fn: func.FuncOp) -> list[SSAValue]:
+    """``fn``'s block arguments and results in the order ``FunctionRecords.number`` numbers them."""
+    block = fn.body.block
+    return [*block.args, *(r for op in block.ops for r in op.results)]
+
+
+def _key(op: Operation, key_attr: str) -> int | None:
+    attr = op.attributes.get(key_attr)
+    return attr.value.data if isinstance(attr, IntegerAttr) else None
+
