@@ -265,7 +265,7 @@ class _Search:
         the same need, latency and peak as ``_measure_built``, without building IR."""
         records = self.records.program(dict(config.slices))
         flags = self.records.flags(dict(config.weights), config.offchip, config.prefetch, config.evict)
-        placed = measure_program(records, self.records.values, flags, config.depth)
+        placed = measure_program(records, self.records.values, flags, config.depth, self.records.events)
         cycles = simulate(placed.events, self.chip, self.path).cycles
         return Measure(config, placed.need, cycles, all_paths_compute(placed.events, self.chip), placed.peak, placed.peak_ops)
 

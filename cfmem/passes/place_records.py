@@ -11,6 +11,7 @@ builds the IR for the others.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable
 
 from xdsl.dialects import func
@@ -47,6 +48,10 @@ class FunctionRecords:
         self.key_attr = key_attr
         self.slicer = slicer
         self.values = Values()
+        self.counter = itertools.count()
+        """Numbers the records (``OpRecord.index``)."""
+        self.events: dict = {}
+        """Compute events handed out again (``measure_program``'s cache)."""
         fn = self.function(module)
         ids = self.number(fn.body.block, {})
         self.originals = len(self.values.info)
@@ -118,6 +123,7 @@ class FunctionRecords:
             inplace=is_inplace_op(op),
             concat_parts=parts,
             weights=tuple(ids[v] for v in weight_operands(op)),
+            index=next(self.counter),
         )
 
     # --- slices -----------------------------------------------------------------------

@@ -23,7 +23,7 @@ out the same; the tests compare both on every example and zoo model.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 from cfmem.dma.events import Block, Compute, Start, Wait
 from cfmem.planning.problem import align_up
@@ -76,6 +76,8 @@ class OpRecord:
     """A concat whose inputs may be computed into their parts: each part's byte offset."""
     weights: tuple[int, ...] = ()
     """The distinct weights it reads, in operand order (none for views and reshapes)."""
+    index: int = -1
+    """Its number among the records measured together: names its transfers, keys ``cache``."""
 
 
 @dataclass(frozen=True)
@@ -88,8 +90,13 @@ class Flags:
     evict: bool = False
 
 
+_STAY = Flags()
+_OFF_CHIP = Flags(offchip=True)
+_PREFETCHED = Flags(offchip=True, prefetch=True)
+
+
 @dataclass
-class Measured:
+class Placed:
     need: int
     tree: RegionTree
     events: Block
@@ -98,24 +105,33 @@ class Measured:
 
 
 class _Node:
-    """An op of the program being built: a record's op or a transfer's buffer, start or wait."""
+    """An op of the program being built: a record's op or a transfer's buffer, start or wait.
+    What most nodes leave at its default is a class attribute (one node is made per op of
+    every placement measured)."""
 
-    __slots__ = ("kind", "rec", "operands", "results", "resident", "flags", "buffer", "sources", "offsets", "token", "wait", "prev", "next")
+    resident = False
+    buffer = -1
+    """A transfer's destination."""
+    sources: list[int] = []
+    offsets: list[int] = []
+    token = -1
+    wait: _Node | None = None
+    """A transfer's wait."""
+    step = -1
+    """Its position in the built program."""
+    streamed: list[int] = []
+    """What DMA brings on chip for it (``streamed_operands`` once the evictions are in place)."""
+    name = ""
+    """A transfer's (and its wait's) token name, a buffer's name: the same in every placement."""
+    prev: _Node | None = None
+    next: _Node | None = None
 
-    def __init__(self, kind: str, rec: OpRecord | None, operands: list[int], results: tuple[int, ...], flags: Flags | None = None):
+    def __init__(self, kind: str, rec: OpRecord | None, operands: list[int], results: tuple[int, ...], flags: Flags = _STAY):
         self.kind = kind
         self.rec = rec
         self.operands = operands
         self.results = results
-        self.resident = False
-        self.flags = flags or _STAY
-        self.prev: _Node | None = None
-        self.next: _Node | None = None
-        self.buffer = -1
-        self.sources: list[int] = []
-        self.offsets: list[int] = []
-        self.token = -1
-        self.wait: _Node | None = None
+        self.flags = flags
 
 
 @dataclass
@@ -133,8 +149,8 @@ class _Program:
     """Values in the off-chip activation arena (``is_offchip_activation``)."""
     prefetched: set[int] = field(default_factory=set)
     """Off-chip values their readers get by DMA (``is_prefetched``)."""
-    streamed: dict[int, list[int]] = field(default_factory=dict)
-    """By node id: what DMA brings on chip for it, once the evictions are in place."""
+    readers: dict[int, list[_Node]] = field(default_factory=dict)
+    """The ops reading each value before transfers are inserted (an evicted result's)."""
 
     def place(self, node: _Node) -> None:
         """Note where ``node``'s results live (its flags)."""
@@ -200,14 +216,16 @@ class _Program:
 
     # --- nn-insert-dma -------------------------------------------------------------
 
-    def buffer(self, size: int, offchip: bool = False) -> _Node:
+    def buffer(self, size: int, name: str, offchip: bool = False) -> _Node:
         node = _Node("buffer", None, [], (), _OFF_CHIP if offchip else _STAY)
+        node.name = name
         node.results = (self.new_value(ValueInfo(size, 1, (size,)), node),)
         self.place(node)
         return node
 
-    def start(self, sources: list[int], buffer: int, offsets: list[int]) -> _Node:
+    def start(self, sources: list[int], buffer: int, offsets: list[int], name: str) -> _Node:
         node = _Node("start", None, [*sources, buffer], ())
+        node.name = name
         node.sources, node.buffer, node.offsets = sources, buffer, offsets
         node.token = self.new_value(ValueInfo(0), node)
         node.results = (node.token,)
@@ -215,7 +233,8 @@ class _Program:
 
     def wait_for(self, start: _Node) -> _Node:
         node = _Node("wait", None, [start.token], ())
-        node.results = tuple(self.new_value(replace(self.values[s], source="data", arg=False), node) for s in start.sources)
+        node.name = start.name
+        node.results = tuple(self.new_value(self.values[s], node) for s in start.sources)  # data: not in ``weights``
         start.wait = node
         return node
 
@@ -236,8 +255,8 @@ class _Program:
         for n in ops:
             weights.extend(w for w in self.weight_operands(n) if w not in weights)
         offsets, size = self.packed(weights)
-        buffer = self.buffer(size)
-        start = self.start(weights, buffer.results[0], offsets)
+        buffer = self.buffer(size, "resident")
+        start = self.start(weights, buffer.results[0], offsets, "resident")
         wait = self.wait_for(start)
         for new in (buffer, start, wait):
             new.resident = True
@@ -248,9 +267,9 @@ class _Program:
 
     def evict(self, node: _Node) -> None:
         result = node.results[0]
-        readers = [n for n in self.nodes if result in n.operands]
-        buffer = self.buffer(self.values[result].size, offchip=True)
-        start = self.start([result], buffer.results[0], [0])
+        readers = self.readers.get(result, [])
+        buffer = self.buffer(self.values[result].size, f"out{node.rec.index}", offchip=True)
+        start = self.start([result], buffer.results[0], [0], f"evict{node.rec.index}")
         wait = self.wait_for(start)
         wait.flags = _PREFETCHED
         self.place(wait)
@@ -267,26 +286,30 @@ class _Program:
     def insert_dma(self, slots: int) -> None:
         self.hoist_weights()
         self.load_resident()
-        for node in [n for n in self.nodes if n.kind == "op" and n.flags.evict and n.flags.offchip]:
+        evicted = [n for n in self.nodes if n.kind == "op" and n.flags.evict and n.flags.offchip]
+        for n in self.nodes if evicted else ():
+            for v in dict.fromkeys(n.operands):
+                self.readers.setdefault(v, []).append(n)
+        for node in evicted:
             self.evict(node)
         ops = [n for n in self.nodes if not (n.kind == "op" and n.rec.terminator)]
         for n in ops:
-            self.streamed[id(n)] = self.streamed_operands(n)
-        loaded = [n for n in ops if self.streamed[id(n)]]
+            n.streamed = self.streamed_operands(n)
+        loaded = [n for n in ops if n.streamed]
         if not loaded:
             return
         first = next(n for n in ops if not self.defines_weight(n))
         sizes = [0] * slots
         for k, n in enumerate(loaded):
-            need = self.packed(self.streamed[id(n)])[1]
+            need = self.packed(n.streamed)[1]
             sizes[k % slots] = max(sizes[k % slots], need)
         buffers: list[int | None] = []
         made: list[_Node] = []
-        for size in sizes:
+        for slot, size in enumerate(sizes):
             if size == 0:
                 buffers.append(None)
                 continue
-            made.append(self.buffer(size))
+            made.append(self.buffer(size, f"dma{slot}"))
             buffers.append(made[-1].results[0])
         self.insert_before(made, first)
         self.insert_transfers(loaded, buffers, first, sync=slots == 1)
@@ -294,11 +317,11 @@ class _Program:
     def insert_transfers(self, ops: list[_Node], buffers: list[int | None], first: _Node, sync: bool) -> None:
         starts = []
         for k, n in enumerate(ops):
-            weights = self.streamed[id(n)]
+            weights = n.streamed
             offsets, _ = self.packed(weights)
             buffer = buffers[k % len(buffers)]
             assert buffer is not None
-            starts.append(self.start(weights, buffer, offsets))
+            starts.append(self.start(weights, buffer, offsets, f"load{n.rec.index}"))
         order: dict[int, int] = {}
         node = first
         while node is not ops[-1]:
@@ -326,9 +349,6 @@ class _Program:
             self.insert_before([start], before)
 
 
-_STAY = Flags()
-_OFF_CHIP = Flags(offchip=True)
-_PREFETCHED = Flags(offchip=True, prefetch=True)
 
 
 @dataclass
@@ -349,9 +369,13 @@ class Values:
         return v
 
 
-def measure_program(records: list[OpRecord], values: Values, flags: dict[int, Flags], depth: int) -> Measured:
+def measure_program(
+    records: list[OpRecord], values: Values, flags: dict[int, Flags], depth: int, cache: dict | None = None
+) -> Placed:
     """The on-chip need, events and peak of ``records`` (one block, in order, slices
-    substituted) placed by ``flags`` (per op key) with a DMA rotation of ``depth``."""
+    substituted) placed by ``flags`` (per op key) with a DMA rotation of ``depth``.
+    ``cache`` (kept by the caller between placements of the same records) holds compute
+    events to hand out again."""
     program = _Program(dict(values.info), values.weights, values.read_only, _Node("head", None, [], ()), next_id=len(values.info))
     nodes = []
     for rec in records:
@@ -362,12 +386,13 @@ def measure_program(records: list[OpRecord], values: Values, flags: dict[int, Fl
         program.place(node)
     program.insert_after(nodes, program.head)
     program.insert_dma(depth)
-    return _measure(program)
+    return _measure(program, {} if cache is None else cache)
 
 
-def _measure(p: _Program) -> Measured:
+def _measure(p: _Program, cache: dict) -> Placed:
     nodes = p.nodes
-    step = {id(n): i for i, n in enumerate(nodes)}
+    for i, n in enumerate(nodes):
+        n.step = i
     uses: dict[int, list[_Node]] = {}
     for n in nodes:
         for v in n.operands:
@@ -375,16 +400,25 @@ def _measure(p: _Program) -> Measured:
     terminator = nodes[-1]
     outputs = set(terminator.operands)
 
+    read_until: dict[int, int] = {}
+
     def last_read(v: int) -> int:
+        """The step of the last op reading ``v`` or the bytes it lives in (``memory_readers``)."""
+        end = read_until.get(v)
+        if end is not None:
+            return end
         end = -1
         for reader in uses.get(v, ()):
-            end = max(end, step[id(reader)])
+            at = reader.step
+            if at > end:
+                end = at
             if reader.kind == "start":
                 wait = reader.wait
-                end = max(end, step[id(wait)])
+                end = max(end, wait.step)
                 if reader.buffer == v:
                     for r in wait.results:
                         end = max(end, last_read(r))
+        read_until[v] = end
         return end
 
     values, read_only, offchip = p.values, p.read_only, p.offchip
@@ -396,7 +430,7 @@ def _measure(p: _Program) -> Measured:
             and v not in outputs and v not in read_only and v not in offchip
         )
 
-    aliases = _aliases(p, nodes, step, uses, aliasable, last_read)
+    aliases = _aliases(p, nodes, uses, aliasable, last_read)
     members: dict[int, list[int]] = {}
     for v, (root, _) in aliases.items():
         members.setdefault(root, []).append(v)
@@ -415,7 +449,7 @@ def _measure(p: _Program) -> Measured:
                 continue
             first, end = k, max(k, last_read(v))
             for member in members.get(v, ()):
-                defined = step[id(p.owner[member])]
+                defined = p.owner[member].step
                 first, end = min(first, defined), max(end, defined, last_read(member))
             if node.resident:
                 end = len(nodes) - 1
@@ -434,7 +468,7 @@ def _measure(p: _Program) -> Measured:
             peak.append(("activation", t.size, node.rec.key))
         else:
             peak.append(("fixed", t.size, node.rec.key))
-    return Measured(need, tree, _events(p, nodes), peak, peak_ops)
+    return Placed(need, tree, _events(p, nodes, cache), peak, peak_ops)
 
 
 def _served_keys(buffer: int, uses: dict[int, list[_Node]]) -> list[int]:
@@ -449,7 +483,7 @@ def _served_keys(buffer: int, uses: dict[int, list[_Node]]) -> list[int]:
     return keys
 
 
-def _aliases(p: _Program, nodes, step, uses, aliasable, last_read) -> dict[int, tuple[int, int]]:
+def _aliases(p: _Program, nodes, uses, aliasable, last_read) -> dict[int, tuple[int, int]]:
     """``cfmem.passes.aliases.find_aliases`` of the built program (no ``yield`` kind: one block)."""
     parent: dict[int, tuple[int, int]] = {}
 
@@ -482,6 +516,17 @@ def _aliases(p: _Program, nodes, step, uses, aliasable, last_read) -> dict[int, 
         r = root(target)[0]
         members.setdefault(r, [r]).append(v)
 
+    ends: dict[int, tuple[int, int]] = {}
+
+    def members_end(r: int) -> int:
+        """The last step reading ``r`` or a member of it, from the members added since last asked."""
+        group = members.get(r, [r])
+        counted, end = ends.get(r, (0, -1))
+        for m in group[counted:]:
+            end = max(end, last_read(m))
+        ends[r] = (len(group), end)
+        return end
+
     for node in nodes:
         rec = node.rec
         if node.kind != "op" or not node.results or not free(node.results[0]):
@@ -492,20 +537,20 @@ def _aliases(p: _Program, nodes, step, uses, aliasable, last_read) -> dict[int, 
         elif rec.slice_offset is not None and aliasable(node.operands[0]):
             join(result, node.operands[0], rec.slice_offset)
         elif rec.inplace:
-            here = step[id(node)]
+            here = node.step
             for v in dict.fromkeys(node.operands):
                 if not aliasable(v) or p.values[v].shape != p.values[result].shape or p.values[v].size != p.values[result].size:
                     continue
                 r = root(v)[0]
                 if any(root(o)[0] == r for o in node.operands if o != v):
                     continue
-                if max((last_read(m) for m in members.get(r, [r])), default=-1) <= here:
+                if members_end(r) <= here:
                     join(result, v, 0)
                     break
     return {v: root(v) for v in parent}
 
 
-def _events(p: _Program, nodes: list[_Node]) -> Block:
+def _events(p: _Program, nodes: list[_Node], cache: dict) -> Block:
     """``cfmem.passes.dma_events.function_events`` of the built program."""
     values, owner, weights, offchip = p.values, p.owner, p.weights, p.offchip
     events: list = []
@@ -521,15 +566,19 @@ def _events(p: _Program, nodes: list[_Node]) -> Block:
             for v in node.operands:
                 wait = owner.get(v)
                 if wait is not None and wait.kind == "wait" and not wait.resident:
-                    token = f"#{wait.operands[0]}"
+                    token = wait.name
                     if token not in reads:
                         reads.append(token)
             moved_off = sum(values[v].size for v in set(node.operands) if v in weights or v in offchip)
             moved_off += sum(values[r].size for r in node.results if r in offchip)
-            events.append(Compute(rec.label, rec.macs, rec.moved, moved_off, tuple(reads), rec.sliced))
+            key = (rec.index, moved_off, *reads)
+            event = cache.get(key)
+            if event is None:
+                event = cache[key] = Compute(rec.label, rec.macs, rec.moved, moved_off, tuple(reads), rec.sliced)
+            events.append(event)
         elif kind == "start":
             ranges = tuple((o, o + values[s].size) for o, s in zip(node.offsets, node.sources))
-            events.append(Start(f"#{node.token}", f"#{node.buffer}", ranges, sum(values[s].size for s in node.sources)))
+            events.append(Start(node.name, owner[node.buffer].name, ranges, sum(values[s].size for s in node.sources)))
         elif kind == "wait":
-            events.append(Wait(f"#{node.operands[0]}"))
+            events.append(Wait(node.name))
     return Block("@fn", events)
