@@ -132,11 +132,11 @@ def _two_convs(flags: dict[int, Flags], depth: int):
     a = values.add(ValueInfo(2000, 4, (500,)))
     y = values.add(ValueInfo(400, 4, (100,)))
     records = [
-        OpRecord(None, "view w0", (), (w0,), defines_weight=True, event=False),
-        OpRecord(None, "view w1", (), (w1,), defines_weight=True, event=False),
-        OpRecord(0, "op0", (x, w0), (a,), macs=6400, movable=True, compute=True, weights=(w0,)),
-        OpRecord(1, "op1", (a, w1), (y,), macs=640, movable=True, compute=True, weights=(w1,)),
-        OpRecord(None, "return", (y,), (), event=False, terminator=True),
+        OpRecord(None, "view w0", (), (w0,), defines_weight=True, event=False, index=0),
+        OpRecord(None, "view w1", (), (w1,), defines_weight=True, event=False, index=1),
+        OpRecord(0, "op0", (x, w0), (a,), macs=6400, movable=True, compute=True, weights=(w0,), index=2),
+        OpRecord(1, "op1", (a, w1), (y,), macs=640, movable=True, compute=True, weights=(w1,), index=3),
+        OpRecord(None, "return", (y,), (), event=False, terminator=True, index=4),
     ]
     return measure_program(records, values, flags, depth)
 

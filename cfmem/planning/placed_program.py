@@ -77,7 +77,7 @@ class OpRecord:
     weights: tuple[int, ...] = ()
     """The distinct weights it reads, in operand order (none for views and reshapes)."""
     index: int = -1
-    """Its number among the records measured together: names its transfers, keys ``cache``."""
+    """Its number, unique among the records measured together: names its transfers, keys ``cache``."""
 
 
 @dataclass(frozen=True)
