@@ -135,7 +135,7 @@ class FunctionRecords:
             raise self.unsliceable[key]
         found = self.sliced.get((key, count))
         if found is None:
-            self.cut(self.sliceable, count)
+            self.cut([key], count)
             found = self.sliced[(key, count)]
         if isinstance(found, PassFailedException):
             raise found
@@ -187,7 +187,14 @@ class FunctionRecords:
             self.sliced[(key, count)] = [self.record(op, ids) for op in fragment]
 
     def program(self, slices: dict[int, int]) -> list[OpRecord]:
-        """The function's records with each op of ``slices`` replaced by its slices."""
+        """The function's records with each op of ``slices`` replaced by its slices (the ops not
+        cut yet at their count are cut together, in one copy of the module)."""
+        missing: dict[int, list[int]] = {}
+        for key, count in slices.items():
+            if count > 1 and (key, count) not in self.sliced and key not in self.unsliceable:
+                missing.setdefault(count, []).append(key)
+        for count, keys in missing.items():
+            self.cut(keys, count)
         out: list[OpRecord] = []
         for rec in self.records:
             count = slices.get(rec.key, 1) if rec.key is not None else 1
