@@ -234,6 +234,30 @@ def test_compile_command_writes_the_flat_module_and_refuses_bad_budgets(tmp_path
     assert not (tmp_path / "x.mlir").exists()
 
 
+def test_compile_writes_the_placed_graph_the_flat_module_computes_bit_for_bit(tmp_path):
+    """``--graph``: the tensor-level graph with its sliced ops cut, which the reference
+    interpreter runs to the flat module's outputs exactly; never over -o or the input."""
+    flat, graph = tmp_path / "flat.mlir", tmp_path / "graph.mlir"
+    done = run_cfmem("compile", str(EXAMPLES / "bigfc.mlir"), "--budget", "262144", "-o", str(flat), "--graph", str(graph))
+    assert done.returncode == 0, done.stderr
+    placed, _ = load_module(graph)
+    assert any("cfmem.slice_of" in op.attributes for op in placed.walk())  # the weight larger than the budget is cut
+    outputs = []
+    for module in (flat, graph):
+        ran = run_cfmem("run", str(module), "--seed", "0", "-o", str(module.with_suffix(".npz")))
+        assert ran.returncode == 0, ran.stderr
+        outputs.append(dict(np.load(module.with_suffix(".npz"))))
+    assert outputs[0].keys() == outputs[1].keys() and all(np.array_equal(outputs[0][k], outputs[1][k]) for k in outputs[0])
+    same = run_cfmem("compile", str(EXAMPLES / "bigfc.mlir"), "-o", str(tmp_path / "x.mlir"), "--graph", str(tmp_path / "x.mlir"))
+    assert same.returncode == 1 and "--graph and -o name the same file" in same.stderr
+    assert not (tmp_path / "x.mlir").exists()
+    model = tmp_path / "model.mlir"
+    model.write_text((EXAMPLES / "bigfc.mlir").read_text())
+    before = model.read_bytes()
+    over = run_cfmem("compile", str(model), "-o", str(tmp_path / "y.mlir"), "--graph", str(model))
+    assert over.returncode == 1 and model.read_bytes() == before and not (tmp_path / "y.mlir").exists()
+
+
 def _readers_without_transfer_sources(value):
     """``memory_readers`` as it would be if a transfer stopped reading its sources at its start."""
     from cfmem.dialects.nn_dma import DmaStartOp

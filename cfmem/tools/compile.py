@@ -41,6 +41,12 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         help=f"iterations assumed for timing an nn.loop whose count the IR does not fix (default: {ASSUMED_TRIPS})",
     )
     p.add_argument("-o", "--output", metavar="FLAT.mlir", help="write the flat module here instead of standard output")
+    p.add_argument(
+        "--graph", metavar="GRAPH.mlir",
+        help="also write the placed tensor-level graph here: the model with its placement attributes and every"
+             " sliced op cut, the graph the flat module computes bit for bit (cfmem run runs it with the reference"
+             " interpreter; slicing reorders float sums, so it may differ from the model in the last bits)",
+    )
     p.set_defaults(handler=main)
 
 
@@ -48,6 +54,10 @@ def loops_timed(path: dict) -> str:
     """``; loops timed at loop#0 32, loop#1 1 iterations`` when the timed path has loops."""
     loops = [f"{label} {n}" for label, n in path.items() if label.startswith("loop#")]
     return f"; loops timed at {', '.join(loops)} iterations" if loops else ""
+
+
+def _same_file(a: str, b: str) -> bool:
+    return a == b or Path(a).resolve() == Path(b).resolve()
 
 
 def load_chip(path: str | None) -> Chip:
@@ -70,6 +80,8 @@ def main(args: argparse.Namespace) -> int:
     from cfmem.ir_io import load_module, write_module
     from cfmem.tools.progress import placement_progress
 
+    if args.graph is not None and args.output is not None and _same_file(args.graph, args.output):
+        raise CfmemError("--graph and -o name the same file", args.graph)
     chip = load_chip(args.chip)
     module, _ = load_module(args.model)
     if is_flat(module):
@@ -81,6 +93,8 @@ def main(args: argparse.Namespace) -> int:
             roll=not args.unrolled, measured=measured,
         )
     write_module(compiled.flat, args.output)
+    if args.graph is not None:
+        write_module(compiled.graph, args.graph)
     print(
         f"{args.model}: {compiled.onchip_peak} of {compiled.budget} on-chip bytes;"
         f" {compiled.ms(chip):.3f} ms modeled on {chip.name}, bound {chip.milliseconds(compiled.bound_cycles):.3f} ms"
