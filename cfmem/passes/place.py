@@ -3,7 +3,7 @@ an on-chip budget, at the lowest modeled latency.
 
 The choices are the attributes of cfmem.passes.placement (plus ``cfmem.slices``
 when a weight is computed slice by slice, see ``nn-slice-weights``). A
-placement is judged by building it: the function is copied, sliced, given its
+placement is judged by what building it gives: the function sliced, given its
 DMA transfers (``nn-insert-dma``), and measured by
 
 - its on-chip need: the path-exact lower bound of its on-chip tensors, DMA and
@@ -14,6 +14,11 @@ DMA transfers (``nn-insert-dma``), and measured by
   (off-chip access by compute, transfers, stalls), along the path its
   latency is reported on (``cfmem compile``'s timed path), or else along
   each placement's slower path.
+
+A function of one block (no ``nn.if`` or ``nn.loop``) is read once into plain
+records (``cfmem.passes.place_records``), and each placement is measured from
+them without building IR (``cfmem.planning.placed_program``: the same need,
+latency and peak, several times faster); any other function is copied and built.
 
 Five searches run: one that may slice weights, one that may not, and three
 that may slice for 3/4, 9/16 and 1/2 of the budget; the fastest placement
