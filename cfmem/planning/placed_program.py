@@ -484,13 +484,17 @@ def _served_keys(buffer: int, uses: dict[int, list[_Node]]) -> list[int]:
 
 
 def _aliases(p: _Program, nodes, uses, aliasable, last_read) -> dict[int, tuple[int, int]]:
-    """``cfmem.passes.aliases.find_aliases`` of the built program (no ``yield`` kind: one block)."""
+    """``cfmem.passes.aliases.find_aliases`` of the built program (no ``yield`` kind: one block).
+
+    Each alias's root and offset are kept as links are made: a value taking part in a
+    reshape, slice or in-place link is never itself a root then (only concat links, made
+    first, give a value members), so a root once found stays the root."""
     parent: dict[int, tuple[int, int]] = {}
 
     def free(v: int) -> bool:
-        return aliasable(v) and v not in parent
+        return v not in parent and aliasable(v)
 
-    def root(v: int) -> tuple[int, int]:
+    def chain(v: int) -> tuple[int, int]:
         offset = 0
         while v in parent:
             v, delta = parent[v]
@@ -505,15 +509,19 @@ def _aliases(p: _Program, nodes, uses, aliasable, last_read) -> dict[int, tuple[
             producer = p.owner.get(v)
             if producer is not None and producer.kind == "op" and producer.rec.compute and free(v) and len(uses.get(v, ())) == 1:
                 parent[v] = (node.results[0], offset)
+    roots = {v: chain(v) for v in parent}
     members: dict[int, list[int]] = {}
-    for v in parent:
-        members.setdefault(root(v)[0], [root(v)[0]])
-    for v in parent:
-        members[root(v)[0]].append(v)
+    for v, (r, _) in roots.items():
+        members.setdefault(r, [r]).append(v)
+
+    def root(v: int) -> int:
+        found = roots.get(v)
+        return v if found is None else found[0]
 
     def join(v: int, target: int, offset: int) -> None:
         parent[v] = (target, offset)
-        r = root(target)[0]
+        r, base = roots.get(target, (target, 0))
+        roots[v] = (r, base + offset)
         members.setdefault(r, [r]).append(v)
 
     ends: dict[int, tuple[int, int]] = {}
@@ -527,27 +535,31 @@ def _aliases(p: _Program, nodes, uses, aliasable, last_read) -> dict[int, tuple[
         ends[r] = (len(group), end)
         return end
 
+    values = p.values
     for node in nodes:
-        rec = node.rec
-        if node.kind != "op" or not node.results or not free(node.results[0]):
+        if node.kind != "op" or not node.results:
             continue
+        rec = node.rec
         result = node.results[0]
+        if not free(result):
+            continue
         if rec.reshape and aliasable(node.operands[0]):
             join(result, node.operands[0], 0)
         elif rec.slice_offset is not None and aliasable(node.operands[0]):
             join(result, node.operands[0], rec.slice_offset)
         elif rec.inplace:
             here = node.step
+            shape, size = values[result].shape, values[result].size
             for v in dict.fromkeys(node.operands):
-                if not aliasable(v) or p.values[v].shape != p.values[result].shape or p.values[v].size != p.values[result].size:
+                if not aliasable(v) or values[v].shape != shape or values[v].size != size:
                     continue
-                r = root(v)[0]
-                if any(root(o)[0] == r for o in node.operands if o != v):
+                r = root(v)
+                if any(root(o) == r for o in node.operands if o != v):
                     continue
                 if members_end(r) <= here:
                     join(result, v, 0)
                     break
-    return {v: root(v) for v in parent}
+    return roots
 
 
 def _events(p: _Program, nodes: list[_Node], cache: dict) -> Block:
