@@ -6,19 +6,21 @@ nothing of this script's).
 Models: ``resnet50, densenet121, inception_v2, shufflenet, squeezenet, vgg19`` from the onnx
 wheel's backend test data (``light_*.onnx``: real architectures whose weights are
 ``ConstantOfShape`` fills, so their outputs are nearly constant and the numeric check is weak
-there; the flat interpreter's byte-ownership and DMA checks are not), and the zoo's float
-``dscnn`` and ``gru_kws`` (``cfmem.testing.zoo.float_model``). Per model, in order:
+there; the flat interpreter's byte-ownership and DMA checks are not), and every model of the
+zoo (``cfmem.testing.zoo``: torchvision nets, keyword spotters, a transformer block, silero and
+models with ifs, float and int8). Per model, in order:
 
-1. ``import``: ``cfmem import MODEL.onnx -o DIR/m.mlir``; the weight bytes are the size of the
-   ``m.weights.bin`` it writes.
+1. ``import``: ``cfmem import MODEL.onnx -o DIR/m.mlir`` (with the zoo's ``--input-shape``s);
+   the weight bytes are the size of the ``m.weights.bin`` it writes.
 2. ``P``: the unconstrained ping-pong peak (``cfmem.fit.baseline_pingpong`` on
    ``timing_path``, as ``bench/fit_chip.py`` computes it), in a forked child of this script
    (wall seconds only; not a ``cfmem`` command).
 3. ``compile``: ``cfmem compile DIR/m.mlir -o DIR/flat.mlir`` (the default chip's 2 MiB).
 4. ``compile --budget``: at 50 % of P for the light models; at 100, 75, 50 and 25 % of P for
    the zoo models (``bench/fit_chip.py``'s fractions).
-5. ``reference run``: ``cfmem run DIR/m.mlir --seed 0`` (the reference interpreter).
-6. ``check``: ``cfmem run`` of every flat module on the same seeded inputs (the flat
+5. ``reference run``: ``cfmem run DIR/m.mlir --seed 0`` (the reference interpreter); a zoo
+   model runs on the zoo's first input set instead (``--inputs``).
+6. ``check``: ``cfmem run`` of every flat module on the same inputs (the flat
    interpreter with its default checks: no tensor read after another overwrote its bytes, no
    DMA buffer read before its wait), its outputs compared with the reference run's within
    ``bench/fit_chip.py``'s rtol / atol. Upstream MLIR (``cfmem check-mlir``) is not run.
@@ -71,8 +73,15 @@ from cfmem.differential import max_abs_diff, scaled_error  # noqa: E402
 
 LIGHT = ("resnet50", "densenet121", "inception_v2", "shufflenet", "squeezenet", "vgg19")
 """Models of the onnx wheel's backend test data (``light_NAME.onnx``)."""
-ZOO = ("dscnn", "gru_kws")
-"""Float zoo models; their budgets are ``FRACTIONS`` of P."""
+def zoo_names() -> tuple[str, ...]:
+    from cfmem.testing import zoo
+
+    return tuple(m.name for m in zoo.models())
+
+
+ZOO = zoo_names()
+"""Every model of the zoo (``cfmem.testing.zoo``: float, int8 QDQ, QOperator and dynamic, with
+ifs and loops); their budgets are ``FRACTIONS`` of P, their inputs the zoo's first input set."""
 LIGHT_FRACTIONS = (0.5,)
 COMPILE_LIMIT_S = 20.0
 """Light models: each compile, with or without a budget."""
@@ -103,8 +112,31 @@ def model_path(name: str) -> Path:
     if name in ZOO:
         from cfmem.testing import zoo
 
-        return zoo.float_model(name)
+        return Path(zoo.zoo_model(name).path())
     return light_path(name)
+
+
+def import_args(name: str) -> list[str]:
+    """``cfmem import`` options a zoo model needs: its input shapes."""
+    if name not in ZOO:
+        return []
+    from cfmem.testing import zoo
+
+    shapes = zoo.zoo_model(name).shapes
+    return [arg for k, dims in shapes.items() for arg in ("--input-shape", f"{k}={','.join(map(str, dims))}")]
+
+
+def input_args(name: str, work: Path) -> list[str]:
+    """``cfmem run`` options giving the inputs: the zoo's first input set (written to
+    ``work/inputs.npz``), or seeded random ones for the light models."""
+    if name not in ZOO:
+        return ["--seed", str(SEED)]
+    from cfmem.importers.onnx_reference import cfmem_inputs
+    from cfmem.testing import zoo
+
+    feeds = cfmem_inputs(zoo.zoo_model(name).feeds()[0], {})
+    np.savez(work / "inputs.npz", **feeds)
+    return ["--inputs", str(work / "inputs.npz")]
 
 
 # --------------------------------------------------------------------------
@@ -253,7 +285,7 @@ def run_model(name: str, work: Path, timeout: float, memory_cap: int = 0) -> Res
     except Exception as err:  # noqa: BLE001 - a missing model is a result here
         result.steps.append(Step("import", note=f"no model file: {str(err).splitlines()[0]}"))
         return result
-    if step("import", "import", source, "-o", module) is None:
+    if step("import", "import", source, "-o", module, *import_args(name)) is None:
         return result
     result.weight_bytes = (work / "m.weights.bin").stat().st_size if (work / "m.weights.bin").exists() else 0
 
@@ -284,12 +316,13 @@ def run_model(name: str, work: Path, timeout: float, memory_cap: int = 0) -> Res
         flats.append((label, flat, ["--budget", str(budget)]))
 
     reference = work / "reference.npz"
-    if step("reference run", "run", module, "--seed", str(SEED), "-o", str(reference)) is None:
+    inputs = input_args(name, work)
+    if step("reference run", "run", module, *inputs, "-o", str(reference)) is None:
         return result
     want = dict(np.load(reference))
     for label, flat, budget_args in flats:
         out = str(Path(flat).with_suffix(".npz"))
-        done = step(f"check: {label}", "run", flat, "--seed", str(SEED), "-o", out)
+        done = step(f"check: {label}", "run", flat, *inputs, "-o", out)
         if done is None:
             return result
         got = dict(np.load(out))
@@ -298,12 +331,12 @@ def run_model(name: str, work: Path, timeout: float, memory_cap: int = 0) -> Res
         done[0].ok = error <= 1.0
         done[0].note = (f"max |flat - reference| {diff:.1e}" + ("" if done[0].ok else f" (OUT OF rtol {RTOL:g} / atol {ATOL:g})")
                         + f"; reference outputs span {spread:.1e}")  # fmt: skip
-        if not done[0].ok and not explained_by_graph(step, module, flat, budget_args, got, done[0], diff):
+        if not done[0].ok and not explained_by_graph(step, module, flat, budget_args, inputs, got, done[0]):
             return result
     return result
 
 
-def explained_by_graph(step, module: str, flat: str, budget_args: list[str], got: dict, check: Step, diff: float) -> bool:
+def explained_by_graph(step, module: str, flat: str, budget_args: list[str], inputs: list[str], got: dict, check: Step) -> bool:
     """Whether ``flat``'s outputs ``got``, out of tolerance of the imported model's, are its
     placed graph's bit for bit: the same compile again with ``--graph`` (its flat module must
     come out byte-identical), the graph run by the reference interpreter. Then the difference
@@ -316,7 +349,7 @@ def explained_by_graph(step, module: str, flat: str, budget_args: list[str], got
         check.note += "; compiling again gave another flat module"
         return False
     out = str(Path(graph).with_suffix(".npz"))
-    if step(f"reference run of {Path(graph).name}", "run", graph, "--seed", str(SEED), "-o", out) is None:
+    if step(f"reference run of {Path(graph).name}", "run", graph, *inputs, "-o", out) is None:
         return False
     placed = dict(np.load(out))
     same = placed.keys() == got.keys() and all(np.array_equal(placed[k], got[k]) for k in got)
@@ -437,7 +470,8 @@ def report(results: list[Result], argv: str, seconds: float, pending: list[str],
         " their outputs are nearly constant (the span of the reference outputs is shown) and the numeric check is"
         " weak there; the flat interpreter's byte-ownership and DMA-wait checks are not. Check: `cfmem run` of each"
         f" flat module (flat interpreter, default checks) against `cfmem run` of the imported module (reference"
-        f" interpreter) on the same inputs (`--seed {SEED}`), within rtol {RTOL:g} / atol {ATOL:g}; upstream MLIR"
+        f" interpreter) on the same inputs (`--seed {SEED}`; a zoo model's first input set), within rtol {RTOL:g} /"
+        f" atol {ATOL:g}; upstream MLIR"
         " (`cfmem check-mlir`) is not run. A flat module out of that tolerance is compiled again with `--graph`"
         " (its flat module must come out byte-identical) and checked against its placed graph run by the reference"
         " interpreter: it passes when the flat outputs are the graph's bit for bit (the difference from the model is"
