@@ -83,6 +83,14 @@ def test_random_graphs_measure_the_same_from_records_as_built(seed):
     assert _compare(module, 25, seed) == 1
 
 
+@pytest.mark.parametrize("seed", range(12))
+def test_random_graphs_with_nested_ifs_measure_the_same_from_records_as_built(seed):
+    """Values from above read deep in branches, results yielded, each branch its own DMA
+    segments, ifs between a block's segments."""
+    module = random_graph(seed, GraphShape(ops=16, ifs=3, depth=2, min_depth=2))
+    assert _compare(module, 25, seed) == 1
+
+
 def _zoo_module(name: str):
     from cfmem.importers.onnx_import import import_onnx
     from cfmem.testing import onnx_models as om
@@ -98,10 +106,11 @@ def test_zoo_models_measure_the_same_from_records_as_built(name):
     assert _compare(_zoo_module(name), 12, 1) == 1
 
 
-def test_a_function_with_control_flow_is_built_and_one_without_is_read_as_records():
+def test_a_function_with_a_loop_is_built_and_one_with_ifs_alone_is_read_as_records():
+    with_loop = random_graph(3, GraphShape(ops=10, ifs=0, loops=1))
     with_if = random_graph(3, GraphShape(ops=10, min_depth=1))
     straight = random_graph(3, GraphShape(ops=10, ifs=0))
-    for module, expected in ((with_if, False), (straight, True)):
+    for module, expected in ((with_loop, False), (with_if, True), (straight, True)):
         with place._keyed(module):
             name = place.functions(module)[0].sym_name.data
             assert (place._records(module, name) is not None) is expected

@@ -15,10 +15,10 @@ DMA transfers (``nn-insert-dma``), and measured by
   latency is reported on (``cfmem compile``'s timed path), or else along
   each placement's slower path.
 
-A function of one block (no ``nn.if`` or ``nn.loop``) is read once into plain
-records (``cfmem.passes.place_records``), and each placement is measured from
-them without building IR (``cfmem.planning.placed_program``: the same need,
-latency and peak, several times faster); any other function is copied and built.
+A function without ``nn.loop`` is read once into plain records
+(``cfmem.passes.place_records``), and each placement is measured from them
+without building IR (``cfmem.planning.placed_program``: the same need, latency
+and peak, several times faster); a function with loops is copied and built.
 
 Five searches run: one that may slice weights, one that may not, and three
 that may slice for 3/4, 9/16 and 1/2 of the budget; the fastest placement

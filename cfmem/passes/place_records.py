@@ -5,22 +5,24 @@ function's ops once into plain records, and the slices ``nn-slice-weights`` cuts
 per slice count (slicing is op-local: the real pass cuts a copy of the module, and the new ops
 are read like the others), so a placement is measured without copying or rewriting IR.
 
-Only functions of one block without ``nn.if``/``nn.loop`` are read (``supports``); ``nn-place``
-builds the IR for the others.
+Functions whose only regions are ``nn.if`` branches are read (``supports``): an if's record
+holds its branches' records. ``nn-place`` builds the IR for the others (``nn.loop``).
 """
 
 from __future__ import annotations
 
 import itertools
+from dataclasses import replace
 from collections.abc import Callable
 
 from xdsl.dialects import func
 from xdsl.dialects.builtin import IntegerAttr, ModuleOp, TensorType, i64
-from xdsl.ir import Block, Operation, SSAValue
+from xdsl.ir import Block, BlockArgument, Operation, SSAValue
 from xdsl.traits import IsTerminator
 from xdsl.utils.exceptions import PassFailedException
 
 from cfmem.dialects.nn_compute import ComputeOp, ConcatOp, ConstantOp, SliceOp
+from cfmem.dialects.nn_control import IfOp
 from cfmem.dialects.nn_quant import QConcatOp
 from cfmem.dialects.nn_weights import GetGlobalOp, ReshapeOp, ViewOp
 from cfmem.dialects.types import element_bytes, tensor_bytes
@@ -34,8 +36,11 @@ from cfmem.planning.placed_program import Flags, OpRecord, ValueInfo, Values
 
 
 def supports(fn: func.FuncOp) -> bool:
-    """Whether ``fn`` is one block of ops without regions."""
-    return len(fn.body.blocks) == 1 and not any(op.regions for op in fn.body.block.ops)
+    """Whether ``fn`` is one block whose only ops with regions are ``nn.if``s (of one block each)."""
+    if len(fn.body.blocks) != 1:
+        return False
+    return all(not op.regions or (isinstance(op, IfOp) and all(len(r.blocks) == 1 for r in op.regions))
+               for op in fn.walk() if op is not fn)
 
 
 class FunctionRecords:
@@ -53,16 +58,16 @@ class FunctionRecords:
         self.events: dict = {}
         """Compute events handed out again (``measure_program``'s cache)."""
         fn = self.function(module)
-        ids = self.number(fn.body.block, {})
+        ids = {v: self.add_value(v, is_arg=isinstance(v, BlockArgument)) for v in _values(fn)}
         self.originals = len(self.values.info)
         """Values of the function itself (ids below it); slices' values come after."""
-        self.records = [self.record(op, ids) for op in fn.body.block.ops]
-        self.position = {rec.key: k for k, rec in enumerate(self.records) if rec.key is not None}
+        self.records = self.block(fn.body.block, ids)
+        self.by_key = {rec.key: rec for rec in _walk(self.records) if rec.key is not None}
         self.sliced: dict[tuple[int, int], list[OpRecord] | PassFailedException] = {}
         self.unsliceable: dict[int, PassFailedException] = {}
         self.sliceable: list[int] = []
         """Keys of the ops the slicer can cut; the others' answer is known at once."""
-        for op in fn.body.block.ops:
+        for op in fn.walk():
             key = _key(op, key_attr)
             if key is None or not weight_operands(op):
                 continue
@@ -75,16 +80,8 @@ class FunctionRecords:
     def function(self, module: ModuleOp) -> func.FuncOp:
         return next(f for f in functions(module) if f.sym_name.data == self.fn_name)
 
-    def number(self, block: Block, ids: dict[SSAValue, int]) -> dict[SSAValue, int]:
-        """Ids for ``block``'s arguments and results not in ``ids`` yet (fresh ones)."""
-        for arg in block.args:
-            if arg not in ids:
-                ids[arg] = self.add_value(arg, is_arg=True)
-        for op in block.ops:
-            for r in op.results:
-                if r not in ids:
-                    ids[r] = self.add_value(r)
-        return ids
+    def block(self, block: Block, ids: dict[SSAValue, int]) -> tuple[OpRecord, ...]:
+        return tuple(self.record(op, ids) for op in block.ops)
 
     def add_value(self, value: SSAValue, is_arg: bool = False) -> int:
         ty = value.type
@@ -114,7 +111,7 @@ class FunctionRecords:
             moved=op.bytes_written() if hasattr(op, "bytes_written") else 0,
             sliced=SLICE_OF_ATTR in op.attributes,
             defines_weight=isinstance(op, GetGlobalOp | ViewOp) or (isinstance(op, ReshapeOp) and weight_result),
-            event=not (isinstance(op, GetGlobalOp | ViewOp | ConstantOp) or terminator or weight_result),
+            event=not (isinstance(op, GetGlobalOp | ViewOp | ConstantOp | IfOp) or terminator or weight_result),
             terminator=terminator,
             movable=isinstance(op, ComputeOp) or (isinstance(op, ReshapeOp) and not is_read_only(op.result)),
             compute=isinstance(op, ComputeOp),
@@ -124,6 +121,7 @@ class FunctionRecords:
             concat_parts=parts,
             weights=tuple(ids[v] for v in weight_operands(op)),
             index=next(self.counter),
+            branches=tuple(self.block(r.block, ids) for r in op.branches) if isinstance(op, IfOp) else (),
         )
 
     # --- slices -----------------------------------------------------------------------
@@ -149,10 +147,10 @@ class FunctionRecords:
         clone = self.module.clone()
         fn = self.function(clone)
         wanted = set(keys)
-        for op in fn.body.block.ops:
+        for op in fn.walk():
             if _key(op, self.key_attr) in wanted:
                 op.attributes[SLICES_ATTR] = IntegerAttr(count, i64)
-        before = set(fn.body.block.ops)
+        before = set(fn.walk())
         originals = dict(zip(_values(fn), range(self.originals)))
         try:
             self.slicer(clone)
@@ -165,7 +163,7 @@ class FunctionRecords:
             return
         ids = dict(originals)
         fragments: dict[int, list[Operation]] = {}
-        for op in fn.body.block.ops:
+        for op in fn.walk():
             if op in before:
                 continue
             owner = op
@@ -173,7 +171,7 @@ class FunctionRecords:
                 owner = next(iter(op.results[0].uses)).operation
             fragments.setdefault(_key(owner, self.key_attr), []).append(op)
         for key, fragment in fragments.items():  # the last new op's result replaces the op's
-            ids[fragment[-1].results[0]] = self.records[self.position[key]].results[0]
+            ids[fragment[-1].results[0]] = self.by_key[key].results[0]
         for fragment in fragments.values():
             for op in fragment:
                 for r in op.results:
@@ -182,11 +180,11 @@ class FunctionRecords:
         for key in keys:
             fragment = fragments.get(key)
             if not fragment:  # one slice: the op is left as it is
-                self.sliced[(key, count)] = [self.records[self.position[key]]]
+                self.sliced[(key, count)] = [self.by_key[key]]
                 continue
             self.sliced[(key, count)] = [self.record(op, ids) for op in fragment]
 
-    def program(self, slices: dict[int, int]) -> list[OpRecord]:
+    def program(self, slices: dict[int, int]) -> tuple[OpRecord, ...]:
         """The function's records with each op of ``slices`` replaced by its slices (the ops not
         cut yet at their count are cut together, in one copy of the module)."""
         missing: dict[int, list[int]] = {}
@@ -195,11 +193,19 @@ class FunctionRecords:
                 missing.setdefault(count, []).append(key)
         for count, keys in missing.items():
             self.cut(keys, count)
+        return self.substituted(self.records, slices) if slices else self.records
+
+    def substituted(self, records: tuple[OpRecord, ...], slices: dict[int, int]) -> tuple[OpRecord, ...]:
         out: list[OpRecord] = []
-        for rec in self.records:
+        for rec in records:
             count = slices.get(rec.key, 1) if rec.key is not None else 1
-            out.extend(self.slices(rec.key, count) if count > 1 else [rec])
-        return out
+            if count > 1:
+                out.extend(self.slices(rec.key, count))
+            elif rec.branches:
+                out.append(replace(rec, branches=tuple(self.substituted(b, slices) for b in rec.branches)))
+            else:
+                out.append(rec)
+        return tuple(out)
 
     def flags(self, weights: dict[int, str], offchip: frozenset[int], prefetch: frozenset[int], evict: frozenset[int]) -> dict[int, Flags]:
         """Each keyed op's placement, as ``nn-place``'s ``_apply`` writes it (``set_offchip``:
@@ -212,9 +218,15 @@ class FunctionRecords:
 
 
 def _values(fn: func.FuncOp) -> list[SSAValue]:
-    """``fn``'s block arguments and results in the order ``FunctionRecords.number`` numbers them."""
-    block = fn.body.block
-    return [*block.args, *(r for op in block.ops for r in op.results)]
+    """``fn``'s arguments and the results of its ops in walk order: how its values are numbered."""
+    return [*fn.body.block.args, *(r for op in fn.walk() if op is not fn for r in op.results)]
+
+
+def _walk(records):
+    for rec in records:
+        yield rec
+        for branch in rec.branches:
+            yield from _walk(branch)
 
 
 def _key(op: Operation, key_attr: str) -> int | None:

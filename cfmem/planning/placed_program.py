@@ -12,12 +12,13 @@ three things from records of the function's ops, read once (``cfmem.passes.place
   flags per op key, turned into the event tree (``cfmem.dma.events``) and the liveness region
   tree (``cfmem.planning.regions``) exactly as the IR pipeline builds them.
 
-Assumptions (``place_records`` falls back to building the IR otherwise): one block, no
-``nn.if`` or ``nn.loop``; DMA inserted with ``nn-insert-dma``'s defaults (ping-pong per region,
-buffers per region, 64-byte alignment, no DMA budget) at the placement's depth; aliases of
-every kind but ``yield`` (only found in branches). Each step below mirrors one step of the IR
-passes, in the same order, so that ties (the first step at the peak, the order of tensors) come
-out the same; the tests compare both on every example and zoo model.
+Assumptions (``place_records`` falls back to building the IR otherwise): no ``nn.loop`` (an
+``nn.if``'s branches are blocks of records); DMA inserted with ``nn-insert-dma``'s defaults
+(ping-pong per region, buffers per region, 64-byte alignment, no DMA budget) at the
+placement's depth; aliases of every kind. Each step mirrors one step of the IR passes, in the
+same order, so that ties (the first step at the peak, the order of tensors) come out the same;
+the tests compare both on random graphs with and without ifs and on real models. Liveness,
+aliases and events are ``cfmem.planning.placed_liveness``'s.
 """
 
 from __future__ import annotations
@@ -78,6 +79,8 @@ class OpRecord:
     """The distinct weights it reads, in operand order (none for views and reshapes)."""
     index: int = -1
     """Its number, unique among the records measured together: names its transfers, keys ``cache``."""
+    branches: tuple[tuple[OpRecord, ...], ...] = ()
+    """An ``nn.if``'s then and else blocks (each ending with its ``nn.yield``)."""
 
 
 @dataclass(frozen=True)
@@ -105,9 +108,9 @@ class Placed:
 
 
 class _Node:
-    """An op of the program being built: a record's op or a transfer's buffer, start or wait.
-    What most nodes leave at its default is a class attribute (one node is made per op of
-    every placement measured)."""
+    """An op of the program being built: a record's op, a transfer's buffer, start or wait, or
+    the sentinel heading a block. What most nodes leave at its default is a class attribute
+    (one node is made per op of every placement measured)."""
 
     resident = False
     buffer = -1
@@ -118,13 +121,19 @@ class _Node:
     wait: _Node | None = None
     """A transfer's wait."""
     step = -1
-    """Its position in the built program."""
+    """Its position in its block."""
     streamed: list[int] = []
     """What DMA brings on chip for it (``streamed_operands`` once the evictions are in place)."""
     name = ""
     """A transfer's (and its wait's) token name, a buffer's name: the same in every placement."""
     prev: _Node | None = None
     next: _Node | None = None
+    block: _Node | None = None
+    """The sentinel heading its block."""
+    branches: list[_Node] = []
+    """An if's blocks (their sentinels)."""
+    parent_op: _Node | None = None
+    """A sentinel's: the if whose branch it heads (None for the function's body)."""
 
     def __init__(self, kind: str, rec: OpRecord | None, operands: list[int], results: tuple[int, ...], flags: Flags = _STAY):
         self.kind = kind
@@ -134,15 +143,63 @@ class _Node:
         self.flags = flags
 
 
+def block_nodes(head: _Node) -> list[_Node]:
+    """The nodes of the block ``head`` heads, in order."""
+    out = []
+    node = head.next
+    while node is not None:
+        out.append(node)
+        node = node.next
+    return out
+
+
+def walk(head: _Node) -> list[_Node]:
+    """Every node of the block ``head`` heads and of the blocks nested in it, in pre-order (an if
+    before its branches' nodes), as ``Operation.walk`` goes."""
+    out: list[_Node] = []
+    stack: list[_Node | None] = [head.next]
+    while stack:
+        node = stack.pop()
+        while node is not None:
+            out.append(node)
+            if node.branches:
+                stack.append(node.next)
+                stack.extend(b.next for b in reversed(node.branches))
+                break
+            node = node.next
+    return out
+
+
+def all_heads(head: _Node) -> list[_Node]:
+    """``head`` and every block nested in its block, parents first (``insert_dma.all_blocks``)."""
+    out = [head]
+    for node in block_nodes(head):
+        for branch in node.branches:
+            out.extend(all_heads(branch))
+    return out
+
+
+def in_block(node: _Node, head: _Node) -> _Node:
+    """The node of block ``head`` that is ``node`` or holds it."""
+    while node.block is not head:
+        node = node.block.parent_op
+    return node
+
+
+def is_terminator(node: _Node) -> bool:
+    return node.kind == "op" and node.rec.terminator
+
+
 @dataclass
 class _Program:
-    """The ops of one placement as a linked list (transfers are inserted before and after ops)."""
+    """The ops of one placement as linked lists, one per block (transfers are inserted before
+    and after ops)."""
 
     values: dict[int, ValueInfo]
     weights: frozenset[int]
     read_only: frozenset[int]
     head: _Node
-    """A sentinel before the first op."""
+    """The sentinel heading the function's body."""
     owner: dict[int, _Node] = field(default_factory=dict)
     next_id: int = 0
     offchip: set[int] = field(default_factory=set)
@@ -162,12 +219,8 @@ class _Program:
 
     @property
     def nodes(self) -> list[_Node]:
-        out = []
-        node = self.head.next
-        while node is not None:
-            out.append(node)
-            node = node.next
-        return out
+        """The nodes of the function's body."""
+        return block_nodes(self.head)
 
     def new_value(self, info: ValueInfo, owner: _Node) -> int:
         v = self.next_id
@@ -182,7 +235,7 @@ class _Program:
         return node.rec.weights if node.kind == "op" else ()
 
     def streamed_operands(self, node: _Node) -> list[int]:
-        if node.kind == "start" or (node.kind == "op" and node.rec.terminator):
+        if node.kind == "start" or is_terminator(node) or node.branches:
             return []
         streamed = list(self.weight_operands(node)) if node.flags.weights == "stream" else []
         prefetched = self.prefetched
@@ -207,12 +260,21 @@ class _Program:
         self.insert_after(new, anchor.prev)
 
     def insert_after(self, new: list[_Node], anchor: _Node) -> None:
+        block = anchor.block
         for node in new:
+            node.block = block
             node.prev, node.next = anchor, anchor.next
             if anchor.next is not None:
                 anchor.next.prev = node
             anchor.next = node
             anchor = node
+
+    @staticmethod
+    def unlink(node: _Node) -> None:
+        node.prev.next = node.next
+        if node.next is not None:
+            node.next.prev = node.prev
+        node.prev = node.next = None
 
     # --- nn-insert-dma -------------------------------------------------------------
 
@@ -242,12 +304,14 @@ class _Program:
         node.operands = [on_chip.get(v, v) for v in node.operands]
 
     def hoist_weights(self) -> None:
-        nodes = self.nodes
-        self.head.next = None
-        self.insert_after([n for n in nodes if self.defines_weight(n)] + [n for n in nodes if not self.defines_weight(n)], self.head)
+        """Every weight-defining op, in walk order, to the top of the function's body."""
+        moved = [n for n in walk(self.head) if self.defines_weight(n)]
+        for node in moved:
+            self.unlink(node)
+        self.insert_after(moved, self.head)
 
     def load_resident(self) -> None:
-        ops = [n for n in self.nodes if self.weight_operands(n) and n.flags.weights == "resident"]
+        ops = [n for n in walk(self.head) if self.weight_operands(n) and n.flags.weights == "resident"]
         if not ops:
             return
         first = next(n for n in self.nodes if not self.defines_weight(n))
@@ -275,7 +339,7 @@ class _Program:
         self.place(wait)
         self.insert_after([buffer, start], node)
         following = start.next
-        if (following.kind == "op" and following.rec.terminator) or following in readers:
+        if is_terminator(following) or following.branches or any(in_block(r, following.block) is following for r in readers):
             self.insert_before([wait], following)
         else:
             self.insert_after([wait], following)
@@ -286,13 +350,19 @@ class _Program:
     def insert_dma(self, slots: int) -> None:
         self.hoist_weights()
         self.load_resident()
-        evicted = [n for n in self.nodes if n.kind == "op" and n.flags.evict and n.flags.offchip]
-        for n in self.nodes if evicted else ():
+        everything = walk(self.head)
+        evicted = [n for n in everything if n.kind == "op" and n.flags.evict and n.flags.offchip]
+        for n in everything if evicted else ():
             for v in dict.fromkeys(n.operands):
                 self.readers.setdefault(v, []).append(n)
         for node in evicted:
             self.evict(node)
-        ops = [n for n in self.nodes if not (n.kind == "op" and n.rec.terminator)]
+        for head in all_heads(self.head):
+            for ops in _segments(block_nodes(head)):
+                self.insert_segment(ops, slots)
+
+    def insert_segment(self, ops: list[_Node], slots: int) -> None:
+        """The buffers and transfers of one segment (ops between ifs of one block)."""
         for n in ops:
             n.streamed = self.streamed_operands(n)
         loaded = [n for n in ops if n.streamed]
@@ -349,6 +419,15 @@ class _Program:
             self.insert_before([start], before)
 
 
+def _segments(nodes: list[_Node]) -> list[list[_Node]]:
+    """A block's ops cut at each if (the ifs and the terminator left out: ``insert_dma.segments``)."""
+    parts: list[list[_Node]] = [[]]
+    for node in nodes:
+        if node.branches:
+            parts.append([])
+        elif not is_terminator(node):
+            parts[-1].append(node)
+    return parts
 
 
 @dataclass
@@ -372,11 +451,26 @@ class Values:
 def measure_program(
     records: list[OpRecord], values: Values, flags: dict[int, Flags], depth: int, cache: dict | None = None
 ) -> Placed:
-    """The on-chip need, events and peak of ``records`` (one block, in order, slices
+    """The on-chip need, events and peak of ``records`` (the function's body, in order, slices
     substituted) placed by ``flags`` (per op key) with a DMA rotation of ``depth``.
     ``cache`` (kept by the caller between placements of the same records) holds compute
     events to hand out again."""
-    program = _Program(dict(values.info), values.weights, values.read_only, _Node("head", None, [], ()), next_id=len(values.info))
+    from cfmem.planning.placed_liveness import measure
+
+    program = _Program(dict(values.info), values.weights, values.read_only, _head(None), next_id=len(values.info))
+    _fill(program, program.head, records, flags)
+    program.insert_dma(depth)
+    return measure(program, {} if cache is None else cache)
+
+
+def _head(parent_op: _Node | None) -> _Node:
+    head = _Node("head", None, [], ())
+    head.block = head
+    head.parent_op = parent_op
+    return head
+
+
+def _fill(program: _Program, head: _Node, records, flags: dict[int, Flags]) -> None:
     nodes = []
     for rec in records:
         node = _Node("op", rec, list(rec.operands), rec.results, flags.get(rec.key, _STAY) if rec.key is not None else _STAY)
@@ -384,213 +478,8 @@ def measure_program(
         for r in rec.results:
             program.owner[r] = node
         program.place(node)
-    program.insert_after(nodes, program.head)
-    program.insert_dma(depth)
-    return _measure(program, {} if cache is None else cache)
-
-
-def _measure(p: _Program, cache: dict) -> Placed:
-    nodes = p.nodes
-    for i, n in enumerate(nodes):
-        n.step = i
-    uses: dict[int, list[_Node]] = {}
-    for n in nodes:
-        for v in n.operands:
-            uses.setdefault(v, []).append(n)
-    terminator = nodes[-1]
-    outputs = set(terminator.operands)
-
-    read_until: dict[int, int] = {}
-
-    def last_read(v: int) -> int:
-        """The step of the last op reading ``v`` or the bytes it lives in (``memory_readers``)."""
-        end = read_until.get(v)
-        if end is not None:
-            return end
-        end = -1
-        for reader in uses.get(v, ()):
-            at = reader.step
-            if at > end:
-                end = at
-            if reader.kind == "start":
-                wait = reader.wait
-                end = max(end, wait.step)
-                if reader.buffer == v:
-                    for r in wait.results:
-                        end = max(end, last_read(r))
-        read_until[v] = end
-        return end
-
-    values, read_only, offchip = p.values, p.read_only, p.offchip
-
-    def aliasable(v: int) -> bool:
-        node = p.owner.get(v)
-        return (
-            node is not None and node.kind == "op" and len(node.results) == 1 and values[v].size > 0
-            and v not in outputs and v not in read_only and v not in offchip
-        )
-
-    aliases = _aliases(p, nodes, uses, aliasable, last_read)
-    members: dict[int, list[int]] = {}
-    for v, (root, _) in aliases.items():
-        members.setdefault(root, []).append(v)
-
-    def planned(v: int) -> bool:
-        node = p.owner.get(v)
-        if node is None or node.kind in ("start", "wait") or v in read_only or v in outputs:
-            return False
-        return v not in offchip
-
-    tree = RegionTree(len(nodes))
-    value_of: dict[str, int] = {}
-    for k, node in enumerate(nodes):
-        for v in node.results:
-            if not planned(v) or v in aliases:
-                continue
-            first, end = k, max(k, last_read(v))
-            for member in members.get(v, ()):
-                defined = p.owner[member].step
-                first, end = min(first, defined), max(end, defined, last_read(member))
-            if node.resident:
-                end = len(nodes) - 1
-            tree.tensors.append(Tensor(str(v), p.values[v].size, first, end))
-            value_of[str(v)] = v
-    need, tensors = peak_tensors(tree)
-    peak: list[tuple[str, int, int | None]] = []
-    peak_ops: dict[int, list[int]] = {}
-    for t in tensors:
-        v = value_of[t.id]
-        node = p.owner[v]
-        if node.kind == "buffer":
-            peak_ops[len(peak)] = _served_keys(v, uses)
-            peak.append(("resident" if node.resident else "dma", t.size, None))
-        elif node.rec.key is not None and node.rec.movable:
-            peak.append(("activation", t.size, node.rec.key))
-        else:
-            peak.append(("fixed", t.size, node.rec.key))
-    return Placed(need, tree, _events(p, nodes, cache), peak, peak_ops)
-
-
-def _served_keys(buffer: int, uses: dict[int, list[_Node]]) -> list[int]:
-    """Keys of the ops reading what ``buffer`` holds, in the order the IR lists its readers
-    (its transfers latest first: a value's uses iterate newest first)."""
-    keys: list[int] = []
-    for start in reversed(uses.get(buffer, [])):
-        for r in start.wait.results:
-            for reader in reversed(uses.get(r, [])):
-                if reader.kind == "op" and reader.rec.key is not None and reader.rec.key not in keys:
-                    keys.append(reader.rec.key)
-    return keys
-
-
-def _aliases(p: _Program, nodes, uses, aliasable, last_read) -> dict[int, tuple[int, int]]:
-    """``cfmem.passes.aliases.find_aliases`` of the built program (no ``yield`` kind: one block).
-
-    Each alias's root and offset are kept as links are made: a value taking part in a
-    reshape, slice or in-place link is never itself a root then (only concat links, made
-    first, give a value members), so a root once found stays the root."""
-    parent: dict[int, tuple[int, int]] = {}
-
-    def free(v: int) -> bool:
-        return v not in parent and aliasable(v)
-
-    def chain(v: int) -> tuple[int, int]:
-        offset = 0
-        while v in parent:
-            v, delta = parent[v]
-            offset += delta
-        return v, offset
-
-    for node in nodes:
-        rec = node.rec
-        if node.kind != "op" or rec.concat_parts is None or not aliasable(node.results[0]):
-            continue
-        for v, offset in zip(node.operands, rec.concat_parts):
-            producer = p.owner.get(v)
-            if producer is not None and producer.kind == "op" and producer.rec.compute and free(v) and len(uses.get(v, ())) == 1:
-                parent[v] = (node.results[0], offset)
-    roots = {v: chain(v) for v in parent}
-    members: dict[int, list[int]] = {}
-    for v, (r, _) in roots.items():
-        members.setdefault(r, [r]).append(v)
-
-    def root(v: int) -> int:
-        found = roots.get(v)
-        return v if found is None else found[0]
-
-    def join(v: int, target: int, offset: int) -> None:
-        parent[v] = (target, offset)
-        r, base = roots.get(target, (target, 0))
-        roots[v] = (r, base + offset)
-        members.setdefault(r, [r]).append(v)
-
-    ends: dict[int, tuple[int, int]] = {}
-
-    def members_end(r: int) -> int:
-        """The last step reading ``r`` or a member of it, from the members added since last asked."""
-        group = members.get(r, [r])
-        counted, end = ends.get(r, (0, -1))
-        for m in group[counted:]:
-            end = max(end, last_read(m))
-        ends[r] = (len(group), end)
-        return end
-
-    values = p.values
-    for node in nodes:
-        if node.kind != "op" or not node.results:
-            continue
-        rec = node.rec
-        result = node.results[0]
-        if not free(result):
-            continue
-        if rec.reshape and aliasable(node.operands[0]):
-            join(result, node.operands[0], 0)
-        elif rec.slice_offset is not None and aliasable(node.operands[0]):
-            join(result, node.operands[0], rec.slice_offset)
-        elif rec.inplace:
-            here = node.step
-            shape, size = values[result].shape, values[result].size
-            for v in dict.fromkeys(node.operands):
-                if not aliasable(v) or values[v].shape != shape or values[v].size != size:
-                    continue
-                r = root(v)
-                if any(root(o) == r for o in node.operands if o != v):
-                    continue
-                if members_end(r) <= here:
-                    join(result, v, 0)
-                    break
-    return roots
-
-
-def _events(p: _Program, nodes: list[_Node], cache: dict) -> Block:
-    """``cfmem.passes.dma_events.function_events`` of the built program."""
-    values, owner, weights, offchip = p.values, p.owner, p.weights, p.offchip
-    events: list = []
-    for node in nodes:
-        if node.resident:
-            continue
-        kind = node.kind
-        if kind == "op":
-            rec = node.rec
-            if not rec.event:
-                continue
-            reads = []
-            for v in node.operands:
-                wait = owner.get(v)
-                if wait is not None and wait.kind == "wait" and not wait.resident:
-                    token = wait.name
-                    if token not in reads:
-                        reads.append(token)
-            moved_off = sum(values[v].size for v in set(node.operands) if v in weights or v in offchip)
-            moved_off += sum(values[r].size for r in node.results if r in offchip)
-            key = (rec.index, moved_off, *reads)
-            event = cache.get(key)
-            if event is None:
-                event = cache[key] = Compute(rec.label, rec.macs, rec.moved, moved_off, tuple(reads), rec.sliced)
-            events.append(event)
-        elif kind == "start":
-            ranges = tuple((o, o + values[s].size) for o, s in zip(node.offsets, node.sources))
-            events.append(Start(node.name, owner[node.buffer].name, ranges, sum(values[s].size for s in node.sources)))
-        elif kind == "wait":
-            events.append(Wait(node.name))
-    return Block("@fn", events)
+        if rec.branches:
+            node.branches = [_head(node) for _ in rec.branches]
+            for branch, block in zip(node.branches, rec.branches):
+                _fill(program, branch, block, flags)
+    program.insert_after(nodes, head)
