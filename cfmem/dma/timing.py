@@ -155,8 +155,10 @@ def simulate(
     branches: dict | None = None,
     assumed_trips: int = ASSUMED_TRIPS,
     steady_state: bool = True,
+    lanes: bool = True,
 ) -> Timeline:
-    """Run ``program`` on ``chip`` along one path.
+    """Run ``program`` on ``chip`` along one path (``lanes`` False leaves the timeline's
+    lanes empty, for a caller that reads only the cycles).
 
     ``branches`` maps an if label to True for its then branch and a loop label
     to its iteration count; ifs not named take the branch with the larger total
@@ -214,12 +216,14 @@ def simulate(
                 dma_free = begin + chip.transfer_cycles(event.nbytes)
                 done[event.token] = dma_free
                 region.transfer += dma_free - begin
-                timeline.lanes.append(Lane("dma", begin, dma_free, event.token))
+                if lanes:
+                    timeline.lanes.append(Lane("dma", begin, dma_free, event.token))
             elif isinstance(event, Wait):
                 now = max(now, done[event.token])
             elif isinstance(event, Compute):
                 cycles = chip.compute_cycles(event)
-                timeline.lanes.append(Lane("compute", now, now + cycles, event.name))
+                if lanes:
+                    timeline.lanes.append(Lane("compute", now, now + cycles, event.name))
                 now += cycles
                 region.compute += cycles
             elif isinstance(event, IfEvent):

@@ -271,7 +271,7 @@ class _Search:
         records = self.records.program(dict(config.slices))
         flags = self.records.flags(dict(config.weights), config.offchip, config.prefetch, config.evict)
         placed = measure_program(records, self.records.values, flags, config.depth, self.records.events)
-        cycles = simulate(placed.events, self.chip, self.path).cycles
+        cycles = simulate(placed.events, self.chip, self.path, lanes=False).cycles
         return Measure(config, placed.need, cycles, all_paths_compute(placed.events, self.chip), placed.peak, placed.peak_ops)
 
     def _measure_built(self, config: Config) -> Measure:
@@ -282,7 +282,7 @@ class _Search:
         value_of = {t.id: v for v, t in info.tensor_of.items()}
         events = function_events(fn)
         check_inserted(events)
-        result = Measure(config, need, simulate(events, self.chip, self.path).cycles, all_paths_compute(events, self.chip))
+        result = Measure(config, need, simulate(events, self.chip, self.path, lanes=False).cycles, all_paths_compute(events, self.chip))
         for tensor in tensors:
             value = value_of[tensor.id]
             owner = value.owner

@@ -471,15 +471,19 @@ def _head(parent_op: _Node | None) -> _Node:
 
 
 def _fill(program: _Program, head: _Node, records, flags: dict[int, Flags]) -> None:
-    nodes = []
+    """Nodes for ``records`` in the block ``head`` heads (linked here: this runs for every op
+    of every placement measured)."""
+    owner, prev = program.owner, head
     for rec in records:
-        node = _Node("op", rec, list(rec.operands), rec.results, flags.get(rec.key, _STAY) if rec.key is not None else _STAY)
-        nodes.append(node)
+        f = flags.get(rec.key, _STAY) if rec.key is not None else _STAY
+        node = _Node("op", rec, list(rec.operands), rec.results, f)
+        node.block, node.prev, prev.next = head, prev, node
+        prev = node
         for r in rec.results:
-            program.owner[r] = node
-        program.place(node)
+            owner[r] = node
+        if f.offchip:
+            program.place(node)
         if rec.branches:
             node.branches = [_head(node) for _ in rec.branches]
             for branch, block in zip(node.branches, rec.branches):
                 _fill(program, branch, block, flags)
-    program.insert_after(nodes, head)
