@@ -26,9 +26,9 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
-from cfmem.dma.events import Block, Compute, Start, Wait
+from cfmem.dma.events import Block
 from cfmem.planning.problem import align_up
-from cfmem.planning.regions import RegionTree, Tensor, peak_tensors
+from cfmem.planning.regions import RegionTree
 
 ALIGN = 64
 """``nn-insert-dma``'s default alignment of weights in a buffer."""
@@ -100,11 +100,16 @@ _PREFETCHED = Flags(offchip=True, prefetch=True)
 
 @dataclass
 class Placed:
+    """What ``nn-place`` reads of a placement: the same fields as its ``Measure``."""
+
     need: int
+    """The path-exact lower bound of the on-chip tensors (``regions.peak_tensors``)."""
     tree: RegionTree
     events: Block
     peak: list[tuple[str, int, int | None]]
+    """The tensors at the peak: (kind, bytes, op key), kind ``dma``, ``resident``, ``activation`` or ``fixed``."""
     peak_ops: dict[int, list[int]]
+    """For each DMA buffer at the peak (by index into ``peak``), the keys of the ops it serves."""
 
 
 class _Node:
