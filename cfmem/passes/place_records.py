@@ -65,6 +65,8 @@ class FunctionRecords:
         self.by_key = {rec.key: rec for rec in _walk(self.records) if rec.key is not None}
         self.sliced: dict[tuple[int, int], list[OpRecord] | PassFailedException] = {}
         self.unsliceable: dict[int, PassFailedException] = {}
+        self.scratch: dict[int, tuple[ModuleOp, func.FuncOp, dict[SSAValue, int]]] = {}
+        """Per slice count: the copy of the module ops are cut in, and the ids of its values."""
         self.sliceable: list[int] = []
         """Keys of the ops the slicer can cut; the others' answer is known at once."""
         for op in fn.walk():
@@ -140,28 +142,32 @@ class FunctionRecords:
         return found
 
     def cut(self, keys: list[int], count: int) -> None:
-        """Cut a copy of the module with every op of ``keys`` in ``count`` slices and read the
-        new ops of each; when that fails, each op alone (so each gets its own answer)."""
+        """Cut every op of ``keys`` in ``count`` slices in this count's copy of the module (made
+        on first use and kept: an op cut there stays cut, and its slices read the values the
+        others' slices replaced) and read the new ops of each; when that fails, each op alone
+        (so each gets its own answer), in a fresh copy."""
         if self.slicer is None:
             raise PassFailedException("this search does not slice")
-        clone = self.module.clone()
-        fn = self.function(clone)
+        if count not in self.scratch:
+            clone = self.module.clone()
+            fn = self.function(clone)
+            self.scratch[count] = (clone, fn, dict(zip(_values(fn), range(self.originals))))
+        clone, fn, ids = self.scratch[count]
         wanted = set(keys)
         for op in fn.walk():
             if _key(op, self.key_attr) in wanted:
                 op.attributes[SLICES_ATTR] = IntegerAttr(count, i64)
         before = set(fn.walk())
-        originals = dict(zip(_values(fn), range(self.originals)))
         try:
             self.slicer(clone)
         except PassFailedException as err:
+            del self.scratch[count]  # it may be cut half way
             if len(keys) == 1:
                 self.sliced[(keys[0], count)] = err
                 return
             for k in keys:
                 self.cut([k], count)
             return
-        ids = dict(originals)
         fragments: dict[int, list[Operation]] = {}
         for op in fn.walk():
             if op in before:
