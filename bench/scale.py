@@ -80,8 +80,8 @@ def zoo_names() -> tuple[str, ...]:
 
 
 ZOO = zoo_names()
-"""Every model of the zoo (``cfmem.testing.zoo``: float, int8 QDQ, QOperator and dynamic, with
-ifs and loops); their budgets are ``FRACTIONS`` of P, their inputs the zoo's first input set."""
+"""Every model of the zoo (``cfmem.testing.zoo``: float, int8 QDQ, QOperator and dynamic, some
+with ifs); their budgets are ``FRACTIONS`` of P, their inputs the zoo's first input set."""
 LIGHT_FRACTIONS = (0.5,)
 COMPILE_LIMIT_S = 20.0
 """Light models: each compile, with or without a budget."""

@@ -18,7 +18,8 @@ from cfmem.dma.events import Compute, Start, Wait
 from cfmem.dma.timing import Chip
 from cfmem.passes import place
 from cfmem.passes.place_records import FunctionRecords, supports
-from cfmem.planning.placed_program import Flags, OpRecord, ValueInfo, Values, measure_program
+from cfmem.planning.placed_nodes import Flags, OpRecord, ValueInfo, Values
+from cfmem.planning.placed_program import measure_program
 from cfmem.testing.random_graphs import GraphShape, random_graph
 
 SLICEABLE = (Conv2dOp, GemmOp, MatmulOp, QConv2dOp, QGemmOp)

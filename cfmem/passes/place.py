@@ -65,6 +65,7 @@ from cfmem.dialects.nn_compute import ComputeOp
 from cfmem.dialects.nn_dma import DmaBufferOp, DmaStartOp
 from cfmem.dialects.nn_weights import ReshapeOp
 from cfmem.dialects.types import tensor_bytes
+from cfmem.dma.events import Block as EventBlock
 from cfmem.dma.timing import Chip, all_paths_compute, simulate
 from cfmem.passes.aliases import find_aliases
 from cfmem.passes.dma_events import function_events
@@ -203,7 +204,7 @@ class _Search:
     ):
         self.module = module
         self.records = records
-        """The function read as plain records, when it is one block (``place_records.supports``):
+        """The function read as plain records, when it has no loop (``place_records.supports``):
         placements are then measured without building them."""
         self.path = path
         """The branch each if takes when timing; None: each placement's slower path."""
@@ -271,8 +272,11 @@ class _Search:
         records = self.records.program(dict(config.slices))
         flags = self.records.flags(dict(config.weights), config.offchip, config.prefetch, config.evict)
         placed = measure_program(records, self.records.values, flags, config.depth, self.records.events)
-        cycles = simulate(placed.events, self.chip, self.path, lanes=False).cycles
-        return Measure(config, placed.need, cycles, all_paths_compute(placed.events, self.chip), placed.peak, placed.peak_ops)
+        return Measure(config, placed.need, *self.latency(placed.events), placed.peak, placed.peak_ops)
+
+    def latency(self, events: EventBlock) -> tuple[float, float]:
+        """A placement's cycles on the timed path and its compute on every path (``Measure``'s)."""
+        return simulate(events, self.chip, self.path, lanes=False).cycles, all_paths_compute(events, self.chip)
 
     def _measure_built(self, config: Config) -> Measure:
         module = self.build(config)
@@ -282,7 +286,7 @@ class _Search:
         value_of = {t.id: v for v, t in info.tensor_of.items()}
         events = function_events(fn)
         check_inserted(events)
-        result = Measure(config, need, simulate(events, self.chip, self.path, lanes=False).cycles, all_paths_compute(events, self.chip))
+        result = Measure(config, need, *self.latency(events))
         for tensor in tensors:
             value = value_of[tensor.id]
             owner = value.owner

@@ -29,10 +29,10 @@ from cfmem.dialects.types import element_bytes, tensor_bytes
 from cfmem.passes.aliases import _same_quantization, concat_parts, is_inplace_op, slice_byte_offset
 from cfmem.passes.failures import OpFailure
 from cfmem.passes.insert_dma import weight_operands
-from cfmem.passes.liveness import functions, is_read_only, is_weight, op_position
+from cfmem.passes.liveness import functions, is_read_only, is_weight
 from cfmem.passes.placement import SLICE_OF_ATTR, SLICES_ATTR
-from cfmem.passes.slice_weights import Unsliceable, slice_plan
-from cfmem.planning.placed_program import Flags, OpRecord, ValueInfo, Values
+from cfmem.passes.slice_weights import checked_plan
+from cfmem.planning.placed_nodes import Flags, OpRecord, ValueInfo, Values
 
 
 def supports(fn: func.FuncOp) -> bool:
@@ -65,19 +65,17 @@ class FunctionRecords:
         self.by_key = {rec.key: rec for rec in _walk(self.records) if rec.key is not None}
         self.sliced: dict[tuple[int, int], list[OpRecord] | PassFailedException] = {}
         self.unsliceable: dict[int, PassFailedException] = {}
+        """Why the ops the slicer cannot cut cannot be, by key."""
         self.scratch: dict[int, tuple[ModuleOp, func.FuncOp, dict[SSAValue, int]]] = {}
         """Per slice count: the copy of the module ops are cut in, and the ids of its values."""
-        self.sliceable: list[int] = []
-        """Keys of the ops the slicer can cut; the others' answer is known at once."""
-        for op in fn.walk():
-            key = _key(op, key_attr)
-            if key is None or not weight_operands(op):
+        for op in fn.walk():  # the slicer's refusals are known at once
+            key, weights = _key(op, key_attr), weight_operands(op)
+            if key is None or not weights:
                 continue
             try:
-                slice_plan(op)
-                self.sliceable.append(key)
-            except Unsliceable as why:
-                self.unsliceable[key] = OpFailure(op, f"'{op.name}' {op_position(op)}: cannot slice its weight: {why}")
+                checked_plan(op, weights)
+            except OpFailure as refusal:
+                self.unsliceable[key] = refusal
 
     def function(self, module: ModuleOp) -> func.FuncOp:
         return next(f for f in functions(module) if f.sym_name.data == self.fn_name)
@@ -95,8 +93,7 @@ class FunctionRecords:
         return self.values.add(info)
 
     def record(self, op: Operation, ids: dict[SSAValue, int]) -> OpRecord:
-        key_attr = op.attributes.get(self.key_attr)
-        key = key_attr.value.data if isinstance(key_attr, IntegerAttr) else None
+        key = _key(op, self.key_attr)
         name = op.results[0].name_hint if op.results and op.results[0].name_hint else "?"
         terminator = op.has_trait(IsTerminator)
         weight_result = bool(op.results) and is_weight(op.results[0])

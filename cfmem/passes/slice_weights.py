@@ -290,6 +290,16 @@ def slice_plan(op: Operation) -> _Plan:
     raise Unsliceable("this op kind cannot be sliced")
 
 
+def checked_plan(op: Operation, weights: list[SSAValue]) -> _Plan:
+    """How ``op`` (reading ``weights``) is cut, or the one-line ``OpFailure`` saying why it cannot be."""
+    try:
+        if not weights:
+            raise Unsliceable("it reads no weight")
+        return slice_plan(op)
+    except Unsliceable as why:
+        raise OpFailure(op, f"'{op.name}' {op_position(op)}: cannot slice its weight: {why}") from None
+
+
 def equal_ranges(units: int, n: int) -> list[tuple[int, int]]:
     """``units`` cut into ``n`` consecutive ranges whose sizes differ by at most one."""
     q, r = divmod(units, n)
@@ -359,12 +369,7 @@ class SliceWeightsPass(ModulePass):
         too_big = self.max_slice_bytes is not None and sum(tensor_bytes(w.type) for w in weights) > self.max_slice_bytes
         if asked is None and not too_big:
             return
-        try:
-            if not weights:
-                raise Unsliceable("it reads no weight")
-            plan = slice_plan(op)
-        except Unsliceable as why:
-            raise OpFailure(op, f"'{op.name}' {op_position(op)}: cannot slice its weight: {why}") from None
+        plan = checked_plan(op, weights)
         n = self.slice_count(op, plan)
         if asked is not None:
             del op.attributes[SLICES_ATTR]

@@ -12,18 +12,17 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from cfmem.dma.events import Block, Compute, IfEvent, Start, Wait
+from cfmem.planning.placed_nodes import Node, Placed, all_heads, block_nodes, in_block, walk
 from cfmem.planning.regions import IfNode, RegionTree, Tensor, peak_tensors
 
 if TYPE_CHECKING:
-    from cfmem.planning.placed_program import Placed, _Node, _Program
+    from cfmem.planning.placed_program import _Program
 
 
 def measure(p: _Program, cache: dict) -> Placed:
-    """The need, region tree, events and peak of ``p``, its transfers inserted."""
-    from cfmem.planning.placed_program import Placed, all_heads, block_nodes, in_block, walk
-
-    blocks: dict[int, list[_Node]] = {}
-    uses: dict[int, list[_Node]] = {}
+    """The need, events and peak of ``p``, its transfers inserted."""
+    blocks: dict[int, list[Node]] = {}
+    uses: dict[int, list[Node]] = {}
     for head in all_heads(p.head):
         nodes = blocks[id(head)] = block_nodes(head)
         for i, n in enumerate(nodes):
@@ -36,7 +35,7 @@ def measure(p: _Program, cache: dict) -> Placed:
     values, read_only, offchip = p.values, p.read_only, p.offchip
     read_until: dict[tuple[int, int], int] = {}
 
-    def last_read(v: int, head: _Node) -> int:
+    def last_read(v: int, head: Node) -> int:
         """The step in block ``head`` of the last op reading ``v`` or the bytes it lives in
         (``liveness.memory_readers``, a nested reader at the op of ``head`` holding it)."""
         memo = (v, id(head))
@@ -78,7 +77,7 @@ def measure(p: _Program, cache: dict) -> Placed:
     value_of: dict[str, int] = {}
     counters = {"if": 0}
 
-    def region(head: _Node) -> RegionTree:
+    def region(head: Node) -> RegionTree:
         nodes = blocks[id(head)]
         tree = RegionTree(len(nodes))
         for k, node in enumerate(nodes):
@@ -115,10 +114,10 @@ def measure(p: _Program, cache: dict) -> Placed:
             peak.append(("fixed", t.size, node.rec.key))
     labels = {id(n): f"if#{k}" for k, n in enumerate(n for n in everything if n.branches)}
     events = _events(p, p.head, "@fn", blocks, labels, offchip, cache)
-    return Placed(need, tree, events, peak, peak_ops)
+    return Placed(need, events, peak, peak_ops)
 
 
-def _served_keys(buffer: int, uses: dict[int, list[_Node]]) -> list[int]:
+def _served_keys(buffer: int, uses: dict[int, list[Node]]) -> list[int]:
     """Keys of the ops reading what ``buffer`` holds, in the order the IR lists its readers
     (its transfers latest first: a value's uses iterate newest first)."""
     keys: list[int] = []
@@ -130,21 +129,19 @@ def _served_keys(buffer: int, uses: dict[int, list[_Node]]) -> list[int]:
     return keys
 
 
-def _aliases(p: _Program, everything: list[_Node], uses, aliasable, last_read) -> dict[int, tuple[int, int]]:
+def _aliases(p: _Program, everything: list[Node], uses, aliasable, last_read) -> dict[int, tuple[int, int]]:
     """``cfmem.passes.aliases.find_aliases`` of the built program.
 
     Each alias's root and offset are kept as links are made: a value taking part in a
     reshape, slice or in-place link is never itself a root then (only concat and yield
     links, made first, give a value members), so a root once found stays the root."""
-    from cfmem.planning.placed_program import block_nodes
-
     parent: dict[int, tuple[int, int]] = {}
     owner = p.owner
 
     def free(v: int) -> bool:
         return v not in parent and aliasable(v)
 
-    def single_use_in(v: int, head: _Node) -> bool:
+    def single_use_in(v: int, head: Node) -> bool:
         producer = owner.get(v)
         return free(v) and producer is not None and producer.block is head and len(uses.get(v, ())) == 1
 
@@ -187,7 +184,7 @@ def _aliases(p: _Program, everything: list[_Node], uses, aliasable, last_read) -
 
     ends: dict[int, tuple[int, int]] = {}
 
-    def members_end(r: int, head: _Node) -> int:
+    def members_end(r: int, head: Node) -> int:
         """The last step of block ``head`` reading ``r`` or a member of it, from the members
         added since last asked (``head`` is always ``r``'s block)."""
         group = members.get(r, [r])
@@ -225,7 +222,7 @@ def _aliases(p: _Program, everything: list[_Node], uses, aliasable, last_read) -
     return roots
 
 
-def _events(p: _Program, head: _Node, label: str, blocks, labels, offchip: set[int], cache: dict) -> Block:
+def _events(p: _Program, head: Node, label: str, blocks, labels, offchip: set[int], cache: dict) -> Block:
     """``cfmem.passes.dma_events.block_events`` of the block ``head`` heads."""
     values, owner, weights = p.values, p.owner, p.weights
     events: list = []
