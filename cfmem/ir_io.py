@@ -27,7 +27,7 @@ import cfmem.float_literals  # noqa: F401 (dense float hex literals are bits)
 from cfmem.dialects.nn import NN
 from cfmem.errors import CfmemError
 from cfmem.interp.footprint import MAX_RUN_BYTES, format_bytes
-from cfmem.tools.files import atomic_write_text, note_input
+from cfmem.tools.files import STDOUT, atomic_write_text, note_input
 from cfmem.weight_file import FILE_ATTR
 
 __all__ = ["CfmemError", "SourceMap", "is_flat", "load_module", "make_context", "parse_module", "rebase_weight_files", "verify", "write_module"]
@@ -194,10 +194,7 @@ def write_module(module: ModuleOp, output: str | None) -> None:
         text.write("\n")
     finally:
         rebase_weight_files(module, target, Path("."))
-    if output:
-        atomic_write_text(output, text.getvalue())
-    else:
-        print(text.getvalue(), end="")
+    atomic_write_text(output or STDOUT, text.getvalue())  # standard output too: staged, its write errors one line
 
 
 def verify(module: ModuleOp, source: SourceMap | None = None) -> None:

@@ -1,6 +1,7 @@
 """Compiling into an on-chip budget: every budget fits, computes the same numbers, and the
 checkers catch a placement that breaks the rules."""
 
+import subprocess
 from pathlib import Path
 
 import numpy as np
@@ -22,7 +23,7 @@ from cfmem.passes.stored_plan import check_offchip_plan
 from cfmem.pipeline import lower_model
 from xdsl.utils.exceptions import PassFailedException
 
-from conftest import EXAMPLES, run_cfmem
+from conftest import CFMEM, EXAMPLES, run_cfmem
 
 CHIP = Chip()
 MODELS = [EXAMPLES / f"{name}.mlir" for name in ("bigfc", "denoise")]
@@ -256,6 +257,18 @@ def test_compile_writes_the_placed_graph_the_flat_module_computes_bit_for_bit(tm
     before = model.read_bytes()
     over = run_cfmem("compile", str(model), "-o", str(tmp_path / "y.mlir"), "--graph", str(model))
     assert over.returncode == 1 and model.read_bytes() == before and not (tmp_path / "y.mlir").exists()
+
+
+def test_compile_refuses_a_graph_on_standard_output_beside_the_flat_module_and_says_when_stdout_is_full(tmp_path):
+    """Two modules would run together on standard output: refused before any work. A full
+    device behind standard output is one line and exit 1, not an internal error."""
+    both = run_cfmem("compile", str(EXAMPLES / "bigfc.mlir"), "--graph", "-")
+    assert both.returncode == 1 and both.stdout == "" and "standard output already carries the flat module" in both.stderr
+    if not Path("/dev/full").exists():
+        pytest.skip("no /dev/full")
+    with open("/dev/full", "w") as full:
+        done = subprocess.run([*CFMEM, "compile", str(EXAMPLES / "bigfc.mlir")], stdout=full, stderr=subprocess.PIPE, text=True)
+    assert done.returncode == 1 and done.stderr.splitlines()[-1] == "cfmem: standard output: error: cannot write: No space left on device"
 
 
 def _readers_without_transfer_sources(value):

@@ -35,7 +35,7 @@ COMMANDS = {
 
 # Arguments naming files a command reads, and files it writes.
 INPUT_ARGUMENTS = ("model", "models", "problem", "inputs", "chip")
-OUTPUT_ARGUMENTS = ("output", "csv", "png", "timeline")
+OUTPUT_ARGUMENTS = ("output", "csv", "png", "timeline", "graph")
 
 EXIT_BAD_INPUT = 1
 EXIT_BUG = 2

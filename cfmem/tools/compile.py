@@ -11,6 +11,7 @@ from cfmem.errors import CfmemError
 from cfmem.planning.control_flow import MODES
 from cfmem.planning.option_checks import OptionError, check_budget, check_choice, check_loop_trips, parsed_int
 from cfmem.planning.strategies import STRATEGY_NAMES
+from cfmem.tools.files import STDOUT
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
@@ -80,6 +81,8 @@ def main(args: argparse.Namespace) -> int:
     from cfmem.ir_io import load_module, write_module
     from cfmem.tools.progress import placement_progress
 
+    if args.graph == STDOUT and args.output in (None, STDOUT):
+        raise CfmemError("standard output already carries the flat module: give -o a file to write the graph there", "--graph")
     if args.graph is not None and args.output is not None and _same_file(args.graph, args.output):
         raise CfmemError("--graph and -o name the same file", args.graph)
     chip = load_chip(args.chip)

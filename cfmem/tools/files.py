@@ -81,9 +81,14 @@ class OutputSession:
             except OSError as err:
                 self.staged.insert(0, item)
                 raise CfmemError(f"cannot write: {err.strerror or err}", item.shown_as) from None
-        for chunk in self.stdout_chunks:
-            self.stdout.write(chunk)
-        self.stdout.flush()
+        try:
+            for chunk in self.stdout_chunks:
+                self.stdout.write(chunk)
+            self.stdout.flush()
+        except BrokenPipeError:
+            raise  # the reader left: the command line's quiet exit
+        except OSError as err:  # a full disk or device behind it
+            raise CfmemError(f"cannot write: {err.strerror or err}", "standard output") from None
         self.stdout_chunks.clear()
 
     def discard(self) -> None:
