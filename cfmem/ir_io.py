@@ -17,7 +17,7 @@ from pathlib import Path
 
 from xdsl.context import Context
 from xdsl.dialects import builtin, get_all_dialects
-from xdsl.dialects.builtin import ModuleOp, StringAttr
+from xdsl.dialects.builtin import BFloat16Type, DenseArrayBase, Float16Type, Float32Type, Float64Type, IntegerType, ModuleOp, StringAttr
 from xdsl.ir import BlockArgument, Operation
 from xdsl.parser import Parser
 from xdsl.printer import Printer
@@ -92,6 +92,40 @@ class _LocatingParser(Parser):
         op = super().parse_operation()
         self._starts[op] = start
         return op
+
+    def _parse_builtin_densearray_attr(self) -> DenseArrayBase | None:
+        """``array<f32: 0.5, -1.25e-3>`` and ``array<i64: 0, -3>`` read with one regular
+        expression instead of a token per element (per-channel scales and zero points run to
+        tens of thousands of elements). Anything else (booleans, hexadecimal, inf, nan, an
+        integer out of its type's range, an error) is read by xDSL. Elements are ``float`` and
+        ``int`` of their text, as xDSL's ``parse_float`` and ``parse_integer`` give them."""
+        found = _DENSE_ARRAY.match(self.lexer.input.content, self.pos)
+        if found is None:
+            return super()._parse_builtin_densearray_attr()
+        name, texts = found.group(1), found.group(2).split(",")
+        if name.startswith("i"):
+            element_type = IntegerType(int(name[1:]))
+            low, high = element_type.value_range()
+            if not all(_DECIMAL_INTEGER.fullmatch(text.strip()) for text in texts):
+                return super()._parse_builtin_densearray_attr()  # a float among integers: its error
+            values = [int(text) for text in texts]
+            if not all(low <= v < high for v in values):
+                return super()._parse_builtin_densearray_attr()  # its error
+        else:
+            element_type = _FLOAT_TYPES[name]
+            if not all(_DECIMAL_FLOAT.fullmatch(text.strip()) for text in texts):
+                return super()._parse_builtin_densearray_attr()  # an integer among floats: its error
+            values = [float(text) for text in texts]
+        self._resume_from(found.end())
+        return DenseArrayBase.from_list(element_type, values)
+
+
+_FLOAT_TYPES = {"f16": Float16Type(), "bf16": BFloat16Type(), "f32": Float32Type(), "f64": Float64Type()}
+_DECIMAL_INTEGER = re.compile(r"-?[0-9]+")
+_DECIMAL_FLOAT = re.compile(r"-?[0-9]+\.[0-9]*(?:[eE][-+]?[0-9]+)?")
+_ELEMENT = r"-?[0-9]+(?:\.[0-9]*(?:[eE][-+]?[0-9]+)?)?"
+_DENSE_ARRAY = re.compile(rf"<\s*(f16|bf16|f32|f64|i8|i16|i32|i64)\s*:\s*({_ELEMENT}(?:\s*,\s*{_ELEMENT})*)\s*>")
+"""A dense array of decimal literals, from its ``<``: MLIR's integer and float literal forms."""
 
 
 def parse_module(text: str, path: str = "<stdin>", ctx: Context | None = None) -> tuple[ModuleOp, SourceMap]:
