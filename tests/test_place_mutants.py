@@ -12,6 +12,7 @@ from dataclasses import replace
 import numpy as np
 import pytest
 from xdsl.dialects.builtin import IntegerAttr, i64
+from xdsl.utils.exceptions import PassFailedException
 
 from cfmem.dma.timing import Chip
 from cfmem.interp.flat import run_flat
@@ -264,6 +265,43 @@ def test_undoing_moves_takes_a_second_pass_when_the_first_made_room_for_one_it_p
     grown = search.undo_moves(search.floor_measure())
     assert grown.config == Config(depth=1, slices=((keys["b"], 4),))
     assert (grown.need, grown.cycles) == (448, 1334)
+
+
+TWO_CHAINS = """
+func.func @main(%x: tensor<1x16xf32>, %y: tensor<1x256xf32>) -> (tensor<1x16xf32>, tensor<1x256xf32>) {
+  %x1 = nn.relu %x : (tensor<1x16xf32>) -> tensor<1x16xf32>
+  %x2 = nn.relu %x1 : (tensor<1x16xf32>) -> tensor<1x16xf32>
+  %x3 = nn.relu %x2 : (tensor<1x16xf32>) -> tensor<1x16xf32>
+  %x4 = nn.relu %x3 : (tensor<1x16xf32>) -> tensor<1x16xf32>
+  %x5 = nn.relu %x4 : (tensor<1x16xf32>) -> tensor<1x16xf32>
+  %x6 = nn.relu %x5 : (tensor<1x16xf32>) -> tensor<1x16xf32>
+  %x7 = nn.relu %x6 : (tensor<1x16xf32>) -> tensor<1x16xf32>
+  %x8 = nn.relu %x7 : (tensor<1x16xf32>) -> tensor<1x16xf32>
+  %y1 = nn.relu %y : (tensor<1x256xf32>) -> tensor<1x256xf32>
+  %y2 = nn.relu %y1 : (tensor<1x256xf32>) -> tensor<1x256xf32>
+  %y3 = nn.relu %y2 : (tensor<1x256xf32>) -> tensor<1x256xf32>
+  func.return %x8, %y3 : tensor<1x16xf32>, tensor<1x256xf32>
+}
+"""
+"""Two chains of relus: %x1..%x8 of 64 bytes, %y1..%y3 of 1 KiB (%x8 and %y3 returned)."""
+
+
+def test_moves_are_taken_back_in_runs_that_double_and_a_run_that_fails_one_at_a_time():
+    """TWO_CHAINS in 512 bytes from the floor (every result off chip): the 64-byte results come
+    back first (the smallest), %x1 alone, then %x2 %x3 together, then %x4..%x7 together; the
+    run of %y1 and %y2 (1 KiB each) does not fit, and each alone does not either."""
+    search, keys = placement_search(TWO_CHAINS, 512)
+    grown = search.undo_moves(search.floor_measure(), results_first=True)
+    xs = [keys[f"x{i}"] for i in range(1, 8)]
+    ys = frozenset(keys[f"y{i}"] for i in (1, 2))
+    assert grown.config == Config(depth=1, offchip=ys)
+    runs = [frozenset(xs[1:]) | ys, frozenset(xs[3:]) | ys, ys, frozenset()]
+    assert all(Config(depth=1, offchip=off) in search.cache for off in runs)
+    singles = [frozenset(xs[k + 1:]) | ys for k in (1, 3, 4, 5)]  # %x3, %x5, %x6 and %x7 never alone
+    assert not any(Config(depth=1, offchip=off) in search.cache for off in singles)
+    assert Config(depth=1, offchip=frozenset(xs[5:]) | ys) not in search.cache  # %x4 %x5: no run of two
+    assert Config(depth=1, offchip=frozenset({keys["y2"]})) in search.cache  # %y1 alone: too large
+    assert Config(depth=1, offchip=frozenset({keys["y1"]})) in search.cache
 
 
 # --- deeper rotations ----------------------------------------------------------------------------
@@ -802,12 +840,27 @@ def test_the_cap_on_placements_is_a_share_of_a_budget_of_ops_and_at_least_the_mi
     assert PLACEMENT_OPS // ops > MIN_PLACEMENTS
 
 
+def test_a_sliced_placement_counts_its_ops_after_slicing_against_the_cap():
+    """An unsliced placement costs one placement's worth of ops; %a cut in 4 costs its ops
+    after slicing over the function's (its 4 slices, their weight views and the concat), so
+    the cap refuses the next placement sooner."""
+    search, keys = placement_search(THREE_LAYERS, 10**6)
+    search.measure(Config(depth=1))
+    assert search.spent == 1
+    sliced = search.measure(Config(depth=1, slices=((keys["a"], 4),)))
+    assert sliced.ops > search.function_ops
+    assert search.spent == pytest.approx(1 + sliced.ops / search.function_ops)
+    search.max_placements = 2  # two placements measured, but more than two placements' worth of ops
+    with pytest.raises(PassFailedException, match="worth of ops"):
+        search.measure(Config(depth=2))
+
+
 def test_a_search_refuses_placements_past_its_cap_and_slices_it_cannot_cut():
     from xdsl.utils.exceptions import PassFailedException
 
     search, keys = placement_search(THREE_LAYERS, 10**6)
     search.max_placements = 0
-    with pytest.raises(PassFailedException, match=r"^the search built its 0 placements$"):
+    with pytest.raises(PassFailedException, match=r"^the search measured its 0 placements' worth of ops$"):
         search.measure(Config(depth=1))
     unsliced, keys = placement_search(THREE_LAYERS, 10**6, slicing=False)
     with pytest.raises(PassFailedException, match=r"^this search does not slice$"):

@@ -55,7 +55,7 @@ def _outcome(measure, config):
         m = measure(config)
     except PassFailedException:
         return "cannot be built"
-    return m.need, m.cycles, m.work, m.peak, m.peak_ops
+    return m.need, m.cycles, m.work, m.peak, m.peak_ops, m.ops
 
 
 def _compare(module, placements: int, seed: int) -> int:
@@ -68,7 +68,7 @@ def _compare(module, placements: int, seed: int) -> int:
             if not supports(fn):
                 continue
             name = fn.sym_name.data
-            records = FunctionRecords(module, name, place.KEY_ATTR, place._slicer())
+            records = FunctionRecords(module, name, place.KEY_ATTR, slicing=True)
             search = place._Search(module, name, Chip(), 1 << 40, place._slicer(), None, {}, records)
             for k in range(placements):
                 config = place.Config() if k == 0 else _random_config(search, rng)

@@ -34,7 +34,8 @@ wins. Each, per function:
    again. The move with the least added latency per byte saved is kept;
    The search also grows from the floor (everything that can leave the chip
    off it: weights read in place, results off chip), taking moves back while
-   they fit and are faster, in three orders (see ``_Search.grow``); each
+   they fit and are faster, in runs that double while they do (see
+   ``_Search.undo_moves``), in three orders (see ``_Search.grow``); each
    result is finished by step 3 and the fastest kept; shrinking gives up
    after ``SHRINK_EVALUATIONS`` placements. A budget below the floor's need
    is an error at once;
@@ -83,6 +84,7 @@ from cfmem.passes.placement import (
     set_weight_place,
 )
 from cfmem.planning.option_checks import check_budget
+from cfmem.planning.placed_nodes import program_ops
 from cfmem.planning.placed_program import measure_program
 from cfmem.planning.regions import peak_tensors
 
@@ -90,11 +92,13 @@ MAX_DEPTH = 8
 """Deepest DMA rotation tried."""
 DEEPEN_DOUBLINGS = 3
 """How many times ``deepen`` may double every slice count for one more DMA buffer."""
-PLACEMENT_OPS = 60_000
+PLACEMENT_OPS = 30_000
 MIN_PLACEMENTS = 60
-"""A search builds at most max(MIN_PLACEMENTS, PLACEMENT_OPS / ops in the function) placements:
-a fixed amount of work whatever the model's size (each build costs time in proportion to it),
-and the same count on every machine, so the result is deterministic."""
+"""A search measures at most max(MIN_PLACEMENTS, PLACEMENT_OPS / ops in the function) placements'
+worth of ops: a placement with its weights cut in slices counts its ops after slicing (one cut
+in 8 slices costs about what 2 or 3 unsliced placements do). A fixed amount of work whatever the
+model's size and however finely the search slices (measuring a placement costs time in
+proportion to its ops), the same on every machine, so the result is deterministic."""
 SHRINK_EVALUATIONS = 150
 """Placements shrinking may build before it gives way to growing from the floor (far below
 the need of everything on chip, one move at a time is slow)."""
@@ -170,6 +174,8 @@ class Measure:
     """For each DMA buffer at the peak (by index into ``peak``), the keys of the ops it serves."""
     decisions: list[Decision] = field(default_factory=list)
     """The placement table, filled in for the placement chosen."""
+    ops: int = 0
+    """Ops of the placed function after slicing, before DMA insertion: what measuring it cost."""
 
 
 Measured = dict[tuple[str, tuple | None, Config], "Measure | PassFailedException"]
@@ -214,9 +220,12 @@ class _Search:
         self.slicer = slicer
         self.cache: dict[Config, Measure] = {}
         """The placements this search measured (its own count, whoever built them)."""
+        self.spent = 0.0
+        """Placements' worth of ops measured: each placement in ``cache`` counts its ops over the function's."""
         self.measured: Measured = {} if measured is None else measured
         fn = self.function(module)
-        self.max_placements = max(MIN_PLACEMENTS, PLACEMENT_OPS // sum(1 for _ in fn.walk()))
+        self.function_ops = sum(1 for _ in fn.walk())
+        self.max_placements = max(MIN_PLACEMENTS, PLACEMENT_OPS // self.function_ops)
         self.reasons: dict[tuple[str, int], str] = {}
         """Why each move the search made was made: by ("weights" or "result", op key), or ("depth", 0)."""
         self.ops: dict[int, Operation] = {_key(op): op for op in fn.walk() if KEY_ATTR in op.attributes}
@@ -230,22 +239,25 @@ class _Search:
 
     # --- measuring a placement ---------------------------------------------------
 
-    def build(self, config: Config) -> ModuleOp:
-        """A copy of the module with ``config`` applied and DMA inserted (other functions untouched)."""
+    def build(self, config: Config) -> tuple[ModuleOp, int]:
+        """A copy of the module with ``config`` applied and DMA inserted (other functions
+        untouched), and the ops of the function before DMA insertion."""
         module = self.module.clone()
         _apply(config, self.function(module), self.weighted)
         if config.slices:
             self.slicer(module)
+        ops = sum(1 for _ in self.function(module).walk())
         InsertDmaPass().insert_module(module, checked=False)  # measure checks the events it builds
-        return module
+        return module, ops
 
     def measure(self, config: Config) -> Measure:
-        """``config`` built and measured (once). Past ``self.max_placements`` a new placement
-        is refused like one that cannot be built, so every phase ends with what it has."""
+        """``config`` built and measured (once). Past ``self.max_placements`` placements' worth
+        of ops a new placement is refused like one that cannot be built, so every phase ends
+        with what it has."""
         if config in self.cache:
             return self.cache[config]
-        if len(self.cache) >= self.max_placements:
-            raise PassFailedException(f"the search built its {self.max_placements} placements")
+        if self.spent >= self.max_placements:
+            raise PassFailedException(f"the search measured its {self.max_placements} placements' worth of ops")
         if config.slices and self.slicer is None:
             raise PassFailedException("this search does not slice")
         key = (self.fn_name, None if self.path is None else tuple(sorted(self.path.items())), config)
@@ -260,6 +272,7 @@ class _Search:
                 raise
             self.measured[key] = known
         self.cache[config] = known
+        self.spent += known.ops / self.function_ops
         return known
 
     def _measure_new(self, config: Config) -> Measure:
@@ -272,21 +285,23 @@ class _Search:
         records = self.records.program(dict(config.slices))
         flags = self.records.flags(dict(config.weights), config.offchip, config.prefetch, config.evict)
         placed = measure_program(records, self.records.values, flags, config.depth, self.records.events)
-        return Measure(config, placed.need, *self.latency(placed.events), placed.peak, placed.peak_ops)
+        measure = Measure(config, placed.need, *self.latency(placed.events), placed.peak, placed.peak_ops)
+        measure.ops = self.function_ops + program_ops(records) - self.records.ops
+        return measure
 
     def latency(self, events: EventBlock) -> tuple[float, float]:
         """A placement's cycles on the timed path and its compute on every path (``Measure``'s)."""
         return simulate(events, self.chip, self.path, lanes=False).cycles, all_paths_compute(events, self.chip)
 
     def _measure_built(self, config: Config) -> Measure:
-        module = self.build(config)
+        module, ops = self.build(config)
         fn = self.function(module)
         info = analyze_function(fn, aliases=find_aliases(fn))  # as nn-plan-memory will share bytes
         need, tensors = peak_tensors(info.tree)
         value_of = {t.id: v for v, t in info.tensor_of.items()}
         events = function_events(fn)
         check_inserted(events)
-        result = Measure(config, need, *self.latency(events))
+        result = Measure(config, need, *self.latency(events), ops=ops)
         for tensor in tensors:
             value = value_of[tensor.id]
             owner = value.owner
@@ -495,19 +510,45 @@ class _Search:
         over the moves (at most ``UNDO_PASSES``) until one changes nothing; results come back
         in ``order`` (default ``back_on_chip_order``), before weights with ``results_first``. A weight read in
         place is tried streamed whole, then in 2, 4, ... slices, so growing from the floor
-        reaches the slices a weight too large for the budget needs."""
+        reaches the slices a weight too large for the budget needs.
+
+        Moves are taken back in runs: after a move is taken back, the next two are tried
+        together (a weight streamed whole), then four, and so on while each run fits and is
+        faster; a run that does not is tried again one move at a time. Growing from the floor
+        of a model with hundreds of ops takes back most moves, and measuring each alone would
+        spend the search's placements on the first ones. The deeper rotations are always tried
+        one at a time (each must beat the one before)."""
         for _ in range(UNDO_PASSES):
             before = m
-            for undo in _undos(m.config, order or self.back_on_chip_order, results_first):
-                for config in undo(m.config):
+            undos = _undos(m.config, order or self.back_on_chip_order, results_first)
+            movable = len(undos) - (MAX_DEPTH - m.config.depth)  # the deeper rotations come last
+            i, chunk = 0, 1
+            while i < len(undos):
+                if chunk > 1 and i + 1 < movable:
+                    group = undos[i:min(i + chunk, movable)]
+                    config = m.config
+                    for undo in group:
+                        config = undo(config)[0]
+                    try:
+                        candidate = self.measure(config)
+                    except PassFailedException:
+                        candidate = None
+                    if candidate is not None and self.fits(candidate) and _faster(candidate, m):
+                        m, i, chunk = candidate, i + len(group), chunk * 2
+                        continue
+                    chunk = 1
+                taken = False
+                for config in undos[i](m.config):
                     try:
                         candidate = self.measure(config)
                     except PassFailedException:
                         break  # no finer slices
                     if self.fits(candidate):
                         if _faster(candidate, m):
-                            m = candidate
+                            m, taken = candidate, True
                         break
+                i += 1
+                chunk = 2 if taken else 1
             if m is before:
                 break
         return m
@@ -592,7 +633,7 @@ def _records(module: ModuleOp, fn_name: str) -> FunctionRecords | None:
     """Function ``fn_name`` of the keyed ``module`` read as records, when it can be
     (``place_records.supports``); else None, and placements are built as IR."""
     fn = next(f for f in functions(module) if f.sym_name.data == fn_name)
-    return FunctionRecords(module, fn_name, KEY_ATTR, _slicer()) if supports(fn) else None
+    return FunctionRecords(module, fn_name, KEY_ATTR, _slicer() is not None) if supports(fn) else None
 
 
 def _best_search(

@@ -12,8 +12,7 @@ holds its branches' records. ``nn-place`` builds the IR for the others (``nn.loo
 from __future__ import annotations
 
 import itertools
-from dataclasses import replace
-from collections.abc import Callable
+from dataclasses import dataclass, replace
 
 from xdsl.dialects import func
 from xdsl.dialects.builtin import IntegerAttr, ModuleOp, TensorType, i64
@@ -31,8 +30,9 @@ from cfmem.passes.failures import OpFailure
 from cfmem.passes.insert_dma import weight_operands
 from cfmem.passes.liveness import functions, is_read_only, is_weight
 from cfmem.passes.placement import SLICE_OF_ATTR, SLICES_ATTR
-from cfmem.passes.slice_weights import checked_plan
-from cfmem.planning.placed_nodes import Flags, OpRecord, ValueInfo, Values
+from cfmem.passes.names import ValueNames
+from cfmem.passes.slice_weights import SliceWeightsPass, checked_plan
+from cfmem.planning.placed_nodes import Flags, OpRecord, ValueInfo, Values, program_ops
 
 
 def supports(fn: func.FuncOp) -> bool:
@@ -45,13 +45,14 @@ def supports(fn: func.FuncOp) -> bool:
 
 class FunctionRecords:
     """The ops of function ``fn_name`` of ``module`` (whose ops carry ``key_attr``) as records,
-    and, on demand, the records of each op cut into N slices by ``slicer``."""
+    and, on demand (with ``slicing``), the records of each op cut into N slices by
+    ``nn-slice-weights``."""
 
-    def __init__(self, module: ModuleOp, fn_name: str, key_attr: str, slicer: Callable[[ModuleOp], None] | None):
+    def __init__(self, module: ModuleOp, fn_name: str, key_attr: str, slicing: bool):
         self.module = module
         self.fn_name = fn_name
         self.key_attr = key_attr
-        self.slicer = slicer
+        self.slicing = slicing
         self.values = Values()
         self.counter = itertools.count()
         """Numbers the records (``OpRecord.index``)."""
@@ -62,12 +63,14 @@ class FunctionRecords:
         self.originals = len(self.values.info)
         """Values of the function itself (ids below it); slices' values come after."""
         self.records = self.block(fn.body.block, ids)
+        self.ops = program_ops(self.records)
+        """Records of the function unsliced."""
         self.by_key = {rec.key: rec for rec in _walk(self.records) if rec.key is not None}
         self.sliced: dict[tuple[int, int], list[OpRecord] | PassFailedException] = {}
         self.unsliceable: dict[int, PassFailedException] = {}
         """Why the ops the slicer cannot cut cannot be, by key."""
-        self.scratch: dict[int, tuple[ModuleOp, func.FuncOp, dict[SSAValue, int]]] = {}
-        """Per slice count: the copy of the module ops are cut in, and the ids of its values."""
+        self.scratch: dict[int, _Scratch] = {}
+        """Per slice count: the copy of the module ops are cut in."""
         for op in fn.walk():  # the slicer's refusals are known at once
             key, weights = _key(op, key_attr), weight_operands(op)
             if key is None or not weights:
@@ -141,51 +144,38 @@ class FunctionRecords:
     def cut(self, keys: list[int], count: int) -> None:
         """Cut every op of ``keys`` in ``count`` slices in this count's copy of the module (made
         on first use and kept: an op cut there stays cut, and its slices read the values the
-        others' slices replaced) and read the new ops of each; when that fails, each op alone
-        (so each gets its own answer), in a fresh copy."""
-        if self.slicer is None:
+        others' slices replaced) and read the new ops of each. Each op is cut alone, in walk
+        order, by ``nn-slice-weights``' own rewrite of one op; an op it refuses gets the
+        refusal, and the copy (perhaps cut half way) is made again for the next."""
+        if not self.slicing:
             raise PassFailedException("this search does not slice")
-        if count not in self.scratch:
-            clone = self.module.clone()
-            fn = self.function(clone)
-            self.scratch[count] = (clone, fn, dict(zip(_values(fn), range(self.originals))))
-        clone, fn, ids = self.scratch[count]
-        wanted = set(keys)
-        for op in fn.walk():
-            if _key(op, self.key_attr) in wanted:
-                op.attributes[SLICES_ATTR] = IntegerAttr(count, i64)
-        before = set(fn.walk())
-        try:
-            self.slicer(clone)
-        except PassFailedException as err:
-            del self.scratch[count]  # it may be cut half way
-            if len(keys) == 1:
-                self.sliced[(keys[0], count)] = err
-                return
-            for k in keys:
-                self.cut([k], count)
-            return
-        fragments: dict[int, list[Operation]] = {}
-        for op in fn.walk():
-            if op in before:
+        for key in sorted(keys, key=lambda k: self.by_key[k].index):
+            scratch = self.scratch.get(count) or self._scratch(count)
+            op = scratch.ops[key]
+            op.attributes[SLICES_ATTR] = IntegerAttr(count, i64)
+            try:
+                fragment = _SLICE_WEIGHTS.slice_op(op, False, scratch.names)
+            except PassFailedException as err:
+                del self.scratch[count]
+                self.sliced[(key, count)] = err
                 continue
-            owner = op
-            if isinstance(op, ViewOp):  # a weight slice: the op reading it is its slice's
-                owner = next(iter(op.results[0].uses)).operation
-            fragments.setdefault(_key(owner, self.key_attr), []).append(op)
-        for key, fragment in fragments.items():  # the last new op's result replaces the op's
-            ids[fragment[-1].results[0]] = self.by_key[key].results[0]
-        for fragment in fragments.values():
-            for op in fragment:
-                for r in op.results:
-                    if r not in ids:
-                        ids[r] = self.add_value(r)
-        for key in keys:
-            fragment = fragments.get(key)
             if not fragment:  # one slice: the op is left as it is
                 self.sliced[(key, count)] = [self.by_key[key]]
                 continue
-            self.sliced[(key, count)] = [self.record(op, ids) for op in fragment]
+            ids = scratch.ids
+            ids[fragment[-1].results[0]] = self.by_key[key].results[0]  # the last new op's result replaces the op's
+            for new in fragment:
+                for r in new.results:
+                    if r not in ids:
+                        ids[r] = self.add_value(r)
+            self.sliced[(key, count)] = [self.record(new, ids) for new in fragment]
+
+    def _scratch(self, count: int) -> _Scratch:
+        clone = self.module.clone()
+        fn = self.function(clone)
+        ops = {key: op for op in fn.walk() if (key := _key(op, self.key_attr)) is not None}
+        made = self.scratch[count] = _Scratch(fn, dict(zip(_values(fn), range(self.originals))), ValueNames(scope=fn), ops)
+        return made
 
     def program(self, slices: dict[int, int]) -> tuple[OpRecord, ...]:
         """The function's records with each op of ``slices`` replaced by its slices (the ops not
@@ -218,6 +208,22 @@ class FunctionRecords:
             k: Flags(weights.get(k, "stream"), k in offchip, k in offchip and (k in prefetch or k in evict), k in offchip and k in evict)
             for k in keys
         }
+
+
+@dataclass
+class _Scratch:
+    """A copy of the module that ops are cut in, for one slice count."""
+
+    fn: func.FuncOp
+    ids: dict[SSAValue, int]
+    """The record id of each of its values."""
+    names: ValueNames
+    """Names the slicer marks slices with (unique in the copy)."""
+    ops: dict[int, Operation]
+    """Its keyed ops, by key (as copied: an op is cut at most once per copy)."""
+
+
+_SLICE_WEIGHTS = SliceWeightsPass()
 
 
 def _values(fn: func.FuncOp) -> list[SSAValue]:

@@ -361,20 +361,22 @@ class SliceWeightsPass(ModulePass):
             return plan.units
         return math.ceil(plan.units / per_slice)
 
-    def slice_op(self, op: Operation, verified: bool, ids: ValueNames) -> None:
+    def slice_op(self, op: Operation, verified: bool, ids: ValueNames) -> list[Operation]:
+        """Cut ``op`` when it asks for slices or is too big; the new ops, in order (none when
+        it is left as it is)."""
         asked = op.attributes.get(SLICES_ATTR)
         if asked is not None and not (isinstance(asked, IntegerAttr) and asked.value.data >= 1):
             raise OpFailure(op, f"'{op.name}' {op_position(op)}: {SLICES_ATTR} must be an integer of at least 1, not {asked}")
         weights = weight_operands(op)
         too_big = self.max_slice_bytes is not None and sum(tensor_bytes(w.type) for w in weights) > self.max_slice_bytes
         if asked is None and not too_big:
-            return
+            return []
         plan = checked_plan(op, weights)
         n = self.slice_count(op, plan)
         if asked is not None:
             del op.attributes[SLICES_ATTR]
         if n <= 1:
-            return
+            return []
         builder = _Builder(op, ids(op.results[0]))
         replacement = plan.build(builder, equal_ranges(plan.units, n))
         Rewriter.insert_op(builder.new_ops, InsertPoint.before(op))
@@ -384,3 +386,4 @@ class SliceWeightsPass(ModulePass):
         op.results[0].replace_all_uses_with(replacement)
         Rewriter.erase_op(op)
         _erase_dead_weights(old_operands)
+        return builder.new_ops

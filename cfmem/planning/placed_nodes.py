@@ -60,6 +60,21 @@ class OpRecord:
     """An ``nn.if``'s then and else blocks (each ending with its ``nn.yield``)."""
 
 
+def program_ops(records: tuple[OpRecord, ...]) -> int:
+    """How many ops ``records`` hold, those of if branches included, but weight views nothing
+    reads (a sliced op's own views, which slicing erases)."""
+    everything = list(_records_in(records))
+    read = {v for rec in everything for v in rec.operands}
+    return sum(1 for rec in everything if not (rec.defines_weight and not set(rec.results) & read))
+
+
+def _records_in(records: tuple[OpRecord, ...]):
+    for rec in records:
+        yield rec
+        for branch in rec.branches:
+            yield from _records_in(branch)
+
+
 @dataclass(frozen=True)
 class Flags:
     """The placement of one op key."""
