@@ -177,3 +177,20 @@ def test_an_if_that_ran_several_times_is_one_line_with_its_counts():
 
     trace = [("if#1", True), ("if#0", False), ("if#1", False), ("if#1", True)]
     assert branch_lines(trace) == ["if#1: then x2, else x1", "if#0: else"]
+
+
+def test_a_full_device_behind_standard_output_is_one_line_and_exit_1():
+    """``run`` prints its outputs: a write that fails (a full disk) is the command's one-line
+    error, not an internal error, and nothing is printed at exit after it."""
+    import subprocess
+    from pathlib import Path
+
+    from conftest import CFMEM
+
+    if not Path("/dev/full").exists():
+        pytest.skip("no /dev/full")
+    example = str(ROOT / "examples" / "wakeword.mlir")
+    with open("/dev/full", "w") as full:
+        done = subprocess.run([*CFMEM, "run", example, "--seed", "0"], stdout=full, stderr=subprocess.PIPE, text=True)
+    assert done.returncode == 1
+    assert done.stderr.splitlines() == ["cfmem: standard output: error: cannot write: No space left on device"]

@@ -132,14 +132,51 @@ class _ClosedStdout:
         pass
 
 
+class _StdoutError(CfmemError):
+    """Standard output could not be written (a full disk or device)."""
+
+
+class _CheckedStdout:
+    """Standard output whose write errors are the command's one-line error (a broken pipe
+    stays a broken pipe); everything else is the stream's."""
+
+    def __init__(self, stream):
+        self._stream = stream
+
+    def _checked(self, call, *args):
+        try:
+            return call(*args)
+        except BrokenPipeError:
+            raise
+        except OSError as err:
+            raise _StdoutError(f"cannot write: {err.strerror or err}", "standard output") from None
+
+    def write(self, data) -> int:
+        return self._checked(self._stream.write, data)
+
+    def flush(self) -> None:
+        self._checked(self._stream.flush)
+
+    def __getattr__(self, name):
+        return getattr(self._stream, name)
+
+
 def main(argv: list[str] | None = None) -> int:
     # cfmem's kernels work on small tensors; one BLAS thread starts numpy about 40 ms
     # sooner and keeps a loaded machine's other cores free. A user's setting wins.
     os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
     if sys.stdout is None:
         sys.stdout = _ClosedStdout()  # type: ignore[assignment]
+    stdout = sys.stdout
+    sys.stdout = _CheckedStdout(stdout)  # type: ignore[assignment]
     try:
-        return _run(argv)
+        code = _run(argv)
+        sys.stdout.flush()  # a full device fails here, not at exit
+        return code
+    except _StdoutError as err:
+        _error_line(str(err))
+        _silence_stdout()  # what is still buffered cannot be written either
+        return EXIT_BAD_INPUT
     except CfmemError as err:
         _error_line(str(err))
         return EXIT_BAD_INPUT
@@ -159,6 +196,9 @@ def main(argv: list[str] | None = None) -> int:
         message = str(err).strip().splitlines()[0] if str(err).strip() else ""
         _error_line(f"internal error: {type(err).__name__}: {message} (set CFMEM_DEBUG=1 for a traceback)")
         return EXIT_BUG
+    finally:
+        if isinstance(sys.stdout, _CheckedStdout):
+            sys.stdout = stdout
 
 
 def _error_line(text: str) -> None:
