@@ -1,0 +1,127 @@
+"""Row tiling of a chain of spatial ops: which rows of every tensor a tile of the last output
+needs, the tiles that cover it, what a tile holds on chip and what it recomputes.
+
+A chain is ops ``0..n-1`` where op ``i`` reads tensor ``i`` and writes tensor ``i + 1``, each
+seen along one spatial axis (the rows, H of NCHW) as a ``RowWindow``: a convolution or pool
+(kernel, stride, dilation, top padding), a pad (kernel 1, its top padding), or an elementwise
+op (kernel 1). Computing output rows ``[lo, hi)`` of an op reads input rows
+``[lo * stride - pad_top, (hi - 1) * stride - pad_top + (kernel - 1) * dilation + 1)``; the
+rows outside the input are padding, which no tile stores. A tile of the chain's last output
+computes each earlier tensor on exactly the rows it needs: the halo between neighbouring
+tiles is recomputed (no rolling buffer here). Plain data, no xDSL.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+Rows = tuple[int, int]
+"""A half-open row range ``[lo, hi)``."""
+
+
+@dataclass(frozen=True)
+class RowWindow:
+    """One op of a chain along the rows: ``out_rows`` rows computed from ``in_rows``."""
+
+    in_rows: int
+    out_rows: int
+    kernel: int = 1
+    stride: int = 1
+    dilation: int = 1
+    pad_top: int = 0
+
+    def __post_init__(self):
+        if min(self.in_rows, self.out_rows, self.kernel, self.stride, self.dilation) < 1 or self.pad_top < 0:
+            raise ValueError(f"not a row window: {self}")
+
+    @property
+    def pad_bottom(self) -> int:
+        """Padding rows below the input that the last output row reads."""
+        last = (self.out_rows - 1) * self.stride - self.pad_top + (self.kernel - 1) * self.dilation
+        return max(0, last + 1 - self.in_rows)
+
+    def reads(self, rows: Rows) -> Rows:
+        """The input rows output ``rows`` read, padding left out (empty as ``(k, k)`` when they
+        read padding only)."""
+        first, end = self._span(rows)
+        first = min(max(first, 0), self.in_rows)
+        return (first, max(first, min(end, self.in_rows)))
+
+    def padding(self, rows: Rows) -> tuple[int, int]:
+        """The padding rows above and below the input that output ``rows`` read: computing
+        them is the op with this padding on the input rows ``reads`` gives."""
+        first, end = self._span(rows)
+        top = min(max(0, -first), end - first)
+        return top, min(max(0, end - self.in_rows), end - first - top)
+
+    def _span(self, rows: Rows) -> Rows:
+        lo, hi = rows
+        first = lo * self.stride - self.pad_top
+        return first, (hi - 1) * self.stride - self.pad_top + (self.kernel - 1) * self.dilation + 1
+
+
+def chain_rows(chain: list[RowWindow], rows: Rows) -> list[Rows]:
+    """The rows of every tensor of ``chain`` (its input first, its output last) that output
+    ``rows`` of the last op need."""
+    _check_chain(chain)
+    needed = [rows]
+    for op in reversed(chain):
+        needed.append(op.reads(needed[-1]))
+    return needed[::-1]
+
+
+def tiles(chain: list[RowWindow], tile_rows: int) -> list[list[Rows]]:
+    """The tiles of ``tile_rows`` output rows that cover the chain's output, top to bottom
+    (the last one shorter when the rows do not divide), each as ``chain_rows``."""
+    if tile_rows < 1:
+        raise ValueError(f"a tile has at least one row, not {tile_rows}")
+    height = chain[-1].out_rows
+    return [chain_rows(chain, (lo, min(lo + tile_rows, height))) for lo in range(0, height, tile_rows)]
+
+
+def recomputed_rows(chain: list[RowWindow], tile_rows: int) -> int:
+    """Rows of the chain's intermediate tensors computed more than once over all tiles (the
+    halos): the rows the tiles compute minus each tensor's height."""
+    schedule = tiles(chain, tile_rows)
+    computed = sum(hi - lo for tile in schedule for lo, hi in tile[1:-1])
+    return computed - sum(op.out_rows for op in chain[:-1])
+
+
+def tile_bytes(chain: list[RowWindow], row_bytes: list[int], tile_rows: int) -> int:
+    """On-chip bytes of the largest tile, the chain's input and output held whole: while op
+    ``i`` runs, the tile's rows of its input and of its output are live (an intermediate's
+    rows live from the op writing them to the op reading them). ``row_bytes[i]`` is a row of
+    tensor ``i`` (input first)."""
+    if len(row_bytes) != len(chain) + 1:
+        raise ValueError(f"{len(chain) + 1} tensors, {len(row_bytes)} row sizes")
+    whole = chain[0].in_rows * row_bytes[0] + chain[-1].out_rows * row_bytes[-1]
+    largest = 0
+    for tile in tiles(chain, tile_rows):
+        held = [(hi - lo) * size for (lo, hi), size in zip(tile, row_bytes)]
+        held[0] = held[-1] = 0  # held whole, counted once
+        largest = max(largest, max(held[i] + held[i + 1] for i in range(len(chain))))
+    return whole + largest
+
+
+def largest_tile(chain: list[RowWindow], row_bytes: list[int], budget: int) -> int | None:
+    """The most output rows per tile whose ``tile_bytes`` fit ``budget`` (a tile's windows
+    only grow with its rows), or None when one row does not fit."""
+    height = chain[-1].out_rows
+    if tile_bytes(chain, row_bytes, 1) > budget:
+        return None
+    lo, hi = 1, height  # tile_bytes(lo) fits
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if tile_bytes(chain, row_bytes, mid) <= budget:
+            lo = mid
+        else:
+            hi = mid - 1
+    return lo
+
+
+def _check_chain(chain: list[RowWindow]) -> None:
+    if not chain:
+        raise ValueError("an empty chain")
+    for k in range(1, len(chain)):
+        if chain[k - 1].out_rows != chain[k].in_rows:
+            raise ValueError(f"op {k - 1} writes {chain[k - 1].out_rows} rows, op {k} reads {chain[k].in_rows}")
