@@ -1,0 +1,113 @@
+"""The chains of nn ops a tile of rows can flow through, read from a block: each op as a
+``cfmem.planning.tiling.RowWindow`` along the rows (H of NCHW) of its operand 0.
+
+An op has a row window when a tile of its result's rows is computed from a window of its
+input's rows alone: a convolution (float or int8, any groups), a max or average pool, a
+constant pad, a unary elementwise op, and a binary elementwise op
+whose other operand is the same for every row (it has one row or fewer than three axes). A
+chain is a run of such ops in which each result is read by the next op only, as its operand 0;
+the intermediates of a chain are what tiling keeps off the chip whole.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.dialects.builtin import TensorType
+from xdsl.ir import Block, Operation
+
+from cfmem.dialects.nn_compute import (
+    ConvWindowOp,
+    ElementwiseBinaryOp,
+    ElementwiseUnaryOp,
+    PadOp,
+    Pool2dOp,
+)
+from cfmem.dialects.types import static_shape, tensor_bytes
+from cfmem.planning.tiling import RowWindow
+
+
+@dataclass(frozen=True)
+class SpatialChain:
+    """Ops of a block computed one after the other, each reading the last one's result."""
+
+    ops: tuple[Operation, ...]
+    windows: tuple[RowWindow, ...]
+    """Each op along the rows."""
+    row_bytes: tuple[int, ...]
+    """Bytes of one row of each tensor, the chain's input first (every image of the batch)."""
+
+
+def row_window(op: Operation) -> RowWindow | None:
+    """``op`` along the rows of its operand 0 and its result, or None when a tile of its rows
+    needs more than a window of its input's rows (or either is not a 4-D tensor)."""
+    if len(op.results) != 1 or not op.operands:
+        return None
+    x, y = _nchw(op.operands[0].type), _nchw(op.results[0].type)
+    if x is None or y is None:
+        return None
+    h_in, h_out = x[2], y[2]
+    if isinstance(op, ConvWindowOp):
+        kernel = static_shape(op.operands[1].type)[2]
+        return RowWindow(h_in, h_out, kernel, _first(op.strides), _first(op.dilations), _first(op.pads))
+    if isinstance(op, Pool2dOp):
+        return RowWindow(h_in, h_out, _first(op.kernel), _first(op.strides), _first(op.dilations), _first(op.pads))
+    if isinstance(op, PadOp):
+        before, _ = op.before_after()  # never negative (nn.pad's verifier)
+        if op.mode.data != "constant" or len(before) != 4:
+            return None
+        return RowWindow(h_in, h_out, pad_top=before[2])
+    if isinstance(op, ElementwiseUnaryOp) and h_in == h_out:
+        return RowWindow(h_in, h_out)
+    if isinstance(op, ElementwiseBinaryOp) and h_in == h_out and all(_row_invariant(v.type) for v in op.operands[1:]):
+        return RowWindow(h_in, h_out)
+    return None
+
+
+def spatial_chains(block: Block, shortest: int = 2) -> list[SpatialChain]:
+    """The longest chains of ops with a row window in ``block``, in block order, of at least
+    ``shortest`` ops (a single op has no intermediate to keep off the chip)."""
+    windows = {op: w for op in block.ops if (w := row_window(op)) is not None}
+    chains: list[SpatialChain] = []
+    taken: set[Operation] = set()
+    for op in block.ops:
+        if op not in windows or op in taken:
+            continue
+        ops = [op]
+        while (following := _only_reader(ops[-1])) is not None and following in windows:
+            ops.append(following)
+        taken.update(ops)
+        if len(ops) >= shortest:
+            tensors = [ops[0].operands[0], *(o.results[0] for o in ops)]
+            row_bytes = tuple(tensor_bytes(v.type) // _nchw(v.type)[2] for v in tensors)
+            chains.append(SpatialChain(tuple(ops), tuple(windows[o] for o in ops), row_bytes))
+    return chains
+
+
+def _only_reader(op: Operation) -> Operation | None:
+    """The op reading ``op``'s result, when it is the only use and reads it as operand 0 in
+    the same block."""
+    uses = list(op.results[0].uses)
+    if len(uses) != 1 or uses[0].index != 0:
+        return None
+    reader = uses[0].operation
+    return reader if reader.parent_block() is op.parent_block() else None
+
+
+def _nchw(ty) -> tuple[int, ...] | None:
+    if not isinstance(ty, TensorType):
+        return None
+    shape = static_shape(ty)
+    return shape if len(shape) == 4 and shape[2] > 0 else None
+
+
+def _row_invariant(ty) -> bool:
+    """A broadcast operand the same for every row: fewer than three axes, or one row."""
+    if not isinstance(ty, TensorType):
+        return False
+    shape = static_shape(ty)
+    return len(shape) < 3 or shape[-2] == 1
+
+
+def _first(attr) -> int:
+    return int(attr.get_values()[0])
