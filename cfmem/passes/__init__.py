@@ -63,6 +63,12 @@ def _slice_weights() -> type[ModulePass]:
     return SliceWeightsPass
 
 
+def _tile_rows() -> type[ModulePass]:
+    from cfmem.passes.tile_rows import TileRowsPass
+
+    return TileRowsPass
+
+
 def _roll_slices() -> type[ModulePass]:
     from cfmem.passes.slice_loops import RollSlicesPass
 
@@ -88,6 +94,7 @@ PASSES: dict[str, Callable[[], type[ModulePass]]] = {
     "nn-plan-memory": _plan_memory,
     "nn-place": _place,
     "nn-slice-weights": _slice_weights,
+    "nn-tile-rows": _tile_rows,
     "nn-insert-dma": _insert_dma,
     "nn-check-dma": _check_dma,
     "nn-lower-to-memref": _lower_to_memref,

@@ -1,0 +1,81 @@
+"""``nn-tile-rows``: a chain computed tile by tile gives the untiled numbers (to float order:
+a kernel may sum in another order on fewer rows), every new op passes its shape rule, and the
+planned, lowered module computes the tiled graph bit for bit on a real byte arena."""
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+from xdsl.context import Context
+
+from cfmem.errors import CfmemError
+from cfmem.interp.flat import FlatInterpreter
+from cfmem.interp.golden import GoldenInterpreter, find_function, random_inputs
+from cfmem.ir_io import parse_module
+from cfmem.passes.tile_rows import TileRowsPass
+from cfmem.pipeline import apply_pipeline
+
+CHAIN = """
+nn.global @w size(4096) seed(3)
+func.func @main(%x: tensor<1x2x17x6xf32>) -> tensor<1x4x4x6xf32> {
+  %blob = nn.get_global @w : tensor<4096xi8>
+  %w1 = nn.view %blob[0] bytes(576) : tensor<4096xi8> to tensor<8x2x3x3xf32>
+  %w2 = nn.view %blob[576] bytes(128) : tensor<4096xi8> to tensor<4x8x1x1xf32>
+  %p = nn.pad %x {pads = array<i64: 0, 0, 1, 0, 0, 0, 2, 0>} : (tensor<1x2x17x6xf32>) -> tensor<1x2x20x6xf32>
+  %c1 = nn.conv2d %p, %w1 {strides = array<i64: 2, 1>, pads = array<i64: 1, 1, 1, 1>} : (tensor<1x2x20x6xf32>, tensor<8x2x3x3xf32>) -> tensor<1x8x10x6xf32>
+  %r = nn.relu %c1 : (tensor<1x8x10x6xf32>) -> tensor<1x8x10x6xf32>
+  %m = nn.max_pool2d %r {kernel = array<i64: 3, 1>, dilations = array<i64: 2, 1>, pads = array<i64: 1, 0, 2, 0>} : (tensor<1x8x10x6xf32>) -> tensor<1x8x9x6xf32>
+  %c2 = nn.conv2d %m, %w2 {strides = array<i64: 2, 1>} : (tensor<1x8x9x6xf32>, tensor<4x8x1x1xf32>) -> tensor<1x4x5x6xf32>
+  %a = nn.avg_pool2d %c2 {kernel = array<i64: 2, 1>} : (tensor<1x4x5x6xf32>) -> tensor<1x4x4x6xf32>
+  func.return %a : tensor<1x4x4x6xf32>
+}
+"""
+"""A pad, a strided convolution, a dilated max pool padded unevenly, a strided 1x1
+convolution and an average pool: 4 output rows."""
+
+
+def _tiled(text: str, rows: int):
+    module, _ = parse_module(text)
+    tiled = module.clone()
+    TileRowsPass(tile_rows=rows).apply(Context(), tiled)
+    return module, tiled
+
+
+def _run(module, inputs):
+    fn = find_function(module, None)
+    return GoldenInterpreter(module, Path(".")).run(fn, inputs).outputs
+
+
+@pytest.mark.parametrize("rows", [1, 2, 3])
+def test_every_tile_size_computes_the_untiled_numbers(rows):
+    module, tiled = _tiled(CHAIN, rows)
+    ops = [op.name for op in tiled.walk()]
+    tiles = -(-4 // rows)
+    assert ops.count("nn.conv2d") == 2 * tiles and ops.count("nn.concat") == 1
+    assert "nn.avg_pool2d" in ops and ops.count("nn.avg_pool2d") == tiles
+    inputs = random_inputs(find_function(module, None), 0)
+    want, got = _run(module, inputs), _run(tiled, inputs)
+    np.testing.assert_allclose(got["a"], want["a"], rtol=1e-6, atol=1e-6)
+
+
+def test_a_chain_with_no_more_rows_than_a_tile_is_left_whole():
+    module, tiled = _tiled(CHAIN, 4)
+    assert str(tiled) == str(module)
+
+
+def test_the_planned_and_lowered_tiled_module_computes_the_tiled_graph_bit_for_bit():
+    """The tiled graph through DMA insertion, planning and lowering, run by the checking flat
+    interpreter (byte ownership, DMA waits): its outputs are the tiled graph's."""
+    _, tiled = _tiled(CHAIN, 1)
+    inputs = random_inputs(find_function(tiled, None), 1)
+    want = _run(tiled, inputs)
+    flat = tiled.clone()
+    apply_pipeline(flat, "nn-insert-dma,nn-plan-memory,nn-lower-to-memref", None, Path("."))
+    got = FlatInterpreter(flat, check=True).run(find_function(flat, None), inputs).outputs
+    assert np.array_equal(got["a"], want["a"])
+
+
+def test_tile_rows_must_be_given():
+    module, _ = parse_module(CHAIN)
+    with pytest.raises(Exception, match="tile-rows"):
+        TileRowsPass().apply(Context(), module)
