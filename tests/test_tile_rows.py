@@ -79,3 +79,30 @@ def test_tile_rows_must_be_given():
     module, _ = parse_module(CHAIN)
     with pytest.raises(Exception, match="tile-rows"):
         TileRowsPass().apply(Context(), module)
+
+
+def test_compile_tile_keeps_the_fastest_compile_that_fits_and_its_flat_form_computes_its_graph():
+    """CHAIN in 3,000 bytes: untiled, its activations go off chip (8,626 cycles); in tiles of 2
+    rows they stay on chip (2,205). In 2,000 bytes the untiled compile is the fastest and is kept.
+    The chosen flat module fits and computes its placed graph bit for bit on the checking flat
+    interpreter."""
+    from cfmem.dma.timing import Chip
+    from cfmem.fit import timing_path
+    from cfmem.fit_tiled import compile_tiled, tile_candidates
+
+    module, _ = parse_module(CHAIN)
+    chip = Chip()
+    assert tile_candidates(module) == [2, 1]
+    path = timing_path(module, chip)
+    chosen = compile_tiled(module, chip, 3000, Path("."), None, "exact", "auto", path, True)
+    untiled = dict(chosen.tried)[None]
+    assert chosen.tile_rows == 2 and chosen.compiled.cycles == min(c for _, c in chosen.tried) < untiled / 3
+    assert chosen.compiled.onchip_peak <= 3000
+    inputs = random_inputs(find_function(module, None), 2)
+    graph = chosen.compiled.graph
+    want = GoldenInterpreter(graph, Path(".")).run(find_function(graph, None), inputs).outputs
+    flat = chosen.compiled.flat
+    got = FlatInterpreter(flat, check=True).run(find_function(flat, None), inputs).outputs
+    assert np.array_equal(got["a"], want["a"])
+    np.testing.assert_allclose(got["a"], _run(module, inputs)["a"], rtol=1e-6, atol=1e-6)
+    assert compile_tiled(module, chip, 2000, Path("."), None, "exact", "auto", path, True).tile_rows is None

@@ -41,6 +41,11 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         "--loop-trips", type=parsed_int(check_loop_trips), default=ASSUMED_TRIPS, metavar="N",
         help=f"iterations assumed for timing an nn.loop whose count the IR does not fix (default: {ASSUMED_TRIPS})",
     )
+    p.add_argument(
+        "--tile", action="store_true",
+        help="also compile the model with its chains of convolutions, pools and elementwise ops computed in tiles of"
+             " rows (nn-tile-rows) at a few tile sizes, and keep the fastest that fits (a compile per size)",
+    )
     p.add_argument("-o", "--output", metavar="FLAT.mlir", help="write the flat module here instead of standard output")
     p.add_argument(
         "--graph", metavar="GRAPH.mlir",
@@ -90,18 +95,27 @@ def main(args: argparse.Namespace) -> int:
     if is_flat(module):
         raise CfmemError("the module is already lowered: compile the tensor-level module", args.model)
     path = timing_path(module, chip, assumed_trips=args.loop_trips)
+    tiled = ""
     with placement_progress(f"{args.model}: placing") as measured:
-        compiled = compile_for_budget(
-            module, chip, args.budget, Path(args.model).parent, args.model, args.mode, args.strategy, path=path,
-            roll=not args.unrolled, measured=measured,
-        )
+        if args.tile:
+            from cfmem.fit_tiled import compile_tiled
+
+            chosen = compile_tiled(module, chip, args.budget, Path(args.model).parent, args.model, args.mode, args.strategy,
+                                   path, not args.unrolled, measured)  # fmt: skip
+            compiled = chosen.compiled
+            tiled = "; untiled" if chosen.tile_rows is None else f"; tiled, {chosen.tile_rows} rows per tile"
+        else:
+            compiled = compile_for_budget(
+                module, chip, args.budget, Path(args.model).parent, args.model, args.mode, args.strategy, path=path,
+                roll=not args.unrolled, measured=measured,
+            )
     write_module(compiled.flat, args.output)
     if args.graph is not None:
         write_module(compiled.graph, args.graph)
     print(
         f"{args.model}: {compiled.onchip_peak} of {compiled.budget} on-chip bytes;"
         f" {compiled.ms(chip):.3f} ms modeled on {chip.name}, bound {chip.milliseconds(compiled.bound_cycles):.3f} ms"
-        f" (gap {compiled.gap_pct():.1f} %)" + loops_timed(path),
+        f" (gap {compiled.gap_pct():.1f} %)" + tiled + loops_timed(path),
         file=sys.stderr,
     )
     return 0

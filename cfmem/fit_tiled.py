@@ -1,0 +1,79 @@
+"""``cfmem compile --tile``: the model compiled as it is and with its chains tiled along the
+rows (``nn-tile-rows``) at a few tile sizes; the fastest compile that fits wins.
+
+Tiling a chain keeps only a tile of its intermediates on chip, and costs its recomputed halos
+and its weights streamed again for every tile; the placement search prices both when it
+places the tiled graph, so each candidate is simply compiled and timed. Candidates cut the
+chain with the largest intermediates into ``TILE_SPLITS`` tiles of rows (one tile size for
+every chain of the model).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import ModuleOp
+
+from cfmem.dma.timing import Chip
+from cfmem.fit import BudgetError, Compiled, compile_for_budget
+from cfmem.passes.liveness import functions
+from cfmem.passes.place import Measured
+from cfmem.passes.spatial_chains import spatial_chains
+from cfmem.passes.tile_rows import TileRowsPass
+
+TILE_SPLITS = (2, 3, 4)
+"""Tiles of rows the candidates cut the chain with the largest intermediates into."""
+
+
+@dataclass
+class TiledCompile:
+    compiled: Compiled
+    tile_rows: int | None
+    """Output rows per tile of the chosen compile; None: untiled."""
+    tried: list[tuple[int | None, float | None]]
+    """Every candidate (tile rows, None untiled) and its cycles (None: it did not fit)."""
+
+
+def tile_candidates(module: ModuleOp) -> list[int]:
+    """Tile sizes to try, largest first: the output rows of the chain whose intermediates
+    hold the most bytes, cut into ``TILE_SPLITS`` tiles (none when the model has no chain)."""
+    chains = [c for fn in functions(module) for op in fn.walk() for r in op.regions for b in r.blocks
+              for c in spatial_chains(b)]  # fmt: skip
+    if not chains:
+        return []
+
+    def intermediate_bytes(chain) -> int:
+        return sum(w.out_rows * size for w, size in zip(chain.windows[:-1], chain.row_bytes[1:-1]))
+
+    height = max(chains, key=intermediate_bytes).windows[-1].out_rows
+    return sorted({-(-height // k) for k in TILE_SPLITS if height >= k}, reverse=True)
+
+
+def compile_tiled(module: ModuleOp, chip: Chip, budget: int | None, base_dir: Path | None, where: str | None,
+                  mode: str, strategy: str, path: dict, roll: bool, measured: Measured | None = None) -> TiledCompile:
+    """The fastest of the untiled compile and one per ``tile_candidates`` size (each with its own
+    placement search); the untiled compile's ``BudgetError`` when none fits."""
+    tried: list[tuple[int | None, float | None]] = []
+    best: TiledCompile | None = None
+    refusal: BudgetError | None = None
+    for rows in [None, *tile_candidates(module)]:
+        candidate = module
+        if rows is not None:
+            candidate = module.clone()
+            TileRowsPass(tile_rows=rows).apply(Context(), candidate)
+        try:
+            compiled = compile_for_budget(candidate, chip, budget, base_dir, where, mode, strategy, path=path, roll=roll,
+                                          measured=measured if rows is None else None)  # fmt: skip
+        except BudgetError as err:
+            refusal = refusal or err
+            tried.append((rows, None))
+            continue
+        tried.append((rows, compiled.cycles))
+        if best is None or compiled.cycles < best.compiled.cycles:
+            best = TiledCompile(compiled, rows, tried)
+    if best is None:
+        assert refusal is not None
+        raise refusal
+    return best
