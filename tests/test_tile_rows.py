@@ -87,7 +87,7 @@ def test_compile_tile_keeps_the_fastest_compile_that_fits_and_its_flat_form_comp
     The chosen flat module fits and computes its placed graph bit for bit on the checking flat
     interpreter."""
     from cfmem.dma.timing import Chip
-    from cfmem.fit import timing_path
+    from cfmem.fit import latency_bound, timing_path
     from cfmem.fit_tiled import compile_tiled, tile_candidates
 
     module, _ = parse_module(CHAIN)
@@ -98,6 +98,7 @@ def test_compile_tile_keeps_the_fastest_compile_that_fits_and_its_flat_form_comp
     untiled = dict(chosen.tried)[None]
     assert chosen.tile_rows == 2 and chosen.compiled.cycles == min(c for _, c in chosen.tried) < untiled / 3
     assert chosen.compiled.onchip_peak <= 3000
+    assert chosen.compiled.bound_cycles == latency_bound(module, chip, 3000, path)  # the model's, not the tiled graph's
     inputs = random_inputs(find_function(module, None), 2)
     graph = chosen.compiled.graph
     want = GoldenInterpreter(graph, Path(".")).run(find_function(graph, None), inputs).outputs
