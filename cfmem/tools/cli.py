@@ -19,7 +19,7 @@ import sys
 
 from cfmem.errors import CfmemError
 from cfmem.planning.option_checks import RuleTypeError
-from cfmem.tools.files import STDOUT, check_output_path, note_input, output_session
+from cfmem.tools.files import STDOUT, StdoutWriteError, check_output_path, note_input, output_session, stdout_errors
 
 # The subcommands in --help order, each with the module under cfmem.tools that defines it.
 COMMANDS = {
@@ -132,30 +132,20 @@ class _ClosedStdout:
         pass
 
 
-class _StdoutError(CfmemError):
-    """Standard output could not be written (a full disk or device)."""
-
-
 class _CheckedStdout:
-    """Standard output whose write errors are the command's one-line error (a broken pipe
-    stays a broken pipe); everything else is the stream's."""
+    """Standard output whose write errors are the command's one-line error (``stdout_errors``);
+    everything else is the stream's."""
 
     def __init__(self, stream):
         self._stream = stream
 
-    def _checked(self, call, *args):
-        try:
-            return call(*args)
-        except BrokenPipeError:
-            raise
-        except OSError as err:
-            raise _StdoutError(f"cannot write: {err.strerror or err}", "standard output") from None
-
     def write(self, data) -> int:
-        return self._checked(self._stream.write, data)
+        with stdout_errors():
+            return self._stream.write(data)
 
     def flush(self) -> None:
-        self._checked(self._stream.flush)
+        with stdout_errors():
+            self._stream.flush()
 
     def __getattr__(self, name):
         return getattr(self._stream, name)
@@ -173,7 +163,7 @@ def main(argv: list[str] | None = None) -> int:
         code = _run(argv)
         sys.stdout.flush()  # a full device fails here, not at exit
         return code
-    except _StdoutError as err:
+    except StdoutWriteError as err:
         _error_line(str(err))
         _silence_stdout()  # what is still buffered cannot be written either
         return EXIT_BAD_INPUT

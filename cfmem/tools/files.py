@@ -38,6 +38,22 @@ if TYPE_CHECKING:
 STDOUT = "-"
 
 
+class StdoutWriteError(CfmemError):
+    """Standard output could not be written (a full disk or device); a broken pipe is not this."""
+
+
+@contextmanager
+def stdout_errors() -> Iterator[None]:
+    """Writes to standard output inside: an ``OSError`` but a broken pipe (the reader left:
+    the command line's quiet exit) becomes the one-line ``StdoutWriteError``."""
+    try:
+        yield
+    except BrokenPipeError:
+        raise
+    except OSError as err:
+        raise StdoutWriteError(f"cannot write: {err.strerror or err}", "standard output") from None
+
+
 @dataclass
 class _Staged:
     tmp: Path
@@ -81,14 +97,10 @@ class OutputSession:
             except OSError as err:
                 self.staged.insert(0, item)
                 raise CfmemError(f"cannot write: {err.strerror or err}", item.shown_as) from None
-        try:
+        with stdout_errors():
             for chunk in self.stdout_chunks:
                 self.stdout.write(chunk)
             self.stdout.flush()
-        except BrokenPipeError:
-            raise  # the reader left: the command line's quiet exit
-        except OSError as err:  # a full disk or device behind it
-            raise CfmemError(f"cannot write: {err.strerror or err}", "standard output") from None
         self.stdout_chunks.clear()
 
     def discard(self) -> None:
