@@ -18,9 +18,8 @@ from xdsl.dialects.builtin import ModuleOp
 
 from cfmem.dma.timing import Chip
 from cfmem.fit import BudgetError, Compiled, compile_for_budget, latency_bound
-from cfmem.passes.liveness import functions
 from cfmem.passes.place import Measured
-from cfmem.passes.spatial_chains import spatial_chains
+from cfmem.passes.spatial_chains import module_chains
 from cfmem.passes.tile_rows import TileRowsPass
 
 TILE_SPLITS = (2, 3, 4)
@@ -39,8 +38,7 @@ class TiledCompile:
 def tile_candidates(module: ModuleOp) -> list[int]:
     """Tile sizes to try, largest first: the output rows of the chain whose intermediates
     hold the most bytes, cut into ``TILE_SPLITS`` tiles (none when the model has no chain)."""
-    chains = [c for fn in functions(module) for op in fn.walk() for r in op.regions for b in r.blocks
-              for c in spatial_chains(b)]  # fmt: skip
+    chains = module_chains(module)
     if not chains:
         return []
 

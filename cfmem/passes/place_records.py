@@ -32,7 +32,7 @@ from cfmem.passes.liveness import functions, is_read_only, is_weight
 from cfmem.passes.placement import SLICE_OF_ATTR, SLICES_ATTR
 from cfmem.passes.names import ValueNames
 from cfmem.passes.slice_weights import SliceWeightsPass, checked_plan
-from cfmem.planning.placed_nodes import Flags, OpRecord, ValueInfo, Values, program_ops
+from cfmem.planning.placed_nodes import Flags, OpRecord, ValueInfo, Values, all_records, program_ops
 
 
 def supports(fn: func.FuncOp) -> bool:
@@ -65,7 +65,7 @@ class FunctionRecords:
         self.records = self.block(fn.body.block, ids)
         self.ops = program_ops(self.records)
         """Records of the function unsliced."""
-        self.by_key = {rec.key: rec for rec in _walk(self.records) if rec.key is not None}
+        self.by_key = {rec.key: rec for rec in all_records(self.records) if rec.key is not None}
         self.sliced: dict[tuple[int, int], list[OpRecord] | PassFailedException] = {}
         self.unsliceable: dict[int, PassFailedException] = {}
         """Why the ops the slicer cannot cut cannot be, by key."""
@@ -229,13 +229,6 @@ _SLICE_WEIGHTS = SliceWeightsPass()
 def _values(fn: func.FuncOp) -> list[SSAValue]:
     """``fn``'s arguments and the results of its ops in walk order: how its values are numbered."""
     return [*fn.body.block.args, *(r for op in fn.walk() if op is not fn for r in op.results)]
-
-
-def _walk(records):
-    for rec in records:
-        yield rec
-        for branch in rec.branches:
-            yield from _walk(branch)
 
 
 def _key(op: Operation, key_attr: str) -> int | None:

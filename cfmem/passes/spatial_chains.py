@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from xdsl.dialects.builtin import TensorType
+from xdsl.dialects.builtin import ModuleOp, TensorType
 from xdsl.ir import Block, Operation
 
 from cfmem.dialects.nn_compute import (
@@ -24,6 +24,8 @@ from cfmem.dialects.nn_compute import (
     Pool2dOp,
 )
 from cfmem.dialects.types import static_shape, tensor_bytes
+from cfmem.passes.insert_dma import all_blocks
+from cfmem.passes.liveness import functions
 from cfmem.planning.tiling import RowWindow
 
 
@@ -82,6 +84,12 @@ def spatial_chains(block: Block, shortest: int = 2) -> list[SpatialChain]:
             row_bytes = tuple(tensor_bytes(v.type) // _nchw(v.type)[2] for v in tensors)
             chains.append(SpatialChain(tuple(ops), tuple(windows[o] for o in ops), row_bytes))
     return chains
+
+
+def module_chains(module: ModuleOp, shortest: int = 2) -> list[SpatialChain]:
+    """``spatial_chains`` of every block of every function of ``module`` (if branches and loop
+    bodies included)."""
+    return [c for fn in functions(module) for block in all_blocks(fn.body.block) for c in spatial_chains(block, shortest)]
 
 
 def _only_reader(op: Operation) -> Operation | None:

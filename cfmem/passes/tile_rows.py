@@ -27,9 +27,8 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from cfmem.dialects.nn_compute import ConcatOp, ConvWindowOp, PadOp, Pool2dOp, SliceOp, i64_array
-from cfmem.passes.liveness import functions
 from cfmem.passes.options import checked_options
-from cfmem.passes.spatial_chains import SpatialChain, spatial_chains
+from cfmem.passes.spatial_chains import SpatialChain, module_chains
 from cfmem.planning.option_checks import check_int
 from cfmem.planning.tiling import Rows, tiles
 
@@ -50,10 +49,8 @@ class TileRowsPass(ModulePass):
         with checked_options():
             check_int("tile-rows", self.tile_rows, 1)
             check_int("shortest", self.shortest, 1)
-        for fn in functions(op):
-            for block in [b for region_op in fn.walk() for region in region_op.regions for b in region.blocks]:
-                for chain in spatial_chains(block, self.shortest):
-                    tile_chain(chain, self.tile_rows)
+        for chain in module_chains(op, self.shortest):  # disjoint: tiling one leaves the others as found
+            tile_chain(chain, self.tile_rows)
 
 
 def tile_chain(chain: SpatialChain, tile_rows: int) -> bool:
@@ -105,11 +102,10 @@ def _tile_op(op: Operation, padding: tuple[int, int], value: SSAValue, rows: Row
     rows above and below, writing ``rows`` of its result."""
     top, bottom = padding
     properties = dict(op.properties)
+    pads = [int(v) for v in op.pads.get_values()] if isinstance(op, ConvWindowOp | Pool2dOp | PadOp) else []
     if isinstance(op, ConvWindowOp | Pool2dOp):
-        pads = [int(v) for v in op.pads.get_values()]
         properties["pads"] = i64_array([top, pads[1], bottom, pads[3]])
     elif isinstance(op, PadOp):
-        pads = [int(v) for v in op.pads.get_values()]
         half = len(pads) // 2
         pads[ROWS], pads[half + ROWS] = top, bottom
         properties["pads"] = i64_array(pads)

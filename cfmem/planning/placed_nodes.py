@@ -6,6 +6,7 @@ linked list per block) and the walks over them. Plain data, no xDSL.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from cfmem.dma.events import Block
@@ -63,16 +64,17 @@ class OpRecord:
 def program_ops(records: tuple[OpRecord, ...]) -> int:
     """How many ops ``records`` hold, those of if branches included, but weight views nothing
     reads (a sliced op's own views, which slicing erases)."""
-    everything = list(_records_in(records))
+    everything = list(all_records(records))
     read = {v for rec in everything for v in rec.operands}
     return sum(1 for rec in everything if not (rec.defines_weight and not set(rec.results) & read))
 
 
-def _records_in(records: tuple[OpRecord, ...]):
+def all_records(records: tuple[OpRecord, ...]) -> Iterator[OpRecord]:
+    """Every record of ``records`` and of the if branches nested in them, in pre-order."""
     for rec in records:
         yield rec
         for branch in rec.branches:
-            yield from _records_in(branch)
+            yield from all_records(branch)
 
 
 @dataclass(frozen=True)
