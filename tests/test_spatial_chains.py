@@ -6,7 +6,7 @@ import pytest
 
 from cfmem.ir_io import parse_module
 from cfmem.passes.liveness import functions
-from cfmem.passes.spatial_chains import row_window, spatial_chains
+from cfmem.passes.spatial_chains import cheapest_end, row_window, spatial_chains
 from cfmem.planning.tiling import RowWindow, chain_rows, tiles
 
 CHAINS = """
@@ -32,7 +32,8 @@ func.func @main(%x: tensor<1x2x16x8xf32>, %s: tensor<1x4x1x1xf32>) -> (tensor<1x
 }
 """
 """%p..%b end where %b has two readers; %c2 %t end at %u (it reads %t twice, not as one row
-window); %q %v; %m %z %zz %y."""
+window); %q %v; %m %z %zz, not %y: the pad doubles the rows' bytes, and ending at it would hold
+its 512 bytes twice (whole and in tiles) where computing it whole after %zz holds 768."""
 
 
 def _ops(text):
@@ -57,7 +58,7 @@ def test_each_op_has_the_row_window_of_its_padding_stride_dilation_and_kernel():
 def test_a_chain_ends_where_a_result_has_another_reader_or_the_next_op_has_no_window():
     fn, ops = _ops(CHAINS)
     found = [[op.results[0].name_hint for op in chain.ops] for chain in spatial_chains(fn.body.block)]
-    assert found == [["p", "c1", "r", "b"], ["m", "z", "zz", "y"], ["c2", "t"], ["q", "v"]]
+    assert found == [["p", "c1", "r", "b"], ["m", "z", "zz"], ["c2", "t"], ["q", "v"]]
     first = spatial_chains(fn.body.block)[0]
     assert first.row_bytes == (2 * 8 * 4, 2 * 8 * 4, 4 * 4 * 4, 4 * 4 * 4, 4 * 4 * 4)
     assert [len(c.ops) for c in spatial_chains(fn.body.block, shortest=4)] == [4, 4]
@@ -95,3 +96,11 @@ def test_the_zoos_chains_agree_with_their_tensors_shapes(name):
         chain_rows(list(chain.windows), (0, 1))
         covered = [tile[-1] for tile in tiles(list(chain.windows), 1)]
         assert covered == [(r, r + 1) for r in range(chain.windows[-1].out_rows)]
+
+
+def test_a_run_ends_where_its_last_result_twice_and_the_ops_after_it_whole_hold_the_fewest_bytes():
+    assert cheapest_end([4, 8, 8, 8], 2) == 3  # equals: the longest run
+    assert cheapest_end([2, 8, 8, 8, 32], 2) == 3  # an int8 run before its dequantize: 8+32 < 2*32
+    assert cheapest_end([2, 8, 8, 8, 9], 2) == 3  # ending at 9 holds 18; before it, 8 + 9 = 17
+    assert cheapest_end([2, 32, 4], 1) == 2  # ending at 32 holds 64, at 4 holds 8
+    assert cheapest_end([2, 32, 4], 2) == 2  # never fewer than shortest ops

@@ -107,3 +107,39 @@ def test_compile_tile_keeps_the_fastest_compile_that_fits_and_its_flat_form_comp
     assert np.array_equal(got["a"], want["a"])
     np.testing.assert_allclose(got["a"], _run(module, inputs)["a"], rtol=1e-6, atol=1e-6)
     assert compile_tiled(module, chip, 2000, Path("."), None, "exact", "auto", path, True).tile_rows is None
+
+
+INT8_CHAIN = """
+nn.global @w size(4096) seed(5)
+func.func @main(%x: tensor<1x2x11x5xf32>, %s: tensor<1x4x1x1xi8>) -> tensor<1x4x4x5xf32> {
+  %blob = nn.get_global @w : tensor<4096xi8>
+  %w1 = nn.view %blob[0] bytes(72) : tensor<4096xi8> to tensor<4x2x3x3xi8>
+  %b1 = nn.view %blob[128] bytes(16) : tensor<4096xi8> to tensor<4xi32>
+  %w2 = nn.view %blob[256] bytes(36) : tensor<4096xi8> to tensor<4x1x3x3xi8>
+  %q = nn.quantize %x {element = i8, y_scale = array<f32: 0.05>, y_zero_point = array<i64: 3>} : (tensor<1x2x11x5xf32>) -> tensor<1x2x11x5xi8>
+  %c1 = nn.qconv2d %q, %w1, %b1 {strides = array<i64: 2, 1>, pads = array<i64: 1, 1, 1, 1>, element = i8, x_scale = array<f32: 0.05>, x_zero_point = array<i64: 3>, w_scale = array<f32: 0.01, 0.02, 0.015, 0.03>, w_zero_point = array<i64: 0, 0, 0, 0>, y_scale = array<f32: 0.04>, y_zero_point = array<i64: -5>} : (tensor<1x2x11x5xi8>, tensor<4x2x3x3xi8>, tensor<4xi32>) -> tensor<1x4x6x5xi8>
+  %m = nn.qmul %c1, %s {element = i8, a_scale = array<f32: 0.04>, a_zero_point = array<i64: -5>, b_scale = array<f32: 0.01>, b_zero_point = array<i64: 0>, y_scale = array<f32: 0.03>, y_zero_point = array<i64: 2>} : (tensor<1x4x6x5xi8>, tensor<1x4x1x1xi8>) -> tensor<1x4x6x5xi8>
+  %c2 = nn.qconv2d %m, %w2 {pads = array<i64: 2, 1, 0, 1>, dilations = array<i64: 2, 1>, groups = 4 : i64, element = i8, x_scale = array<f32: 0.03>, x_zero_point = array<i64: 2>, w_scale = array<f32: 0.02>, w_zero_point = array<i64: 0>, y_scale = array<f32: 0.05>, y_zero_point = array<i64: 0>} : (tensor<1x4x6x5xi8>, tensor<4x1x3x3xi8>) -> tensor<1x4x4x5xi8>
+  %y = nn.dequantize %c2 {x_scale = array<f32: 0.05>, x_zero_point = array<i64: 0>} : (tensor<1x4x4x5xi8>) -> tensor<1x4x4x5xf32>
+  func.return %y : tensor<1x4x4x5xf32>
+}
+"""
+"""A quantize, a strided int8 convolution, an int8 multiply by a per-channel tensor, a dilated
+depthwise int8 convolution padded at the top only, and the dequantize that makes it float:
+4 output rows."""
+
+
+@pytest.mark.parametrize("rows", [1, 3])
+def test_an_int8_chain_computed_in_tiles_gives_the_untiled_numbers_bit_for_bit(rows):
+    """int8 kernels sum exactly, so tiles change no bit; the chain ends before the dequantize
+    (its float result is four times the bytes of its int8 input), joined by an nn.qconcat
+    that passes every value through; the flat module computes the tiled graph."""
+    module, tiled = _tiled(INT8_CHAIN, rows)
+    ops = [op.name for op in tiled.walk()]
+    assert ops.count("nn.qconcat") == 1 and ops.count("nn.qconv2d") == 2 * -(-4 // rows) and ops.count("nn.dequantize") == 1
+    inputs = random_inputs(find_function(module, None), 4)
+    want, got = _run(module, inputs), _run(tiled, inputs)
+    assert np.array_equal(got["y"], want["y"]) and np.unique(want["y"]).size > 10
+    flat = tiled.clone()
+    apply_pipeline(flat, "nn-insert-dma,nn-plan-memory,nn-lower-to-memref", None, Path("."))
+    assert np.array_equal(FlatInterpreter(flat, check=True).run(find_function(flat, None), inputs).outputs["y"], want["y"])

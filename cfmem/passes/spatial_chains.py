@@ -3,10 +3,13 @@
 
 An op has a row window when a tile of its result's rows is computed from a window of its
 input's rows alone: a convolution (float or int8, any groups), a max or average pool, a
-constant pad, a unary elementwise op, and a binary elementwise op
+constant pad, a unary elementwise op (float, or an int8 table lookup), a quantize or
+dequantize whose parameters are not per row, and a binary elementwise op (float or int8)
 whose other operand is the same for every row (it has one row or fewer than three axes). A
 chain is a run of such ops in which each result is read by the next op only, as its operand 0;
-the intermediates of a chain are what tiling keeps off the chip whole.
+the intermediates of a chain are what tiling keeps off the chip whole. Its last result is
+whole beside its tiles' parts, so a run ends where that costs least (``cheapest_end``): an int8
+run that ends in a dequantize ends before it.
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ from cfmem.dialects.nn_compute import (
     PadOp,
     Pool2dOp,
 )
+from cfmem.dialects.nn_quant import DequantizeOp, QBinaryOp, QLookupOp, QuantizeOp
 from cfmem.dialects.types import static_shape, tensor_bytes
 from cfmem.passes.insert_dma import all_blocks
 from cfmem.passes.liveness import functions
@@ -59,11 +63,20 @@ def row_window(op: Operation) -> RowWindow | None:
         if op.mode.data != "constant" or len(before) != 4:
             return None
         return RowWindow(h_in, h_out, pad_top=before[2])
-    if isinstance(op, ElementwiseUnaryOp) and h_in == h_out:
+    if h_in != h_out:
+        return None
+    if isinstance(op, ElementwiseUnaryOp | QLookupOp):
         return RowWindow(h_in, h_out)
-    if isinstance(op, ElementwiseBinaryOp) and h_in == h_out and all(_row_invariant(v.type) for v in op.operands[1:]):
+    if isinstance(op, QuantizeOp | DequantizeOp) and (op.axis.value.data % 4 != 2 or _per_tensor(op)):
+        return RowWindow(h_in, h_out)
+    if isinstance(op, ElementwiseBinaryOp | QBinaryOp) and all(_row_invariant(v.type) for v in op.operands[1:]):
         return RowWindow(h_in, h_out)
     return None
+
+
+def _per_tensor(op: QuantizeOp | DequantizeOp) -> bool:
+    scale = op.y_scale if isinstance(op, QuantizeOp) else op.x_scale
+    return len(scale.get_values()) == 1
 
 
 def spatial_chains(block: Block, shortest: int = 2) -> list[SpatialChain]:
@@ -81,9 +94,21 @@ def spatial_chains(block: Block, shortest: int = 2) -> list[SpatialChain]:
         taken.update(ops)
         if len(ops) >= shortest:
             tensors = [ops[0].operands[0], *(o.results[0] for o in ops)]
-            row_bytes = tuple(tensor_bytes(v.type) // _nchw(v.type)[2] for v in tensors)
-            chains.append(SpatialChain(tuple(ops), tuple(windows[o] for o in ops), row_bytes))
+            end = cheapest_end([tensor_bytes(v.type) for v in tensors], shortest)
+            row_bytes = tuple(tensor_bytes(v.type) // _nchw(v.type)[2] for v in tensors[: end + 1])
+            chains.append(SpatialChain(tuple(ops[:end]), tuple(windows[o] for o in ops[:end]), row_bytes))
     return chains
+
+
+def cheapest_end(sizes: list[int], shortest: int) -> int:
+    """How many ops of a run over tensors of ``sizes`` bytes (op ``i`` reads tensor ``i`` and
+    writes ``i + 1``) to tile, at least ``shortest``: ending at tensor ``k`` holds it twice (whole,
+    and its tiles' parts) and computes the ops after it whole (an input and a result at once);
+    the fewest bytes of the two, the longest run of equals."""
+    def held(k: int) -> int:
+        return max([2 * sizes[k], *(sizes[i] + sizes[i + 1] for i in range(k, len(sizes) - 1))])
+
+    return min(range(shortest, len(sizes)), key=lambda k: (held(k), -k))
 
 
 def module_chains(module: ModuleOp, shortest: int = 2) -> list[SpatialChain]:

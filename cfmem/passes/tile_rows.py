@@ -5,15 +5,16 @@ Each tile of ``tile-rows`` rows of the chain's last output becomes a copy of the
 rows it needs (``cfmem.planning.tiling.chain_rows``): the chain's input sliced to its rows
 (``nn.slice``), every op with the padding its window reads at the tensor's borders (a
 convolution's or pool's ``pads``, a pad's ``pads``) and its result cut to the tile's rows; the
-tiles' outputs are joined by an ``nn.concat`` along the rows, which replaces the chain's
-result. Halos between tiles are recomputed. The tiles are ordinary nn ops: liveness, DMA and
+tiles' outputs are joined along the rows, which replaces the chain's result: by an
+``nn.concat``, or for an int8 result by an ``nn.qconcat`` with the same parameters for every
+input and the output (scale 1, zero point 0: each value passes through exactly). Halos between tiles are recomputed. The tiles are ordinary nn ops: liveness, DMA and
 the memory plan see a tile's intermediates die at its end, and the planner reuses their bytes
 for the next tile. Each new op is verified, so a window that disagreed with an op's shape
 rule would fail here.
 
-Assumptions: tensors are NCHW and tiled along H; a chain whose last result is not a float
-tensor (an int8 concat would need its own scale) or one with a tile whose window holds no
-input row is left as it is.
+Assumptions: tensors are NCHW and tiled along H; a chain whose last result is neither a
+float nor an 8-bit tensor, or one with a tile whose window holds no input row, is left as it
+is.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from cfmem.dialects.nn_compute import ConcatOp, ConvWindowOp, PadOp, Pool2dOp, SliceOp, i64_array
+from cfmem.dialects.nn_quant import QUANT_TYPES, QConcatOp, f32_array
 from cfmem.passes.options import checked_options
 from cfmem.passes.spatial_chains import SpatialChain, module_chains
 from cfmem.planning.option_checks import check_int
@@ -55,10 +57,12 @@ class TileRowsPass(ModulePass):
 
 def tile_chain(chain: SpatialChain, tile_rows: int) -> bool:
     """Replace ``chain`` by its tiles of ``tile_rows`` output rows; False (nothing changed) when
-    it has no more rows, its result is not a float tensor, or a tile would read no input row."""
+    it has no more rows, its result is neither a float nor an 8-bit tensor, or a tile would
+    read no input row."""
     windows = list(chain.windows)
     last = chain.ops[-1]
-    if windows[-1].out_rows <= tile_rows or not isinstance(last.results[0].type.get_element_type(), Float32Type | Float16Type):
+    element = last.results[0].type.get_element_type()
+    if windows[-1].out_rows <= tile_rows or not (isinstance(element, Float32Type | Float16Type) or element in QUANT_TYPES):
         return False
     schedule = tiles(windows, tile_rows)
     if any(hi <= lo for tile in schedule for lo, hi in tile[:-1]):
@@ -72,7 +76,7 @@ def tile_chain(chain: SpatialChain, tile_rows: int) -> bool:
             value = _tile_op(op, window.padding(rows), value, rows, new_ops, t)
         parts.append(value)
     result = last.results[0]
-    concat = ConcatOp.create(operands=parts, result_types=[result.type], properties={"axis": IntegerAttr(ROWS, i64)})
+    concat = _join_rows(parts, result.type)
     concat.results[0].name_hint = result.name_hint
     new_ops.append(concat)
     for new in new_ops:
@@ -82,6 +86,22 @@ def tile_chain(chain: SpatialChain, tile_rows: int) -> bool:
     for op in reversed(chain.ops):
         Rewriter.erase_op(op)
     return True
+
+
+def _join_rows(parts: list[SSAValue], result_type: TensorType) -> Operation:
+    """The tiles' results joined along the rows into ``result_type``."""
+    axis = {"axis": IntegerAttr(ROWS, i64)}
+    element = result_type.get_element_type()
+    if element not in QUANT_TYPES:
+        return ConcatOp.create(operands=parts, result_types=[result_type], properties=axis)
+    identity = {
+        "element": element,
+        "x_scale": f32_array([1.0] * len(parts)),
+        "x_zero_point": i64_array([0] * len(parts)),
+        "y_scale": f32_array([1.0]),
+        "y_zero_point": i64_array([0]),
+    }
+    return QConcatOp.create(operands=parts, result_types=[result_type], properties={**axis, **identity})
 
 
 def _rows_of(value: SSAValue, rows: Rows, new_ops: list[Operation], t: int) -> SSAValue:
