@@ -17,11 +17,18 @@ a larger budget is refused.
 Latency is cfmem.dma.timing's simulation of one path: the one whose ifs take
 the branch with more compute in the model with every weight streamed, so every
 placement of a model is timed on the same path. Its lower bound under a budget
-``B``: compute cannot be faster than with every operand on chip (``C``), and
-the weights the path reads that are not resident (at least ``W - B`` bytes)
-must come over the DMA engine or the compute unit's off-chip port, together at
-most ``dma + offchip`` bytes per cycle; so latency >= max(C, (W - B) / (dma +
-offchip)).
+``B`` (``latency_bound``): compute cannot be faster than with every operand on
+chip (``C``). Weights the path reads that are not resident, and activations
+that cannot be on chip, cost traffic ``V``: with ``R`` bytes of resident
+weights, at the step where the graph's activations peak at ``A`` bytes (all on
+chip, as nn-plan-memory shares bytes) at least ``A - (B - R)`` of them are off
+chip, each written out and read back; so ``V >= W - R + 2 max(0, A - B + R)``,
+least at ``R = max(0, B - A)``. Traffic goes over the DMA engine (``dma`` bytes a
+cycle, beside compute) or the compute unit's off-chip port (``offchip`` bytes a
+cycle, which stalls compute): latency >= max(C, (C * offchip + V) / (dma +
+offchip)), the best split of ``V`` between the two. In a function with an if or
+a loop ``A`` is taken as 0 (its peak may lie on another path, or recur per
+iteration), so only the weights count there.
 
 Two baselines time the same path: the whole arena off chip with weights read
 in place (what TFLite Micro users do when a model does not fit), and today's
@@ -37,18 +44,20 @@ from xdsl.context import Context
 from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp
 
-from cfmem.dialects.nn_control import LoopOp
+from cfmem.dialects.nn_control import IfOp, LoopOp
 from cfmem.dma.events import Block, Compute, IfEvent, LoopEvent, Start
 from cfmem.dma.timing import ASSUMED_TRIPS, Chip, loop_trips, simulate, slower_path
 from cfmem.errors import CfmemError
 from cfmem.interp.golden import find_function
 from cfmem.passes.dma_events import function_events
 from cfmem.passes.insert_dma import InsertDmaPass, weight_operands
-from cfmem.passes.liveness import functions
+from cfmem.passes.aliases import find_aliases
+from cfmem.passes.liveness import analyze_function, functions
 from cfmem.passes.place import Measure, Measured, PlacementError, floor_need, place_module
 from cfmem.passes.placement import BUDGET_ATTR, SLICES_ATTR, set_function_int, set_offchip, set_weight_place
 from cfmem.passes.plan_memory import ARENA_ATTR, PlanMemoryPass
 from cfmem.pipeline import apply_pipeline
+from cfmem.planning.regions import peak_tensors
 
 RETRIES = 4
 """Placement searches for a budget tightened by the plan's overshoot, then as many for half
@@ -103,7 +112,7 @@ def timing_path(
 
 
 def latency_bound(module: ModuleOp, chip: Chip, budget: int, path: dict[str, bool], func_name: str | None = None) -> float:
-    """max(C, (W - budget) / (dma + offchip rates)) on ``path`` (see the module docstring)."""
+    """max(C, (C * offchip + V) / (dma + offchip)) on ``path`` (see the module docstring)."""
     def walk(block: Block) -> tuple[float, int]:
         """Compute cycles and off-chip weight bytes of ``block`` on ``path``. A loop of ``n``
         iterations with ``L`` bytes of weights reads at least ``L + (n - 1) * (L - budget)``:
@@ -126,8 +135,18 @@ def latency_bound(module: ModuleOp, chip: Chip, budget: int, path: dict[str, boo
         return compute, weights
 
     compute, weights = walk(_streamed_events(module, func_name))
-    unavoidable = max(0, weights - budget) / (chip.dma_bytes_per_cycle + chip.offchip_bytes_per_cycle)
-    return max(compute, unavoidable)
+    peak = activation_peak(find_function(module, func_name))
+    traffic = max(0, weights - (budget - peak)) if budget >= peak else weights + 2 * (peak - budget)
+    offchip, rates = chip.offchip_bytes_per_cycle, chip.dma_bytes_per_cycle + chip.offchip_bytes_per_cycle
+    return max(compute, (compute * offchip + traffic) / rates)
+
+
+def activation_peak(fn: func.FuncOp) -> int:
+    """The most on-chip activation bytes live at one step of ``fn`` with every activation on
+    chip (nn-plan-memory's lower bound, its aliases shared); 0 when ``fn`` has an if or a loop."""
+    if any(isinstance(op, IfOp | LoopOp) for op in fn.walk()):
+        return 0
+    return peak_tensors(analyze_function(fn, aliases=find_aliases(fn)).tree)[0]
 
 
 def cycles_of(planned: ModuleOp, chip: Chip, path: dict[str, bool], func_name: str | None = None) -> float:

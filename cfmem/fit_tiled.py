@@ -42,27 +42,27 @@ def tile_candidates(module: ModuleOp) -> list[int]:
     if not chains:
         return []
 
-    def intermediate_bytes(chain) -> int:
-        return sum(w.out_rows * size for w, size in zip(chain.windows[:-1], chain.row_bytes[1:-1]))
-
-    height = max(chains, key=intermediate_bytes).windows[-1].out_rows
+    height = max(chains, key=lambda chain: chain.tiled_bytes()).windows[-1].out_rows
     return sorted({-(-height // k) for k in TILE_SPLITS if height >= k}, reverse=True)
 
 
 def compile_tiled(module: ModuleOp, chip: Chip, budget: int | None, base_dir: Path | None, where: str | None,
                   mode: str, strategy: str, path: dict, roll: bool, measured: Measured | None = None) -> TiledCompile:
     """The fastest of the untiled compile and one per ``tile_candidates`` size (each with its own
-    placement search), with the untiled model's latency bound (a tiled graph's is higher: its
-    halos and its weights streamed per tile are work the model does not need); the untiled
-    compile's ``BudgetError`` when none fits."""
+    placement search), with the least latency bound of the graphs tried (``latency_bound``:
+    tiling adds halos and weights streamed per tile, but may keep activations on chip that the
+    untiled graph must spill); the untiled compile's ``BudgetError`` when none fits."""
     tried: list[tuple[int | None, float | None]] = []
     best: TiledCompile | None = None
     refusal: BudgetError | None = None
+    budget = chip.onchip_bytes if budget is None else budget
+    bound = latency_bound(module, chip, budget, path)
     for rows in [None, *tile_candidates(module)]:
         candidate = module
         if rows is not None:
             candidate = module.clone()
             TileRowsPass(tile_rows=rows).apply(Context(), candidate)
+            bound = min(bound, latency_bound(candidate, chip, budget, path))
         try:
             compiled = compile_for_budget(candidate, chip, budget, base_dir, where, mode, strategy, path=path, roll=roll,
                                           measured=measured if rows is None else None)  # fmt: skip
@@ -76,5 +76,4 @@ def compile_tiled(module: ModuleOp, chip: Chip, budget: int | None, base_dir: Pa
     if best is None:
         assert refusal is not None
         raise refusal
-    bound = latency_bound(module, chip, best.compiled.budget, path)  # tiling only adds work: the model's bound
     return replace(best, compiled=replace(best.compiled, bound_cycles=bound))

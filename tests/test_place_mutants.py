@@ -447,6 +447,36 @@ def test_resident_weights_are_tried_smallest_first_and_past_one_that_cannot_be_b
     assert search.add_resident(sync) is resident_b
 
 
+SHARED_WEIGHT = """
+nn.global @w size(3072) seed(8)
+func.func @main(%x: tensor<2x16xf32>) -> tensor<2x16xf32> {
+  %blob = nn.get_global @w : tensor<3072xi8>
+  %w1 = nn.view %blob[0] bytes(1024) : tensor<3072xi8> to tensor<16x16xf32>
+  %w2 = nn.view %blob[1024] bytes(2048) : tensor<3072xi8> to tensor<16x32xf32>
+  %x0 = nn.slice %x {starts = array<i64: 0>, ends = array<i64: 1>, axes = array<i64: 0>} : (tensor<2x16xf32>) -> tensor<1x16xf32>
+  %a = nn.matmul %x0, %w1 : (tensor<1x16xf32>, tensor<16x16xf32>) -> tensor<1x16xf32>
+  %x1 = nn.slice %x {starts = array<i64: 1>, ends = array<i64: 2>, axes = array<i64: 0>} : (tensor<2x16xf32>) -> tensor<1x16xf32>
+  %b = nn.matmul %x1, %w1 : (tensor<1x16xf32>, tensor<16x16xf32>) -> tensor<1x16xf32>
+  %y = nn.concat %a, %b {axis = 0 : i64} : (tensor<1x16xf32>, tensor<1x16xf32>) -> tensor<2x16xf32>
+  func.return %y : tensor<2x16xf32>
+}
+"""
+"""One 1 KiB weight read by two ops, as the tiles of a tiled chain read theirs (%w2 is unread)."""
+
+
+def test_ops_reading_the_same_weights_are_made_resident_together_in_one_placement():
+    """%a and %b share one resident copy of %w1: add_resident measures the one placement with
+    both resident (not one op first), and it computes what the unplanned program does."""
+    search, keys = placement_search(SHARED_WEIGHT, 10**6)
+    sync = search.measure(Config(depth=1))
+    before = len(search.cache)
+    placed = search.add_resident(sync)
+    assert placed.config.weights == ((keys["a"], "resident"), (keys["b"], "resident"))
+    assert len(search.cache) == before + 1 and placed.cycles < sync.cycles
+    cases = [{"x": np.arange(32, dtype=np.float32).reshape(2, 16) / 7}]
+    assert placed_and_run(search, placed.config, cases) <= placed.need + 64
+
+
 def test_shrinking_evicts_the_result_idle_longest_and_only_where_that_lowers_the_peak():
     """IFS in 512 bytes (768 on chip): each of %a and %b off chip saves 256 bytes. %b read in
     place costs its write and its read at 0.5 bytes a cycle (1024 cycles), prefetched the read

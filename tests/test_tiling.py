@@ -8,7 +8,7 @@ import itertools
 import numpy as np
 import pytest
 
-from cfmem.planning.tiling import RowWindow, chain_rows, largest_tile, recomputed_rows, tile_bytes, tiles
+from cfmem.planning.tiling import RowWindow, chain_rows, largest_tile, recomputed_rows, rolling_tiles, tile_bytes, tiles
 
 
 def out_rows(in_rows: int, kernel: int, stride: int, dilation: int, pad_top: int, pad_bottom: int) -> int:
@@ -63,6 +63,26 @@ def tiled(chain, kinds, weights, x, tile_rows):
     return out
 
 
+def rolled(chain, kinds, weights, x, tile_rows):
+    """The chain's output computed tile by tile on ``rolling_tiles``: each tile computes only
+    its new rows of every tensor, reading the rows earlier tiles left; a row computed twice,
+    or read before it is computed, fails."""
+    tensors = [x] + [np.full((op.out_rows, x.shape[1]), np.nan, x.dtype) for op in chain]
+    for tile in rolling_tiles(chain, tile_rows):
+        assert tile[0] == (tile[0][0], tile[0][1])
+        for k, (op, kind, w) in enumerate(zip(chain, kinds, weights)):
+            lo, hi = tile[k + 1]
+            if hi <= lo:
+                continue
+            first, end = op.reads((lo, hi))
+            source = tensors[k][first:end]
+            assert not np.isnan(source).any(), "a row read before it was computed"
+            top, bottom = op.padding((lo, hi))
+            assert np.isnan(tensors[k + 1][lo:hi]).all(), "a row computed twice"
+            tensors[k + 1][lo:hi] = run_op(op, kind, w, source, top, bottom)
+    return tensors[-1]
+
+
 CHAINS = {
     "3x3 convs": [("conv", dict(kernel=3, pad_top=1, pad_bottom=1)), ("conv", dict(kernel=3, pad_top=1, pad_bottom=1))],
     "stride 2 then pool": [("conv", dict(kernel=3, stride=2, pad_top=1, pad_bottom=1)), ("max", dict(kernel=3, stride=2, pad_top=1, pad_bottom=1))],
@@ -92,6 +112,21 @@ def test_every_tile_size_gives_the_untiled_result_bit_for_bit(name, height):
     for tile_rows in range(1, chain[-1].out_rows + 1):
         got = tiled(chain, kinds, weights, x, tile_rows)
         assert np.array_equal(got, want), (name, tile_rows)
+
+
+@pytest.mark.parametrize("name", CHAINS)
+@pytest.mark.parametrize("height", [13, 16])
+def test_rolling_tiles_compute_every_row_once_and_give_the_untiled_result_bit_for_bit(name, height):
+    chain, kinds, weights, x = build(CHAINS[name], height, seed=height)
+    want = whole(chain, kinds, weights, x)
+    for tile_rows in range(1, chain[-1].out_rows + 1):
+        assert np.array_equal(rolled(chain, kinds, weights, x, tile_rows), want), (name, tile_rows)
+
+
+def test_a_rolling_tile_computes_only_the_rows_no_earlier_tile_did():
+    chain = [window(16, kernel=3, pad_top=1, pad_bottom=1), window(16, kernel=3, pad_top=1, pad_bottom=1)]
+    assert [tile[1] for tile in rolling_tiles(chain, 4)] == [(0, 5), (5, 9), (9, 13), (13, 16)]
+    assert [tile[0] for tile in rolling_tiles(chain, 4)] == [(0, 6), (6, 10), (10, 14), (14, 16)]
 
 
 def test_the_last_tile_is_shorter_when_the_rows_do_not_divide():

@@ -482,15 +482,28 @@ class _Search:
         return sum(tensor_bytes(w.type) for w in weight_operands(self.ops[key]))
 
     def add_resident(self, m: Measure) -> Measure:
+        """Weights made resident, smallest first, while they fit and are faster: every op
+        reading the same weights at once (one resident copy serves them all, as the tiles of
+        a tiled chain)."""
         streamed = [k for k in self.weighted if m.config.weight_of(k) == "stream" and m.config.slices_of(k) == 1]
-        for key in sorted(streamed, key=lambda k: (self.weight_bytes(k), k)):
+        groups: dict[tuple, list[int]] = {}
+        for key in streamed:
+            groups.setdefault(self.weights_read(key), []).append(key)
+        for keys in sorted(groups.values(), key=lambda ks: (self.weight_bytes(ks[0]), ks[0])):
+            config = m.config
+            for key in keys:
+                config = config.with_weight(key, "resident")
             try:
-                candidate = self.measure(m.config.with_weight(key, "resident"))
+                candidate = self.measure(config)
             except PassFailedException:
                 continue
             if self.fits(candidate) and _faster(candidate, m):
                 m = candidate
         return m
+
+    def weights_read(self, key: int) -> tuple:
+        """The weight values op ``key`` reads, as a key: ops with equal ones share a resident copy."""
+        return tuple(sorted(id(w) for w in weight_operands(self.ops[key])))
 
     def grow(self, floor: Measure) -> list[Measure]:
         """Grow from the floor three ways: weights streamed again first; results on chip

@@ -7,9 +7,12 @@ constant pad, a unary elementwise op (float, or an int8 table lookup), a quantiz
 dequantize whose parameters are not per row, and a binary elementwise op (float or int8)
 whose other operand is the same for every row (it has one row or fewer than three axes). A
 chain is a run of such ops in which each result is read by the next op only, as its operand 0;
-the intermediates of a chain are what tiling keeps off the chip whole. Its last result is
-whole beside its tiles' parts, so a run ends where that costs least (``cheapest_end``): an int8
-run that ends in a dequantize ends before it.
+the intermediates of a chain are what tiling keeps off the chip whole. When the run's last
+result is read only by a sum, mean, max or min over axes that include the rows, that
+reduction ends the chain (each tile reduced on its own, the partial results combined), and
+no tensor of the chain is ever whole. Otherwise its last result is whole beside its tiles'
+parts, so the run ends where that costs least (``cheapest_end``): an int8 run that ends in a
+dequantize ends before it.
 """
 
 from __future__ import annotations
@@ -25,6 +28,10 @@ from cfmem.dialects.nn_compute import (
     ElementwiseUnaryOp,
     PadOp,
     Pool2dOp,
+    ReduceMaxOp,
+    ReduceMeanOp,
+    ReduceMinOp,
+    ReduceSumOp,
 )
 from cfmem.dialects.nn_quant import DequantizeOp, QBinaryOp, QLookupOp, QuantizeOp
 from cfmem.dialects.types import static_shape, tensor_bytes
@@ -42,6 +49,17 @@ class SpatialChain:
     """Each op along the rows."""
     row_bytes: tuple[int, ...]
     """Bytes of one row of each tensor, the chain's input first (every image of the batch)."""
+    reduction: Operation | None = None
+    """The reduction over the rows that reads the last result (``ROW_REDUCTIONS``), if it ends the chain."""
+
+    def tiled_bytes(self) -> int:
+        """Bytes of the tensors no tile holds whole: the intermediates, and the last result
+        when a reduction ends the chain."""
+        last = len(self.windows) if self.reduction is not None else len(self.windows) - 1
+        return sum(w.out_rows * size for w, size in zip(self.windows[:last], self.row_bytes[1:]))
+
+
+ROW_REDUCTIONS = (ReduceSumOp, ReduceMeanOp, ReduceMaxOp, ReduceMinOp)
 
 
 def row_window(op: Operation) -> RowWindow | None:
@@ -92,12 +110,22 @@ def spatial_chains(block: Block, shortest: int = 2) -> list[SpatialChain]:
         while (following := _only_reader(ops[-1])) is not None and following in windows:
             ops.append(following)
         taken.update(ops)
-        if len(ops) >= shortest:
+        reduction = _row_reduction(ops[-1])
+        if len(ops) + (reduction is not None) >= shortest:
             tensors = [ops[0].operands[0], *(o.results[0] for o in ops)]
-            end = cheapest_end([tensor_bytes(v.type) for v in tensors], shortest)
+            end = len(ops) if reduction is not None else cheapest_end([tensor_bytes(v.type) for v in tensors], shortest)
             row_bytes = tuple(tensor_bytes(v.type) // _nchw(v.type)[2] for v in tensors[: end + 1])
-            chains.append(SpatialChain(tuple(ops[:end]), tuple(windows[o] for o in ops[:end]), row_bytes))
+            chains.append(SpatialChain(tuple(ops[:end]), tuple(windows[o] for o in ops[:end]), row_bytes, reduction))
     return chains
+
+
+def _row_reduction(op: Operation) -> Operation | None:
+    """The only reader of ``op``'s result when it is a ``ROW_REDUCTIONS`` op over axes that
+    include the rows."""
+    reader = _only_reader(op)
+    if not isinstance(reader, ROW_REDUCTIONS) or _nchw(reader.operands[0].type) is None:
+        return None
+    return reader if 2 in {int(a) % 4 for a in reader.axes.get_values()} else None
 
 
 def cheapest_end(sizes: list[int], shortest: int) -> int:

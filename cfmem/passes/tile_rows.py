@@ -7,7 +7,11 @@ rows it needs (``cfmem.planning.tiling.chain_rows``): the chain's input sliced t
 convolution's or pool's ``pads``, a pad's ``pads``) and its result cut to the tile's rows; the
 tiles' outputs are joined along the rows, which replaces the chain's result: by an
 ``nn.concat``, or for an int8 result by an ``nn.qconcat`` with the same parameters for every
-input and the output (scale 1, zero point 0: each value passes through exactly). Halos between tiles are recomputed. The tiles are ordinary nn ops: liveness, DMA and
+input and the output (scale 1, zero point 0: each value passes through exactly). A chain
+that ends in a reduction over the rows reduces each tile as it is computed and combines the
+partial results (``nn.add``, ``nn.max``, ``nn.min``; a mean is the sum of the tiles' sums divided
+by the count once), so its last result is never whole either; a sum or mean then adds in
+another order. Halos between tiles are recomputed. The tiles are ordinary nn ops: liveness, DMA and
 the memory plan see a tile's intermediates die at its end, and the planner reuses their bytes
 for the next tile. Each new op is verified, so a window that disagreed with an op's shape
 rule would fail here.
@@ -20,72 +24,167 @@ is.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from math import prod
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import Float16Type, Float32Type, IntegerAttr, ModuleOp, TensorType, i64
+from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, Float16Type, Float32Type, IntegerAttr, ModuleOp, TensorType, f32, i64
 from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
-from cfmem.dialects.nn_compute import ConcatOp, ConvWindowOp, PadOp, Pool2dOp, SliceOp, i64_array
+from cfmem.dialects.nn_compute import (
+    AddOp,
+    ConcatOp,
+    ConstantOp,
+    ConvWindowOp,
+    DivOp,
+    MaxOp,
+    MinOp,
+    PadOp,
+    Pool2dOp,
+    ReduceMaxOp,
+    ReduceMeanOp,
+    ReduceMinOp,
+    ReduceSumOp,
+    SliceOp,
+    i64_array,
+)
+from cfmem.dialects.types import static_shape
 from cfmem.dialects.nn_quant import QUANT_TYPES, QConcatOp, f32_array
 from cfmem.passes.options import checked_options
 from cfmem.passes.spatial_chains import SpatialChain, module_chains
 from cfmem.planning.option_checks import check_int
-from cfmem.planning.tiling import Rows, tiles
+from cfmem.planning.tiling import Rows, RowWindow, rolling_tiles, tiles
 
 ROWS = 2
 """The tiled axis of NCHW."""
 
 
+HALOS = ("recompute", "roll")
+
+
 @dataclass(frozen=True)
 class TileRowsPass(ModulePass):
     """Options: ``tile-rows`` (output rows per tile, at least 1; a chain with no more rows is
-    left whole) and ``shortest`` (the fewest ops of a chain tiled, default 2)."""
+    left whole), ``halo`` (``recompute``, the default: every tile computes each tensor on all
+    the rows it needs; ``roll``: only the rows no earlier tile computed, the others read from
+    the earlier tiles' results) and ``shortest`` (the fewest ops of a chain tiled, default 2)."""
 
     name = "nn-tile-rows"
     tile_rows: int = 0
+    halo: str = "recompute"
     shortest: int = 2
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         with checked_options():
             check_int("tile-rows", self.tile_rows, 1)
             check_int("shortest", self.shortest, 1)
+            if self.halo not in HALOS:
+                raise ValueError(f"halo must be one of {', '.join(HALOS)}, not {self.halo!r}")
         for chain in module_chains(op, self.shortest):  # disjoint: tiling one leaves the others as found
-            tile_chain(chain, self.tile_rows)
+            tile_chain(chain, self.tile_rows, self.halo == "roll")
 
 
-def tile_chain(chain: SpatialChain, tile_rows: int) -> bool:
-    """Replace ``chain`` by its tiles of ``tile_rows`` output rows; False (nothing changed) when
-    it has no more rows, its result is neither a float nor an 8-bit tensor, or a tile would
-    read no input row."""
+Piece = tuple[int, int, SSAValue]
+"""Rows ``[lo, hi)`` of a tensor of the chain, held by a value."""
+
+
+def tile_chain(chain: SpatialChain, tile_rows: int, roll: bool = False) -> bool:
+    """Replace ``chain`` by its tiles of ``tile_rows`` output rows (``roll``: each tensor's rows
+    computed once, ``rolling_tiles``; else halos recomputed, ``tiles``); False (nothing
+    changed) when it has no more rows, its result is neither a float nor an 8-bit tensor, or an
+    op of a tile would read no input row."""
     windows = list(chain.windows)
     last = chain.ops[-1]
     element = last.results[0].type.get_element_type()
     if windows[-1].out_rows <= tile_rows or not (isinstance(element, Float32Type | Float16Type) or element in QUANT_TYPES):
         return False
-    schedule = tiles(windows, tile_rows)
-    if any(hi <= lo for tile in schedule for lo, hi in tile[:-1]):
+    schedule = (rolling_tiles if roll else tiles)(windows, tile_rows)
+    if any(w.reads(rows)[1] <= w.reads(rows)[0] for tile in schedule for w, rows in zip(windows, tile[1:]) if rows[1] > rows[0]):
         return False
     new_ops: list[Operation] = []
-    parts: list[SSAValue] = []
     source = chain.ops[0].operands[0]
+    kept: list[list[Piece]] = [[(0, windows[0].in_rows, source)]] + [[] for _ in windows]
+    """Rows of each tensor that earlier tiles computed and later ones read (the rolling buffers)."""
+    reduction = chain.reduction
+    outputs: list[SSAValue] = []
+    total: SSAValue | None = None
     for t, tile in enumerate(schedule):
-        value = _rows_of(source, tile[0], new_ops, t)
-        for op, window, rows in zip(chain.ops, windows, tile[1:]):
-            value = _tile_op(op, window.padding(rows), value, rows, new_ops, t)
-        parts.append(value)
-    result = last.results[0]
-    concat = _join_rows(parts, result.type)
-    concat.results[0].name_hint = result.name_hint
-    new_ops.append(concat)
+        made: dict[int, Piece] = {}
+        keeping: dict[int, list[Piece]] = {}
+        for i, (op, window, rows) in enumerate(zip(chain.ops, windows, tile[1:])):
+            if rows[1] <= rows[0]:
+                continue
+            value = _gather_rows([*kept[i], *([made[i]] if i in made else [])], window.reads(rows), new_ops, t)
+            result = _tile_op(op, window.padding(rows), value, rows, new_ops, t)
+            made[i + 1] = (*rows, result)
+            if i == len(windows) - 1:
+                outputs.append(result)
+                if reduction is not None:
+                    total = _reduce_tile(reduction, result, total, new_ops, t)
+            elif roll and (first := _first_read_later(windows[i + 1], schedule, t, i + 2)) is not None and first < rows[1]:
+                lo = max(first, rows[0])  # cut now, so the piece itself dies with this tile
+                keeping[i + 1] = [(lo, rows[1], _rows_of(result, (lo - rows[0], rows[1] - rows[0]), new_ops, t))]
+        for j in range(1, len(windows)):
+            first = _first_read_later(windows[j], schedule, t, j + 1) if roll else None
+            kept[j] = [] if first is None else [p for p in kept[j] if p[1] > first] + keeping.get(j, [])
+    result = (reduction or last).results[0]
+    if reduction is None:
+        new_ops.append(_join_rows(outputs, result.type))
+    elif isinstance(reduction, ReduceMeanOp):  # the sum of every tile's sum, divided by the count
+        count = prod(static_shape(last.results[0].type)[int(a) % 4] for a in reduction.axes.get_values())
+        divisor = ConstantOp(DenseIntOrFPElementsAttr.from_list(TensorType(f32, [1]), [float(count)]))
+        new_ops += [divisor, DivOp(total, divisor.results[0], result.type)]
+    final = new_ops[-1].results[0]
+    final.name_hint = result.name_hint
     for new in new_ops:
         new.verify()
     Rewriter.insert_op(new_ops, InsertPoint.before(last))
-    result.replace_all_uses_with(concat.results[0])
-    for op in reversed(chain.ops):
+    result.replace_all_uses_with(final)
+    for op in reversed([*chain.ops, *([reduction] if reduction is not None else [])]):
         Rewriter.erase_op(op)
     return True
+
+
+def _first_read_later(reader: RowWindow, schedule: list[list[Rows]], t: int, index: int) -> int | None:
+    """The first row of its input ``reader`` reads in a tile after ``t`` (its rows are
+    ``tile[index]``), or None when no later tile runs it."""
+    later = [reader.reads(tile[index])[0] for tile in schedule[t + 1 :] if tile[index][1] > tile[index][0]]
+    return min(later, default=None)
+
+
+def _gather_rows(pieces: list[Piece], rows: Rows, new_ops: list[Operation], t: int) -> SSAValue:
+    """Rows ``rows`` of a tensor from the pieces holding them: one piece cut to them, or the
+    pieces' parts joined along the rows."""
+    lo, hi = rows
+    parts = [_rows_of(v, (max(lo, a) - a, min(hi, b) - a), new_ops, t) for a, b, v in pieces if max(lo, a) < min(hi, b)]
+    if sum(p.type.get_shape()[ROWS] for p in parts) != hi - lo:
+        raise ValueError(f"rows {lo}..{hi} are not all computed before tile {t} reads them")
+    if len(parts) == 1:
+        return parts[0]
+    joined = _join_rows(parts, _with_rows(parts[0].type, hi - lo))
+    joined.results[0].name_hint = f"{parts[-1].name_hint or 't'}_window"
+    new_ops.append(joined)
+    return joined.results[0]
+
+
+def _reduce_tile(reduction: Operation, tile: SSAValue, total: SSAValue | None, new_ops: list[Operation], t: int) -> SSAValue:
+    """``reduction`` of one tile (a sum for a mean: ``tile_chain`` divides once at the end),
+    combined with the earlier tiles' ``total``."""
+    kind = ReduceSumOp if isinstance(reduction, ReduceMeanOp) else type(reduction)
+    result_type = reduction.results[0].type
+    part = kind.create(operands=[tile], result_types=[result_type], properties=dict(reduction.properties))
+    part.results[0].name_hint = f"{reduction.results[0].name_hint or 'r'}_part{t}"
+    new_ops.append(part)
+    if total is None:
+        return part.results[0]
+    combine = _COMBINE[kind](total, part.results[0], result_type)
+    combine.results[0].name_hint = f"{reduction.results[0].name_hint or 'r'}_upto{t}"
+    new_ops.append(combine)
+    return combine.results[0]
+
+
+_COMBINE = {ReduceSumOp: AddOp, ReduceMaxOp: MaxOp, ReduceMinOp: MinOp}
 
 
 def _join_rows(parts: list[SSAValue], result_type: TensorType) -> Operation:

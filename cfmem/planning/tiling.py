@@ -8,7 +8,10 @@ op (kernel 1). Computing output rows ``[lo, hi)`` of an op reads input rows
 ``[lo * stride - pad_top, (hi - 1) * stride - pad_top + (kernel - 1) * dilation + 1)``; the
 rows outside the input are padding, which no tile stores. A tile of the chain's last output
 computes each earlier tensor on exactly the rows it needs: the halo between neighbouring
-tiles is recomputed (no rolling buffer here). Plain data, no xDSL.
+tiles is recomputed (``tiles``). Or each tile computes only the rows of every tensor that no
+earlier tile computed, and reads the halo rows an earlier tile left (``rolling_tiles``): the
+rows of an intermediate stay until the last tile that reads them, a rolling buffer. Plain
+data, no xDSL.
 """
 
 from __future__ import annotations
@@ -77,6 +80,24 @@ def tiles(chain: list[RowWindow], tile_rows: int) -> list[list[Rows]]:
         raise ValueError(f"a tile has at least one row, not {tile_rows}")
     height = chain[-1].out_rows
     return [chain_rows(chain, (lo, min(lo + tile_rows, height))) for lo in range(0, height, tile_rows)]
+
+
+def rolling_tiles(chain: list[RowWindow], tile_rows: int) -> list[list[Rows]]:
+    """The tiles of ``tile_rows`` output rows, top to bottom, each as the rows of every tensor
+    (input first) that it computes and no earlier tile did: ``[hi', hi)``, ``hi`` the end of
+    the rows the outputs so far need (``chain_rows`` of ``(0, end)``), ``hi'`` the previous
+    tile's. A range may be empty (the tile needs no new row of that tensor); the input's rows
+    are its new rows to read. Every row a tile's op reads was computed by then."""
+    if tile_rows < 1:
+        raise ValueError(f"a tile has at least one row, not {tile_rows}")
+    height = chain[-1].out_rows
+    done = [0] * (len(chain) + 1)
+    schedule = []
+    for lo in range(0, height, tile_rows):
+        ends = [hi for _, hi in chain_rows(chain, (0, min(lo + tile_rows, height)))]
+        schedule.append([(d, max(d, e)) for d, e in zip(done, ends)])
+        done = [max(d, e) for d, e in zip(done, ends)]
+    return schedule
 
 
 def recomputed_rows(chain: list[RowWindow], tile_rows: int) -> int:
