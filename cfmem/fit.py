@@ -37,7 +37,7 @@ whole-weight ping-pong with everything on chip (where it fits).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from xdsl.context import Context
@@ -326,6 +326,10 @@ class SweepRow:
     error: str = ""
     placement_of: int | None = None
     """The budget whose placement this row uses: its own, or a smaller one's that was faster."""
+    untiled_ms: float | None = None
+    """With tiling (``budget_sweep(tile=True)``): the untiled compile's latency, None if it did not fit."""
+    tile_rows: int | None = None
+    """With tiling: output rows per tile of the compile kept, None when untiled."""
 
     def speedup_over_offchip(self) -> float | None:
         return None if not self.ms else self.offchip_arena_ms / self.ms
@@ -337,9 +341,14 @@ def budget_sweep(
     base_dir: Path | None = None,
     fractions: tuple[float, ...] = SWEEP_FRACTIONS,
     measured: Measured | None = None,
+    tile: bool = False,
 ) -> list[SweepRow]:
     """Latency against on-chip budget, from the unconstrained ping-pong peak down to the
-    smallest budget that compiles, largest budget first; every budget share ``measured``."""
+    smallest budget that compiles, largest budget first; every budget share ``measured``.
+    With ``tile``, each budget is compiled as ``compile --tile`` does (cfmem.fit_tiled), and
+    its row also gives the untiled latency and the tile size kept."""
+    from cfmem.fit_tiled import compile_tiled  # it builds on this module
+
     path = timing_path(module, chip)
     peak, pingpong_cycles = baseline_pingpong(module, chip, path)
     offchip_cycles = baseline_offchip(module, chip, path)[1]
@@ -364,7 +373,13 @@ def budget_sweep(
     measured = {} if measured is None else measured
     for budget in budgets:
         try:
-            rows.append(row(budget, compile_for_budget(module, chip, budget, base_dir, path=path, measured=measured)))
+            if not tile:
+                rows.append(row(budget, compile_for_budget(module, chip, budget, base_dir, path=path, measured=measured)))
+                continue
+            chosen = compile_tiled(module, chip, budget, base_dir, None, "exact", "auto", path, True, measured)
+            untiled = dict(chosen.tried).get(None)
+            rows.append(replace(row(budget, chosen.compiled), tile_rows=chosen.tile_rows,
+                                untiled_ms=None if untiled is None else chip.milliseconds(untiled)))  # fmt: skip
         except BudgetError as err:
             rows.append(row(budget, None, err.message))
     smallest = smallest_budget(module, chip, base_dir, path=path, measured=measured)
@@ -381,7 +396,7 @@ def _monotone(rows: list[SweepRow]) -> list[SweepRow]:
         if not r.feasible:
             continue
         if best is not None and best.ms is not None and r.ms is not None and best.ms < r.ms:
-            r.ms, r.onchip_peak, r.placement_of = best.ms, best.onchip_peak, best.placement_of
+            r.ms, r.onchip_peak, r.placement_of, r.tile_rows = best.ms, best.onchip_peak, best.placement_of, best.tile_rows
             r.gap_to_bound_pct = 100.0 * (r.ms - r.bound_ms) / r.bound_ms if r.bound_ms > 0 else 0.0
         else:
             best = r

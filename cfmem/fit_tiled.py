@@ -20,10 +20,50 @@ from cfmem.dma.timing import Chip
 from cfmem.fit import BudgetError, Compiled, compile_for_budget, latency_bound
 from cfmem.passes.place import Measured
 from cfmem.passes.spatial_chains import module_chains
-from cfmem.passes.tile_rows import TileRowsPass
+from cfmem.passes.tile_rows import TileRowsPass, tileable
+from cfmem.planning.tiling import recomputed_rows, tiles
 
 TILE_SPLITS = (2, 3, 4)
 """Tiles of rows the candidates cut the chain with the largest intermediates into."""
+
+
+@dataclass(frozen=True)
+class TiledChain:
+    """One chain as ``nn-tile-rows`` tiles it (for reports)."""
+
+    first: str
+    last: str
+    ops: int
+    tile_rows: int
+    """Rows of the chain's last result per tile (the last tile may have fewer)."""
+    tiles: int
+    window_rows: int
+    """The most rows of the chain's input one tile reads (its tile and the halo)."""
+    recompute_pct: float
+    """Rows of the intermediates computed more than once, in % of their rows."""
+    reduced: bool
+    """Ends in a reduction over the rows (its last result is never whole)."""
+
+
+def tiled_chains(module: ModuleOp, tile_rows: int) -> list[TiledChain]:
+    """The chains of ``module`` that ``nn-tile-rows{tile-rows=...}`` tiles, as it tiles them."""
+    found = []
+    for chain in module_chains(module):
+        if not tileable(chain, tile_rows):
+            continue
+        windows = list(chain.windows)
+        schedule = tiles(windows, tile_rows)
+        needed = sum(w.out_rows for w in windows[:-1])
+        found.append(TiledChain(
+            _label(chain.ops[0]), _label(chain.reduction or chain.ops[-1]), len(chain.ops) + (chain.reduction is not None),
+            tile_rows, len(schedule), max(hi - lo for (lo, hi), *_ in schedule),
+            100.0 * recomputed_rows(windows, tile_rows) / needed if needed else 0.0, chain.reduction is not None,
+        ))  # fmt: skip
+    return found
+
+
+def _label(op) -> str:
+    return f"{op.name} %{op.results[0].name_hint or '?'}"
 
 
 @dataclass

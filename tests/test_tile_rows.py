@@ -12,7 +12,9 @@ from cfmem.errors import CfmemError
 from cfmem.interp.flat import FlatInterpreter
 from cfmem.interp.golden import GoldenInterpreter, find_function, random_inputs
 from cfmem.ir_io import parse_module
+from cfmem.passes.spatial_chains import module_chains
 from cfmem.passes.tile_rows import TileRowsPass
+from cfmem.planning.tiling import tiles
 from cfmem.pipeline import apply_pipeline
 
 CHAIN = """
@@ -221,3 +223,35 @@ def test_a_chain_ending_in_a_reduction_over_the_rows_reduces_each_tile(rows):
     apply_pipeline(flat, "nn-insert-dma,nn-plan-memory,nn-lower-to-memref", None, Path("."))
     out = FlatInterpreter(flat, check=True).run(find_function(flat, None), inputs).outputs
     assert np.array_equal(out["m"], got["m"]) and np.array_equal(out["k"], got["k"])
+
+
+def test_report_tile_shows_the_chains_the_kept_compile_tiles_and_the_sweep_with_and_without_tiling(tmp_path):
+    """CHAIN in 3,000 bytes is kept in tiles of 2 rows: one chain of 6 ops (pad to average pool)
+    in 2 tiles, each reading up to 15 of the 17 input rows; 23 of the intermediates' 54 rows are
+    computed twice (its strides and dilated pool read far). The sweep gives every budget its
+    untiled latency beside the one kept."""
+    import json
+
+    from conftest import run_cfmem
+
+    model = tmp_path / "chain.mlir"
+    model.write_text(CHAIN)
+    done = run_cfmem("report", str(model), "--budget", "3000", "--tile", "--json")
+    assert done.returncode == 0, done.stderr
+    chains = json.loads(done.stdout)["placement"]["tiled_chains"]
+    assert [(c["first"], c["last"], c["ops"], c["tile_rows"], c["tiles"]) for c in chains] == [
+        ("nn.pad %p", "nn.avg_pool2d %a", 6, 2, 2)
+    ]
+    from cfmem.planning.tiling import recomputed_rows
+
+    module, _ = parse_module(CHAIN)
+    windows = list(module_chains(module)[0].windows)
+    assert chains[0]["window_rows"] == max(hi - lo for (lo, hi), *_ in tiles(windows, 2)) == 15
+    assert chains[0]["recompute_pct"] == pytest.approx(100 * 23 / 54) and recomputed_rows(windows, 2) == 23
+    sweep = run_cfmem("report", str(model), "--budget-sweep", "--tile", "--json")
+    assert sweep.returncode == 0, sweep.stderr
+    rows = json.loads(sweep.stdout)["budget_sweep"]
+    assert all(r["ms"] <= r["untiled_ms"] for r in rows if r["feasible"] and r["untiled_ms"] is not None)
+    assert any(r["tile_rows"] for r in rows)
+    refused = run_cfmem("report", str(model), "--tile")
+    assert refused.returncode == 1 and refused.stderr.strip().endswith("--tile reports on a budget: add --budget or --budget-sweep")

@@ -94,14 +94,11 @@ def tile_chain(chain: SpatialChain, tile_rows: int, roll: bool = False) -> bool:
     computed once, ``rolling_tiles``; else halos recomputed, ``tiles``); False (nothing
     changed) when it has no more rows, its result is neither a float nor an 8-bit tensor, or an
     op of a tile would read no input row."""
+    if not tileable(chain, tile_rows, roll):
+        return False
     windows = list(chain.windows)
     last = chain.ops[-1]
-    element = last.results[0].type.get_element_type()
-    if windows[-1].out_rows <= tile_rows or not (isinstance(element, Float32Type | Float16Type) or element in QUANT_TYPES):
-        return False
     schedule = (rolling_tiles if roll else tiles)(windows, tile_rows)
-    if any(w.reads(rows)[1] <= w.reads(rows)[0] for tile in schedule for w, rows in zip(windows, tile[1:]) if rows[1] > rows[0]):
-        return False
     new_ops: list[Operation] = []
     source = chain.ops[0].operands[0]
     kept: list[list[Piece]] = [[(0, windows[0].in_rows, source)]] + [[] for _ in windows]
@@ -144,6 +141,17 @@ def tile_chain(chain: SpatialChain, tile_rows: int, roll: bool = False) -> bool:
     for op in reversed([*chain.ops, *([reduction] if reduction is not None else [])]):
         Rewriter.erase_op(op)
     return True
+
+
+def tileable(chain: SpatialChain, tile_rows: int, roll: bool = False) -> bool:
+    """Whether ``tile_chain`` tiles ``chain``: it has more rows than a tile, its result is a
+    float or an 8-bit tensor, and no op of a tile reads only padding."""
+    windows = list(chain.windows)
+    element = chain.ops[-1].results[0].type.get_element_type()
+    if windows[-1].out_rows <= tile_rows or not (isinstance(element, Float32Type | Float16Type) or element in QUANT_TYPES):
+        return False
+    schedule = (rolling_tiles if roll else tiles)(windows, tile_rows)
+    return all(w.reads(rows)[1] > w.reads(rows)[0] for tile in schedule for w, rows in zip(windows, tile[1:]) if rows[1] > rows[0])
 
 
 def _first_read_later(reader: RowWindow, schedule: list[list[Rows]], t: int, index: int) -> int | None:

@@ -6,6 +6,7 @@ from dataclasses import asdict
 from pathlib import Path
 
 from cfmem.fit import SweepRow
+from cfmem.fit_tiled import TiledChain
 from cfmem.passes.place import Decision
 
 
@@ -17,18 +18,22 @@ def _ms(value: float | None) -> str:
     return "-" if value is None else f"{value:.3f}"
 
 
-def render_sweep(name: str, rows: list[SweepRow]) -> str:
+def render_sweep(name: str, rows: list[SweepRow], tiled: bool = False) -> str:
+    """The sweep table; ``tiled``: rows of ``budget_sweep(tile=True)``, with the untiled latency
+    and the tile size kept beside the latency."""
+    tiling = " untiled ms | rows per tile |" if tiled else ""
     lines = [
         f"budget sweep of {name}: modeled latency against on-chip budget (slowest-compute path)",
         "",
-        "| budget (bytes) | fits | ms | on-chip peak | bound ms | gap to bound | (a) arena off chip ms | speedup over (a) | (b) ping-pong ms | placement of |",
-        "|---:|:---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+        f"| budget (bytes) | fits | ms |{tiling} on-chip peak | bound ms | gap to bound | (a) arena off chip ms | speedup over (a) | (b) ping-pong ms | placement of |",
+        "|---:|:---:|---:|" + ("---:|---:|" if tiled else "") + "---:|---:|---:|---:|---:|---:|---:|",
     ]
     for r in rows:
         gap = "-" if r.gap_to_bound_pct is None else f"{r.gap_to_bound_pct:.1f} %"
         speedup = r.speedup_over_offchip()
+        tile = f" {_ms(r.untiled_ms)} | {'-' if r.tile_rows is None else r.tile_rows} |" if tiled else ""
         lines.append(
-            f"| {r.budget:,} | {'yes' if r.feasible else 'no'} | {_ms(r.ms)} | "
+            f"| {r.budget:,} | {'yes' if r.feasible else 'no'} | {_ms(r.ms)} |{tile} "
             f"{'-' if r.onchip_peak is None else f'{r.onchip_peak:,}'} | {_ms(r.bound_ms)} | {gap} | "
             f"{_ms(r.offchip_arena_ms)} | {'-' if speedup is None else f'{speedup:.2f}x'} | {_ms(r.pingpong_ms)} | "
             f"{'-' if r.placement_of is None else ('itself' if r.placement_of == r.budget else f'{r.placement_of:,}')} |"
@@ -37,7 +42,27 @@ def render_sweep(name: str, rows: list[SweepRow]) -> str:
         "",
         "(a) every activation off chip and every weight read in place; (b) every weight streamed whole"
         " with two DMA buffers and everything on chip, where its peak fits. 'placement of' names a smaller"
-        " budget when its placement is faster than the one found for this budget.",
+        " budget when its placement is faster than the one found for this budget."
+        + (" 'ms' is the fastest of the untiled compile and the tiled ones (compile --tile); the bound is the"
+           " least of the graphs tried." if tiled else ""),
+    ]
+    return "\n".join(lines)
+
+
+def render_tiled_chains(name: str, chains: list[TiledChain]) -> str:
+    """The chains the kept compile tiles (``cfmem.fit_tiled.tiled_chains``)."""
+    if not chains:
+        return f"{name}: the untiled compile is the fastest that fits; no chain is tiled"
+    lines = [
+        f"chains of {name} computed in tiles of {chains[0].tile_rows} rows",
+        "",
+        "| first op | last op | ops | tiles | input rows a tile reads | halo rows recomputed |",
+        "|---|---|---:|---:|---:|---:|",
+    ]
+    lines += [
+        f"| {c.first} | {c.last}{' (reduced per tile)' if c.reduced else ''} | {c.ops} | {c.tiles} | {c.window_rows} |"
+        f" {c.recompute_pct:.1f} % |"
+        for c in chains
     ]
     return "\n".join(lines)
 

@@ -83,6 +83,12 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         "--budget", type=parsed_int(check_budget), metavar="BYTES",
         help="the placement cfmem compile chooses for this budget: what, where, why, bytes, cycles",
     )  # fmt: skip
+    fit.add_argument(
+        "--tile", action="store_true",
+        help="as cfmem compile --tile: with --budget, also each chain the kept compile tiles (its ops, rows per"
+             " tile, tiles, input rows a tile reads, halo rows recomputed); with --budget-sweep, the latency"
+             " with and without tiling at every budget (a compile per tile size)",
+    )  # fmt: skip
     p.set_defaults(handler=main)
 
 
@@ -255,7 +261,8 @@ def _write(path: str, writer, *data) -> None:
 
 def _fit_report(args: argparse.Namespace) -> int:
     """--budget-sweep and --budget: one tensor-level model, placed by cfmem.fit."""
-    from cfmem.fit import budget_sweep, compile_for_budget
+    from cfmem.fit import budget_sweep, compile_for_budget, timing_path
+    from cfmem.fit_tiled import compile_tiled, tiled_chains
     from cfmem.ir_io import load_module
     from cfmem.reports import budget as budget_reports
     from cfmem.tools.progress import placement_progress
@@ -270,19 +277,31 @@ def _fit_report(args: argparse.Namespace) -> int:
     result: dict = {"model": path, "chip": chip.name}
     sections = []
     if args.budget is not None:
+        tile_rows = None
         with placement_progress(f"{path}: placing") as measured:
-            compiled = compile_for_budget(module, chip, args.budget, Path(path).parent, path, measured=measured)
+            if args.tile:
+                chosen = compile_tiled(module, chip, args.budget, Path(path).parent, path, "exact", "auto",
+                                       timing_path(module, chip), True, measured)  # fmt: skip
+                compiled, tile_rows = chosen.compiled, chosen.tile_rows
+            else:
+                compiled = compile_for_budget(module, chip, args.budget, Path(path).parent, path, measured=measured)
         decisions = compiled.placement[next(iter(compiled.placement))].decisions
         result["placement"] = {
             "budget": args.budget, "onchip_peak": compiled.onchip_peak, "ms": compiled.ms(chip),
             "rows": [vars(d) for d in decisions],
         }  # fmt: skip
         sections.append(budget_reports.render_decisions(name, args.budget, decisions))
+        if args.tile:
+            chains = [] if tile_rows is None else tiled_chains(module, tile_rows)
+            result["placement"]["tiled_chains"] = [vars(c) for c in chains]
+            sections.append(budget_reports.render_tiled_chains(name, chains))
+    elif args.tile and not args.budget_sweep:
+        raise CfmemError("--tile reports on a budget: add --budget or --budget-sweep", "--tile")
     if args.budget_sweep:
         with placement_progress(f"{path}: sweeping budgets") as measured:
-            rows = budget_sweep(module, chip, Path(path).parent, measured=measured)
+            rows = budget_sweep(module, chip, Path(path).parent, measured=measured, tile=args.tile)
         result["budget_sweep"] = budget_reports.sweep_json(rows)
-        sections.append(budget_reports.render_sweep(name, rows))
+        sections.append(budget_reports.render_sweep(name, rows, tiled=args.tile))
         if args.png:
             _write(args.png, budget_reports.write_sweep_png, rows, f"{name} on {chip.name}")
     elif args.png:
@@ -300,7 +319,7 @@ def main(args: argparse.Namespace) -> int:
     from cfmem.reports import gantt
     from cfmem.reports import timing as timing_reports
 
-    if args.budget_sweep or args.budget is not None:
+    if args.budget_sweep or args.budget is not None or args.tile:
         return _fit_report(args)
     _check_options(args)
     options = PlanOptions(time_limit=args.time_limit)
