@@ -106,21 +106,13 @@ def build(spec, height: int, seed: int):
 
 @pytest.mark.parametrize("name", CHAINS)
 @pytest.mark.parametrize("height", [13, 16])
-def test_every_tile_size_gives_the_untiled_result_bit_for_bit(name, height):
+@pytest.mark.parametrize("run", [tiled, rolled], ids=["halos recomputed", "rolling buffers"])
+def test_every_tile_size_gives_the_untiled_result_bit_for_bit(name, height, run):
+    """Recomputing halos (``tiles``) or computing every row once (``rolling_tiles``)."""
     chain, kinds, weights, x = build(CHAINS[name], height, seed=height)
     want = whole(chain, kinds, weights, x)
     for tile_rows in range(1, chain[-1].out_rows + 1):
-        got = tiled(chain, kinds, weights, x, tile_rows)
-        assert np.array_equal(got, want), (name, tile_rows)
-
-
-@pytest.mark.parametrize("name", CHAINS)
-@pytest.mark.parametrize("height", [13, 16])
-def test_rolling_tiles_compute_every_row_once_and_give_the_untiled_result_bit_for_bit(name, height):
-    chain, kinds, weights, x = build(CHAINS[name], height, seed=height)
-    want = whole(chain, kinds, weights, x)
-    for tile_rows in range(1, chain[-1].out_rows + 1):
-        assert np.array_equal(rolled(chain, kinds, weights, x, tile_rows), want), (name, tile_rows)
+        assert np.array_equal(run(chain, kinds, weights, x, tile_rows), want), (name, tile_rows)
 
 
 def test_a_rolling_tile_computes_only_the_rows_no_earlier_tile_did():
