@@ -615,6 +615,30 @@ def test_a_move_that_saves_one_byte_lowers_the_peak():
     assert search.reasons == {("result", keys["q"]): "live at the on-chip peak of 9 bytes"}
 
 
+def test_shrinking_runs_before_growing_and_growing_keeps_a_whole_share_of_its_own():
+    """ONE_BYTE into 8 bytes: shrinking from the top (a few moves) runs first, then growing
+    from the floor with the search's cap raised by what shrinking spent, so neither starves
+    the other (growing a model with hundreds of ops from its floor can take the whole cap)."""
+    search, keys = placement_search(ONE_BYTE, 8)
+    cap, calls = search.max_placements, []
+    shrink, grow = search.shrink, search.grow
+
+    def shrinking(m):
+        calls.append(("shrink", search.spent))
+        return shrink(m)
+
+    def growing(floor):
+        calls.append(("grow", search.spent, search.max_placements))
+        return grow(floor)
+
+    search.shrink, search.grow = shrinking, growing
+    best = search.run()
+    (first, before), (second, after, allowed) = calls
+    assert (first, second) == ("shrink", "grow") and after > before
+    assert allowed == cap + (after - before)
+    assert best.config.offchip == frozenset({keys["q"]}) and best.need <= 8
+
+
 def test_an_if_result_stays_on_chip_and_a_budget_below_it_is_refused_by_name():
     search, keys = placement_search(IFS, 256)
     best = search.run()

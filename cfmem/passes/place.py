@@ -37,8 +37,11 @@ wins. Each, per function:
    they fit and are faster, in runs that double while they do (see
    ``_Search.undo_moves``), in three orders (see ``_Search.grow``); each
    result is finished by step 3 and the fastest kept; shrinking gives up
-   after ``SHRINK_EVALUATIONS`` placements. A budget below the floor's need
-   is an error at once;
+   after ``SHRINK_EVALUATIONS`` placements. Shrinking runs first, and
+   growing then has a whole share of the cap of its own (on a model with
+   hundreds of ops, growing could spend the cap before shrinking ran, while
+   a few moves from the top fit far better: shufflenet at half its peak).
+   A budget below the floor's need is an error at once;
 3. with room left: weights made resident, smallest first, while they fit and
    the latency drops; then each earlier move undone if it now fits and is
    faster.
@@ -95,7 +98,7 @@ DEEPEN_DOUBLINGS = 3
 PLACEMENT_OPS = 30_000
 MIN_PLACEMENTS = 60
 """A search measures at most max(MIN_PLACEMENTS, PLACEMENT_OPS / ops in the function) placements'
-worth of ops: a placement with its weights cut in slices counts its ops after slicing (one cut
+worth of ops, plus what shrinking spent before growing (see ``_Search.run``): a placement with its weights cut in slices counts its ops after slicing (one cut
 in 8 slices costs about what 2 or 3 unsliced placements do). A fixed amount of work whatever the
 model's size and however finely the search slices (measuring a placement costs time in
 proportion to its ops), the same on every machine, so the result is deterministic."""
@@ -333,11 +336,13 @@ class _Search:
         if fitting:
             starts = [min(fitting, key=lambda m: (m.cycles, m.work, m.need))]
         else:
-            starts = self.grow(floor)
-            try:  # and shrink from the top
+            starts, spent = [], self.spent
+            try:  # shrink from the top first: a few moves, where growing a model with hundreds of ops takes many
                 starts.append(self.shrink(smallest))
             except PlacementError:
                 pass  # greedy moves can stall, or take too long, where growing from the floor does not
+            self.max_placements += self.spent - spent  # growing keeps a whole share of its own
+            starts = self.grow(floor) + starts
         finished = [self.finish(m) for m in {m.config: m for m in starts}.values()]
         return min(finished, key=lambda m: (m.cycles, m.work, m.need))
 
