@@ -9,12 +9,13 @@ tiles' outputs are joined along the rows, which replaces the chain's result: by 
 ``nn.concat``, or for an int8 result by an ``nn.qconcat`` with the same parameters for every
 input and the output (scale 1, zero point 0: each value passes through exactly). A chain
 that ends in a reduction over the rows reduces each tile as it is computed and combines the
-partial results (``nn.add``, ``nn.max``, ``nn.min``; a mean is the sum of the tiles' sums divided
-by the count once), so its last result is never whole either; a sum or mean then adds in
-another order. Halos between tiles are recomputed. The tiles are ordinary nn ops: liveness, DMA and
-the memory plan see a tile's intermediates die at its end, and the planner reuses their bytes
-for the next tile. Each new op is verified, so a window that disagreed with an op's shape
-rule would fail here.
+partial results (``nn.add``, ``nn.max``, ``nn.min``; a mean is the sum of the tiles' sums
+divided by the count once), so its last result is never whole either; a sum or mean then adds
+in another order. Halos between tiles are recomputed (``halo=recompute``) or each row is
+computed once and the halo rows later tiles read are kept (``halo=roll``). The tiles are
+ordinary nn ops: liveness, DMA and the memory plan see a tile's intermediates die at its end,
+and the planner reuses their bytes for the next tile. Each new op is verified, so a window
+that disagreed with an op's shape rule would fail here.
 
 Assumptions: tensors are NCHW and tiled along H; a chain whose last result is neither a
 float nor an 8-bit tensor, or one with a tile whose window holds no input row, is left as it
@@ -49,8 +50,8 @@ from cfmem.dialects.nn_compute import (
     SliceOp,
     i64_array,
 )
-from cfmem.dialects.types import static_shape
 from cfmem.dialects.nn_quant import QUANT_TYPES, QConcatOp, f32_array
+from cfmem.dialects.types import static_shape
 from cfmem.passes.options import checked_options
 from cfmem.passes.spatial_chains import SpatialChain, module_chains
 from cfmem.planning.option_checks import check_int
@@ -61,6 +62,7 @@ ROWS = 2
 
 
 HALOS = ("recompute", "roll")
+"""How a tile gets the rows its neighbour also reads: computed again, or kept from the neighbour."""
 
 
 @dataclass(frozen=True)
