@@ -76,7 +76,9 @@ class Line:
 
 
 @dataclass
-class Measured:
+class ModelLines:
+    """Every budget of one model (sent back from a worker); ``error`` says why there are none."""
+
     name: str
     group: str
     peak: int = 0
@@ -96,11 +98,11 @@ def light_subject(name: str, work: Path) -> Subject:
     return Subject(name, "light", imported.module, work, [random_inputs(find_function(imported.module), SEED)])
 
 
-def measure(job: tuple[str, str, bool]) -> Measured:
+def measure(job: tuple[str, str, bool]) -> ModelLines:
     """Every budget of one model (see the module docstring)."""
     name, group, with_mlir = job
     began = time.perf_counter()
-    result = Measured(name, group)
+    result = ModelLines(name, group)
     chip = Chip()
     with tempfile.TemporaryDirectory(prefix="cfmem-tiling-") as tmp:
         try:
@@ -132,7 +134,7 @@ def _line(subject: Subject, chip: Chip, path: dict, label: str, budget: int, mea
         else:
             tiled = compile_tiled(subject.module, chip, budget, subject.base_dir, None, "exact", "auto", path, True, measured)
             row.compiled, line.tile_rows = tiled.compiled, tiled.tile_rows
-            untiled = dict(tiled.tried).get(None)
+            untiled = tiled.untiled_cycles
             line.untiled_ms = None if untiled is None else chip.milliseconds(untiled)
         line.compile_s = time.perf_counter() - began
         compiled = row.compiled
@@ -153,7 +155,7 @@ def _line(subject: Subject, chip: Chip, path: dict, label: str, budget: int, mea
 # Targets and report
 
 
-def targets(m: Measured) -> list[tuple[str, bool, str]]:
+def targets(m: ModelLines) -> list[tuple[str, bool, str]]:
     """(what, met, measured) for one model."""
     found: list[tuple[str, bool, str]] = []
     if m.error:
@@ -187,7 +189,7 @@ HEADER = ["model", "budget", "bytes", "untiled ms", "x of 100 %", "--tile ms", "
           "bound ms", "gap %", "checked", "max diff vs model", "compile s"]  # fmt: skip
 
 
-def table(results: list[Measured]) -> str:
+def table(results: list[ModelLines]) -> str:
     rows = []
     for m in results:
         if m.error:
@@ -206,7 +208,7 @@ def table(results: list[Measured]) -> str:
     return md_table(HEADER, rows)
 
 
-def report(results: list[Measured], argv: str, seconds: float, with_mlir: bool, pending: list[str]) -> str:
+def report(results: list[ModelLines], argv: str, seconds: float, with_mlir: bool, pending: list[str]) -> str:
     found = [t for m in results for t in targets(m)]
     missed = [t for t in found if not t[1]]
     ratio_targets = [t for t in found if "latency <=" in t[0]]
@@ -257,7 +259,7 @@ def main() -> int:
             parser.error(f"unknown model(s): {', '.join(unknown)}")
         plan = [(n, known[n]) for n in args.only]
     began = time.perf_counter()
-    results: dict[str, Measured] = {}
+    results: dict[str, ModelLines] = {}
     argv = " ".join(sys.argv[1:])
     with multiprocessing.get_context("fork").Pool(max(1, args.jobs), maxtasksperchild=1) as pool:
         for m in pool.imap_unordered(measure, [(n, g, args.mlir) for n, g in plan]):

@@ -377,7 +377,7 @@ def budget_sweep(
                 rows.append(row(budget, compile_for_budget(module, chip, budget, base_dir, path=path, measured=measured)))
                 continue
             chosen = compile_tiled(module, chip, budget, base_dir, None, "exact", "auto", path, True, measured)
-            untiled = dict(chosen.tried).get(None)
+            untiled = chosen.untiled_cycles
             rows.append(replace(row(budget, chosen.compiled), tile_rows=chosen.tile_rows,
                                 untiled_ms=None if untiled is None else chip.milliseconds(untiled)))  # fmt: skip
         except BudgetError as err:

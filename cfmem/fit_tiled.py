@@ -74,6 +74,11 @@ class TiledCompile:
     tried: list[tuple[int | None, float | None]]
     """Every candidate (tile rows, None untiled) and its cycles (None: it did not fit)."""
 
+    @property
+    def untiled_cycles(self) -> float | None:
+        """The untiled compile's cycles, None when it did not fit."""
+        return dict(self.tried).get(None)
+
 
 def tile_candidates(module: ModuleOp) -> list[int]:
     """Tile sizes to try, largest first: the output rows of the chain whose intermediates
@@ -96,24 +101,25 @@ def compile_tiled(module: ModuleOp, chip: Chip, budget: int | None, base_dir: Pa
     best: TiledCompile | None = None
     refusal: BudgetError | None = None
     budget = chip.onchip_bytes if budget is None else budget
-    bound = latency_bound(module, chip, budget, path)
+    bounds: list[float] = []
     for rows in [None, *tile_candidates(module)]:
         candidate = module
         if rows is not None:
             candidate = module.clone()
             TileRowsPass(tile_rows=rows).apply(Context(), candidate)
-            bound = min(bound, latency_bound(candidate, chip, budget, path))
         try:
             compiled = compile_for_budget(candidate, chip, budget, base_dir, where, mode, strategy, path=path, roll=roll,
                                           measured=measured if rows is None else None)  # fmt: skip
         except BudgetError as err:
             refusal = refusal or err
             tried.append((rows, None))
+            bounds.append(latency_bound(candidate, chip, budget, path))  # a compile gives its graph's bound
             continue
         tried.append((rows, compiled.cycles))
+        bounds.append(compiled.bound_cycles)
         if best is None or compiled.cycles < best.compiled.cycles:
             best = TiledCompile(compiled, rows, tried)
     if best is None:
         assert refusal is not None
         raise refusal
-    return replace(best, compiled=replace(best.compiled, bound_cycles=bound))
+    return replace(best, compiled=replace(best.compiled, bound_cycles=min(bounds)))

@@ -491,7 +491,7 @@ class _Search:
         reading the same weights at once (one resident copy serves them all, as the tiles of
         a tiled chain)."""
         streamed = [k for k in self.weighted if m.config.weight_of(k) == "stream" and m.config.slices_of(k) == 1]
-        groups: dict[tuple, list[int]] = {}
+        groups: dict[frozenset, list[int]] = {}
         for key in streamed:
             groups.setdefault(self.weights_read(key), []).append(key)
         for keys in sorted(groups.values(), key=lambda ks: (self.weight_bytes(ks[0]), ks[0])):
@@ -506,9 +506,9 @@ class _Search:
                 m = candidate
         return m
 
-    def weights_read(self, key: int) -> tuple:
-        """The weight values op ``key`` reads, as a key: ops with equal ones share a resident copy."""
-        return tuple(sorted(id(w) for w in weight_operands(self.ops[key])))
+    def weights_read(self, key: int) -> frozenset:
+        """The weight values op ``key`` reads: ops reading the same ones share a resident copy."""
+        return frozenset(weight_operands(self.ops[key]))
 
     def grow(self, floor: Measure) -> list[Measure]:
         """Grow from the floor three ways: weights streamed again first; results on chip

@@ -111,6 +111,8 @@ def tile_chain(chain: SpatialChain, tile_rows: int, roll: bool = False) -> bool:
     for t, tile in enumerate(schedule):
         made: dict[int, Piece] = {}
         keeping: dict[int, list[Piece]] = {}
+        later = {j: _first_read_later(windows[j], schedule, t, j + 1) if roll else None for j in range(1, len(windows))}
+        """The first row of each intermediate a later tile reads (None: none, or halos recomputed)."""
         for i, (op, window, rows) in enumerate(zip(chain.ops, windows, tile[1:])):
             if rows[1] <= rows[0]:
                 continue
@@ -121,11 +123,10 @@ def tile_chain(chain: SpatialChain, tile_rows: int, roll: bool = False) -> bool:
                 outputs.append(result)
                 if reduction is not None:
                     total = _reduce_tile(reduction, result, total, new_ops, t)
-            elif roll and (first := _first_read_later(windows[i + 1], schedule, t, i + 2)) is not None and first < rows[1]:
+            elif (first := later[i + 1]) is not None and first < rows[1]:
                 lo = max(first, rows[0])  # cut now, so the piece itself dies with this tile
                 keeping[i + 1] = [(lo, rows[1], _rows_of(result, (lo - rows[0], rows[1] - rows[0]), new_ops, t))]
-        for j in range(1, len(windows)):
-            first = _first_read_later(windows[j], schedule, t, j + 1) if roll else None
+        for j, first in later.items():
             kept[j] = [] if first is None else [p for p in kept[j] if p[1] > first] + keeping.get(j, [])
     result = (reduction or last).results[0]
     if reduction is None:
