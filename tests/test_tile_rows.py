@@ -257,16 +257,74 @@ def test_report_tile_shows_the_chains_the_kept_compile_tiles_and_the_sweep_with_
     assert refused.returncode == 1 and refused.stderr.strip().endswith("--tile reports on a budget: add --budget or --budget-sweep")
 
 
+SHUFFLE = """
+nn.global @w size(4096) seed(5)
+func.func @main(%x: tensor<1x4x11x5xf32>) -> tensor<1x6x6x5xf32> {
+  %blob = nn.get_global @w : tensor<4096xi8>
+  %w1 = nn.view %blob[0] bytes(96) : tensor<4096xi8> to tensor<12x2x1x1xf32>
+  %w2 = nn.view %blob[96] bytes(432) : tensor<4096xi8> to tensor<12x1x3x3xf32>
+  %w3 = nn.view %blob[528] bytes(288) : tensor<4096xi8> to tensor<6x12x1x1xf32>
+  %g = nn.conv2d %x, %w1 {groups = 2 : i64} : (tensor<1x4x11x5xf32>, tensor<12x2x1x1xf32>) -> tensor<1x12x11x5xf32>
+  %r = nn.relu %g : (tensor<1x12x11x5xf32>) -> tensor<1x12x11x5xf32>
+  %s1 = nn.reshape %r : tensor<1x12x11x5xf32> to tensor<1x2x6x11x5xf32>
+  %s2 = nn.transpose %s1 {perm = array<i64: 0, 2, 1, 3, 4>} : (tensor<1x2x6x11x5xf32>) -> tensor<1x6x2x11x5xf32>
+  %s3 = nn.reshape %s2 : tensor<1x6x2x11x5xf32> to tensor<1x12x11x5xf32>
+  %d = nn.conv2d %s3, %w2 {groups = 12 : i64, strides = array<i64: 2, 1>, pads = array<i64: 1, 1, 1, 1>} : (tensor<1x12x11x5xf32>, tensor<12x1x3x3xf32>) -> tensor<1x12x6x5xf32>
+  %c = nn.conv2d %d, %w3 : (tensor<1x12x6x5xf32>, tensor<6x12x1x1xf32>) -> tensor<1x6x6x5xf32>
+  func.return %c : tensor<1x6x6x5xf32>
+}
+"""
+"""A grouped 1x1 convolution, a channel shuffle (a reshape to five axes, a transpose of the
+channel axes, a reshape back) and a strided depthwise convolution: the shuffle keeps the rows
+where they are, so the chain runs through it."""
+
+
+@pytest.mark.parametrize("halo", ["recompute", "roll"])
+@pytest.mark.parametrize("rows", [1, 2, 4])
+def test_a_channel_shuffle_is_tiled_with_the_chain_and_gives_the_untiled_numbers(rows, halo):
+    module, _ = parse_module(SHUFFLE)
+    (chain,) = module_chains(module)
+    assert [op.name for op in chain.ops].count("nn.transpose") == 1 and len(chain.ops) == 7
+    tiled = module.clone()
+    TileRowsPass(tile_rows=rows, halo=halo).apply(Context(), tiled)
+    ops = [op.name for op in tiled.walk()]
+    assert ops.count("nn.transpose") == -(-6 // rows) and "tensor<1x2x6x11x5xf32>" not in str(tiled)
+    inputs = random_inputs(find_function(module, None), 2)
+    want, got = _run(module, inputs), _run(tiled, inputs)
+    np.testing.assert_allclose(got["c"], want["c"], rtol=1e-6, atol=1e-6)
+
+
+@pytest.mark.parametrize(
+    "old, new",
+    [
+        ("perm = array<i64: 0, 2, 1, 3, 4>", "perm = array<i64: 0, 2, 1, 4, 3>"),  # rows and columns swapped
+        ("reshape %r : tensor<1x12x11x5xf32> to tensor<1x2x6x11x5xf32>", "reshape %r : tensor<1x12x11x5xf32> to tensor<1x2x6x5x11xf32>"),
+    ],
+    ids=["transpose moves the rows", "reshape moves the rows"],
+)
+def test_a_shuffle_that_moves_the_rows_ends_the_chain(old, new):
+    from cfmem.passes.spatial_chains import row_window
+
+    text = SHUFFLE.replace(old, new).replace("1x6x2x11x5xf32", "1x6x2x5x11xf32")  # the transpose's result
+    if "reshape" in old:
+        text = text.replace("(tensor<1x2x6x11x5xf32>) ->", "(tensor<1x2x6x5x11xf32>) ->")
+    module, _ = parse_module(text)
+    shuffle = [op for op in find_function(module, None).body.block.ops if op.name in ("nn.transpose", "nn.reshape")]
+    refused = {op.name for op in shuffle if row_window(op) is None}
+    assert ("nn.transpose" if "perm" in old else "nn.reshape") in refused
+    assert all(len(chain.ops) < 7 for chain in module_chains(module))
+
+
 @pytest.mark.parametrize(
     "text, rows, halo",
-    [(CHAIN, 1, "recompute"), (CHAIN, 3, "roll"), (INT8_CHAIN, 3, "recompute"), (REDUCED, 4, "roll")],
-    ids=["halos recomputed", "rolling buffers", "int8", "reductions"],
+    [(CHAIN, 1, "recompute"), (CHAIN, 3, "roll"), (INT8_CHAIN, 3, "recompute"), (REDUCED, 4, "roll"), (SHUFFLE, 2, "roll")],
+    ids=["halos recomputed", "rolling buffers", "int8", "reductions", "channel shuffle"],
 )
 def test_upstream_mlir_computes_the_tiled_flat_module(text, rows, halo):
     """The tiled graph through DMA insertion, planning and lowering, then lowered to linalg and
     run by the MLIR JIT: within check-mlir's tolerance of the flat run, which is the tiled
     graph's bit for bit (the last tile shorter; stride 2, dilation, padding at both borders;
-    an int8 chain; two reductions)."""
+    an int8 chain; two reductions; a channel shuffle)."""
     from cfmem.differential import check
     from cfmem.pipeline import lower_model
 

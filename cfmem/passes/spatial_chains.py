@@ -4,8 +4,11 @@
 An op has a row window when a tile of its result's rows is computed from a window of its
 input's rows alone: a convolution (float or int8, any groups), a max or average pool, a
 constant pad, a unary elementwise op (float, or an int8 table lookup), a quantize or
-dequantize whose parameters are not per row, and a binary elementwise op (float or int8)
-whose other operand is the same for every row (it has one row or fewer than three axes). A
+dequantize whose parameters are not per row, a binary elementwise op (float or int8)
+whose other operand is the same for every row (it has one row or fewer than three axes), and
+a reshape or transpose that keeps the last two axes (a channel shuffle). The rows are the
+second-to-last axis of a tensor of four or more axes (H of NCHW; a channel shuffle's
+five-axis intermediate keeps H there too). A
 chain is a run of such ops in which each result is read by the next op only, as its operand 0;
 the intermediates of a chain are what tiling keeps off the chip whole. When the run's last
 result is read only by a sum, mean, max or min over axes that include the rows, that
@@ -32,8 +35,10 @@ from cfmem.dialects.nn_compute import (
     ReduceMeanOp,
     ReduceMinOp,
     ReduceSumOp,
+    TransposeOp,
 )
 from cfmem.dialects.nn_quant import DequantizeOp, QBinaryOp, QLookupOp, QuantizeOp
+from cfmem.dialects.nn_weights import ReshapeOp
 from cfmem.dialects.types import static_shape, tensor_bytes
 from cfmem.passes.insert_dma import all_blocks
 from cfmem.passes.liveness import functions
@@ -48,7 +53,8 @@ class SpatialChain:
     windows: tuple[RowWindow, ...]
     """Each op along the rows."""
     row_bytes: tuple[int, ...]
-    """Bytes of one row of each tensor, the chain's input first (every image of the batch)."""
+    """Bytes of one row of each tensor, the chain's input first (every image of the batch and
+    every channel)."""
     reduction: Operation | None = None
     """The reduction over the rows that reads the last result (``ROW_REDUCTIONS``), if it ends the chain."""
 
@@ -64,13 +70,21 @@ ROW_REDUCTIONS = (ReduceSumOp, ReduceMeanOp, ReduceMaxOp, ReduceMinOp)
 
 def row_window(op: Operation) -> RowWindow | None:
     """``op`` along the rows of its operand 0 and its result, or None when a tile of its rows
-    needs more than a window of its input's rows (or either is not a 4-D tensor)."""
+    needs more than a window of its input's rows (or either has no rows, ``rows_axis``)."""
     if len(op.results) != 1 or not op.operands:
         return None
-    x, y = _nchw(op.operands[0].type), _nchw(op.results[0].type)
+    x, y = _with_rows(op.operands[0].type), _with_rows(op.results[0].type)
     if x is None or y is None:
         return None
-    h_in, h_out = x[2], y[2]
+    h_in, h_out = x[-2], y[-2]
+    if isinstance(op, ReshapeOp | TransposeOp):
+        return RowWindow(h_in, h_out) if _keeps_rows(op, x, y) else None
+    if isinstance(op, ElementwiseUnaryOp | QLookupOp) and h_in == h_out:
+        return RowWindow(h_in, h_out)
+    if isinstance(op, ElementwiseBinaryOp | QBinaryOp) and h_in == h_out and all(_row_invariant(v.type) for v in op.operands[1:]):
+        return RowWindow(h_in, h_out)
+    if len(x) != 4 or len(y) != 4:
+        return None
     if isinstance(op, ConvWindowOp):
         kernel = static_shape(op.operands[1].type)[2]
         return RowWindow(h_in, h_out, kernel, _first(op.strides), _first(op.dilations), _first(op.pads))
@@ -81,15 +95,18 @@ def row_window(op: Operation) -> RowWindow | None:
         if op.mode.data != "constant" or len(before) != 4:
             return None
         return RowWindow(h_in, h_out, pad_top=before[2])
-    if h_in != h_out:
-        return None
-    if isinstance(op, ElementwiseUnaryOp | QLookupOp):
-        return RowWindow(h_in, h_out)
-    if isinstance(op, QuantizeOp | DequantizeOp) and (op.axis.value.data % 4 != 2 or _per_tensor(op)):
-        return RowWindow(h_in, h_out)
-    if isinstance(op, ElementwiseBinaryOp | QBinaryOp) and all(_row_invariant(v.type) for v in op.operands[1:]):
+    if h_in == h_out and isinstance(op, QuantizeOp | DequantizeOp) and (op.axis.value.data % 4 != 2 or _per_tensor(op)):
         return RowWindow(h_in, h_out)
     return None
+
+
+def _keeps_rows(op: ReshapeOp | TransposeOp, x: tuple[int, ...], y: tuple[int, ...]) -> bool:
+    """A reshape or transpose that leaves the last two axes where they are, the same size: a
+    tile of rows maps to the same rows of its result."""
+    if isinstance(op, TransposeOp):
+        rank = len(x)
+        return [int(p) for p in op.perm.get_values()][-2:] == [rank - 2, rank - 1]
+    return x[-2:] == y[-2:]
 
 
 def _per_tensor(op: QuantizeOp | DequantizeOp) -> bool:
@@ -114,7 +131,7 @@ def spatial_chains(block: Block, shortest: int = 2) -> list[SpatialChain]:
         if len(ops) + (reduction is not None) >= shortest:
             tensors = [ops[0].operands[0], *(o.results[0] for o in ops)]
             end = len(ops) if reduction is not None else cheapest_end([tensor_bytes(v.type) for v in tensors], shortest)
-            row_bytes = tuple(tensor_bytes(v.type) // _nchw(v.type)[2] for v in tensors[: end + 1])
+            row_bytes = tuple(tensor_bytes(v.type) // _with_rows(v.type)[-2] for v in tensors[: end + 1])
             chains.append(SpatialChain(tuple(ops[:end]), tuple(windows[o] for o in ops[:end]), row_bytes, reduction))
     return chains
 
@@ -155,11 +172,22 @@ def _only_reader(op: Operation) -> Operation | None:
     return reader if reader.parent_block() is op.parent_block() else None
 
 
-def _nchw(ty) -> tuple[int, ...] | None:
+def rows_axis(ty: TensorType) -> int:
+    """The axis of a chain's tensor that tiles cut: the second-to-last."""
+    return len(ty.get_shape()) - 2
+
+
+def _with_rows(ty) -> tuple[int, ...] | None:
+    """The shape of a tensor with rows: four or more axes, at least one row."""
     if not isinstance(ty, TensorType):
         return None
     shape = static_shape(ty)
-    return shape if len(shape) == 4 and shape[2] > 0 else None
+    return shape if len(shape) >= 4 and shape[-2] > 0 else None
+
+
+def _nchw(ty) -> tuple[int, ...] | None:
+    shape = _with_rows(ty)
+    return shape if shape is not None and len(shape) == 4 else None
 
 
 def _row_invariant(ty) -> bool:

@@ -17,7 +17,7 @@ ordinary nn ops: liveness, DMA and the memory plan see a tile's intermediates di
 and the planner reuses their bytes for the next tile. Each new op is verified, so a window
 that disagreed with an op's shape rule would fail here.
 
-Assumptions: tensors are NCHW and tiled along H; a chain whose last result is neither a
+Assumptions: tensors are tiled along their second-to-last axis (H of NCHW, ``rows_axis``); a chain whose last result is neither a
 float nor an 8-bit tensor, or one with a tile whose window holds no input row, is left as it
 is.
 """
@@ -53,13 +53,9 @@ from cfmem.dialects.nn_compute import (
 from cfmem.dialects.nn_quant import QUANT_TYPES, QConcatOp, f32_array
 from cfmem.dialects.types import static_shape
 from cfmem.passes.options import checked_options
-from cfmem.passes.spatial_chains import SpatialChain, module_chains
+from cfmem.passes.spatial_chains import SpatialChain, module_chains, rows_axis
 from cfmem.planning.option_checks import check_int
 from cfmem.planning.tiling import Rows, RowWindow, rolling_tiles, tiles
-
-ROWS = 2
-"""The tiled axis of NCHW."""
-
 
 HALOS = ("recompute", "roll")
 """How a tile gets the rows its neighbour also reads: computed again, or kept from the neighbour."""
@@ -169,7 +165,7 @@ def _gather_rows(pieces: list[Piece], rows: Rows, new_ops: list[Operation], t: i
     pieces' parts joined along the rows."""
     lo, hi = rows
     parts = [_rows_of(v, (max(lo, a) - a, min(hi, b) - a), new_ops, t) for a, b, v in pieces if max(lo, a) < min(hi, b)]
-    if sum(p.type.get_shape()[ROWS] for p in parts) != hi - lo:
+    if sum(p.type.get_shape()[rows_axis(p.type)] for p in parts) != hi - lo:
         raise ValueError(f"rows {lo}..{hi} are not all computed before tile {t} reads them")
     if len(parts) == 1:
         return parts[0]
@@ -200,7 +196,7 @@ _COMBINE = {ReduceSumOp: AddOp, ReduceMaxOp: MaxOp, ReduceMinOp: MinOp}
 
 def _join_rows(parts: list[SSAValue], result_type: TensorType) -> Operation:
     """The tiles' results joined along the rows into ``result_type``."""
-    axis = {"axis": IntegerAttr(ROWS, i64)}
+    axis = {"axis": IntegerAttr(rows_axis(result_type), i64)}
     element = result_type.get_element_type()
     if element not in QUANT_TYPES:
         return ConcatOp.create(operands=parts, result_types=[result_type], properties=axis)
@@ -218,9 +214,10 @@ def _rows_of(value: SSAValue, rows: Rows, new_ops: list[Operation], t: int) -> S
     """``value`` cut to ``rows`` (``value`` itself when they are all of its rows)."""
     lo, hi = rows
     shape = value.type.get_shape()
-    if (lo, hi) == (0, shape[ROWS]):
+    axis = rows_axis(value.type)
+    if (lo, hi) == (0, shape[axis]):
         return value
-    props = {"starts": i64_array([lo]), "ends": i64_array([hi]), "axes": i64_array([ROWS])}
+    props = {"starts": i64_array([lo]), "ends": i64_array([hi]), "axes": i64_array([axis])}
     cut = SliceOp.create(operands=[value], result_types=[_with_rows(value.type, hi - lo)], properties=props)
     cut.results[0].name_hint = f"{value.name_hint or 'in'}_rows{t}"
     new_ops.append(cut)
@@ -237,7 +234,7 @@ def _tile_op(op: Operation, padding: tuple[int, int], value: SSAValue, rows: Row
         properties["pads"] = i64_array([top, pads[1], bottom, pads[3]])
     elif isinstance(op, PadOp):
         half = len(pads) // 2
-        pads[ROWS], pads[half + ROWS] = top, bottom
+        pads[2], pads[half + 2] = top, bottom  # a pad in a chain has four axes (row_window)
         properties["pads"] = i64_array(pads)
     result_type = _with_rows(op.results[0].type, rows[1] - rows[0])
     copy = type(op).create(
@@ -251,5 +248,5 @@ def _tile_op(op: Operation, padding: tuple[int, int], value: SSAValue, rows: Row
 
 def _with_rows(ty: TensorType, rows: int) -> TensorType:
     shape = list(ty.get_shape())
-    shape[ROWS] = rows
+    shape[rows_axis(ty)] = rows
     return TensorType(ty.get_element_type(), shape)
