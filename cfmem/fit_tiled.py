@@ -4,8 +4,8 @@ rows (``nn-tile-rows``) at a few tile sizes; the fastest compile that fits wins.
 Tiling a chain keeps only a tile of its intermediates on chip, and costs its recomputed halos
 and its weights streamed again for every tile; the placement search prices both when it
 places the tiled graph, so each candidate is simply compiled and timed. Candidates cut the
-chain with the largest intermediates into ``TILE_SPLITS`` tiles of rows (one tile size for
-every chain of the model).
+rows of the chain with the largest intermediates, and of the largest intermediate, into
+``TILE_SPLITS`` tiles (one tile size for every chain of the model).
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from cfmem.passes.tile_rows import TileRowsPass, tileable
 from cfmem.planning.tiling import recomputed_rows, tiles
 
 TILE_SPLITS = (2, 3, 4)
-"""Tiles of rows the candidates cut the chain with the largest intermediates into."""
+"""Tiles of rows the candidates cut a chain's rows into."""
 
 
 @dataclass(frozen=True)
@@ -38,7 +38,7 @@ class TiledChain:
     """Rows of the chain's last result per tile (the last tile may have fewer)."""
     tiles: int
     window_rows: int
-    """The most rows of the chain's input one tile reads (its tile and the halo)."""
+    """The most rows of the chain's (first) input one tile reads (its tile and the halo)."""
     recompute_pct: float
     """Rows of the intermediates computed more than once, in % of their rows."""
     reduced: bool
@@ -48,16 +48,16 @@ class TiledChain:
 def tiled_chains(module: ModuleOp, tile_rows: int) -> list[TiledChain]:
     """The chains of ``module`` that ``nn-tile-rows{tile-rows=...}`` tiles, as it tiles them."""
     found = []
-    for chain in module_chains(module):
+    for chain in module_chains(module, tile_rows=tile_rows):
         if not tileable(chain, tile_rows):
             continue
-        windows = list(chain.windows)
-        schedule = tiles(windows, tile_rows)
-        needed = sum(w.out_rows for w in windows[:-1])
+        graph = chain.graph
+        schedule = tiles(graph, tile_rows)
+        needed = sum(graph.height_of(t) for t in graph.intermediates)
         found.append(TiledChain(
             _label(chain.ops[0]), _label(chain.reduction or chain.ops[-1]), len(chain.ops) + (chain.reduction is not None),
             tile_rows, len(schedule), max(hi - lo for (lo, hi), *_ in schedule),
-            100.0 * recomputed_rows(windows, tile_rows) / needed if needed else 0.0, chain.reduction is not None,
+            100.0 * recomputed_rows(graph, tile_rows) / needed if needed else 0.0, chain.reduction is not None,
         ))  # fmt: skip
     return found
 
@@ -81,14 +81,19 @@ class TiledCompile:
 
 
 def tile_candidates(module: ModuleOp) -> list[int]:
-    """Tile sizes to try, largest first: the output rows of the chain whose intermediates
-    hold the most bytes, cut into ``TILE_SPLITS`` tiles (none when the model has no chain)."""
+    """Tile sizes to try, largest first: the output rows of the chain whose intermediates hold
+    the most bytes, and the rows of the largest intermediate of any chain, each cut into
+    ``TILE_SPLITS`` tiles (none when the model has no chain)."""
     chains = module_chains(module)
     if not chains:
         return []
-
-    height = max(chains, key=lambda chain: chain.tiled_bytes()).windows[-1].out_rows
-    return sorted({-(-height // k) for k in TILE_SPLITS if height >= k}, reverse=True)
+    top = max(chains, key=lambda chain: chain.tiled_bytes())
+    largest = max(
+        ((chain.graph.height_of(t) * chain.row_bytes[t], chain.graph.height_of(t)) for chain in chains for t in chain.graph.intermediates),
+        default=(0, top.graph.height),
+    )  # fmt: skip
+    heights = {top.graph.height, largest[1]}
+    return sorted({-(-height // k) for height in heights for k in TILE_SPLITS if height >= k}, reverse=True)
 
 
 def compile_tiled(module: ModuleOp, chip: Chip, budget: int | None, base_dir: Path | None, where: str | None,

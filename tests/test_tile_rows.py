@@ -95,19 +95,19 @@ def test_compile_tile_keeps_the_fastest_compile_that_fits_and_its_flat_form_comp
 
     module, _ = parse_module(CHAIN)
     chip = Chip()
-    assert tile_candidates(module) == [2, 1]
+    assert tile_candidates(module) == [5, 4, 3, 2, 1]  # the 10 rows of %c1, the 4 of the chain's output
     path = timing_path(module, chip)
     chosen = compile_tiled(module, chip, 3000, Path("."), None, "exact", "auto", path, True)
     untiled = dict(chosen.tried)[None]
     assert chosen.tile_rows == 2 and chosen.compiled.cycles == min(c for _, c in chosen.tried) < untiled / 3
     assert chosen.compiled.onchip_peak <= 3000
-    tiled_2 = module.clone()
-    TileRowsPass(tile_rows=2).apply(Context(), tiled_2)
-    tiled_1 = module.clone()
-    TileRowsPass(tile_rows=1).apply(Context(), tiled_1)
-    bounds = [latency_bound(m, chip, 3000, path) for m in (module, tiled_2, tiled_1)]
+    tiled = {}
+    for rows in tile_candidates(module):
+        tiled[rows] = module.clone()
+        TileRowsPass(tile_rows=rows).apply(Context(), tiled[rows])
+    bounds = [latency_bound(m, chip, 3000, path) for m in (module, *tiled.values())]
     assert chosen.compiled.bound_cycles == min(bounds) <= chosen.compiled.cycles  # the least of the graphs tried
-    assert bounds[1] < bounds[0]  # untiled, activations above 3,000 bytes must leave the chip and come back
+    assert latency_bound(tiled[2], chip, 3000, path) < bounds[0]  # untiled, activations above 3,000 bytes must leave the chip and come back
     inputs = random_inputs(find_function(module, None), 2)
     graph = chosen.compiled.graph
     want = GoldenInterpreter(graph, Path(".")).run(find_function(graph, None), inputs).outputs
@@ -294,6 +294,54 @@ def test_a_channel_shuffle_is_tiled_with_the_chain_and_gives_the_untiled_numbers
     np.testing.assert_allclose(got["c"], want["c"], rtol=1e-6, atol=1e-6)
 
 
+RESIDUAL = """
+nn.global @w size(8192) seed(7)
+func.func @main(%x: tensor<1x4x24x5xf32>) -> tensor<1x8x12x5xf32> {
+  %blob = nn.get_global @w : tensor<8192xi8>
+  %w1 = nn.view %blob[0] bytes(1152) : tensor<8192xi8> to tensor<8x4x3x3xf32>
+  %w2 = nn.view %blob[1152] bytes(1152) : tensor<8192xi8> to tensor<4x8x3x3xf32>
+  %w3 = nn.view %blob[2304] bytes(64) : tensor<8192xi8> to tensor<4x4x1x1xf32>
+  %w4 = nn.view %blob[2368] bytes(576) : tensor<8192xi8> to tensor<4x4x3x3xf32>
+  %a = nn.conv2d %x, %w1 {pads = array<i64: 1, 1, 1, 1>} : (tensor<1x4x24x5xf32>, tensor<8x4x3x3xf32>) -> tensor<1x8x24x5xf32>
+  %r = nn.relu %a : (tensor<1x8x24x5xf32>) -> tensor<1x8x24x5xf32>
+  %b = nn.conv2d %r, %w2 {pads = array<i64: 1, 1, 1, 1>} : (tensor<1x8x24x5xf32>, tensor<4x8x3x3xf32>) -> tensor<1x4x24x5xf32>
+  %s = nn.add %b, %x : (tensor<1x4x24x5xf32>, tensor<1x4x24x5xf32>) -> tensor<1x4x24x5xf32>
+  %t = nn.relu %s : (tensor<1x4x24x5xf32>) -> tensor<1x4x24x5xf32>
+  %e1 = nn.conv2d %t, %w3 {strides = array<i64: 2, 1>} : (tensor<1x4x24x5xf32>, tensor<4x4x1x1xf32>) -> tensor<1x4x12x5xf32>
+  %e3 = nn.conv2d %t, %w4 {strides = array<i64: 2, 1>, pads = array<i64: 1, 1, 1, 1>} : (tensor<1x4x24x5xf32>, tensor<4x4x3x3xf32>) -> tensor<1x4x12x5xf32>
+  %c = nn.concat %e1, %e3 {axis = 1 : i64} : (tensor<1x4x12x5xf32>, tensor<1x4x12x5xf32>) -> tensor<1x8x12x5xf32>
+  func.return %c : tensor<1x8x12x5xf32>
+}
+"""
+"""A residual block (two convolutions, the block's input added back) and two strided branches
+of different windows reading its result, joined along the channels: one chain of 8 ops whose
+only input, %x, two of its ops read."""
+
+
+def test_a_residual_block_and_branches_joined_along_the_channels_are_one_chain():
+    module, _ = parse_module(RESIDUAL)
+    (chain,) = module_chains(module)
+    assert [op.results[0].name_hint for op in chain.ops] == ["a", "r", "b", "s", "t", "e1", "e3", "c"]
+    assert chain.graph.inputs == 1 and chain.graph.reads[3] == ((2 + 1, chain.windows[3]), (0, chain.windows[3]))
+    returned = RESIDUAL.replace("func.return %c : tensor<1x8x12x5xf32>", "func.return %c, %r : tensor<1x8x12x5xf32>, tensor<1x8x24x5xf32>")
+    returned = returned.replace("-> tensor<1x8x12x5xf32> {", "-> (tensor<1x8x12x5xf32>, tensor<1x8x24x5xf32>) {")
+    module, _ = parse_module(returned)  # %r lives on after the block: no chain may end past it
+    assert all("s" not in [op.results[0].name_hint for op in chain.ops] for chain in module_chains(module))
+
+
+@pytest.mark.parametrize("halo", ["recompute", "roll"])
+@pytest.mark.parametrize("rows", [2, 3, 5])
+def test_a_branching_chain_computed_in_tiles_gives_the_untiled_numbers(rows, halo):
+    module, _ = parse_module(RESIDUAL)
+    tiled = module.clone()
+    TileRowsPass(tile_rows=rows, halo=halo).apply(Context(), tiled)
+    ops = [op.name for op in tiled.walk()]
+    assert ops.count("nn.add") == -(-12 // rows) and "tensor<1x8x24x5xf32>" not in str(tiled)  # no intermediate whole
+    inputs = random_inputs(find_function(module, None), 4)
+    want, got = _run(module, inputs), _run(tiled, inputs)
+    np.testing.assert_allclose(got["c"], want["c"], rtol=1e-5, atol=1e-5)  # three convolutions, each summing in its own order
+
+
 @pytest.mark.parametrize(
     "old, new",
     [
@@ -317,14 +365,20 @@ def test_a_shuffle_that_moves_the_rows_ends_the_chain(old, new):
 
 @pytest.mark.parametrize(
     "text, rows, halo",
-    [(CHAIN, 1, "recompute"), (CHAIN, 3, "roll"), (INT8_CHAIN, 3, "recompute"), (REDUCED, 4, "roll"), (SHUFFLE, 2, "roll")],
-    ids=["halos recomputed", "rolling buffers", "int8", "reductions", "channel shuffle"],
+    [
+        (CHAIN, 1, "recompute"), (CHAIN, 3, "roll"), (INT8_CHAIN, 3, "recompute"), (REDUCED, 4, "roll"), (SHUFFLE, 2, "roll"),
+        (RESIDUAL, 2, "recompute"), (RESIDUAL, 4, "roll"),
+    ],
+    ids=["halos recomputed", "rolling buffers", "int8", "reductions", "channel shuffle", "branches", "branches rolled"],
 )
 def test_upstream_mlir_computes_the_tiled_flat_module(text, rows, halo):
     """The tiled graph through DMA insertion, planning and lowering, then lowered to linalg and
     run by the MLIR JIT: within check-mlir's tolerance of the flat run, which is the tiled
     graph's bit for bit (the last tile shorter; stride 2, dilation, padding at both borders;
-    an int8 chain; two reductions; a channel shuffle)."""
+    an int8 chain; two reductions; a channel shuffle; a residual block and branches joined).
+    RESIDUAL's three convolutions in a row sum in another order in MLIR's loops by more than
+    the default rtol 1e-5 allows near zero, tiled or not (2.1 times the allowed difference
+    untiled): it is compared within rtol 1e-4."""
     from cfmem.differential import check
     from cfmem.pipeline import lower_model
 
@@ -332,7 +386,7 @@ def test_upstream_mlir_computes_the_tiled_flat_module(text, rows, halo):
     TileRowsPass(tile_rows=rows, halo=halo).apply(Context(), module)
     flat = lower_model(module, "nn-insert-dma,nn-plan-memory,nn-check-dma", Path("."))
     inputs = random_inputs(find_function(module, None), 8)
-    (agreement,) = check(module, flat, [inputs], base_dir=Path("."))
+    (agreement,) = check(module, flat, [inputs], base_dir=Path("."), rtol=1e-4 if text is RESIDUAL else 1e-5)
     assert agreement.ok() and agreement.golden_vs_flat == 0.0 and agreement.mlir_vs_flat is not None, agreement
 
 

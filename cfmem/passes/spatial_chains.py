@@ -23,9 +23,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from xdsl.dialects.builtin import ModuleOp, TensorType
-from xdsl.ir import Block, Operation
+from xdsl.ir import Block, Operation, SSAValue
 
 from cfmem.dialects.nn_compute import (
+    ConcatOp,
     ConvWindowOp,
     ElementwiseBinaryOp,
     ElementwiseUnaryOp,
@@ -37,32 +38,42 @@ from cfmem.dialects.nn_compute import (
     ReduceSumOp,
     TransposeOp,
 )
-from cfmem.dialects.nn_quant import DequantizeOp, QBinaryOp, QLookupOp, QuantizeOp
+from cfmem.dialects.nn_quant import DequantizeOp, QBinaryOp, QConcatOp, QLookupOp, QuantizeOp
 from cfmem.dialects.nn_weights import ReshapeOp
 from cfmem.dialects.types import static_shape, tensor_bytes
 from cfmem.passes.insert_dma import all_blocks
 from cfmem.passes.liveness import functions
-from cfmem.planning.tiling import RowWindow
+from cfmem.planning.tiling import RowGraph, RowWindow, recomputed_rows
 
 
 @dataclass(frozen=True)
 class SpatialChain:
-    """Ops of a block computed one after the other, each reading the last one's result."""
+    """Ops of a block computed one after the other along the rows: a run in which each op
+    reads the last one's result, or a graph of them (``RowGraph``)."""
 
     ops: tuple[Operation, ...]
-    windows: tuple[RowWindow, ...]
-    """Each op along the rows."""
+    graph: RowGraph
+    """Each op along the rows of the tensors it reads."""
+    operands: tuple[tuple[int, ...], ...]
+    """For each op, the operand each of its ``graph.reads`` is (the graph's inputs are the
+    tensors from outside the chain, read whole)."""
     row_bytes: tuple[int, ...]
-    """Bytes of one row of each tensor, the chain's input first (every image of the batch and
-    every channel)."""
+    """Bytes of one row of each tensor, the inputs first (every image of the batch and every
+    channel)."""
     reduction: Operation | None = None
     """The reduction over the rows that reads the last result (``ROW_REDUCTIONS``), if it ends the chain."""
+
+    @property
+    def windows(self) -> tuple[RowWindow, ...]:
+        """Each op along the rows of the first tensor it reads."""
+        return tuple(reads[0][1] for reads in self.graph.reads)
 
     def tiled_bytes(self) -> int:
         """Bytes of the tensors no tile holds whole: the intermediates, and the last result
         when a reduction ends the chain."""
-        last = len(self.windows) if self.reduction is not None else len(self.windows) - 1
-        return sum(w.out_rows * size for w, size in zip(self.windows[:last], self.row_bytes[1:]))
+        graph = self.graph
+        held = [*graph.intermediates, *([len(self.row_bytes) - 1] if self.reduction is not None else [])]
+        return sum(graph.height_of(t) * self.row_bytes[t] for t in held)
 
 
 ROW_REDUCTIONS = (ReduceSumOp, ReduceMeanOp, ReduceMaxOp, ReduceMinOp)
@@ -114,26 +125,188 @@ def _per_tensor(op: QuantizeOp | DequantizeOp) -> bool:
     return len(scale.get_values()) == 1
 
 
-def spatial_chains(block: Block, shortest: int = 2) -> list[SpatialChain]:
-    """The longest chains of ops with a row window in ``block``, in block order, of at least
-    ``shortest`` ops (a single op has no intermediate to keep off the chip)."""
-    windows = {op: w for op in block.ops if (w := row_window(op)) is not None}
+def spatial_chains(block: Block, shortest: int = 2, tile_rows: int | None = None) -> list[SpatialChain]:
+    """The chains of ops with rows in ``block``, in block order, of at least ``shortest`` ops
+    (a single op has no intermediate to keep off the chip).
+
+    Ops are grouped with the ops that read their result when every reader reads it along the
+    rows (``row_reads``). A group that branches and joins again (a residual block, a
+    concatenation of branches) is cut into chains at tensors where every other tensor of the
+    group before it is dead (``_cuts``): each chain reads the tensors before it whole and ends
+    at the cut whose tensor holds the fewest bytes among those that keep its recomputed halos
+    at most ``MAX_RECOMPUTE`` of its rows in tiles of ``tile_rows`` output rows (half its rows
+    when not given). The other ops form runs, each op reading the last one's
+    result alone as its operand 0, each run one chain ending where ``cheapest_end`` says."""
+    reads = {op: r for op in block.ops if (r := row_reads(op)) is not None}
     chains: list[SpatialChain] = []
-    taken: set[Operation] = set()
+    for ops in _groups(block, reads):
+        if not _is_run(ops, reads):
+            chains += _graph_chains(ops, reads, shortest, tile_rows)
+    taken = {op for chain in chains for op in chain.ops}
     for op in block.ops:
-        if op not in windows or op in taken:
-            continue
-        ops = [op]
-        while (following := _only_reader(ops[-1])) is not None and following in windows:
-            ops.append(following)
-        taken.update(ops)
-        reduction = _row_reduction(ops[-1])
-        if len(ops) + (reduction is not None) >= shortest:
-            tensors = [ops[0].operands[0], *(o.results[0] for o in ops)]
-            end = len(ops) if reduction is not None else cheapest_end([tensor_bytes(v.type) for v in tensors], shortest)
-            row_bytes = tuple(tensor_bytes(v.type) // _with_rows(v.type)[-2] for v in tensors[: end + 1])
-            chains.append(SpatialChain(tuple(ops[:end]), tuple(windows[o] for o in ops[:end]), row_bytes, reduction))
+        if op in reads and op not in taken and len(reads[op]) == 1 and reads[op][0][0] == 0:
+            run = [op]
+            while (following := _only_reader(run[-1])) is not None and following in reads and following not in taken and len(reads[following]) == 1:
+                run.append(following)
+            taken.update(run)
+            chains += _run_chain(run, reads, shortest)
+    order = {op: k for k, op in enumerate(block.ops)}
+    return sorted(chains, key=lambda chain: order[chain.ops[0]])
+
+
+MAX_RECOMPUTE = 0.5
+"""The most rows of a branching chain's intermediates its tiles compute again, as a fraction of their rows."""
+
+
+def row_reads(op: Operation) -> tuple[tuple[int, RowWindow], ...] | None:
+    """The operands ``op`` reads along the rows, each with its window: operand 0 when the op
+    has a ``row_window``; every operand with rows of an elementwise op or a concatenation that
+    writes the same rows as it reads (``_aligned``); None otherwise."""
+    if (window := row_window(op)) is not None:
+        return ((0, window),)
+    return _aligned(op)
+
+
+def _aligned(op: Operation) -> tuple[tuple[int, RowWindow], ...] | None:
+    """An elementwise op whose operands with rows have the result's rows and axes, the others
+    the same for every row; or a concatenation, along an axis other than the rows, of tensors
+    with the result's rows and axes."""
+    if len(op.results) != 1 or not op.operands or (y := _with_rows(op.results[0].type)) is None:
+        return None
+    if isinstance(op, ElementwiseBinaryOp | QBinaryOp):
+        positions = [i for i, v in enumerate(op.operands) if not _row_invariant(v.type)]
+    elif isinstance(op, ConcatOp | QConcatOp) and op.axis.value.data % len(y) != len(y) - 2:
+        positions = list(range(len(op.operands)))
+    else:
+        return None
+    shapes = [_with_rows(op.operands[i].type) for i in positions]
+    if not positions or any(x is None or len(x) != len(y) or x[-2] != y[-2] for x in shapes):
+        return None
+    return tuple((i, RowWindow(y[-2], y[-2])) for i in positions)
+
+
+def _groups(block: Block, reads: dict[Operation, tuple]) -> list[list[Operation]]:
+    """The ops with rows joined to the readers of their result when every use reads it along
+    the rows, in block order."""
+    parent = {op: op for op in reads}
+
+    def root(op: Operation) -> Operation:
+        while parent[op] is not op:
+            parent[op] = op = parent[parent[op]]
+        return op
+
+    for op in reads:
+        uses = list(op.results[0].uses)
+        if uses and all(u.operation in reads and u.index in {i for i, _ in reads[u.operation]} for u in uses):
+            for use in uses:
+                parent[root(use.operation)] = root(op)
+    groups: dict[Operation, list[Operation]] = {}
+    for op in block.ops:
+        if op in reads:
+            groups.setdefault(root(op), []).append(op)
+    return list(groups.values())
+
+
+def _is_run(ops: list[Operation], reads: dict[Operation, tuple]) -> bool:
+    """Each op reads one tensor along the rows, the last op's result (the first op: any)."""
+    return all(len(reads[op]) == 1 for op in ops) and all(
+        op.operands[reads[op][0][0]] is before.results[0] for before, op in zip(ops, ops[1:])
+    )
+
+
+def _run_chain(ops: list[Operation], reads: dict[Operation, tuple], shortest: int) -> list[SpatialChain]:
+    """A run as one chain: it ends in the reduction that reads its last result, or at ``cheapest_end``."""
+    reduction = _row_reduction(ops[-1])
+    if len(ops) + (reduction is not None) < shortest:
+        return []
+    tensors = [ops[0].operands[reads[ops[0]][0][0]], *(o.results[0] for o in ops)]
+    end = len(ops) if reduction is not None else cheapest_end([tensor_bytes(v.type) for v in tensors], shortest)
+    return [_chain(ops[:end], reads, reduction if end == len(ops) else None)]
+
+
+def _graph_chains(ops: list[Operation], reads: dict[Operation, tuple], shortest: int, tile_rows: int | None) -> list[SpatialChain]:
+    """A branching group cut into chains (see ``spatial_chains``), first to last."""
+    cuts = _cuts(ops)
+    chains: list[SpatialChain] = []
+    start = 0
+    while start < len(ops):
+        allowed: list[SpatialChain] = []
+        for end in (c for c in cuts if c - start + 1 >= shortest and c >= start):
+            chain = _chain(ops[start : end + 1], reads, _row_reduction(ops[end]) if end == len(ops) - 1 else None)
+            rows = tile_rows or -(-chain.graph.height // 2)
+            if chain.graph.height <= rows:
+                continue
+            recomputed = recomputed_rows(chain.graph, rows)
+            if recomputed <= MAX_RECOMPUTE * sum(chain.graph.height_of(t) for t in chain.graph.intermediates) and _held_tiled(chain) < _held_whole(chain):
+                allowed.append(chain)
+        if allowed:
+            best = min(allowed, key=lambda c: (0 if c.reduction is not None else tensor_bytes(c.ops[-1].results[0].type), -len(c.ops)))
+            chains.append(best)
+            start += len(best.ops)
+        else:
+            start = next((c for c in cuts if c >= start), len(ops)) + 1
     return chains
+
+
+def _held_tiled(chain: SpatialChain) -> int:
+    """Bytes a tiled chain holds whole: its inputs, and its last result twice (whole, and in its
+    tiles' parts) unless a reduction ends it."""
+    graph, sizes = chain.graph, _tensor_bytes(chain)
+    return sum(sizes[: graph.inputs]) + (0 if chain.reduction is not None else 2 * sizes[-1])
+
+
+def _held_whole(chain: SpatialChain) -> int:
+    """The most bytes the chain's tensors hold at one op when computed whole: each from the op
+    writing it (an input: from the start) to the last op reading it."""
+    graph, sizes = chain.graph, _tensor_bytes(chain)
+    last_read = {t: k for k, reads in enumerate(graph.reads) for t, _ in reads}
+    peak = 0
+    for k in range(len(graph.reads)):
+        written = graph.inputs + k
+        live = [t for t in range(written + 1) if t == written or last_read.get(t, -1) >= k]
+        peak = max(peak, sum(sizes[t] for t in live))
+    return peak
+
+
+def _tensor_bytes(chain: SpatialChain) -> list[int]:
+    """Bytes of each tensor of the chain, the inputs first."""
+    graph = chain.graph
+    return [
+        size * (graph.height_of(t) if t >= graph.inputs else _input_rows(chain, t))
+        for t, size in enumerate(chain.row_bytes)
+    ]
+
+
+def _input_rows(chain: SpatialChain, tensor: int) -> int:
+    return next(w.in_rows for reads in chain.graph.reads for t, w in reads if t == tensor)
+
+
+def _cuts(ops: list[Operation]) -> list[int]:
+    """The ops after which no result of the group's earlier ops is read again, by the group
+    or by anything else: a chain can end there, its last result the only one that lives on."""
+    index = {op: k for k, op in enumerate(ops)}
+    cuts, reach = [], -1
+    for k, op in enumerate(ops):
+        if reach <= k:
+            cuts.append(k)
+        uses = [index.get(u.operation) for u in op.results[0].uses]
+        reach = max(reach, len(ops) if None in uses else max(uses, default=k))
+    return cuts
+
+
+def _chain(ops: list[Operation], reads: dict[Operation, tuple], reduction: Operation | None) -> SpatialChain:
+    """``ops`` as a chain: the tensors they read that no op of them writes are its inputs."""
+    made = {op.results[0]: k for k, op in enumerate(ops)}
+    inputs: list[SSAValue] = []
+    for op in ops:
+        for i, _ in reads[op]:
+            if op.operands[i] not in made and op.operands[i] not in inputs:
+                inputs.append(op.operands[i])
+    tensor = {v: t for t, v in enumerate(inputs)} | {v: len(inputs) + k for v, k in made.items()}
+    graph = RowGraph(len(inputs), tuple(tuple((tensor[op.operands[i]], w) for i, w in reads[op]) for op in ops))
+    values = [*inputs, *made]
+    row_bytes = tuple(tensor_bytes(v.type) // _with_rows(v.type)[-2] for v in values)
+    return SpatialChain(tuple(ops), graph, tuple(tuple(i for i, _ in reads[op]) for op in ops), row_bytes, reduction)
 
 
 def _row_reduction(op: Operation) -> Operation | None:
@@ -156,10 +329,11 @@ def cheapest_end(sizes: list[int], shortest: int) -> int:
     return min(range(shortest, len(sizes)), key=lambda k: (held(k), -k))
 
 
-def module_chains(module: ModuleOp, shortest: int = 2) -> list[SpatialChain]:
+def module_chains(module: ModuleOp, shortest: int = 2, tile_rows: int | None = None) -> list[SpatialChain]:
     """``spatial_chains`` of every block of every function of ``module`` (if branches and loop
     bodies included)."""
-    return [c for fn in functions(module) for block in all_blocks(fn.body.block) for c in spatial_chains(block, shortest)]
+    blocks = [block for fn in functions(module) for block in all_blocks(fn.body.block)]
+    return [c for block in blocks for c in spatial_chains(block, shortest, tile_rows)]
 
 
 def _only_reader(op: Operation) -> Operation | None:

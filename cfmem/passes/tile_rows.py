@@ -55,7 +55,7 @@ from cfmem.dialects.types import static_shape
 from cfmem.passes.options import checked_options
 from cfmem.passes.spatial_chains import SpatialChain, module_chains, rows_axis
 from cfmem.planning.option_checks import check_int
-from cfmem.planning.tiling import Rows, RowWindow, rolling_tiles, tiles
+from cfmem.planning.tiling import RowGraph, Rows, RowWindow, rolling_tiles, tiles
 
 HALOS = ("recompute", "roll")
 """How a tile gets the rows its neighbour also reads: computed again, or kept from the neighbour."""
@@ -79,7 +79,7 @@ class TileRowsPass(ModulePass):
             check_int("shortest", self.shortest, 1)
             if self.halo not in HALOS:
                 raise ValueError(f"halo must be one of {', '.join(HALOS)}, not {self.halo!r}")
-        for chain in module_chains(op, self.shortest):  # disjoint: tiling one leaves the others as found
+        for chain in module_chains(op, self.shortest, self.tile_rows):  # disjoint: tiling one leaves the others as found
             tile_chain(chain, self.tile_rows, self.halo == "roll")
 
 
@@ -94,34 +94,39 @@ def tile_chain(chain: SpatialChain, tile_rows: int, roll: bool = False) -> bool:
     op of a tile would read no input row."""
     if not tileable(chain, tile_rows, roll):
         return False
-    windows = list(chain.windows)
+    graph = chain.graph
     last = chain.ops[-1]
-    schedule = (rolling_tiles if roll else tiles)(windows, tile_rows)
+    schedule = (rolling_tiles if roll else tiles)(graph, tile_rows)
     new_ops: list[Operation] = []
-    source = chain.ops[0].operands[0]
-    kept: list[list[Piece]] = [[(0, windows[0].in_rows, source)]] + [[] for _ in windows]
+    kept: list[list[Piece]] = [[(0, _rows(v), v)] for v in _inputs(chain)] + [[] for _ in chain.ops]
     """Rows of each tensor that earlier tiles computed and later ones read (the rolling buffers)."""
+    readers = _readers(graph)
     reduction = chain.reduction
     outputs: list[SSAValue] = []
     total: SSAValue | None = None
     for t, tile in enumerate(schedule):
         made: dict[int, Piece] = {}
         keeping: dict[int, list[Piece]] = {}
-        later = {j: _first_read_later(windows[j], schedule, t, j + 1) if roll else None for j in range(1, len(windows))}
+        later = {j: _first_read_later(readers[j], schedule, t) if roll else None for j in graph.intermediates}
         """The first row of each intermediate a later tile reads (None: none, or halos recomputed)."""
-        for i, (op, window, rows) in enumerate(zip(chain.ops, windows, tile[1:])):
+        for k, op in enumerate(chain.ops):
+            j = graph.inputs + k
+            rows = tile[j]
             if rows[1] <= rows[0]:
                 continue
-            value = _gather_rows([*kept[i], *([made[i]] if i in made else [])], window.reads(rows), new_ops, t)
-            result = _tile_op(op, window.padding(rows), value, rows, new_ops, t)
-            made[i + 1] = (*rows, result)
-            if i == len(windows) - 1:
+            values = {
+                position: _gather_rows([*kept[i], *([made[i]] if i in made else [])], window.reads(rows), new_ops, t)
+                for position, (i, window) in zip(chain.operands[k], graph.reads[k])
+            }
+            result = _tile_op(op, graph.reads[k][0][1].padding(rows), values, rows, new_ops, t)
+            made[j] = (*rows, result)
+            if k == len(chain.ops) - 1:
                 outputs.append(result)
                 if reduction is not None:
                     total = _reduce_tile(reduction, result, total, new_ops, t)
-            elif (first := later[i + 1]) is not None and first < rows[1]:
+            elif (first := later[j]) is not None and first < rows[1]:
                 lo = max(first, rows[0])  # cut now, so the piece itself dies with this tile
-                keeping[i + 1] = [(lo, rows[1], _rows_of(result, (lo - rows[0], rows[1] - rows[0]), new_ops, t))]
+                keeping[j] = [(lo, rows[1], _rows_of(result, (lo - rows[0], rows[1] - rows[0]), new_ops, t))]
         for j, first in later.items():
             kept[j] = [] if first is None else [p for p in kept[j] if p[1] > first] + keeping.get(j, [])
     result = (reduction or last).results[0]
@@ -145,19 +150,48 @@ def tile_chain(chain: SpatialChain, tile_rows: int, roll: bool = False) -> bool:
 def tileable(chain: SpatialChain, tile_rows: int, roll: bool = False) -> bool:
     """Whether ``tile_chain`` tiles ``chain``: it has more rows than a tile, its result is a
     float or an 8-bit tensor, and no op of a tile reads only padding."""
-    windows = list(chain.windows)
+    graph = chain.graph
     element = chain.ops[-1].results[0].type.get_element_type()
-    if windows[-1].out_rows <= tile_rows or not (isinstance(element, Float32Type | Float16Type) or element in QUANT_TYPES):
+    if graph.height <= tile_rows or not (isinstance(element, Float32Type | Float16Type) or element in QUANT_TYPES):
         return False
-    schedule = (rolling_tiles if roll else tiles)(windows, tile_rows)
-    return all(w.reads(rows)[1] > w.reads(rows)[0] for tile in schedule for w, rows in zip(windows, tile[1:]) if rows[1] > rows[0])
+    schedule = (rolling_tiles if roll else tiles)(graph, tile_rows)
+    return all(
+        w.reads(rows)[1] > w.reads(rows)[0]
+        for tile in schedule
+        for k, reads in enumerate(graph.reads)
+        if (rows := tile[graph.inputs + k])[1] > rows[0]
+        for _, w in reads
+    )
 
 
-def _first_read_later(reader: RowWindow, schedule: list[list[Rows]], t: int, index: int) -> int | None:
-    """The first row of its input ``reader`` reads in a tile after ``t`` (its rows are
-    ``tile[index]``), or None when no later tile runs it."""
-    later = [reader.reads(tile[index])[0] for tile in schedule[t + 1 :] if tile[index][1] > tile[index][0]]
+def _readers(graph: RowGraph) -> dict[int, list[tuple[int, RowWindow]]]:
+    """For each tensor, the tensors that ops reading it write, with their windows."""
+    readers: dict[int, list[tuple[int, RowWindow]]] = {}
+    for k, reads in enumerate(graph.reads):
+        for i, window in reads:
+            readers.setdefault(i, []).append((graph.inputs + k, window))
+    return readers
+
+
+def _first_read_later(readers: list[tuple[int, RowWindow]], schedule: list[list[Rows]], t: int) -> int | None:
+    """The first row of a tensor its ``readers`` (the tensor each writes, its window) read in
+    a tile after ``t``, or None when no later tile runs one."""
+    later = [w.reads(tile[j])[0] for tile in schedule[t + 1 :] for j, w in readers if tile[j][1] > tile[j][0]]
     return min(later, default=None)
+
+
+def _inputs(chain: SpatialChain) -> list[SSAValue]:
+    """The chain's inputs as its ops read them now (tiling an earlier chain replaces its result)."""
+    found: dict[int, SSAValue] = {}
+    for op, positions, reads in zip(chain.ops, chain.operands, chain.graph.reads):
+        for position, (i, _) in zip(positions, reads):
+            if i < chain.graph.inputs:
+                found.setdefault(i, op.operands[position])
+    return [found[i] for i in range(chain.graph.inputs)]
+
+
+def _rows(value: SSAValue) -> int:
+    return value.type.get_shape()[rows_axis(value.type)]
 
 
 def _gather_rows(pieces: list[Piece], rows: Rows, new_ops: list[Operation], t: int) -> SSAValue:
@@ -224,9 +258,10 @@ def _rows_of(value: SSAValue, rows: Rows, new_ops: list[Operation], t: int) -> S
     return cut.results[0]
 
 
-def _tile_op(op: Operation, padding: tuple[int, int], value: SSAValue, rows: Rows, new_ops: list[Operation], t: int) -> SSAValue:
-    """A copy of ``op`` reading ``value`` (its input's rows for this tile) with ``padding``
-    rows above and below, writing ``rows`` of its result."""
+def _tile_op(op: Operation, padding: tuple[int, int], values: dict[int, SSAValue], rows: Rows, new_ops: list[Operation], t: int) -> SSAValue:
+    """A copy of ``op`` reading ``values`` (operand position: its rows for this tile; the
+    other operands as they are), with ``padding`` rows above and below its operand 0, writing
+    ``rows`` of its result."""
     top, bottom = padding
     properties = dict(op.properties)
     pads = [int(v) for v in op.pads.get_values()] if isinstance(op, ConvWindowOp | Pool2dOp | PadOp) else []
@@ -238,7 +273,7 @@ def _tile_op(op: Operation, padding: tuple[int, int], value: SSAValue, rows: Row
         properties["pads"] = i64_array(pads)
     result_type = _with_rows(op.results[0].type, rows[1] - rows[0])
     copy = type(op).create(
-        operands=[value, *op.operands[1:]], result_types=[result_type], properties=properties,
+        operands=[values.get(i, v) for i, v in enumerate(op.operands)], result_types=[result_type], properties=properties,
         attributes=dict(op.attributes),
     )  # fmt: skip
     copy.results[0].name_hint = f"{op.results[0].name_hint or 't'}_tile{t}"

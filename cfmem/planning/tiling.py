@@ -10,12 +10,16 @@ rows outside the input are padding, which no tile stores. A tile of the chain's 
 computes each earlier tensor on exactly the rows it needs: the halo between neighbouring
 tiles is recomputed (``tiles``). Or each tile computes only the rows of every tensor that no
 earlier tile computed, and reads the halo rows an earlier tile left (``rolling_tiles``): the
-rows of an intermediate stay until the last tile that reads them, a rolling buffer. Plain
-data, no xDSL.
+rows of an intermediate stay until the last tile that reads them, a rolling buffer.
+
+A ``RowGraph`` is the general case: ops whose results several later ops read, and ops that
+read several tensors row by row (a residual add, a concatenation of channels). A tensor is
+computed on the rows every reader needs (their hull). Plain data, no xDSL.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 Rows = tuple[int, int]
@@ -63,49 +67,117 @@ class RowWindow:
         return first, (hi - 1) * self.stride - self.pad_top + (self.kernel - 1) * self.dilation + 1
 
 
-def chain_rows(chain: list[RowWindow], rows: Rows) -> list[Rows]:
-    """The rows of every tensor of ``chain`` (its input first, its output last) that output
-    ``rows`` of the last op need."""
-    _check_chain(chain)
-    needed = [rows]
-    for op in reversed(chain):
-        needed.append(op.reads(needed[-1]))
-    return needed[::-1]
+@dataclass(frozen=True)
+class RowGraph:
+    """Ops in order along the rows: tensors ``0..inputs-1`` come from outside, op ``k`` writes
+    tensor ``inputs + k`` and reads ``reads[k]``, each a (tensor, window) pair; the last op's
+    result is the output. A chain is the graph whose op ``k`` reads tensor ``k`` alone."""
+
+    inputs: int
+    reads: tuple[tuple[tuple[int, RowWindow], ...], ...]
+
+    def __post_init__(self):
+        if not self.reads:
+            raise ValueError("an empty chain")
+        for k, reads in enumerate(self.reads):
+            if not reads or len({w.out_rows for _, w in reads}) != 1:
+                raise ValueError(f"op {k} must read at least one tensor, every window writing the same rows")
+            for t, window in reads:
+                if not 0 <= t < self.inputs + k:
+                    raise ValueError(f"op {k} reads tensor {t}, which is not written before it")
+                height = self.height_of(t)
+                if height is not None and height != window.in_rows:
+                    raise ValueError(f"op {t - self.inputs} writes {height} rows, op {k} reads {window.in_rows}")
+
+    @classmethod
+    def chain(cls, windows: Sequence[RowWindow]) -> RowGraph:
+        return cls(1, tuple(((k, w),) for k, w in enumerate(windows)))
+
+    @property
+    def height(self) -> int:
+        """Rows of the output."""
+        return self.reads[-1][0][1].out_rows
+
+    def height_of(self, tensor: int) -> int | None:
+        """Rows of a tensor an op writes (None for an input)."""
+        return self.reads[tensor - self.inputs][0][1].out_rows if tensor >= self.inputs else None
+
+    @property
+    def intermediates(self) -> range:
+        """The tensors ops write, the output left out."""
+        return range(self.inputs, self.inputs + len(self.reads) - 1)
 
 
-def tiles(chain: list[RowWindow], tile_rows: int) -> list[list[Rows]]:
+Chain = Sequence[RowWindow] | RowGraph
+"""A chain's windows, or a row graph."""
+
+
+def _graph(chain: Chain) -> RowGraph:
+    return chain if isinstance(chain, RowGraph) else RowGraph.chain(chain)
+
+
+def chain_rows(chain: Chain, rows: Rows) -> list[Rows]:
+    """The rows of every tensor (the inputs first, the output last) that output ``rows`` of
+    the last op need: for a tensor several ops read, the hull of what they read (a range
+    they read that holds padding only, ``(k, k)``, adds no row)."""
+    graph = _graph(chain)
+    needed: list[Rows | None] = [None] * (graph.inputs + len(graph.reads))
+    needed[-1] = rows
+    for k in reversed(range(len(graph.reads))):
+        out = needed[graph.inputs + k]
+        if out is None:
+            continue
+        for t, window in graph.reads[k]:
+            read = window.reads(out)
+            needed[t] = read if needed[t] is None else _hull(needed[t], read)
+    return [(0, 0) if r is None else r for r in needed]
+
+
+def _hull(a: Rows, b: Rows) -> Rows:
+    if b[1] <= b[0]:
+        return a
+    if a[1] <= a[0]:
+        return b
+    return min(a[0], b[0]), max(a[1], b[1])
+
+
+def tiles(chain: Chain, tile_rows: int) -> list[list[Rows]]:
     """The tiles of ``tile_rows`` output rows that cover the chain's output, top to bottom
     (the last one shorter when the rows do not divide), each as ``chain_rows``."""
     if tile_rows < 1:
         raise ValueError(f"a tile has at least one row, not {tile_rows}")
-    height = chain[-1].out_rows
-    return [chain_rows(chain, (lo, min(lo + tile_rows, height))) for lo in range(0, height, tile_rows)]
+    graph = _graph(chain)
+    height = graph.height
+    return [chain_rows(graph, (lo, min(lo + tile_rows, height))) for lo in range(0, height, tile_rows)]
 
 
-def rolling_tiles(chain: list[RowWindow], tile_rows: int) -> list[list[Rows]]:
+def rolling_tiles(chain: Chain, tile_rows: int) -> list[list[Rows]]:
     """The tiles of ``tile_rows`` output rows, top to bottom, each as the rows of every tensor
-    (input first) that it computes and no earlier tile did: ``[hi', hi)``, ``hi`` the end of
+    (inputs first) that it computes and no earlier tile did: ``[hi', hi)``, ``hi`` the end of
     the rows the outputs so far need (``chain_rows`` of ``(0, end)``), ``hi'`` the previous
-    tile's. A range may be empty (the tile needs no new row of that tensor); the input's rows
+    tile's. A range may be empty (the tile needs no new row of that tensor); an input's rows
     are its new rows to read. Every row a tile's op reads was computed by then."""
     if tile_rows < 1:
         raise ValueError(f"a tile has at least one row, not {tile_rows}")
-    height = chain[-1].out_rows
-    done = [0] * (len(chain) + 1)
+    graph = _graph(chain)
+    height = graph.height
+    done = [0] * (graph.inputs + len(graph.reads))
     schedule = []
     for lo in range(0, height, tile_rows):
-        ends = [hi for _, hi in chain_rows(chain, (0, min(lo + tile_rows, height)))]
+        ends = [hi for _, hi in chain_rows(graph, (0, min(lo + tile_rows, height)))]
         schedule.append([(d, max(d, e)) for d, e in zip(done, ends)])
         done = [max(d, e) for d, e in zip(done, ends)]
     return schedule
 
 
-def recomputed_rows(chain: list[RowWindow], tile_rows: int) -> int:
+def recomputed_rows(chain: Chain, tile_rows: int) -> int:
     """Rows of the chain's intermediate tensors computed more than once over all tiles (the
     halos): the rows the tiles compute minus each tensor's height."""
-    schedule = tiles(chain, tile_rows)
-    computed = sum(hi - lo for tile in schedule for lo, hi in tile[1:-1])
-    return computed - sum(op.out_rows for op in chain[:-1])
+    graph = _graph(chain)
+    schedule = tiles(graph, tile_rows)
+    inner = graph.intermediates
+    computed = sum(tile[t][1] - tile[t][0] for tile in schedule for t in inner)
+    return computed - sum(graph.height_of(t) for t in inner)
 
 
 def tile_bytes(chain: list[RowWindow], row_bytes: list[int], tile_rows: int) -> int:
@@ -138,11 +210,3 @@ def largest_tile(chain: list[RowWindow], row_bytes: list[int], budget: int) -> i
         else:
             hi = mid - 1
     return lo
-
-
-def _check_chain(chain: list[RowWindow]) -> None:
-    if not chain:
-        raise ValueError("an empty chain")
-    for k in range(1, len(chain)):
-        if chain[k - 1].out_rows != chain[k].in_rows:
-            raise ValueError(f"op {k - 1} writes {chain[k - 1].out_rows} rows, op {k} reads {chain[k].in_rows}")
