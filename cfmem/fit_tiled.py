@@ -72,7 +72,8 @@ class TiledCompile:
     tile_rows: int | None
     """Output rows per tile of the chosen compile; None: untiled."""
     tried: list[tuple[int | None, float | None]]
-    """Every candidate (tile rows, None untiled) and its cycles (None: it did not fit)."""
+    """Every candidate compiled (tile rows, None untiled) and its cycles (None: it did not fit);
+    a size that tiles no chain is not compiled."""
 
     @property
     def untiled_cycles(self) -> float | None:
@@ -107,11 +108,14 @@ def compile_tiled(module: ModuleOp, chip: Chip, budget: int | None, base_dir: Pa
     refusal: BudgetError | None = None
     budget = chip.onchip_bytes if budget is None else budget
     bounds: list[float] = []
+    size = _op_count(module)
     for rows in [None, *tile_candidates(module)]:
         candidate = module
         if rows is not None:
             candidate = module.clone()
             TileRowsPass(tile_rows=rows).apply(Context(), candidate)
+            if _op_count(candidate) == size:  # no chain has more rows: the untiled graph again
+                continue
         try:
             compiled = compile_for_budget(candidate, chip, budget, base_dir, where, mode, strategy, path=path, roll=roll,
                                           measured=measured if rows is None else None)  # fmt: skip
@@ -128,3 +132,7 @@ def compile_tiled(module: ModuleOp, chip: Chip, budget: int | None, base_dir: Pa
         assert refusal is not None
         raise refusal
     return replace(best, compiled=replace(best.compiled, bound_cycles=min(bounds)))
+
+
+def _op_count(module: ModuleOp) -> int:
+    return sum(1 for _ in module.walk())
