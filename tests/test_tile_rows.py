@@ -329,6 +329,23 @@ def test_a_residual_block_and_branches_joined_along_the_channels_are_one_chain()
     assert all("s" not in [op.results[0].name_hint for op in chain.ops] for chain in module_chains(module))
 
 
+def test_a_concatenation_along_the_rows_is_not_a_row_op():
+    """Joining tensors along the rows puts one input's rows after the other's: a tile of its
+    rows is not the same rows of each input, so the chain ends before it."""
+    from cfmem.passes.spatial_chains import row_reads
+
+    module, _ = parse_module(RESIDUAL)
+    (concat,) = [op for op in find_function(module, None).body.block.ops if op.name == "nn.concat"]
+    assert [i for i, _ in row_reads(concat)] == [0, 1]
+    text = RESIDUAL.replace("{axis = 1 : i64} : (tensor<1x4x12x5xf32>, tensor<1x4x12x5xf32>) -> tensor<1x8x12x5xf32>",
+                            "{axis = 2 : i64} : (tensor<1x4x12x5xf32>, tensor<1x4x12x5xf32>) -> tensor<1x4x24x5xf32>")
+    text = text.replace("-> tensor<1x8x12x5xf32> {", "-> tensor<1x4x24x5xf32> {").replace("func.return %c : tensor<1x8x12x5xf32>", "func.return %c : tensor<1x4x24x5xf32>")
+    module, _ = parse_module(text)
+    (concat,) = [op for op in find_function(module, None).body.block.ops if op.name == "nn.concat"]
+    assert row_reads(concat) is None
+    assert all(concat not in chain.ops for chain in module_chains(module))
+
+
 @pytest.mark.parametrize("halo", ["recompute", "roll"])
 @pytest.mark.parametrize("rows", [2, 3, 5])
 def test_a_branching_chain_computed_in_tiles_gives_the_untiled_numbers(rows, halo):

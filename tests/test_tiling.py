@@ -8,7 +8,7 @@ import itertools
 import numpy as np
 import pytest
 
-from cfmem.planning.tiling import RowWindow, chain_rows, largest_tile, recomputed_rows, rolling_tiles, tile_bytes, tiles
+from cfmem.planning.tiling import RowGraph, RowWindow, chain_rows, largest_tile, recomputed_rows, rolling_tiles, tile_bytes, tiles
 
 
 def out_rows(in_rows: int, kernel: int, stride: int, dilation: int, pad_top: int, pad_bottom: int) -> int:
@@ -174,3 +174,90 @@ def test_a_chain_whose_ops_disagree_on_rows_is_refused():
         chain_rows([window(8), window(9)], (0, 1))
     with pytest.raises(ValueError, match="not a row window"):
         RowWindow(8, 8, kernel=0)
+
+
+def diamond(height: int, seed: int):
+    """x -> a (3x3 conv) -> b (3x3 conv, stride 2) and c (1x1 conv, stride 2), both reading a;
+    d = b + c, which reads both along the same rows: a RowGraph of 4 ops over one input."""
+    a = window(height, kernel=3, pad_top=1, pad_bottom=1)
+    b = window(height, kernel=3, stride=2, pad_top=1, pad_bottom=1)
+    c = window(height, kernel=1, stride=2)
+    d = RowWindow(b.out_rows, b.out_rows)
+    graph = RowGraph(1, (((0, a),), ((1, b),), ((1, c),), ((2, d), (3, d))))
+    rng = np.random.default_rng(seed)
+    weights = [rng.standard_normal(w.kernel).astype(np.float32) for w in (a, b, c)]
+    return graph, weights, rng.standard_normal((height, 5)).astype(np.float32)
+
+
+def run_graph_op(graph: RowGraph, k: int, weights, sources: list[np.ndarray], rows) -> np.ndarray:
+    """Op ``k`` of ``diamond`` on output ``rows``, from its operands' rows it reads."""
+    if k == 3:
+        return sources[0] + sources[1]
+    window = graph.reads[k][0][1]
+    top, bottom = window.padding(rows)
+    return run_op(window, "conv", weights[k], sources[0], top, bottom)
+
+
+def graph_whole(graph, weights, x):
+    tensors = [x]
+    for k, reads in enumerate(graph.reads):
+        rows = (0, reads[0][1].out_rows)
+        tensors.append(run_graph_op(graph, k, weights, [tensors[t] for t, _ in reads], rows))
+    return tensors[-1]
+
+
+def graph_tiled(graph, weights, x, tile_rows, roll):
+    """The graph's output tile by tile: every tensor held in one array, NaN until computed;
+    a row an op reads before it is computed fails, and with rolling buffers so does a row
+    computed twice."""
+    tensors = [x] + [np.full((graph.height_of(graph.inputs + k), x.shape[1]), np.nan, x.dtype) for k in range(len(graph.reads))]
+    for tile in (rolling_tiles if roll else tiles)(graph, tile_rows):
+        fresh = [np.full_like(t, np.nan) for t in tensors[1:]] if not roll else tensors[1:]
+        current = [x, *fresh]
+        for k, reads in enumerate(graph.reads):
+            lo, hi = tile[graph.inputs + k]
+            if hi <= lo:
+                continue
+            sources = []
+            for t, window in reads:
+                first, end = window.reads((lo, hi))
+                assert not np.isnan(current[t][first:end]).any(), "a row read before it was computed"
+                sources.append(current[t][first:end])
+            target = current[graph.inputs + k]
+            assert not roll or np.isnan(target[lo:hi]).all(), "a row computed twice"
+            target[lo:hi] = run_graph_op(graph, k, weights, sources, (lo, hi))
+        if not roll:
+            lo, hi = tile[-1]
+            tensors[-1][lo:hi] = current[-1][lo:hi]
+    return tensors[-1]
+
+
+@pytest.mark.parametrize("height", [11, 16])
+@pytest.mark.parametrize("roll", [False, True], ids=["halos recomputed", "rolling buffers"])
+def test_a_graph_whose_tensor_two_ops_read_is_computed_on_the_hull_of_their_rows(height, roll):
+    """The diamond tile by tile, every tile size: each tensor on the rows ``chain_rows`` names
+    (for ``a``, the hull of what ``b`` and ``c`` read) gives the untiled output bit for bit."""
+    graph, weights, x = diamond(height, seed=height)
+    want = graph_whole(graph, weights, x)
+    for tile_rows in range(1, graph.height + 1):
+        assert np.array_equal(graph_tiled(graph, weights, x, tile_rows, roll), want), tile_rows
+
+
+def test_a_tensor_two_ops_read_is_needed_on_the_hull_of_their_rows():
+    graph, _, _ = diamond(16, seed=0)
+    rows = chain_rows(graph, (2, 4))
+    b_reads, c_reads = graph.reads[1][0][1].reads((2, 4)), graph.reads[2][0][1].reads((2, 4))
+    assert b_reads == (3, 8) and c_reads == (4, 7)
+    assert rows[1] == (3, 8) and rows[0] == (2, 9)  # a on the hull; x on what a reads of it
+    assert tiles(graph, 4)[1][1] == (7, 16)  # the second tile's rows of a: b reads 7-15, c 8-14
+    assert recomputed_rows(graph, 4) == (8 + 9) - 16  # a's halo row, computed by both tiles; b and c none
+
+
+def test_a_graph_reading_a_tensor_not_yet_written_or_of_other_rows_is_refused():
+    a, b = window(8, kernel=3, pad_top=1, pad_bottom=1), window(8)
+    with pytest.raises(ValueError, match="op 0 reads tensor 1"):
+        RowGraph(1, (((1, a),), ((1, b),)))
+    with pytest.raises(ValueError, match="op 0 writes 8 rows, op 1 reads 9"):
+        RowGraph(1, (((0, a),), ((1, window(9)),)))
+    with pytest.raises(ValueError, match="every window writing the same rows"):
+        RowGraph(1, (((0, a),), ((1, b), (0, window(8, stride=2))),))

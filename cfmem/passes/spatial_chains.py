@@ -169,13 +169,13 @@ def row_reads(op: Operation) -> tuple[tuple[int, RowWindow], ...] | None:
 
 def _aligned(op: Operation) -> tuple[tuple[int, RowWindow], ...] | None:
     """An elementwise op whose operands with rows have the result's rows and axes, the others
-    the same for every row; or a concatenation, along an axis other than the rows, of tensors
-    with the result's rows and axes."""
+    the same for every row; or a concatenation of tensors with the result's rows and axes
+    (so not along the rows)."""
     if len(op.results) != 1 or not op.operands or (y := _with_rows(op.results[0].type)) is None:
         return None
     if isinstance(op, ElementwiseBinaryOp | QBinaryOp):
         positions = [i for i, v in enumerate(op.operands) if not _row_invariant(v.type)]
-    elif isinstance(op, ConcatOp | QConcatOp) and op.axis.value.data % len(y) != len(y) - 2:
+    elif isinstance(op, ConcatOp | QConcatOp):  # along another axis than the rows: they keep their count
         positions = list(range(len(op.operands)))
     else:
         return None
