@@ -262,7 +262,8 @@ def main() -> int:
     results: dict[str, ModelLines] = {}
     argv = " ".join(sys.argv[1:])
     with multiprocessing.get_context("fork").Pool(max(1, args.jobs), maxtasksperchild=1) as pool:
-        for m in pool.imap_unordered(measure, [(n, g, args.mlir) for n, g in plan]):
+        heaviest_first = sorted(plan, key=lambda job: job[1] != "light")  # the light CNNs take longest
+        for m in pool.imap_unordered(measure, [(n, g, args.mlir) for n, g in heaviest_first]):
             results[m.name] = m
             print(f"[{len(results)}/{len(plan)}] {m.name}: {m.seconds:.0f} s", file=sys.stderr, flush=True)
             done = [results[n] for n, _ in plan if n in results]
