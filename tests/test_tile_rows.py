@@ -329,6 +329,33 @@ def test_a_residual_block_and_branches_joined_along_the_channels_are_one_chain()
     assert all("s" not in [op.results[0].name_hint for op in chain.ops] for chain in module_chains(module))
 
 
+EXCITE = """
+nn.global @w size(4096) seed(9)
+func.func @main(%x: tensor<1x4x8x5xf32>, %g: tensor<1x4x1x1xf32>) -> tensor<1x4x8x5xf32> {
+  %blob = nn.get_global @w : tensor<4096xi8>
+  %w1 = nn.view %blob[0] bytes(576) : tensor<4096xi8> to tensor<4x4x3x3xf32>
+  %c = nn.conv2d %x, %w1 {pads = array<i64: 1, 1, 1, 1>} : (tensor<1x4x8x5xf32>, tensor<4x4x3x3xf32>) -> tensor<1x4x8x5xf32>
+  %r = nn.relu %g : (tensor<1x4x1x1xf32>) -> tensor<1x4x1x1xf32>
+  %s = nn.sigmoid %r : (tensor<1x4x1x1xf32>) -> tensor<1x4x1x1xf32>
+  %m = nn.mul %s, %c : (tensor<1x4x1x1xf32>, tensor<1x4x8x5xf32>) -> tensor<1x4x8x5xf32>
+  %t = nn.tanh %m : (tensor<1x4x8x5xf32>) -> tensor<1x4x8x5xf32>
+  func.return %t : tensor<1x4x8x5xf32>
+}
+"""
+"""A squeeze-and-excite scale: %s, one row, multiplies %c as the multiply's first operand, so
+the multiply reads its rows from %c. The ops of one row before it are no chain of its rows."""
+
+
+@pytest.mark.parametrize("rows", [2, 3])
+def test_a_one_row_scale_read_as_operand_0_stays_out_of_the_chain(rows):
+    module, _ = parse_module(EXCITE)
+    assert all(not {"s", "m"} <= {op.results[0].name_hint for op in chain.ops} for chain in module_chains(module, 2, rows))
+    tiled = module.clone()
+    TileRowsPass(tile_rows=rows).apply(Context(), tiled)  # a run through the multiply's operand 0 left %s's readers without it
+    inputs = random_inputs(find_function(module, None), 3)
+    np.testing.assert_allclose(_run(tiled, inputs)["t"], _run(module, inputs)["t"], rtol=1e-6, atol=1e-6)
+
+
 def test_a_concatenation_along_the_rows_is_not_a_row_op():
     """Joining tensors along the rows puts one input's rows after the other's: a tile of its
     rows is not the same rows of each input, so the chain ends before it."""

@@ -143,10 +143,13 @@ def spatial_chains(block: Block, shortest: int = 2, tile_rows: int | None = None
         if not _is_run(ops, reads):
             chains += _graph_chains(ops, reads, shortest, tile_rows)
     taken = {op for chain in chains for op in chain.ops}
+    def reads_operand_0(op: Operation) -> bool:
+        return op in reads and op not in taken and [i for i, _ in reads[op]] == [0]
+
     for op in block.ops:
-        if op in reads and op not in taken and len(reads[op]) == 1 and reads[op][0][0] == 0:
+        if reads_operand_0(op):
             run = [op]
-            while (following := _only_reader(run[-1])) is not None and following in reads and following not in taken and len(reads[following]) == 1:
+            while (following := _only_reader(run[-1])) is not None and reads_operand_0(following):
                 run.append(following)
             taken.update(run)
             chains += _run_chain(run, reads, shortest)
@@ -226,7 +229,7 @@ def _run_chain(ops: list[Operation], reads: dict[Operation, tuple], shortest: in
 
 def _graph_chains(ops: list[Operation], reads: dict[Operation, tuple], shortest: int, tile_rows: int | None) -> list[SpatialChain]:
     """A branching group cut into chains (see ``spatial_chains``), first to last."""
-    cuts = _cuts(ops)
+    cuts = _cuts(ops, reads)
     chains: list[SpatialChain] = []
     start = 0
     while start < len(ops):
@@ -281,15 +284,17 @@ def _input_rows(chain: SpatialChain, tensor: int) -> int:
     return next(w.in_rows for reads in chain.graph.reads for t, w in reads if t == tensor)
 
 
-def _cuts(ops: list[Operation]) -> list[int]:
+def _cuts(ops: list[Operation], reads: dict[Operation, tuple]) -> list[int]:
     """The ops after which no result of the group's earlier ops is read again, by the group
-    or by anything else: a chain can end there, its last result the only one that lives on."""
+    or by anything else: a chain can end there, its last result the only one that lives on.
+    A result an op of the group reads other than along the rows (a squeeze-and-excite scale
+    of one row) counts as read outside it: only a chain's last result may be."""
     index = {op: k for k, op in enumerate(ops)}
     cuts, reach = [], -1
     for k, op in enumerate(ops):
         if reach <= k:
             cuts.append(k)
-        uses = [index.get(u.operation) for u in op.results[0].uses]
+        uses = [index.get(u.operation) if u.index in {i for i, _ in reads.get(u.operation, ())} else None for u in op.results[0].uses]
         reach = max(reach, len(ops) if None in uses else max(uses, default=k))
     return cuts
 
