@@ -8,9 +8,11 @@ dequantize whose parameters are not per row, a binary elementwise op (float or i
 whose other operand is the same for every row (it has one row or fewer than three axes), and
 a reshape or transpose that keeps the last two axes (a channel shuffle). The rows are the
 second-to-last axis of a tensor of four or more axes (H of NCHW; a channel shuffle's
-five-axis intermediate keeps H there too). A
-chain is a run of such ops in which each result is read by the next op only, as its operand 0;
-the intermediates of a chain are what tiling keeps off the chip whole. When the run's last
+five-axis intermediate keeps H there too). A residual add, and a concatenation along the
+channels, read several tensors on the rows they write (``row_reads``). A chain is a run of such
+ops in which each result is read by the next op only, as its operand 0, or a group of them that
+branches and joins again (``spatial_chains``); the intermediates of a chain are what tiling
+keeps off the chip whole. When the run's last
 result is read only by a sum, mean, max or min over axes that include the rows, that
 reduction ends the chain (each tile reduced on its own, the partial results combined), and
 no tensor of the chain is ever whole. Otherwise its last result is whole beside its tiles'
@@ -23,7 +25,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from xdsl.dialects.builtin import ModuleOp, TensorType
-from xdsl.ir import Block, Operation, SSAValue
+from xdsl.ir import Block, Operation, SSAValue, Use
 
 from cfmem.dialects.nn_compute import (
     ConcatOp,
@@ -143,6 +145,7 @@ def spatial_chains(block: Block, shortest: int = 2, tile_rows: int | None = None
         if not _is_run(ops, reads):
             chains += _graph_chains(ops, reads, shortest, tile_rows)
     taken = {op for chain in chains for op in chain.ops}
+
     def reads_operand_0(op: Operation) -> bool:
         return op in reads and op not in taken and [i for i, _ in reads[op]] == [0]
 
@@ -188,6 +191,11 @@ def _aligned(op: Operation) -> tuple[tuple[int, RowWindow], ...] | None:
     return tuple((i, RowWindow(y[-2], y[-2])) for i in positions)
 
 
+def _along_rows(use: Use, reads: dict[Operation, tuple]) -> bool:
+    """Whether ``use`` reads its value along the rows (an operand of the reader's ``row_reads``)."""
+    return use.index in {i for i, _ in reads.get(use.operation, ())}
+
+
 def _groups(block: Block, reads: dict[Operation, tuple]) -> list[list[Operation]]:
     """The ops with rows joined to the readers of their result when every use reads it along
     the rows, in block order."""
@@ -200,7 +208,7 @@ def _groups(block: Block, reads: dict[Operation, tuple]) -> list[list[Operation]
 
     for op in reads:
         uses = list(op.results[0].uses)
-        if uses and all(u.operation in reads and u.index in {i for i, _ in reads[u.operation]} for u in uses):
+        if uses and all(_along_rows(u, reads) for u in uses):
             for use in uses:
                 parent[root(use.operation)] = root(op)
     groups: dict[Operation, list[Operation]] = {}
@@ -294,7 +302,7 @@ def _cuts(ops: list[Operation], reads: dict[Operation, tuple]) -> list[int]:
     for k, op in enumerate(ops):
         if reach <= k:
             cuts.append(k)
-        uses = [index.get(u.operation) if u.index in {i for i, _ in reads.get(u.operation, ())} else None for u in op.results[0].uses]
+        uses = [index.get(u.operation) if _along_rows(u, reads) else None for u in op.results[0].uses]
         reach = max(reach, len(ops) if None in uses else max(uses, default=k))
     return cuts
 
