@@ -63,6 +63,7 @@ class Line:
     ms: float | None = None
     untiled_ms: float | None = None
     tile_rows: int | None = None
+    branching: bool = True
     bound_ms: float | None = None
     gap: float | None = None
     fits: bool = False
@@ -133,7 +134,7 @@ def _line(subject: Subject, chip: Chip, path: dict, label: str, budget: int, mea
             line.untiled_ms = chip.milliseconds(row.compiled.cycles)
         else:
             tiled = compile_tiled(subject.module, chip, budget, subject.base_dir, None, "exact", "auto", path, True, measured)
-            row.compiled, line.tile_rows = tiled.compiled, tiled.tile_rows
+            row.compiled, line.tile_rows, line.branching = tiled.compiled, tiled.tile_rows, tiled.branching
             untiled = tiled.untiled_cycles
             line.untiled_ms = None if untiled is None else chip.milliseconds(untiled)
         line.compile_s = time.perf_counter() - began
@@ -203,7 +204,7 @@ def table(results: list[ModelLines]) -> str:
             checked = "yes" if x.fits and x.flat_equals_graph and x.within and x.mlir_ok is not False else "NO"
             rows.append([m.name, x.label, f"{x.budget:,}", _ms(x.untiled_ms), _x(x.untiled_ms, ref),
                          "-" if x.label == "100%" else _ms(x.ms), "-" if x.label == "100%" else _x(x.ms, ref),
-                         "-" if x.tile_rows is None else str(x.tile_rows), _ms(x.bound_ms), f"{x.gap:.0f}", checked,
+                         "-" if x.tile_rows is None else f"{x.tile_rows}" + ("" if x.branching else " (runs)"), _ms(x.bound_ms), f"{x.gap:.0f}", checked,
                          f"{x.diff:.1e}", f"{x.compile_s:.1f}"])  # fmt: skip
     return md_table(HEADER, rows)
 

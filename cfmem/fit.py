@@ -330,6 +330,8 @@ class SweepRow:
     """With tiling (``budget_sweep(tile=True)``): the untiled compile's latency, None if it did not fit."""
     tile_rows: int | None = None
     """With tiling: output rows per tile of the compile kept, None when untiled."""
+    branching: bool = True
+    """With tiling: whether the kept compile's chains may branch and join (False: runs only)."""
 
     def speedup_over_offchip(self) -> float | None:
         return None if not self.ms else self.offchip_arena_ms / self.ms
@@ -378,7 +380,7 @@ def budget_sweep(
                 continue
             chosen = compile_tiled(module, chip, budget, base_dir, None, "exact", "auto", path, True, measured)
             untiled = chosen.untiled_cycles
-            rows.append(replace(row(budget, chosen.compiled), tile_rows=chosen.tile_rows,
+            rows.append(replace(row(budget, chosen.compiled), tile_rows=chosen.tile_rows, branching=chosen.branching,
                                 untiled_ms=None if untiled is None else chip.milliseconds(untiled)))  # fmt: skip
         except BudgetError as err:
             rows.append(row(budget, None, err.message))
@@ -396,7 +398,8 @@ def _monotone(rows: list[SweepRow]) -> list[SweepRow]:
         if not r.feasible:
             continue
         if best is not None and best.ms is not None and r.ms is not None and best.ms < r.ms:
-            r.ms, r.onchip_peak, r.placement_of, r.tile_rows = best.ms, best.onchip_peak, best.placement_of, best.tile_rows
+            r.ms, r.onchip_peak, r.placement_of = best.ms, best.onchip_peak, best.placement_of
+            r.tile_rows, r.branching = best.tile_rows, best.branching
             r.gap_to_bound_pct = 100.0 * (r.ms - r.bound_ms) / r.bound_ms if r.bound_ms > 0 else 0.0
         else:
             best = r

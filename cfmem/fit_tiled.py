@@ -45,10 +45,11 @@ class TiledChain:
     """Ends in a reduction over the rows (its last result is never whole)."""
 
 
-def tiled_chains(module: ModuleOp, tile_rows: int) -> list[TiledChain]:
-    """The chains of ``module`` that ``nn-tile-rows{tile-rows=...}`` tiles, as it tiles them."""
+def tiled_chains(module: ModuleOp, tile_rows: int, branching: bool = True) -> list[TiledChain]:
+    """The chains of ``module`` that ``nn-tile-rows{tile-rows=... branching=...}`` tiles, as it
+    tiles them."""
     found = []
-    for chain in module_chains(module, tile_rows=tile_rows):
+    for chain in module_chains(module, tile_rows=tile_rows, branching=branching):
         if not tileable(chain, tile_rows):
             continue
         graph = chain.graph
@@ -71,14 +72,22 @@ class TiledCompile:
     compiled: Compiled
     tile_rows: int | None
     """Output rows per tile of the chosen compile; None: untiled."""
-    tried: list[tuple[int | None, float | None]]
-    """Every candidate compiled (tile rows, None untiled) and its cycles (None: it did not fit);
-    a size that tiles no chain is not compiled."""
+    tried: list[tuple[int | None, bool, float | None]]
+    """Every candidate compiled (tile rows, None untiled; whether chains may branch) and its
+    cycles (None: it did not fit); a candidate that tiles nothing is not compiled."""
+    branching: bool = True
+    """Whether the chosen compile's chains may branch and join (False: runs only)."""
 
     @property
     def untiled_cycles(self) -> float | None:
         """The untiled compile's cycles, None when it did not fit."""
-        return dict(self.tried).get(None)
+        return next((cycles for rows, _, cycles in self.tried if rows is None), None)
+
+    def describe(self) -> str:
+        """The tiling kept, in words."""
+        if self.tile_rows is None:
+            return "untiled"
+        return f"tiled, {self.tile_rows} rows per tile" + ("" if self.branching else ", runs only")
 
 
 def tile_candidates(module: ModuleOp) -> list[int]:
@@ -102,32 +111,50 @@ def compile_tiled(module: ModuleOp, chip: Chip, budget: int | None, base_dir: Pa
     """The fastest of the untiled compile and one per ``tile_candidates`` size (each with its own
     placement search), with the least latency bound of the graphs tried (``latency_bound``:
     tiling adds halos and weights streamed per tile, but may keep activations on chip that the
-    untiled graph must spill); the untiled compile's ``BudgetError`` when none fits."""
-    tried: list[tuple[int | None, float | None]] = []
+    untiled graph must spill); the untiled compile's ``BudgetError`` when none fits.
+
+    Candidates tile chains that branch and join. The fastest tile size is compiled once more
+    with runs only (every size, when no tiled compile beat the untiled one): a branching
+    chain's tiles hold more at once, and stream more weights per tile, than the runs inside
+    it, which the search for where a chain ends does not price."""
+    tried: list[tuple[int | None, bool, float | None]] = []
     best: TiledCompile | None = None
     refusal: BudgetError | None = None
     budget = chip.onchip_bytes if budget is None else budget
     bounds: list[float] = []
     size = _op_count(module)
-    for rows in [None, *tile_candidates(module)]:
+    counts: dict[int, int] = {}
+    """Ops of each tile size's graph with branching chains."""
+
+    def attempt(rows: int | None, branching: bool) -> None:
+        nonlocal best, refusal
         candidate = module
         if rows is not None:
             candidate = module.clone()
-            TileRowsPass(tile_rows=rows).apply(Context(), candidate)
-            if _op_count(candidate) == size:  # no chain has more rows: the untiled graph again
-                continue
+            TileRowsPass(tile_rows=rows, branching=branching).apply(Context(), candidate)
+            count = _op_count(candidate)
+            if count == size or (not branching and count == counts[rows]):  # nothing tiled, or no chain branches
+                return
+            counts[rows] = count
         try:
             compiled = compile_for_budget(candidate, chip, budget, base_dir, where, mode, strategy, path=path, roll=roll,
                                           measured=measured if rows is None else None)  # fmt: skip
         except BudgetError as err:
             refusal = refusal or err
-            tried.append((rows, None))
+            tried.append((rows, branching, None))
             bounds.append(latency_bound(candidate, chip, budget, path))  # a compile gives its graph's bound
-            continue
-        tried.append((rows, compiled.cycles))
+            return
+        tried.append((rows, branching, compiled.cycles))
         bounds.append(compiled.bound_cycles)
         if best is None or compiled.cycles < best.compiled.cycles:
-            best = TiledCompile(compiled, rows, tried)
+            best = TiledCompile(compiled, rows, tried, branching)
+
+    candidates = tile_candidates(module)
+    for rows in [None, *candidates]:
+        attempt(rows, True)
+    fitting = [(cycles, rows) for rows, _, cycles in tried if rows is not None and cycles is not None]
+    for rows in candidates if best is None or best.tile_rows is None else [min(fitting)[1]]:
+        attempt(rows, False)
     if best is None:
         assert refusal is not None
         raise refusal

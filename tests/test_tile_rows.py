@@ -98,8 +98,10 @@ def test_compile_tile_keeps_the_fastest_compile_that_fits_and_its_flat_form_comp
     assert tile_candidates(module) == [5, 4, 3, 2, 1]  # the 10 rows of %c1, the 4 of the chain's output
     path = timing_path(module, chip)
     chosen = compile_tiled(module, chip, 3000, Path("."), None, "exact", "auto", path, True)
-    untiled = dict(chosen.tried)[None]
-    assert chosen.tile_rows == 2 and chosen.compiled.cycles == min(c for _, c in chosen.tried) < untiled / 3
+    untiled = chosen.untiled_cycles
+    assert untiled == next(c for rows, _, c in chosen.tried if rows is None)
+    assert chosen.tile_rows == 2 and chosen.compiled.cycles == min(c for _, _, c in chosen.tried) < untiled / 3
+    assert all(branching for _, branching, _ in chosen.tried)  # a run only: no runs-only compile repeats one
     assert chosen.compiled.onchip_peak <= 3000
     tiled = {}
     for rows in tile_candidates(module):
@@ -327,6 +329,44 @@ def test_a_residual_block_and_branches_joined_along_the_channels_are_one_chain()
     returned = returned.replace("-> tensor<1x8x12x5xf32> {", "-> (tensor<1x8x12x5xf32>, tensor<1x8x24x5xf32>) {")
     module, _ = parse_module(returned)  # %r lives on after the block: no chain may end past it
     assert all("s" not in [op.results[0].name_hint for op in chain.ops] for chain in module_chains(module))
+
+
+def test_runs_only_leave_a_branching_group_to_the_runs_inside_it():
+    """``branching=false``: the residual block's convolutions %a, %r, %b form a run (the add
+    reads two tensors, %t has two readers), tiled alone; the numbers stay the untiled ones."""
+    module, _ = parse_module(RESIDUAL)
+    assert [[op.results[0].name_hint for op in c.ops] for c in module_chains(module, branching=False)] == [["a", "r", "b"]]
+    tiled = module.clone()
+    TileRowsPass(tile_rows=5, branching=False).apply(Context(), tiled)
+    ops = [op.name for op in tiled.walk()]
+    assert ops.count("nn.add") == 1 and ops.count("nn.relu") == 1 + -(-24 // 5) and "tensor<1x8x24x5xf32>" not in str(tiled)
+    inputs = random_inputs(find_function(module, None), 4)
+    np.testing.assert_allclose(_run(tiled, inputs)["c"], _run(module, inputs)["c"], rtol=1e-5, atol=1e-5)
+
+
+def test_compile_tile_also_compiles_the_fastest_tile_size_with_runs_only():
+    """At 75 % of the residual block's peak, runs only in tiles of 12 rows beat the branching
+    chain in tiles of 12 (each tile of the whole block holds more at once); that compile is
+    kept, and is the only runs-only one. At 90 %, where the untiled compile is the fastest,
+    every size is compiled with runs only too."""
+    from cfmem.dma.timing import Chip
+    from cfmem.fit import baseline_pingpong, timing_path
+    from cfmem.fit_tiled import compile_tiled
+
+    module, _ = parse_module(RESIDUAL)
+    chip = Chip()
+    path = timing_path(module, chip)
+    peak, _ = baseline_pingpong(module, chip, path)
+    chosen = compile_tiled(module, chip, peak * 3 // 4, Path("."), None, "exact", "auto", path, True)
+    fitting = {(rows, branching): c for rows, branching, c in chosen.tried if c is not None}
+    best_branching = min((c, rows) for (rows, branching), c in fitting.items() if rows is not None and branching)[1]
+    assert [(rows, b) for rows, b, _ in chosen.tried if not b] == [(best_branching, False)]
+    assert (chosen.tile_rows, chosen.branching) == (12, False) and chosen.compiled.cycles == min(fitting.values())
+    assert chosen.describe() == "tiled, 12 rows per tile, runs only"
+    chosen = compile_tiled(module, chip, peak * 9 // 10, Path("."), None, "exact", "auto", path, True)
+    sizes = [rows for rows, branching, _ in chosen.tried if branching and rows is not None]
+    assert chosen.describe() == "untiled"  # no tiled compile wins: runs only at every size
+    assert [(rows, b) for rows, b, _ in chosen.tried if not b] == [(rows, False) for rows in sizes] and len(sizes) == 5
 
 
 EXCITE = """

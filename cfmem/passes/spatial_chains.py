@@ -127,7 +127,7 @@ def _per_tensor(op: QuantizeOp | DequantizeOp) -> bool:
     return len(scale.get_values()) == 1
 
 
-def spatial_chains(block: Block, shortest: int = 2, tile_rows: int | None = None) -> list[SpatialChain]:
+def spatial_chains(block: Block, shortest: int = 2, tile_rows: int | None = None, branching: bool = True) -> list[SpatialChain]:
     """The chains of ops with rows in ``block``, in block order, of at least ``shortest`` ops
     (a single op has no intermediate to keep off the chip).
 
@@ -138,10 +138,11 @@ def spatial_chains(block: Block, shortest: int = 2, tile_rows: int | None = None
     at the cut whose tensor holds the fewest bytes among those that keep its recomputed halos
     at most ``MAX_RECOMPUTE`` of its rows in tiles of ``tile_rows`` output rows (half its rows
     when not given). The other ops form runs, each op reading the last one's
-    result alone as its operand 0, each run one chain ending where ``cheapest_end`` says."""
+    result alone as its operand 0, each run one chain ending where ``cheapest_end`` says.
+    ``branching`` False: runs only, a group that branches left to the runs inside it."""
     reads = {op: r for op in block.ops if (r := row_reads(op)) is not None}
     chains: list[SpatialChain] = []
-    for ops in _groups(block, reads):
+    for ops in _groups(block, reads) if branching else []:
         if not _is_run(ops, reads):
             chains += _graph_chains(ops, reads, shortest, tile_rows)
     taken = {op for chain in chains for op in chain.ops}
@@ -342,11 +343,11 @@ def cheapest_end(sizes: list[int], shortest: int) -> int:
     return min(range(shortest, len(sizes)), key=lambda k: (held(k), -k))
 
 
-def module_chains(module: ModuleOp, shortest: int = 2, tile_rows: int | None = None) -> list[SpatialChain]:
+def module_chains(module: ModuleOp, shortest: int = 2, tile_rows: int | None = None, branching: bool = True) -> list[SpatialChain]:
     """``spatial_chains`` of every block of every function of ``module`` (if branches and loop
     bodies included)."""
     blocks = [block for fn in functions(module) for block in all_blocks(fn.body.block)]
-    return [c for block in blocks for c in spatial_chains(block, shortest, tile_rows)]
+    return [c for block in blocks for c in spatial_chains(block, shortest, tile_rows, branching)]
 
 
 def _only_reader(op: Operation) -> Operation | None:

@@ -66,12 +66,15 @@ class TileRowsPass(ModulePass):
     """Options: ``tile-rows`` (output rows per tile, at least 1; a chain with no more rows is
     left whole), ``halo`` (``recompute``, the default: every tile computes each tensor on all
     the rows it needs; ``roll``: only the rows no earlier tile computed, the others read from
-    the earlier tiles' results) and ``shortest`` (the fewest ops of a chain tiled, default 2)."""
+    the earlier tiles' results), ``shortest`` (the fewest ops of a chain tiled, default 2) and
+    ``branching`` (true, the default: chains may branch and join, as in a residual block; false:
+    runs of ops each reading the last one's result only)."""
 
     name = "nn-tile-rows"
     tile_rows: int = 0
     halo: str = "recompute"
     shortest: int = 2
+    branching: bool = True
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         with checked_options():
@@ -79,7 +82,7 @@ class TileRowsPass(ModulePass):
             check_int("shortest", self.shortest, 1)
             if self.halo not in HALOS:
                 raise ValueError(f"halo must be one of {', '.join(HALOS)}, not {self.halo!r}")
-        for chain in module_chains(op, self.shortest, self.tile_rows):  # disjoint: tiling one leaves the others as found
+        for chain in module_chains(op, self.shortest, self.tile_rows, self.branching):  # disjoint: tiling one leaves the others as found
             tile_chain(chain, self.tile_rows, self.halo == "roll")
 
 

@@ -31,7 +31,7 @@ def render_sweep(name: str, rows: list[SweepRow], tiled: bool = False) -> str:
     for r in rows:
         gap = "-" if r.gap_to_bound_pct is None else f"{r.gap_to_bound_pct:.1f} %"
         speedup = r.speedup_over_offchip()
-        tile = f" {_ms(r.untiled_ms)} | {'-' if r.tile_rows is None else r.tile_rows} |" if tiled else ""
+        tile = f" {_ms(r.untiled_ms)} | {_tile(r.tile_rows, r.branching)} |" if tiled else ""
         lines.append(
             f"| {r.budget:,} | {'yes' if r.feasible else 'no'} | {_ms(r.ms)} |{tile} "
             f"{'-' if r.onchip_peak is None else f'{r.onchip_peak:,}'} | {_ms(r.bound_ms)} | {gap} | "
@@ -44,9 +44,13 @@ def render_sweep(name: str, rows: list[SweepRow], tiled: bool = False) -> str:
         " with two DMA buffers and everything on chip, where its peak fits. 'placement of' names a smaller"
         " budget when its placement is faster than the one found for this budget."
         + (" 'ms' is the fastest of the untiled compile and the tiled ones (compile --tile); the bound is the"
-           " least of the graphs tried." if tiled else ""),
+           " least of the graphs tried; 'runs' marks tiles of runs only (no chain that branches)." if tiled else ""),
     ]
     return "\n".join(lines)
+
+
+def _tile(rows: int | None, branching: bool) -> str:
+    return "-" if rows is None else f"{rows}" + ("" if branching else " (runs)")
 
 
 def render_tiled_chains(name: str, chains: list[TiledChain]) -> str:

@@ -103,7 +103,7 @@ def main(args: argparse.Namespace) -> int:
             chosen = compile_tiled(module, chip, args.budget, Path(args.model).parent, args.model, args.mode, args.strategy,
                                    path, not args.unrolled, measured)  # fmt: skip
             compiled = chosen.compiled
-            tiled = "; untiled" if chosen.tile_rows is None else f"; tiled, {chosen.tile_rows} rows per tile"
+            tiled = f"; {chosen.describe()}"
         else:
             compiled = compile_for_budget(
                 module, chip, args.budget, Path(args.model).parent, args.model, args.mode, args.strategy, path=path,

@@ -277,12 +277,12 @@ def _fit_report(args: argparse.Namespace) -> int:
     result: dict = {"model": path, "chip": chip.name}
     sections = []
     if args.budget is not None:
-        tile_rows = None
+        tile_rows, branching = None, True
         with placement_progress(f"{path}: placing") as measured:
             if args.tile:
                 chosen = compile_tiled(module, chip, args.budget, Path(path).parent, path, "exact", "auto",
                                        timing_path(module, chip), True, measured)  # fmt: skip
-                compiled, tile_rows = chosen.compiled, chosen.tile_rows
+                compiled, tile_rows, branching = chosen.compiled, chosen.tile_rows, chosen.branching
             else:
                 compiled = compile_for_budget(module, chip, args.budget, Path(path).parent, path, measured=measured)
         decisions = compiled.placement[next(iter(compiled.placement))].decisions
@@ -292,7 +292,7 @@ def _fit_report(args: argparse.Namespace) -> int:
         }  # fmt: skip
         sections.append(budget_reports.render_decisions(name, args.budget, decisions))
         if args.tile:
-            chains = [] if tile_rows is None else tiled_chains(module, tile_rows)
+            chains = [] if tile_rows is None else tiled_chains(module, tile_rows, branching)
             result["placement"]["tiled_chains"] = [vars(c) for c in chains]
             sections.append(budget_reports.render_tiled_chains(name, chains))
     elif args.tile and not args.budget_sweep:
