@@ -27,8 +27,9 @@ least at ``R = max(0, B - A)``. Traffic goes over the DMA engine (``dma`` bytes 
 cycle, beside compute) or the compute unit's off-chip port (``offchip`` bytes a
 cycle, which stalls compute): latency >= max(C, (C * offchip + V) / (dma +
 offchip)), the best split of ``V`` between the two. In a function with an if or
-a loop ``A`` is taken as 0 (its peak may lie on another path, or recur per
-iteration), so only the weights count there.
+a loop ``A`` is the peak along the timed path: the branch each if takes there,
+and a loop's body when the loop runs at least once (counting that peak's
+traffic once, though it may recur in every iteration).
 
 Two baselines time the same path: the whole arena off chip with weights read
 in place (what TFLite Micro users do when a model does not fit), and today's
@@ -44,7 +45,7 @@ from xdsl.context import Context
 from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp
 
-from cfmem.dialects.nn_control import IfOp, LoopOp
+from cfmem.dialects.nn_control import LoopOp
 from cfmem.dma.events import Block, Compute, IfEvent, LoopEvent, Start
 from cfmem.dma.timing import ASSUMED_TRIPS, Chip, loop_trips, simulate, slower_path
 from cfmem.errors import CfmemError
@@ -57,7 +58,7 @@ from cfmem.passes.place import Measure, Measured, PlacementError, floor_need, pl
 from cfmem.passes.placement import BUDGET_ATTR, SLICES_ATTR, set_function_int, set_offchip, set_weight_place
 from cfmem.passes.plan_memory import ARENA_ATTR, PlanMemoryPass
 from cfmem.pipeline import apply_pipeline
-from cfmem.planning.regions import peak_tensors
+from cfmem.planning.regions import IfNode, path_peak, peak_tensors
 
 RETRIES = 4
 """Placement searches for a budget tightened by the plan's overshoot, then as many for half
@@ -113,6 +114,8 @@ def timing_path(
 
 def latency_bound(module: ModuleOp, chip: Chip, budget: int, path: dict[str, bool], func_name: str | None = None) -> float:
     """max(C, (C * offchip + V) / (dma + offchip)) on ``path`` (see the module docstring)."""
+    trips: dict[str, int] = {}
+
     def walk(block: Block) -> tuple[float, int]:
         """Compute cycles and off-chip weight bytes of ``block`` on ``path``. A loop of ``n``
         iterations with ``L`` bytes of weights reads at least ``L + (n - 1) * (L - budget)``:
@@ -128,25 +131,37 @@ def latency_bound(module: ModuleOp, chip: Chip, budget: int, path: dict[str, boo
                 c, w = walk(event.branches[0 if path.get(event.label, True) else 1])
                 compute, weights = compute + c, weights + w
             elif isinstance(event, LoopEvent):
-                n = loop_trips(event, path)
+                n = trips[event.label] = loop_trips(event, path)
                 c, w = walk(event.body)
                 compute += n * c
                 weights += 0 if n == 0 else w + (n - 1) * max(0, w - budget)
         return compute, weights
 
     compute, weights = walk(_streamed_events(module, func_name))
-    peak = activation_peak(find_function(module, func_name))
+    peak = activation_peak(find_function(module, func_name), path, trips)
     traffic = max(0, weights - (budget - peak)) if budget >= peak else weights + 2 * (peak - budget)
     offchip, rates = chip.offchip_bytes_per_cycle, chip.dma_bytes_per_cycle + chip.offchip_bytes_per_cycle
     return max(compute, (compute * offchip + traffic) / rates)
 
 
-def activation_peak(fn: func.FuncOp) -> int:
+def activation_peak(fn: func.FuncOp, path: dict | None = None, trips: dict[str, int] | None = None) -> int:
     """The most on-chip activation bytes live at one step of ``fn`` with every activation on
-    chip (nn-plan-memory's lower bound, its aliases shared); 0 when ``fn`` has an if or a loop."""
-    if any(isinstance(op, IfOp | LoopOp) for op in fn.walk()):
-        return 0
-    return peak_tensors(analyze_function(fn, aliases=find_aliases(fn)).tree)[0]
+    chip (nn-plan-memory's lower bound, its aliases shared), on ``path``: each if's branch as
+    ``path`` says (then when it is silent), each loop's body when ``trips`` (by loop label)
+    runs it at least once. Without a path, ``fn`` must have no if or loop."""
+    tree = analyze_function(fn, aliases=find_aliases(fn)).tree
+    if path is None:
+        if tree.ifs:
+            raise ValueError("a function with an if or a loop has an activation peak per path")
+        return peak_tensors(tree)[0]
+    trips = trips or {}
+
+    def runs(node: IfNode) -> int | None:
+        if node.kind == "loop":
+            return 0 if trips.get(node.label, 0) > 0 else None
+        return 0 if path.get(node.label, True) else 1
+
+    return path_peak(tree, runs)
 
 
 def cycles_of(planned: ModuleOp, chip: Chip, path: dict[str, bool], func_name: str | None = None) -> float:

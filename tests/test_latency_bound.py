@@ -53,19 +53,61 @@ def test_no_compile_is_faster_than_its_bound(fraction):
     assert compiled.bound_cycles == latency_bound(module, CHIP, budget, path) <= compiled.cycles
 
 
-def test_a_function_with_an_if_counts_weights_only():
-    text = """
+BRANCHES = """
 nn.global @w size(64) seed(1)
 func.func @main(%c: tensor<i1>, %x: tensor<1x64xf32>) -> tensor<1x64xf32> {
   %a = nn.relu %x : (tensor<1x64xf32>) -> tensor<1x64xf32>
   %y = nn.if %c : tensor<i1> -> (tensor<1x64xf32>) {
     %b = nn.tanh %a : (tensor<1x64xf32>) -> tensor<1x64xf32>
-    nn.yield %b : tensor<1x64xf32>
+    %e = nn.concat %b, %a {axis = 1 : i64} : (tensor<1x64xf32>, tensor<1x64xf32>) -> tensor<1x128xf32>
+    %s = nn.reduce_sum %e {axes = array<i64: 1>, keepdims = true} : (tensor<1x128xf32>) -> tensor<1x1xf32>
+    %d = nn.add %a, %s : (tensor<1x64xf32>, tensor<1x1xf32>) -> tensor<1x64xf32>
+    nn.yield %d : tensor<1x64xf32>
   } else {
     nn.yield %a : tensor<1x64xf32>
   }
   func.return %y : tensor<1x64xf32>
 }
 """
-    module = parse_module(text)[0]
-    assert activation_peak(find_function(module)) == 0
+"""The then branch holds its concatenation of %b (planned inside it) and %a, and the sum,
+beside %a; the else branch computes nothing."""
+
+
+def test_with_an_if_the_activation_peak_is_the_timed_paths():
+    from cfmem.passes.aliases import find_aliases
+    from cfmem.passes.liveness import analyze_function
+    from cfmem.planning.regions import peak_tensors
+
+    fn = find_function(parse_module(BRANCHES)[0])
+    then, other = activation_peak(fn, {"if#0": True}), activation_peak(fn, {"if#0": False})
+    assert then == activation_peak(fn, {}) == peak_tensors(analyze_function(fn, aliases=find_aliases(fn)).tree)[0]
+    assert (then, other) == (256 + 512 + 4, 256)  # %a, the concatenation (%b in its bytes) and %s; %a alone
+    with pytest.raises(ValueError, match="per path"):
+        activation_peak(fn)
+
+
+@pytest.mark.parametrize("taken", [True, False])
+def test_with_an_if_no_compile_is_faster_than_its_bound_and_below_the_peak_the_bound_rises(taken):
+    module = parse_module(BRANCHES)[0]
+    path = {"if#0": taken}
+    peak = activation_peak(find_function(module), path)
+    for budget in (peak * 2, peak, peak * 3 // 4):
+        compiled = compile_for_budget(module, CHIP, budget, Path("."), path=path)
+        assert compiled.bound_cycles == latency_bound(module, CHIP, budget, path) <= compiled.cycles
+    assert latency_bound(module, CHIP, peak // 2, path) > latency_bound(module, CHIP, peak, path)
+
+
+def test_a_loop_body_counts_when_the_loop_runs():
+    from test_loops import RECURRENT
+
+    module = parse_module(RECURRENT)[0]
+    fn = find_function(module)
+    outside = activation_peak(fn, {}, {"loop#0": 0})
+    inside = activation_peak(fn, {}, {"loop#0": 3})
+    assert outside < inside
+    assert activation_peak(fn, {}, {}) == outside  # trips unknown: the body may not run
+    path = {"loop#0": 3}
+    assert latency_bound(module, CHIP, inside // 2, path) > latency_bound(module, CHIP, inside, path)
+    for budget in (inside, inside * 3 // 4):
+        compiled = compile_for_budget(module, CHIP, budget, Path("."), path=path)
+        assert compiled.bound_cycles <= compiled.cycles

@@ -16,7 +16,7 @@ in the parent at the loop's step, so it is live through every iteration.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
 
@@ -98,13 +98,23 @@ def peak_tensors(region: RegionTree) -> tuple[int, list[Tensor]]:
     return bound, tensors
 
 
+def path_peak(region: RegionTree, runs: Callable[[IfNode], int | None]) -> int:
+    """The largest byte total live at one step of the one execution path ``runs`` names: for
+    each if or loop, the index of the branch that runs (a loop's body is 0), None when none
+    does (a loop that runs no iteration)."""
+    return _bound_path_tensors(region, runs)[0]
+
+
 def _bound_and_path(region: RegionTree) -> tuple[int, list[str]]:
     bound, where, _ = _bound_path_tensors(region)
     return bound, where
 
 
-def _bound_path_tensors(region: RegionTree) -> tuple[int, list[str], list[Tensor]]:
-    """Largest byte total live at one step on one execution path.
+def _bound_path_tensors(
+    region: RegionTree, runs: Callable[[IfNode], int | None] | None = None
+) -> tuple[int, list[str], list[Tensor]]:
+    """Largest byte total live at one step on one execution path (the one ``runs`` names;
+    when None, the path where that total is largest).
 
     At an if's step the parent's live tensors (values from above, the if's
     results) coexist with whichever branch runs, so the bound is the parent's
@@ -122,8 +132,10 @@ def _bound_path_tensors(region: RegionTree) -> tuple[int, list[str], list[Tensor
         inner, inner_where, inner_tensors = 0, [], []
         if step in if_at:
             node = if_at[step]
-            for label, branch in zip(node.branch_labels(), node.branches, strict=True):
-                sub, sub_where, sub_tensors = _bound_path_tensors(branch)
+            taken = range(len(node.branches)) if runs is None else [k for k in [runs(node)] if k is not None]
+            for k in taken:
+                label, branch = node.branch_labels()[k], node.branches[k]
+                sub, sub_where, sub_tensors = _bound_path_tensors(branch, runs)
                 if sub > inner:
                     inner, inner_where, inner_tensors = sub, [f"{node.name}.{label}", *sub_where], sub_tensors
         if live + inner > best:
