@@ -18,6 +18,11 @@ CASES = {
         ":6:3:",
         "result shape 1x4x8x8 does not match the inferred shape 1x4x8x7",
     ),
+    "misspelt attribute": (
+        ("{pads = array<i64: 1, 1, 1, 1>} :", "{pads = array<i64: 1, 1, 1, 1>, group = 4 : i64} :"),
+        ":6:3:",
+        "'nn.conv2d': unknown attribute group (it takes dilations, groups, pads, strides)",
+    ),
     "view out of bounds": (("%b[0] bytes(576)", "%b[512] bytes(576)"), ":5:", "outside the blob of 1024 bytes"),
     "undefined value": (("nn.yield %y2 : tensor<1x4x8x8xf32>", "nn.yield %x2 : tensor<1x4x8x8xf32>"), ":", "values used but not defined: [%x2]"),
     "yield type": (

@@ -112,6 +112,7 @@ class ComputeOp(IRDLOperation, ABC):
         return static_shape(self.operands[index].type)
 
     def verify_(self) -> None:
+        _refuse_unknown_attributes(self)
         for value in (*self.operands, *self.results):
             if not isinstance(value.type, TensorType):
                 raise VerifyException(f"expected tensor types, got {value.type}")
@@ -129,6 +130,17 @@ class ComputeOp(IRDLOperation, ABC):
                 f"result shape {shapes.format_shape(self.out_shape)} does not match the"
                 f" inferred shape {shapes.format_shape(expected)}"
             )
+
+
+def _refuse_unknown_attributes(op: IRDLOperation) -> None:
+    """An attribute the op does not define is a typo, not an option: refused. Names with a dot
+    (``cfmem.offchip``) are the passes' annotations, kept on any op."""
+    definition = type(op).get_irdl_definition()
+    known = {*definition.attributes, *definition.properties}
+    unknown = sorted(name for name in op.attributes if "." not in name and name not in known)
+    if unknown:
+        expected = f" (it takes {', '.join(sorted(known))})" if known else " (it takes none)"
+        raise VerifyException(f"unknown attribute{'s' if len(unknown) > 1 else ''} {', '.join(unknown)}{expected}")
 
 
 def _ints(attr: DenseArrayBase) -> tuple[int, ...]:
