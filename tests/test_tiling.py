@@ -261,3 +261,5 @@ def test_a_graph_reading_a_tensor_not_yet_written_or_of_other_rows_is_refused():
         RowGraph(1, (((0, a),), ((1, window(9)),)))
     with pytest.raises(ValueError, match="every window writing the same rows"):
         RowGraph(1, (((0, a),), ((1, b), (0, window(8, stride=2))),))
+    with pytest.raises(ValueError, match="input 0 has 8 rows, op 1 reads 16"):  # two readers of one input disagree
+        RowGraph(1, (((0, a),), ((1, b), (0, window(16, stride=2)))))

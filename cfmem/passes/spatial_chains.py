@@ -70,12 +70,16 @@ class SpatialChain:
         """Each op along the rows of the first tensor it reads."""
         return tuple(reads[0][1] for reads in self.graph.reads)
 
+    def tensor_bytes(self) -> list[int]:
+        """Bytes of each tensor of the chain, the inputs first."""
+        return [self.graph.height_of(t) * size for t, size in enumerate(self.row_bytes)]
+
     def tiled_bytes(self) -> int:
         """Bytes of the tensors no tile holds whole: the intermediates, and the last result
         when a reduction ends the chain."""
-        graph = self.graph
-        held = [*graph.intermediates, *([len(self.row_bytes) - 1] if self.reduction is not None else [])]
-        return sum(graph.height_of(t) * self.row_bytes[t] for t in held)
+        sizes = self.tensor_bytes()
+        held = [*self.graph.intermediates, *([len(sizes) - 1] if self.reduction is not None else [])]
+        return sum(sizes[t] for t in held)
 
 
 ROW_REDUCTIONS = (ReduceSumOp, ReduceMeanOp, ReduceMaxOp, ReduceMinOp)
@@ -263,14 +267,14 @@ def _graph_chains(ops: list[Operation], reads: dict[Operation, tuple], shortest:
 def _held_tiled(chain: SpatialChain) -> int:
     """Bytes a tiled chain holds whole: its inputs, and its last result twice (whole, and in its
     tiles' parts) unless a reduction ends it."""
-    graph, sizes = chain.graph, _tensor_bytes(chain)
+    graph, sizes = chain.graph, chain.tensor_bytes()
     return sum(sizes[: graph.inputs]) + (0 if chain.reduction is not None else 2 * sizes[-1])
 
 
 def _held_whole(chain: SpatialChain) -> int:
     """The most bytes the chain's tensors hold at one op when computed whole: each from the op
     writing it (an input: from the start) to the last op reading it."""
-    graph, sizes = chain.graph, _tensor_bytes(chain)
+    graph, sizes = chain.graph, chain.tensor_bytes()
     last_read = {t: k for k, reads in enumerate(graph.reads) for t, _ in reads}
     peak = 0
     for k in range(len(graph.reads)):
@@ -278,19 +282,6 @@ def _held_whole(chain: SpatialChain) -> int:
         live = [t for t in range(written + 1) if t == written or last_read.get(t, -1) >= k]
         peak = max(peak, sum(sizes[t] for t in live))
     return peak
-
-
-def _tensor_bytes(chain: SpatialChain) -> list[int]:
-    """Bytes of each tensor of the chain, the inputs first."""
-    graph = chain.graph
-    return [
-        size * (graph.height_of(t) if t >= graph.inputs else _input_rows(chain, t))
-        for t, size in enumerate(chain.row_bytes)
-    ]
-
-
-def _input_rows(chain: SpatialChain, tensor: int) -> int:
-    return next(w.in_rows for reads in chain.graph.reads for t, w in reads if t == tensor)
 
 
 def _cuts(ops: list[Operation], reads: dict[Operation, tuple]) -> list[int]:

@@ -86,8 +86,9 @@ class RowGraph:
                 if not 0 <= t < self.inputs + k:
                     raise ValueError(f"op {k} reads tensor {t}, which is not written before it")
                 height = self.height_of(t)
-                if height is not None and height != window.in_rows:
-                    raise ValueError(f"op {t - self.inputs} writes {height} rows, op {k} reads {window.in_rows}")
+                if height != window.in_rows:
+                    writer = f"op {t - self.inputs} writes" if t >= self.inputs else f"input {t} has"
+                    raise ValueError(f"{writer} {height} rows, op {k} reads {window.in_rows}")
 
     @classmethod
     def chain(cls, windows: Sequence[RowWindow]) -> RowGraph:
@@ -98,9 +99,15 @@ class RowGraph:
         """Rows of the output."""
         return self.reads[-1][0][1].out_rows
 
-    def height_of(self, tensor: int) -> int | None:
-        """Rows of a tensor an op writes (None for an input)."""
-        return self.reads[tensor - self.inputs][0][1].out_rows if tensor >= self.inputs else None
+    def height_of(self, tensor: int) -> int:
+        """Rows of a tensor: those its op writes, or an input's as its first reader reads it
+        (every reader must read as many)."""
+        if tensor >= self.inputs:
+            return self.reads[tensor - self.inputs][0][1].out_rows
+        first = next((w for reads in self.reads for t, w in reads if t == tensor), None)
+        if first is None:
+            raise ValueError(f"input {tensor} is read by no op")
+        return first.in_rows
 
     @property
     def intermediates(self) -> range:
