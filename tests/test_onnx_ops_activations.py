@@ -1,5 +1,5 @@
-"""LeakyRelu, PRelu, Elu, Selu, Celu, HardSigmoid, HardSwish, Softplus, Softsign, Gelu and
-Mish, decomposed into nn ops, against onnxruntime on drawn shapes, values and attributes, at
+"""LeakyRelu, PRelu, Elu, Selu, Celu, HardSigmoid, HardSwish, Softplus, Softsign, Gelu, Mish,
+Shrink and LRN, decomposed into nn ops, against onnxruntime on drawn shapes, values and attributes, at
 every version cfmem accepts: the reference interpreter and the planned flat form."""
 
 from __future__ import annotations
@@ -34,6 +34,7 @@ ATTRIBUTES = {
     "Gelu": {"approximate": st.sampled_from(["none", "tanh"])},
     "Mish": {},
     "PRelu": {},
+    "Shrink": {"lambd": st.floats(0, 2, width=32), "bias": st.floats(-1, 1, width=32)},
 }
 """Each op's attributes and how they are drawn (an attribute may also be left out)."""
 
@@ -80,3 +81,34 @@ def test_an_unknown_gelu_approximation_is_refused(tmp_path):
     with pytest.raises(OnnxImportError) as err:
         Importer(model, "w.bin").import_graph({}, {})
     assert str(err.value) == "node g (Gelu): Gelu approximate 'fast' is not one of none, tanh"
+
+
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.data())
+def test_lrn_matches_onnxruntime_on_drawn_shapes_and_attributes(tmp_path, data):
+    """onnxruntime takes odd sizes only; a size above the channel count sums them all."""
+    shape = data.draw(st.tuples(st.integers(1, 2), st.integers(1, 9), st.integers(1, 3), st.integers(1, 3)), label="shape")
+    x = data.draw(arrays(np.float32, shape, elements=st.floats(-6, 6, width=32)), label="x")
+    attrs = {"size": data.draw(st.sampled_from([1, 3, 5, 11]), label="size")}
+    for name, values in (("alpha", st.floats(2**-13, 1, width=32)), ("beta", st.floats(0.5, 1, width=32)), ("bias", POSITIVE)):
+        if data.draw(st.booleans(), label=f"set {name}"):
+            attrs[name] = data.draw(values, label=name)
+    check(tmp_path, "LRN", x, attrs, max(OLDEST_OPSET, data.draw(st.sampled_from(OPERATOR_VERSIONS["LRN"]), label="version")))
+
+
+@pytest.mark.parametrize("size", [2, 4])
+def test_lrn_of_an_even_size_sums_one_more_channel_after_than_before(tmp_path, size):
+    """The ONNX formula (onnxruntime refuses even sizes): channels c - floor((size - 1) / 2) to
+    c + ceil((size - 1) / 2)."""
+    from test_onnx_ops_mapping import cfmem_runs
+
+    x = np.random.default_rng(size).standard_normal((1, 6, 2, 3)).astype(np.float32)
+    node = h.make_node("LRN", ["x"], ["y"], size=size, alpha=0.5, beta=0.75, bias=1.0)
+    graph = h.make_graph([node], "g", [h.make_tensor_value_info("x", T.FLOAT, x.shape)], [h.make_tensor_value_info("y", T.FLOAT, x.shape)])
+    model = h.make_model(graph, opset_imports=[h.make_opsetid("", 13)], ir_version=8)
+    _, got, flat = cfmem_runs(tmp_path, model, {"x": x})
+    before, after = (size - 1) // 2, size // 2
+    sums = np.stack([(x[:, max(0, c - before) : c + after + 1] ** 2).sum(axis=1) for c in range(6)], axis=1)
+    want = x / (1.0 + 0.5 / size * sums) ** 0.75
+    np.testing.assert_allclose(got["y"], want, rtol=1e-5, atol=1e-6)
+    np.testing.assert_array_equal(flat["y"], got["y"])

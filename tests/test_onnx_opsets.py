@@ -280,6 +280,8 @@ CASES = {
     },
     "Gelu": lambda opset: unary("Gelu", floats(2, 3) * 3, approximate="tanh"),
     "ThresholdedRelu": lambda opset: unary("ThresholdedRelu", floats(2, 3) * 3, alpha=0.5),
+    "Shrink": lambda opset: unary("Shrink", floats(2, 3) * 3, lambd=0.7, bias=0.3),
+    "LRN": lambda opset: unary("LRN", floats(1, 5, 2, 3) * 2, size=3, alpha=0.5, beta=0.6, bias=1.5),
     "PRelu": lambda opset: with_known("PRelu", floats(2, 3, 4) * 3, {"slope": floats(3, 1)}),
     "Reciprocal": lambda opset: unary("Reciprocal", np.sign(floats(2, 3)) * (np.abs(floats(2, 3)) + 0.5)),
     "Round": lambda opset: unary("Round", np.array([[-2.5, -1.5, -0.5], [0.5, 1.5, 2.4]], np.float32)),

@@ -474,6 +474,10 @@ def activation(imp, node, inputs):
         return [b.div(x, b.add(b.abs(x), k(1.0)), out)]
     if op == "Mish":
         return [b.mul(x, b.tanh(softplus()), out)]
+    if op == "Shrink":  # x + bias below -lambd, x - bias above lambd, 0 between
+        lambd, bias = attr(node, "lambd", 0.5), attr(node, "bias", 0.0)
+        low = b.select(b.cmp("lt", x, k(-lambd)), b.add(x, k(bias)), k(0.0))
+        return [b.select(b.cmp("gt", x, k(lambd)), b.sub(x, k(bias)), low, out)]
     approximate = attr(node, "approximate", b"none")
     approximate = approximate.decode() if isinstance(approximate, bytes) else approximate
     if approximate == "tanh":  # 0.5 x (1 + tanh(sqrt(2 / pi) (x + 0.044715 x^3)))
@@ -485,6 +489,30 @@ def activation(imp, node, inputs):
     else:
         raise OnnxImportError(f"Gelu approximate {approximate!r} is not one of none, tanh")
     return [b.mul(b.mul(x, k(0.5)), b.add(gate, k(1.0)), out)]
+
+
+def lrn(imp, node, inputs):
+    """LRN over the channels of an NCHW tensor: ``x / (bias + alpha / size * s) ** beta``, ``s``
+    the sum of squares over ``size`` channels around each (``(size - 1) // 2`` before it). The
+    sum is a mean: the squares as one image of channels x pixels, zero-padded along the
+    channels and average-pooled ``size`` channels at a time."""
+    b = imp.b
+    x = f32_operand(imp, inputs[0], node.output[0])
+    xs = b.shape(x)
+    if len(xs) != 4:
+        raise OnnxImportError(f"LRN of a rank-{len(xs)} input is not supported (NCHW only)")
+    size = attr(node, "size")
+    if not isinstance(size, int) or size < 1:
+        raise OnnxImportError(f"LRN size must be a positive integer, not {size!r}")
+    alpha, beta, bias = attr(node, "alpha", 1e-4), attr(node, "beta", 0.75), attr(node, "bias", 1.0)
+    out = out_name(imp, node)
+    n, c, height, width = xs
+    squares = b.reshape(b.mul(x, x), [n, 1, c, height * width])
+    before = (size - 1) // 2
+    padded = b.pad(squares, [0, 0, before, 0, 0, 0, size - 1 - before, 0])
+    mean = b.reshape(b.avg_pool2d(padded, (size, 1), stride=1), xs)
+    scale = b.add(b.mul(mean, number(imp, alpha, f"{out}_alpha")), number(imp, bias, f"{out}_bias"))
+    return [b.div(x, b.pow(scale, number(imp, beta, f"{out}_beta")), out)]
 
 
 def clip(imp, node, inputs):
@@ -2307,7 +2335,8 @@ HANDLER_OPS: tuple[tuple[tuple[str, ...], Handler], ...] = (
     (("Size",), size_op),
     ((*BINARY, "Pow"), binary),
     ((*UNARY, "Sqrt", "Exp", "Neg", "Log", "Abs", "Floor", "Ceil", "Round", "Sign", "Erf", "Sin", "Cos", "Reciprocal"), unary),
-    (("LeakyRelu", "PRelu", "Elu", "Selu", "Celu", "HardSigmoid", "HardSwish", "Softplus", "Softsign", "Gelu", "Mish", "ThresholdedRelu"), activation),
+    (("LeakyRelu", "PRelu", "Elu", "Selu", "Celu", "HardSigmoid", "HardSwish", "Softplus", "Softsign", "Gelu", "Mish", "ThresholdedRelu", "Shrink"), activation),
+    (("LRN",), lrn),
     (("Max", "Min", "Sum", "Mean"), variadic),
     (("Clip",), clip),
     ((*COMPARE,), compare),

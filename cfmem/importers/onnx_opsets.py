@@ -60,6 +60,8 @@ OPERATOR_VERSIONS: dict[str, tuple[int, ...]] = {
     "Gelu": (20,),
     "Mish": (18, 22),
     "ThresholdedRelu": (10, 22),
+    "Shrink": (9,),
+    "LRN": (1, 13),
     "Clip": (6, 11, 12, 13),
     "Equal": (7, 11, 13, 19),
     "Greater": (7, 9, 13),

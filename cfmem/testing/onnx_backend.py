@@ -205,7 +205,6 @@ REFUSALS: dict[str, tuple[str, str]] = {
             "Conv3d_stride_padding", "MaxPool3d", "MaxPool3d_stride", "MaxPool3d_stride_padding",
         )
     },
-    **{f"real/test_{name}": ("LRN", "not yet: LRN") for name in ("bvlc_alexnet", "inception_v1", "zfnet512")},
     **{
         f"simple/test_expand_shape_model{k}": ("computed at run time", "not yet: a shape given as a graph input")
         for k in (1, 2, 3, 4)
@@ -217,7 +216,6 @@ REFUSALS: dict[str, tuple[str, str]] = {
             (5, "SequenceConstruct"), (6, "SplitToSequence"), (7, "DOUBLE"), (8, "must be positive"),
         )
     },
-    "simple/test_shrink": ("Shrink", "not yet: Shrink"),
     **{
         f"simple/test_strnorm_model_{name}": ("STRING", "string tensors: an edge AI chip computes numbers only")
         for name in (
