@@ -1,5 +1,6 @@
 """Conv and pooling attributes on tiny models against onnxruntime: asymmetric pads, strides,
-dilations, groups, every ``auto_pad``, ``ceil_mode`` and ``count_include_pad``, 1-D and 2-D,
+dilations, groups, every ``auto_pad``, ``ceil_mode`` and ``count_include_pad``, 1-D and 2-D
+(and 3-D Conv and MaxPool),
 imported and also lowered and planned; what the importer refuses is refused by op and node
 in one line."""
 
@@ -104,6 +105,13 @@ AUTO_PADS = ("NOTSET", "SAME_UPPER", "SAME_LOWER", "VALID")
 
 SUPPORTED = {
     # 2-D Conv: pads (top, left, bottom, right) all different, so any misreading changes the result
+    "conv3d-groups-strides-dilations-asymmetric-pads": conv(
+        (2, 4, 5, 6, 5), (6, 2, 2, 3, 2), group=2, strides=[2, 1, 2], dilations=[2, 1, 1], pads=[1, 0, 2, 0, 1, 1]
+    ),
+    "conv3d-SAME_UPPER-no-bias": conv((1, 2, 4, 5, 3), (3, 2, 3, 2, 2), bias=False, strides=[2, 2, 1], auto_pad="SAME_UPPER"),
+    "maxpool3d-strides-pads-dilations": pool(
+        "MaxPool", (2, 3, 5, 6, 4), kernel_shape=[3, 2, 2], strides=[2, 2, 1], dilations=[1, 2, 1], pads=[1, 0, 1, 2, 1, 0]
+    ),
     "conv2d-asymmetric-pads": conv((1, 2, 6, 7), (3, 2, 3, 3), pads=[0, 1, 2, 3]),
     "conv2d-asymmetric-pads-other-way": conv((1, 2, 5, 6), (2, 2, 2, 3), pads=[2, 0, 1, 2]),
     "conv2d-strides-pads": conv((1, 2, 7, 8), (3, 2, 3, 2), strides=[2, 3], pads=[1, 0, 0, 2]),
@@ -220,8 +228,8 @@ def test_conv_and_pooling_attributes_match_onnxruntime(tmp_path, node):
 
 @st.composite
 def conv_nodes(draw) -> Node:
-    """A Conv of 1 or 2 spatial dimensions with any supported window and grouping."""
-    spatial = draw(st.sampled_from((1, 2)))
+    """A Conv of 1, 2 or 3 spatial dimensions with any supported window and grouping."""
+    spatial = draw(st.sampled_from((1, 2, 3)))
     groups = draw(st.sampled_from((1, 2)))
     per_group_in, per_group_out = draw(st.integers(1, 2)), draw(st.integers(1, 2))
     kernel = draw(st.lists(st.integers(1, 3), min_size=spatial, max_size=spatial))
@@ -242,15 +250,18 @@ def conv_nodes(draw) -> Node:
 
 @st.composite
 def pool_nodes(draw) -> Node:
-    """A MaxPool or AveragePool of 1 or 2 spatial dimensions with any supported window."""
+    """A MaxPool or AveragePool of 1 or 2 spatial dimensions with any supported window, or a
+    3-D MaxPool with explicit pads."""
     op = draw(st.sampled_from(("MaxPool", "AveragePool")))
-    spatial = draw(st.sampled_from((1, 2)))
+    spatial = draw(st.sampled_from((1, 2, 3) if op == "MaxPool" else (1, 2)))
     kernel = draw(st.lists(st.integers(1, 3), min_size=spatial, max_size=spatial))
-    auto_pad = draw(st.sampled_from(AUTO_PADS))
+    auto_pad = draw(st.sampled_from(AUTO_PADS if spatial < 3 else ("NOTSET",)))
     # a SAME pooling with a stride past the kernel may need a negative padding: refused
     stride_limits = kernel if auto_pad.startswith("SAME") else [3] * spatial
     attrs = {"kernel_shape": kernel, "strides": [draw(st.integers(1, limit)) for limit in stride_limits]}
-    attrs["ceil_mode"] = draw(st.sampled_from((0, 1)))
+    attrs["ceil_mode"] = draw(st.sampled_from((0, 1) if spatial < 3 else (0,)))
+    if spatial == 3:
+        attrs["dilations"] = [draw(st.integers(1, 2)) for _ in kernel]
     if op == "AveragePool":
         attrs["count_include_pad"] = draw(st.sampled_from((0, 1)))
     if auto_pad == "NOTSET":
@@ -269,9 +280,9 @@ def test_drawn_conv_and_pooling_attributes_match_onnxruntime(tmp_path_factory, n
 
 
 REFUSED = {
-    "conv3d": (
-        conv((1, 2, 3, 3, 3), (2, 2, 2, 2, 2)),
-        "node n (Conv): Conv with 3 spatial dimensions is not supported (1 or 2)",
+    "conv4d": (
+        conv((1, 2, 3, 3, 3, 3), (2, 2, 2, 2, 2, 2)),
+        "node n (Conv): Conv with 4 spatial dimensions is not supported (1, 2 or 3)",
     ),
     "maxpool1d-dilations-SAME_UPPER": (
         pool("MaxPool", (1, 1, 6), kernel_shape=[2], dilations=[2], auto_pad="SAME_UPPER"),
@@ -282,9 +293,13 @@ REFUSED = {
         Node("MaxPool", (1, 1, 4, 4), {"kernel_shape": [2, 2]}, outputs=("y", "indices")),
         "node n (MaxPool): the Indices output of MaxPool is not supported",
     ),
-    "maxpool3d": (
-        pool("MaxPool", (1, 1, 3, 3, 3), kernel_shape=[2, 2, 2]),
-        "node n (MaxPool): MaxPool with 3 spatial dimensions is not supported (1 or 2)",
+    "maxpool3d-ceil-mode": (
+        pool("MaxPool", (1, 1, 3, 3, 3), kernel_shape=[2, 2, 2], strides=[2, 2, 2], ceil_mode=1),
+        "node n (MaxPool): a 3-D MaxPool with ceil_mode or auto_pad is not supported",
+    ),
+    "avgpool3d": (
+        pool("AveragePool", (1, 1, 3, 3, 3), kernel_shape=[2, 2, 2]),
+        "node n (AveragePool): AveragePool with 3 spatial dimensions is not supported (1 or 2)",
     ),
     "globalavgpool3d": (
         pool("GlobalAveragePool", (1, 1, 2, 2, 2)),
@@ -332,7 +347,7 @@ def test_onnxruntime_does_not_run_a_conv_with_same_padding_and_a_dilation(tmp_pa
 
 
 def test_cfmem_import_reports_a_refused_conv_in_one_located_line(tmp_path, capsys):
-    node, message = REFUSED["conv3d"]
+    node, message = REFUSED["conv4d"]
     model, _ = node.model()
     path = save(tmp_path, model)
     assert cli.main(["import", str(path), "-o", str(tmp_path / "m.mlir")]) == 1

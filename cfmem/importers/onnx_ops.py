@@ -584,6 +584,8 @@ def where(imp, node, inputs):
 
 SPATIAL_DIMENSIONS = (1, 2)
 """Spatial ranks of Conv and pooling; 1-D runs as 2-D over a height of 1."""
+SPATIAL_DIMENSIONS_CONV = (1, 2, 3)
+"""Conv and float MaxPool also take 3 (as 2-D ops, one per tap of the kernel along the depth)."""
 
 SAME_PAD_SPLIT: dict[str, Callable[[int], tuple[int, int]]] = {
     "SAME_UPPER": lambda total: (total // 2, total - total // 2),
@@ -662,10 +664,11 @@ def same_padding(win: Window, sizes: Sequence[int]) -> list[int]:
     return [(-(-size // stride) - 1) * stride + span - size for size, span, stride in zip(sizes, win.spans(), win.strides)]
 
 
-def check_spatial(node: onnx.NodeProto, spatial: int, input_rank: int) -> None:
-    """A one-line error unless ``spatial`` is supported and the input is (N, C, *spatial)."""
-    if spatial not in SPATIAL_DIMENSIONS:
-        supported = " or ".join(map(str, SPATIAL_DIMENSIONS))
+def check_spatial(node: onnx.NodeProto, spatial: int, input_rank: int, dimensions: tuple[int, ...] = SPATIAL_DIMENSIONS) -> None:
+    """A one-line error unless ``spatial`` is one of ``dimensions`` and the input is (N, C,
+    *spatial)."""
+    if spatial not in dimensions:
+        supported = ", ".join(map(str, dimensions[:-1])) + f" or {dimensions[-1]}"
         raise OnnxImportError(f"{node.op_type} with {spatial} spatial dimensions is not supported ({supported})")
     if input_rank != spatial + 2:
         raise OnnxImportError(f"{node.op_type} over {spatial} spatial dimensions needs an input of rank {spatial + 2}, not {input_rank}")
@@ -690,7 +693,7 @@ def from_nchw(imp: Importer, y: SSAValue, spatial: int, name: str) -> SSAValue:
 def conv_window(imp: Importer, node: onnx.NodeProto, x: SSAValue, w: np.ndarray) -> tuple[SSAValue, dict]:
     """A Conv-like node's input as NCHW and the window properties of nn's 2-D convolutions."""
     xs = imp.b.shape(x)
-    check_spatial(node, w.ndim - 2, len(xs))
+    check_spatial(node, w.ndim - 2, len(xs), SPATIAL_DIMENSIONS_CONV)
     win = window(node, xs[2:], list(w.shape[2:])).as_2d()
     props = {
         "strides": nc.i64_array(win.strides),
@@ -704,6 +707,8 @@ def conv_window(imp: Importer, node: onnx.NodeProto, x: SSAValue, w: np.ndarray)
 def conv(imp, node, inputs):
     x, w, bias = (inputs + [None])[:3]
     w = known(w, "Conv weights")
+    if w.ndim == 5:
+        return [conv3d(imp, node, f32_operand(imp, x, node.input[0]), w, bias)]
     x, props = conv_window(imp, node, f32_operand(imp, x, node.input[0]), w)
     operands = [x, imp.runtime(w.reshape(as_nchw(w.shape)).astype(imp.float_dtype), node.input[1])]
     if bias is not None:
@@ -711,6 +716,68 @@ def conv(imp, node, inputs):
     name = out_name(imp, node)
     y = make(imp, nc.Conv2dOp, operands, props, name + ("_2d" if w.ndim == 3 else ""))
     return [from_nchw(imp, y, w.ndim - 2, name)]
+
+
+def depth_taps(imp: Importer, x: SSAValue, win: Window, fill: float, name: str) -> tuple[list[SSAValue], int]:
+    """For a 3-D window over an (N, C, D, H, W) tensor: per tap of the kernel along D, the
+    input rows that tap reads for every output depth, as one (N * D_out, C, H, W) batch (the
+    depth padded with ``fill``); and D_out."""
+    b = imp.b
+    n, c, d, h, w = b.shape(x)
+    begin, end = win.pads[0], win.pads[3]
+    if begin or end:
+        x = b.pad(x, [0, 0, begin, 0, 0, 0, 0, end, 0, 0], value=fill, name=imp.name(f"{name}_depth_padded", "pad"))
+    span, stride, dilation = win.spans()[0], win.strides[0], win.dilations[0]
+    depth = (d + begin + end - span) // stride + 1
+    if depth < 1:
+        raise OnnxImportError(f"a 3-D window of depth {span} does not fit an input of depth {d} padded by {begin} and {end}")
+    by_depth = b.transpose(x, [0, 2, 1, 3, 4], imp.name(f"{name}_by_depth", "transpose"))
+    taps = []
+    for k in range(win.kernel[0]):
+        first = k * dilation
+        rows = b.slice(by_depth, [first], [first + (depth - 1) * stride + 1], [1], [stride], imp.name(f"{name}_tap{k}", "slice"))
+        taps.append(reshape(imp, rows, (n * depth, c, h, w)))
+    return taps, depth
+
+
+def from_depth_batch(imp: Importer, y: SSAValue, n: int, depth: int, name: str) -> SSAValue:
+    """An (N * D_out, C, H, W) batch back as (N, C, D_out, H, W)."""
+    _, c, h, w = imp.b.shape(y)
+    return imp.b.transpose(reshape(imp, y, (n, depth, c, h, w)), [0, 2, 1, 3, 4], name)
+
+
+def window_2d_props(win: Window, groups: int | None) -> dict:
+    """nn's 2-D window properties for the H and W axes of a 3-D window."""
+    props = {
+        "strides": nc.i64_array(win.strides[1:]),
+        "pads": nc.i64_array([win.pads[1], win.pads[2], win.pads[4], win.pads[5]]),
+        "dilations": nc.i64_array(win.dilations[1:]),
+    }
+    if groups is not None:
+        props["groups"] = IntegerAttr(groups, i64)
+    return props
+
+
+def conv3d(imp: Importer, node: onnx.NodeProto, x: SSAValue, w: np.ndarray, bias) -> SSAValue:
+    """A 3-D Conv as 2-D convolutions, one per tap of the kernel along the depth: each reads,
+    for every output depth, the input depth its tap meets (``depth_taps``), and their sum is
+    the 3-D result."""
+    xs = imp.b.shape(x)
+    if len(xs) != 5:
+        raise OnnxImportError(f"Conv over 3 spatial dimensions needs an input of rank 5, not {len(xs)}")
+    win = window(node, xs[2:], list(w.shape[2:]))
+    name = out_name(imp, node)
+    taps, depth = depth_taps(imp, x, win, 0.0, name)
+    props = window_2d_props(win, int(attr(node, "group", 1)))
+    total = None
+    for k, tap in enumerate(taps):
+        kernel = imp.runtime(np.ascontiguousarray(w[:, :, k]).astype(imp.float_dtype), f"{node.input[1]}_tap{k}")
+        y = make(imp, nc.Conv2dOp, [tap, kernel], props, imp.name(f"{name}_tap{k}_conv", "conv"))
+        total = y if total is None else imp.b.add(total, y)
+    if bias is not None:
+        b = f32_operand(imp, bias, node.input[2])
+        total = imp.b.add(total, reshape(imp, b, (imp.b.shape(b)[0], 1, 1)))
+    return from_depth_batch(imp, total, xs[0], depth, name)
 
 
 def conv_transpose(imp, node, inputs):
@@ -961,7 +1028,9 @@ def pool(imp, node, inputs):
     kernel = list(attr(node, "kernel_shape"))
     spatial = len(kernel)
     xs = imp.b.shape(x)
-    check_spatial(node, spatial, len(xs))
+    if spatial == 3 and node.op_type == "MaxPool" and not quantized and len(xs) == 5:
+        return [max_pool3d(imp, node, x, kernel)]
+    check_spatial(node, spatial, len(xs), SPATIAL_DIMENSIONS_CONV if node.op_type == "MaxPool" and not quantized else SPATIAL_DIMENSIONS)
     if len(node.output) > 1 and node.output[1]:
         raise OnnxImportError(f"the Indices output of {node.op_type} is not supported")
     win = window(node, xs[2:], kernel)
@@ -990,6 +1059,29 @@ def pool(imp, node, inputs):
     name = out_name(imp, node)
     y = make(imp, cls, [x], props, name + ("_2d" if spatial == 1 else ""))
     return [from_nchw(imp, y, spatial, name)]
+
+
+def max_pool3d(imp: Importer, node: onnx.NodeProto, x: SSAValue, kernel: list[int]) -> SSAValue:
+    """A 3-D MaxPool as the largest of 2-D max pools, one per tap of the kernel along the depth
+    (``depth_taps``, the depth padded with -inf, which no window takes)."""
+    xs = imp.b.shape(x)
+    if len(xs) != 5:
+        raise OnnxImportError(f"MaxPool over 3 spatial dimensions needs an input of rank 5, not {len(xs)}")
+    if len(node.output) > 1 and node.output[1]:
+        raise OnnxImportError("the Indices output of MaxPool is not supported")
+    win = window(node, xs[2:], kernel)
+    if attr(node, "ceil_mode", 0) or auto_pad_of(node) != "NOTSET":
+        raise OnnxImportError("a 3-D MaxPool with ceil_mode or auto_pad is not supported")
+    name = out_name(imp, node)
+    taps, depth = depth_taps(imp, x, win, -np.inf, name)
+    props = {"kernel": nc.i64_array(win.kernel[1:]), **window_2d_props(win, None)}
+    if all(d == 1 for d in win.dilations[1:]):
+        del props["dilations"]
+    best = None
+    for k, tap in enumerate(taps):
+        y = make(imp, nc.MaxPool2dOp, [tap], props, imp.name(f"{name}_tap{k}_pool", "maxpool"))
+        best = y if best is None else imp.b.max(best, y)
+    return from_depth_batch(imp, best, xs[0], depth, name)
 
 
 def global_avg_pool(imp, node, inputs):

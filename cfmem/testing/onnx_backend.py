@@ -199,13 +199,6 @@ REFUSALS: dict[str, tuple[str, str]] = {
         for name in ("add", "add_and_mul")
     },
     **{
-        f"pytorch-converted/test_{name}": ("3 spatial dimensions", "not yet: 3-D convolutions and pools")
-        for name in (
-            "Conv3d", "Conv3d_dilated", "Conv3d_dilated_strided", "Conv3d_groups", "Conv3d_no_bias", "Conv3d_stride",
-            "Conv3d_stride_padding", "MaxPool3d", "MaxPool3d_stride", "MaxPool3d_stride_padding",
-        )
-    },
-    **{
         f"simple/test_expand_shape_model{k}": ("computed at run time", "not yet: a shape given as a graph input")
         for k in (1, 2, 3, 4)
     },
