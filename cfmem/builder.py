@@ -305,6 +305,10 @@ class GraphBuilder:
         self._args.append(arg)
         return arg
 
+    def is_input(self, value: SSAValue) -> bool:
+        """Whether ``value`` is an argument of the function being built."""
+        return any(value is arg for arg in self._args)
+
     def _tensor_type(self, shape: Sequence[int], what: str, element: Attribute = f32) -> TensorType:
         if not all(isinstance(d, int | np.integer) and d > 0 for d in shape):
             raise GraphBuildError(f"{what}: shape {list(shape)} must be positive integers")

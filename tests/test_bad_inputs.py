@@ -125,7 +125,7 @@ CASES: dict[str, Callable[[Path], list[str]]] = {
     "missing-input": lambda d: ["run", EXAMPLE, "--inputs", npz(d, nothing=np.zeros(1))],
     "wrong-input-shape": lambda d: ["run", write(d, "m.mlir", TINY.format(where="seed(1)")), "--inputs", npz(d, x=np.zeros((2, 4), np.float32))],
     "missing-output-dir": lambda d: ["opt", EXAMPLE, "-p", "nn-plan-memory", "-o", "nodir/out.mlir"],
-    "unsupported-onnx-op": lambda d: ["import", onnx_model(d, "m.onnx", "Shrink"), "-o", "out.mlir"],
+    "unsupported-onnx-op": lambda d: ["import", onnx_model(d, "m.onnx", "Bernoulli"), "-o", "out.mlir"],
     "corrupt-onnx": lambda d: ["import", write(d, "m.onnx", b"\x08\x07garbage" * 10), "-o", "out.mlir"],
     "symbolic-onnx-input": lambda d: ["import", onnx_model(d, "m.onnx", batch="N"), "-o", "out.mlir"],
     "bad-input-shape-option": lambda d: ["import", onnx_model(d, "m.onnx"), "-o", "out.mlir", "--input-shape", "x=1,a"],

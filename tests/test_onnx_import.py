@@ -174,7 +174,7 @@ def test_cfmem_import_then_cfmem_run_reproduce_onnxruntime(tmp_path):
 
 
 def unsupported_model(tmp_path: Path) -> Path:
-    nodes = [h.make_node("Relu", ["x"], ["r"]), h.make_node("Shrink", ["r"], ["out"], name="the_shrink")]
+    nodes = [h.make_node("Relu", ["x"], ["r"]), h.make_node("Bernoulli", ["r"], ["out"], name="the_bernoulli")]
     return save(tmp_path, nodes, [h.make_tensor_value_info("x", T.FLOAT, [1, 4])],
                 [h.make_tensor_value_info("out", T.FLOAT, [1, 4])], [])  # fmt: skip
 
@@ -190,7 +190,7 @@ def mistyped_model(tmp_path: Path) -> Path:
 @pytest.mark.parametrize(
     "case, args, message",
     [
-        ("unsupported", [], "node the_shrink (Shrink): unsupported ONNX op Shrink"),
+        ("unsupported", [], "node the_bernoulli (Bernoulli): unsupported ONNX op Bernoulli"),
         ("mistyped", [], "invalid ONNX model: [ShapeInferenceError] (op_type:Add): B has inconsistent type tensor(float)"),
         ("symbolic", [], "input 'x' has a symbolic dimension 'N' at position 0: fix it with --dim N=1"),
         ("symbolic", ["--dim", "M=2"], "--dim M: the model's inputs have no symbolic dimension 'M' (symbolic: N)"),
@@ -368,6 +368,23 @@ def test_an_integer_input_value_is_taken_exactly(tmp_path, value):
     imported = import_onnx(path, blob_file="model.weights.bin", input_values={name: parsed})
     got = run_function(imported.module, {"z": np.zeros(2, np.int64)}, base_dir=tmp_path).outputs
     assert next(iter(got.values())).tolist() == [value, value]
+
+
+def test_a_shape_given_as_an_input_is_fixed_by_a_list_of_input_values(tmp_path):
+    """Expand's shape is an input: the import says to fix it, and ``--input-value shape=2,1,3``
+    does (one number per element of the 1-D input); a list of the wrong length is refused."""
+    inputs = [h.make_tensor_value_info("x", T.FLOAT, [1, 3]), h.make_tensor_value_info("shape", T.INT64, [3])]
+    path = save(tmp_path, [h.make_node("Expand", ["x", "shape"], ["y"])], inputs, [h.make_tensor_value_info("y", T.FLOAT, [2, 1, 3])], [])
+    refused = cfmem("import", str(path), "-o", "m.mlir", cwd=tmp_path)
+    assert refused.returncode == 1 and "it is an input of the model: fix it with --input-value" in refused.stderr
+    assert onnx_import.parse_value_spec("shape=2,1,3") == ("shape", (2, 1, 3))
+    imported = import_onnx(path, blob_file="model.weights.bin", input_values={"shape": (2, 1, 3)})
+    x = RNG.standard_normal((1, 3)).astype(np.float32)
+    got = run_function(imported.module, {"x": x}, base_dir=tmp_path).outputs["y"]
+    np.testing.assert_array_equal(got, np.broadcast_to(x, (2, 1, 3)))
+    short = cfmem("import", str(path), "-o", "m.mlir", "--input-value", "shape=2,3", cwd=tmp_path)
+    assert short.returncode == 1 and short.stderr.count("\n") == 1
+    assert "--input-value shape: 2 numbers for an input of shape [3]" in short.stderr
 
 
 @pytest.mark.parametrize(

@@ -295,7 +295,7 @@ def test_top_k_at_run_time_k_is_refused_by_name():
         [h.make_tensor_value_info("values", T.FLOAT, None), h.make_tensor_value_info("indices", T.INT64, None)],
         opset=11,
     )
-    assert refusal(model) == "node n (TopK): TopK K must be a constant (it is computed at run time)"
+    assert refusal(model) == "node n (TopK): TopK K must be a constant (it is computed at run time; it is an input of the model: fix it with --input-value)"
 
 
 def test_top_k_counts_a_comparison_per_pair_along_the_axis_and_per_rank_and_slot():

@@ -159,7 +159,7 @@ def test_clip_bound_computed_at_run_time_is_refused_by_name(bound, inputs, x_kno
         inits,
         opset=13,
     )
-    assert refusal(model) == f"node n (Clip): Clip {bound} must be a constant (it is computed at run time)"
+    assert refusal(model) == f"node n (Clip): Clip {bound} must be a constant (it is computed at run time; it is an input of the model: fix it with --input-value)"
 
 
 # --- ReduceMean, ReduceSum -------------------------------------------------------------------------
@@ -190,7 +190,7 @@ def test_reduction_axes_computed_at_run_time_are_refused_by_name(op, opset, x_kn
         inits,
         opset=opset,
     )
-    assert refusal(model) == f"node n ({op}): {op} axes must be a constant (it is computed at run time)"
+    assert refusal(model) == f"node n ({op}): {op} axes must be a constant (it is computed at run time; it is an input of the model: fix it with --input-value)"
 
 
 # --- Conv ------------------------------------------------------------------------------------------

@@ -283,7 +283,7 @@ def test_mod_refuses_fmod_0_on_floats_fmod_1_on_integers_and_other_types():
 
 def test_expand_refuses_a_shape_computed_at_run_time_and_one_that_does_not_broadcast():
     message = refused("Expand", [("x", T.FLOAT, [2, 1]), ("s", T.INT64, [2])])
-    assert message == "node n (Expand): Expand shape must be a constant (it is computed at run time)"
+    assert message == "node n (Expand): Expand shape must be a constant (it is computed at run time; it is an input of the model: fix it with --input-value)"
     message = refused("Expand", [("x", T.FLOAT, [2, 3])], {"s": np.array([4], np.int64)})
     assert message == "node n (Expand): Expand of shape [2, 3] to [4]: the shapes do not broadcast"
     message = refused("Expand", [("x", T.FLOAT, [2, 1])], {"s": np.array([0], np.int64)})
@@ -292,7 +292,7 @@ def test_expand_refuses_a_shape_computed_at_run_time_and_one_that_does_not_broad
 
 def test_cumsum_refuses_an_axis_computed_at_run_time_of_two_values_or_out_of_range():
     message = refused("CumSum", [("x", T.FLOAT, [2, 3]), ("a", T.INT64, [])])
-    assert message == "node n (CumSum): CumSum axis must be a constant (it is computed at run time)"
+    assert message == "node n (CumSum): CumSum axis must be a constant (it is computed at run time; it is an input of the model: fix it with --input-value)"
     message = refused("CumSum", [("x", T.FLOAT, [2, 3])], {"a": np.array([0, 1], np.int64)})
     assert message == "node n (CumSum): CumSum axis [0, 1] must be one integer"
     message = refused("CumSum", [("x", T.FLOAT, [2, 3])], {"a": np.array(-3, np.int64)})

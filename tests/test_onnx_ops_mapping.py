@@ -144,7 +144,7 @@ def test_reshape_to_a_shape_computed_at_run_time_is_refused_by_name():
         [info("x", T.FLOAT, [2, 3]), info("s", T.INT64, [2])],
         [info("y", T.FLOAT, None)],
     )
-    assert refusal(model) == "node n (Reshape): Reshape shape must be a constant (it is computed at run time)"
+    assert refusal(model) == "node n (Reshape): Reshape shape must be a constant (it is computed at run time; it is an input of the model: fix it with --input-value)"
 
 
 def test_unsqueeze_takes_a_scalar_axes_input_as_onnxruntime_does(tmp_path, rng):

@@ -323,7 +323,7 @@ def test_reduce_log_sum_exp_stays_finite_on_large_inputs(tmp_path):
 @pytest.mark.parametrize("op", ["ReduceMax", "ReduceL2", "ReduceLogSumExp"])
 def test_reduction_axes_computed_at_run_time_are_refused_by_name(op):
     m = model(op, 18, (2, 3), {}, runtime={"axes": np.zeros(1, np.int64)}, outputs={"y": None})
-    assert refusal(m) == f"node n ({op}): {op} axes must be a constant (it is computed at run time)"
+    assert refusal(m) == f"node n ({op}): {op} axes must be a constant (it is computed at run time; it is an input of the model: fix it with --input-value)"
 
 
 # --- Softmax, LogSoftmax, Hardmax ----------------------------------------------------------------

@@ -50,7 +50,8 @@ def runtime_input_refusal(op: str, names: list[str], runtime: dict[str, tuple[in
     return refusal(model)
 
 
-RUNTIME = "must be a constant (it is computed at run time)"
+RUNTIME = "must be a constant (it is computed at run time; it is an input of the model: fix it with --input-value)"
+"""The refusal of a value the import must know, given as an input of the model."""
 
 
 # --- Shape ---------------------------------------------------------------------------------------

@@ -516,7 +516,7 @@ def test_a_per_axis_scale_along_an_axis_the_tensor_lacks_is_refused():
 @pytest.mark.parametrize(
     "change, message",
     [
-        ({"w": None}, "QLinearConv weights must be a constant (it is computed at run time)"),
+        ({"w": None}, "QLinearConv weights must be a constant (it is computed at run time; it is an input of the model: fix it with --input-value)"),
         ({"b": None}, "QLinearConv bias must be a constant (it is computed at run time)"),
         ({"ys": None}, "QLinearConv y scale must be a constant (it is computed at run time)"),
         ({"xz": np.int32(1)}, "x has a zero point of type int32 (int8 or uint8 expected)"),

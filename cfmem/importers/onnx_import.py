@@ -155,19 +155,29 @@ def check_known_size(name: str, shape: Sequence[int], dtype: np.dtype, what: str
         )
 
 
-def parse_value_spec(spec: str) -> tuple[str, int | float]:
-    """``name=16000`` to ``("name", 16000)``: an integer stays an exact ``int`` (an int64
-    input needs all its digits, which a float does not hold); any other number is a float."""
+InputValue = int | float | tuple[int | float, ...]
+"""A value fixed for an input: one number for every element, or each element of a 1-D input."""
+
+
+def parse_value_spec(spec: str) -> tuple[str, InputValue]:
+    """``name=16000`` to ``("name", 16000)``, ``name=3,1`` to ``("name", (3, 1))``: an integer
+    stays an exact ``int`` (an int64 input needs all its digits, which a float does not hold);
+    any other number is a float."""
     name, sep, text = spec.partition("=")
+
+    def number(item: str) -> int | float:
+        try:
+            return int(item)
+        except ValueError:
+            return float(item)
+
     try:
         if not sep or not name:
             raise ValueError
-        try:
-            return name, int(text)
-        except ValueError:
-            return name, float(text)
+        items = [number(item) for item in text.split(",")]
+        return name, items[0] if len(items) == 1 and "," not in text else tuple(items)
     except ValueError:
-        raise OnnxImportError(f"bad --input-value {spec!r}: expected name=number") from None
+        raise OnnxImportError(f"bad --input-value {spec!r}: expected name=number or name=number,number,...") from None
 
 
 @dataclass
@@ -255,7 +265,7 @@ class Importer:
     def import_graph(
         self,
         input_shapes: Mapping[str, Sequence[int]],
-        input_values: Mapping[str, int | float],
+        input_values: Mapping[str, InputValue],
         dims: Mapping[str, int] | None = None,
     ) -> ImportedModel:
         graph = self.model.graph
@@ -443,9 +453,14 @@ def add_initializers(scope: Scope, graph: onnx.GraphProto) -> None:
             raise OnnxImportError(f"initializer {init.name!r} cannot be read: {_first_line(err)}") from None
 
 
-def _fixed_input(name: str, value: int | float, shape: tuple[int, ...], dtype: np.dtype) -> np.ndarray:
-    """``--input-value``: every element of the input is ``value``. An integer or bool input
-    takes a whole number in its range, exactly; a float input the nearest float, if finite."""
+def _fixed_input(name: str, value: InputValue, shape: tuple[int, ...], dtype: np.dtype) -> np.ndarray:
+    """``--input-value``: every element of the input is ``value``, or, for a tuple, the 1-D
+    input's elements are its numbers. An integer or bool input takes a whole number in its
+    range, exactly; a float input the nearest float, if finite."""
+    if isinstance(value, tuple):
+        if len(shape) != 1 or shape[0] != len(value):
+            raise OnnxImportError(f"--input-value {name}: {len(value)} numbers for an input of shape {list(shape)} (a list fixes a 1-D input of as many elements)")
+        return np.concatenate([_fixed_input(name, v, (1,), dtype) for v in value])
     check_known_size(name, shape, dtype, "input")
     dtype = np.dtype(dtype)
     shown = str(value) if isinstance(value, int) else f"{value:g}"
@@ -489,7 +504,7 @@ def import_onnx(
     *,
     blob_file: str,
     input_shapes: Mapping[str, Sequence[int]] | None = None,
-    input_values: Mapping[str, int | float] | None = None,
+    input_values: Mapping[str, InputValue] | None = None,
     dims: Mapping[str, int] | None = None,
     recurrence: str = "unroll",
 ) -> ImportedModel:

@@ -207,14 +207,18 @@ def attr(node: onnx.NodeProto, name: str, default=None):
     return default
 
 
-def known(value: Value | None, what: str) -> np.ndarray:
+def known(value: Value | None, what: str, imp: Importer | None = None) -> np.ndarray:
+    """``value`` when the import knows it; else a one-line error, which says how to fix it when
+    ``value`` is an input of the model (``imp`` given)."""
     if not isinstance(value, np.ndarray):
-        raise OnnxImportError(f"{what} must be a constant (it is computed at run time)")
+        given = imp is not None and isinstance(value, SSAValue) and imp.b.is_input(value)
+        how = "; it is an input of the model: fix it with --input-value" if given else ""
+        raise OnnxImportError(f"{what} must be a constant (it is computed at run time{how})")
     return value
 
 
-def ints(value: Value | None, what: str) -> list[int]:
-    return [int(v) for v in known(value, what).reshape(-1)]
+def ints(value: Value | None, what: str, imp: Importer | None = None) -> list[int]:
+    return [int(v) for v in known(value, what, imp).reshape(-1)]
 
 
 def shape_of(imp: Importer, value: Value) -> tuple[int, ...]:
@@ -517,8 +521,8 @@ def lrn(imp, node, inputs):
 
 def clip(imp, node, inputs):
     x = f32_operand(imp, inputs[0], node.output[0])
-    lo = float(known(inputs[1], "Clip min")) if len(inputs) > 1 and inputs[1] is not None else attr(node, "min", -np.inf)
-    hi = float(known(inputs[2], "Clip max")) if len(inputs) > 2 and inputs[2] is not None else attr(node, "max", np.inf)
+    lo = float(known(inputs[1], "Clip min", imp)) if len(inputs) > 1 and inputs[1] is not None else attr(node, "min", -np.inf)
+    hi = float(known(inputs[2], "Clip max", imp)) if len(inputs) > 2 and inputs[2] is not None else attr(node, "max", np.inf)
     return [imp.b.clamp(x, float(lo), float(hi), out_name(imp, node))]
 
 
@@ -1129,7 +1133,7 @@ def reduction_axes(imp, node, inputs, rank: int) -> list[int]:
     if version(imp, node) < AXES_INPUT_SINCE.get(node.op_type, 18):
         axes = list(attr(node, "axes", []))
     else:
-        axes = ints(inputs[1], f"{node.op_type} axes") if optional_input(inputs, 1) is not None else []
+        axes = ints(inputs[1], f"{node.op_type} axes", imp) if optional_input(inputs, 1) is not None else []
     if not axes:
         return [] if attr(node, "noop_with_empty_axes", 0) else list(range(rank))
     return sorted(normalize_axis(int(a), rank) for a in axes)
@@ -1214,7 +1218,7 @@ def softmax(imp, node, inputs):
 def cumsum(imp, node, inputs):
     """CumSum along a known axis (one integer), ``exclusive`` and ``reverse`` as attributes."""
     x = f32_operand(imp, inputs[0], node.input[0])
-    axis = ints(inputs[1], "CumSum axis")
+    axis = ints(inputs[1], "CumSum axis", imp)
     if len(axis) != 1:
         raise OnnxImportError(f"CumSum axis {axis} must be one integer")
     exclusive, reverse = bool(attr(node, "exclusive", 0)), bool(attr(node, "reverse", 0))
@@ -1327,7 +1331,7 @@ def resize_targets(imp: Importer, node: onnx.NodeProto, inputs: list, xs: Sequen
     if node.op_type == "Upsample" and version(imp, node) < 9:
         given_scales, given_sizes = list(attr(node, "scales")), None
     elif node.op_type == "Upsample" or version(imp, node) < 11:
-        given_scales, given_sizes = [float(v) for v in known(inputs[1], f"{node.op_type} scales").reshape(-1)], None
+        given_scales, given_sizes = [float(v) for v in known(inputs[1], f"{node.op_type} scales", imp).reshape(-1)], None
     else:
         scales_in, sizes_in = optional_input(inputs, 2), optional_input(inputs, 3)
         given_scales = [float(v) for v in known(scales_in, "Resize scales").reshape(-1)] if scales_in is not None else []
@@ -1597,7 +1601,7 @@ def repeat(imp: Importer, x: SSAValue, repeats: Sequence[int], name: str) -> SSA
 def tile(imp, node, inputs):
     """Tile with known repeats: the input concatenated with itself along each repeated axis."""
     x = f32_operand(imp, inputs[0], node.input[0])
-    repeats = ints(inputs[1], "Tile repeats")
+    repeats = ints(inputs[1], "Tile repeats", imp)
     rank = len(imp.b.shape(x))
     if len(repeats) != rank or any(r < 1 for r in repeats):
         raise OnnxImportError(f"Tile repeats {repeats} must be {rank} positive counts, one per axis of the input")
@@ -1608,7 +1612,7 @@ def expand(imp, node, inputs):
     """Expand to a known shape, broadcast with the input's both ways as ONNX defines it: the
     input gets the result's rank, then each of its size-1 axes is repeated to the result's size."""
     x = f32_operand(imp, inputs[0], node.input[0])
-    xs, shape = imp.b.shape(x), ints(inputs[1], "Expand shape")
+    xs, shape = imp.b.shape(x), ints(inputs[1], "Expand shape", imp)
     try:
         out = broadcast(xs, shape)
     except ValueError:
@@ -1679,7 +1683,7 @@ def transpose(imp, node, inputs):
 def reshape_op(imp, node, inputs):
     x = inputs[0]
     xs = imp.b.shape(x)
-    dims = ints(inputs[1], "Reshape shape")
+    dims = ints(inputs[1], "Reshape shape", imp)
     if not attr(node, "allowzero", 0):
         beyond = [k for k in range(len(xs), len(dims)) if dims[k] == 0]
         if beyond:
@@ -1714,7 +1718,7 @@ def squeeze(imp, node, inputs):
 def unsqueeze(imp, node, inputs):
     xs = list(imp.b.shape(inputs[0]))
     raw = attr(node, "axes")
-    raw = ints(inputs[1], "Unsqueeze axes") if raw is None else list(raw)
+    raw = ints(inputs[1], "Unsqueeze axes", imp) if raw is None else list(raw)
     for a in sorted(normalize_axis(int(a), len(xs) + len(raw)) for a in raw):
         xs.insert(a, 1)
     return [reshape(imp, inputs[0], xs, out_name(imp, node))]
@@ -1728,9 +1732,9 @@ def slice_op(imp, node, inputs):
         starts, ends = list(attr(node, "starts")), list(attr(node, "ends"))
         axes, steps = list(attr(node, "axes", range(len(starts)))), [1] * len(starts)
     else:
-        starts, ends = ints(inputs[1], "Slice starts"), ints(inputs[2], "Slice ends")
-        axes = ints(inputs[3], "Slice axes") if optional_input(inputs, 3) is not None else list(range(len(starts)))
-        steps = ints(inputs[4], "Slice steps") if optional_input(inputs, 4) is not None else [1] * len(starts)
+        starts, ends = ints(inputs[1], "Slice starts", imp), ints(inputs[2], "Slice ends", imp)
+        axes = ints(inputs[3], "Slice axes", imp) if optional_input(inputs, 3) is not None else list(range(len(starts)))
+        steps = ints(inputs[4], "Slice steps", imp) if optional_input(inputs, 4) is not None else [1] * len(starts)
     axes = [normalize_axis(a, rank) for a in axes]
     return [imp.b.slice(x, starts, ends, axes, steps, name=out_name(imp, node))]
 
@@ -1739,7 +1743,7 @@ def split(imp, node, inputs):
     x = inputs[0]
     xs = imp.b.shape(x)
     axis = normalize_axis(attr(node, "axis", 0), len(xs))
-    sizes = ints(inputs[1], "Split sizes") if len(inputs) > 1 and inputs[1] is not None else attr(node, "split")
+    sizes = ints(inputs[1], "Split sizes", imp) if len(inputs) > 1 and inputs[1] is not None else attr(node, "split")
     if sizes is None:
         n = attr(node, "num_outputs", len(node.output))
         chunk = -(-xs[axis] // n)
@@ -1785,7 +1789,7 @@ def top_k(imp, node, inputs):
     Indices as ``nn.top_k``, Values the input gathered there. ``largest`` and ``sorted`` exist
     from 11; unsorted results, whose order ONNX leaves open, come sorted too."""
     x = f32_operand(imp, inputs[0], node.input[0])
-    k = [attr(node, "k")] if version(imp, node) < 10 else ints(inputs[1], "TopK K")
+    k = [attr(node, "k")] if version(imp, node) < 10 else ints(inputs[1], "TopK K", imp)
     if len(k) != 1:
         raise OnnxImportError(f"TopK K {k} must hold one value")
     axis = IntegerAttr(attr(node, "axis", -1), i64)
@@ -1798,10 +1802,10 @@ def top_k(imp, node, inputs):
 def pad(imp, node, inputs):
     x = f32_operand(imp, inputs[0], node.input[0])
     rank = len(imp.b.shape(x))
-    pads = ints(inputs[1], "Pad pads") if len(inputs) > 1 and inputs[1] is not None else list(attr(node, "pads"))
-    value = float(known(inputs[2], "Pad value")) if len(inputs) > 2 and inputs[2] is not None else float(attr(node, "value", 0.0))
+    pads = ints(inputs[1], "Pad pads", imp) if len(inputs) > 1 and inputs[1] is not None else list(attr(node, "pads"))
+    value = float(known(inputs[2], "Pad value", imp)) if len(inputs) > 2 and inputs[2] is not None else float(attr(node, "value", 0.0))
     if len(inputs) > 3 and inputs[3] is not None:
-        axes = [normalize_axis(a, rank) for a in ints(inputs[3], "Pad axes")]
+        axes = [normalize_axis(a, rank) for a in ints(inputs[3], "Pad axes", imp)]
         full = [0] * (2 * rank)
         for k, a in enumerate(axes):
             full[a], full[rank + a] = pads[k], pads[len(axes) + k]
@@ -2236,7 +2240,7 @@ def run_quant_op(cls: type[nc.ComputeOp], x: np.ndarray, props: dict, element: A
 
 def qlinear_conv(imp, node, inputs):
     x_params = quant_params(node, inputs, 1, "x")
-    w = known(inputs[3], "QLinearConv weights")
+    w = known(inputs[3], "QLinearConv weights", imp)
     w_params = quant_params(node, inputs, 4, "w")
     y_params = quant_params(node, inputs, 6, "y")
     x = quantized_operand(imp, inputs[0], node.input[0], x_params)
@@ -2361,7 +2365,7 @@ def matmul_integer(imp, node, inputs):
 
 def conv_integer(imp, node, inputs):
     """ConvInteger: the i32 convolution of zero-point-centred int8/uint8 data and known weights."""
-    w = known(inputs[1], "ConvInteger weights")
+    w = known(inputs[1], "ConvInteger weights", imp)
     x, props = conv_window(imp, node, integer_data(imp, inputs[0], node.input[0]), w)
     weight = integer_data(imp, w.reshape(as_nchw(w.shape)), node.input[1])
     zeros = [integer_zero_point(imp, node, inputs, k, v) for k, v in ((2, x), (3, weight))]

@@ -34,8 +34,9 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         help="fix the symbolic dimension NAME (as the model names it) to SIZE in every input that has it; repeatable",
     )  # fmt: skip
     p.add_argument(
-        "--input-value", action="append", default=[], metavar="NAME=NUMBER",
-        help="fix input NAME to a value, every element of it (it stops being an input, and Ifs that depend on it fold); repeatable",
+        "--input-value", action="append", default=[], metavar="NAME=NUMBER[,NUMBER...]",
+        help="fix input NAME to a value, every element of it, or each element of a 1-D input given as a list (it stops"
+             " being an input: Ifs that depend on it fold, and a shape it gives becomes known); repeatable",
     )  # fmt: skip
     p.add_argument(
         "--recurrence", choices=("unroll", "loop"), default="unroll",
