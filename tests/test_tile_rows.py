@@ -344,11 +344,11 @@ def test_runs_only_leave_a_branching_group_to_the_runs_inside_it():
     np.testing.assert_allclose(_run(tiled, inputs)["c"], _run(module, inputs)["c"], rtol=1e-5, atol=1e-5)
 
 
-def test_compile_tile_also_compiles_the_fastest_tile_size_with_runs_only():
+def test_compile_tile_also_compiles_the_two_fastest_tile_sizes_with_runs_only():
     """At 75 % of the residual block's peak, runs only in tiles of 12 rows beat the branching
     chain in tiles of 12 (each tile of the whole block holds more at once); that compile is
-    kept, and is the only runs-only one. At 90 %, where the untiled compile is the fastest,
-    every size is compiled with runs only too."""
+    kept. Runs only are compiled at the two fastest tiled sizes, also at 90 %, where the
+    untiled compile is the fastest."""
     from cfmem.dma.timing import Chip
     from cfmem.fit import baseline_pingpong, timing_path
     from cfmem.fit_tiled import compile_tiled
@@ -359,14 +359,14 @@ def test_compile_tile_also_compiles_the_fastest_tile_size_with_runs_only():
     peak, _ = baseline_pingpong(module, chip, path)
     chosen = compile_tiled(module, chip, peak * 3 // 4, Path("."), None, "exact", "auto", path, True)
     fitting = {(rows, branching): c for rows, branching, c in chosen.tried if c is not None}
-    best_branching = min((c, rows) for (rows, branching), c in fitting.items() if rows is not None and branching)[1]
-    assert [(rows, b) for rows, b, _ in chosen.tried if not b] == [(best_branching, False)]
+    fastest = sorted((c, rows) for (rows, branching), c in fitting.items() if rows is not None and branching)
+    assert [(rows, b) for rows, b, _ in chosen.tried if not b] == [(rows, False) for _, rows in fastest[:2]]
     assert (chosen.tile_rows, chosen.branching) == (12, False) and chosen.compiled.cycles == min(fitting.values())
     assert chosen.describe() == "tiled, 12 rows per tile, runs only"
     chosen = compile_tiled(module, chip, peak * 9 // 10, Path("."), None, "exact", "auto", path, True)
-    sizes = [rows for rows, branching, _ in chosen.tried if branching and rows is not None]
-    assert chosen.describe() == "untiled"  # no tiled compile wins: runs only at every size
-    assert [(rows, b) for rows, b, _ in chosen.tried if not b] == [(rows, False) for rows in sizes] and len(sizes) == 5
+    assert chosen.describe() == "untiled"  # runs only at the two fastest tiled sizes, neither faster
+    fastest = sorted((c, rows) for rows, branching, c in chosen.tried if branching and rows is not None and c is not None)
+    assert [(rows, b) for rows, b, _ in chosen.tried if not b] == [(rows, False) for _, rows in fastest[:2]]
 
 
 EXCITE = """
