@@ -20,6 +20,7 @@ from cfmem.interp.flat import run_flat
 from cfmem.interp.golden import find_function, run_function
 from cfmem.interp.weights import numpy_dtype
 from cfmem.ir_io import make_context
+from cfmem.mlir_check.jit import MLIR_TIMEOUT
 from cfmem.signature import input_args
 
 Inputs = dict[str, np.ndarray]
@@ -107,9 +108,11 @@ def run_mlir(
     input_sets: list[Inputs],
     func_name: str | None = None,
     run_seconds: list[float] | None = None,
+    timeout: float = MLIR_TIMEOUT,
 ) -> list[dict[str, np.ndarray]]:
     """Outputs of the JIT-compiled module ``text`` (lowered from ``flat``) on each input set;
-    ``run_seconds`` (if given) receives the seconds of each compiled call."""
+    ``run_seconds`` (if given) receives the seconds of each compiled call; ``timeout`` bounds
+    the compile and the runs together."""
     from cfmem.mlir_check.jit import run_many_with_mlir
     from cfmem.signature import argument_names, result_names
 
@@ -120,7 +123,7 @@ def run_mlir(
         assert isinstance(arg.type, MemRefType)
         specs.append((tuple(arg.type.get_shape()), numpy_dtype(arg.type.get_element_type())))
     arrays = [[np.require(inputs[name], requirements="C") for name in argument_names(fn)] for inputs in input_sets]
-    outputs = run_many_with_mlir(text, arrays, specs, func_name=fn.sym_name.data, run_seconds=run_seconds)
+    outputs = run_many_with_mlir(text, arrays, specs, func_name=fn.sym_name.data, timeout=timeout, run_seconds=run_seconds)
     return [dict(zip(result_names(fn), out)) for out in outputs]
 
 
@@ -134,9 +137,11 @@ def check(
     atol: float = 1e-6,
     base_dir=None,
     func_name: str | None = None,
+    timeout: float = MLIR_TIMEOUT,
 ) -> list[Agreement]:
-    """Compare the runs on every input set; ``model`` None skips the golden run."""
-    mlir_runs = run_mlir(linalg_text(flat), flat, input_sets, func_name) if with_mlir else [None] * len(input_sets)
+    """Compare the runs on every input set; ``model`` None skips the golden run; ``timeout``:
+    seconds for the MLIR compile and runs."""
+    mlir_runs = run_mlir(linalg_text(flat), flat, input_sets, func_name, timeout=timeout) if with_mlir else [None] * len(input_sets)
     rows = []
     for inputs, mlir in zip(input_sets, mlir_runs):
         flat_run = run_flat(flat, inputs, func_name=func_name)

@@ -190,6 +190,8 @@ def test_one_input_set_says_which_outcomes_ran(tmp_path, how):
         ("--rtol", "-0.5", "must be a finite number >= 0, not -0.5"),
         ("--rtol", "-1e-5", "must be a finite number >= 0, not -1e-05"),  # a number, not an option
         ("--seed", "-1", "must be an integer from 0 to 9223372036854775807, not -1"),
+        ("--timeout", "0", "must be a positive number of seconds, not 0"),
+        ("--timeout", "inf", "must be a positive number of seconds, not inf"),
     ],
 )
 def test_bad_tolerance_or_seed_is_refused(tmp_path, option, value, message):
@@ -262,3 +264,13 @@ def test_the_input_search_runs_each_loop_zero_one_two_and_many_times_where_it_ca
     frames = re.search(r"loop#0 ([0-9, ]+?)(;| \(|$)", verdict).group(1)
     assert [int(n) for n in frames.split(", ")][:3] == [0, 1, 2] and int(frames.split(", ")[-1]) >= 3
     assert re.search(r"loop#1 [0-9, ]+( \(never [0-9a-z ]+\))?$", verdict)
+
+
+def test_a_timeout_too_short_for_upstream_mlir_is_one_line_and_the_default_is_the_one_documented(tmp_path):
+    from cfmem.mlir_check.jit import MLIR_TIMEOUT
+
+    result = run_cfmem("check-mlir", model(tmp_path, ARGUMENT_IF), "--timeout", "0.01")
+    assert result.returncode == 1
+    assert result.stderr.endswith("error: upstream MLIR: upstream MLIR did not finish within 0.01 s\n")
+    assert result.stderr.count("\n") == 1
+    assert f"(default: {MLIR_TIMEOUT:g})" in " ".join(run_cfmem("check-mlir", "--help").stdout.split())

@@ -24,6 +24,8 @@ from numpy.typing import DTypeLike
 from cfmem.mlir_check.errors import MlirCheckError
 
 INSTALL_HINT = "install with pip install 'cfmem[mlir]'"
+MLIR_TIMEOUT = 300.0
+"""Default seconds a worker may take to compile a module and run it on every input set."""
 OutputSpec = tuple[Sequence[int], DTypeLike]
 
 
@@ -45,7 +47,7 @@ def run_with_mlir(
     inputs: Sequence[np.ndarray],
     output_specs: Sequence[OutputSpec],
     func_name: str | None = None,
-    timeout: float = 300.0,
+    timeout: float = MLIR_TIMEOUT,
 ) -> list[np.ndarray]:
     """JIT-run one function of ``module_text`` and return its output buffers.
 
@@ -62,7 +64,7 @@ def run_many_with_mlir(
     input_sets: Sequence[Sequence[np.ndarray]],
     output_specs: Sequence[OutputSpec],
     func_name: str | None = None,
-    timeout: float = 300.0,
+    timeout: float = MLIR_TIMEOUT,
     run_seconds: list[float] | None = None,
 ) -> list[list[np.ndarray]]:
     """``run_with_mlir`` on each input set in turn, compiling the module once.
@@ -85,7 +87,7 @@ def run_many_with_mlir(
 
 
 def run_in_place_with_mlir(
-    module_text: str, input_sets: Sequence[Sequence[np.ndarray]], func_name: str | None = None, timeout: float = 300.0
+    module_text: str, input_sets: Sequence[Sequence[np.ndarray]], func_name: str | None = None, timeout: float = MLIR_TIMEOUT
 ) -> list[list[np.ndarray]]:
     """Call the function of ``module_text`` (see ``run_with_mlir``) once per input set, every
     argument a given buffer, and return the buffers as each call left them."""

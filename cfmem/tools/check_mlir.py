@@ -10,7 +10,7 @@ from pathlib import Path
 
 from cfmem.errors import CfmemError
 from cfmem.passes import DEFAULT_PLAN_PIPELINE
-from cfmem.planning.option_checks import check_seed, parsed_int
+from cfmem.planning.option_checks import OptionError, check_seed, check_time_limit, parsed_int
 from cfmem.tools.run import load_inputs
 
 
@@ -41,6 +41,10 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--rtol", type=float, default=1e-5, help="relative tolerance for the MLIR run (default: 1e-5)")
     p.add_argument("--atol", type=float, default=1e-6, help="absolute tolerance for the MLIR run (default: 1e-6)")
     p.add_argument("--no-mlir", action="store_true", help="skip the MLIR run (reference vs flat only)")
+    p.add_argument(
+        "--timeout", type=float, metavar="SECONDS",
+        help="seconds the upstream MLIR compile and runs may take together (default: 300)",
+    )  # fmt: skip
     p.add_argument(
         "--allow-untested", action="store_true",
         help="succeed even if the branch search leaves some branch outcome unrun (they are listed)",
@@ -138,6 +142,13 @@ def main(args: argparse.Namespace) -> int:
 
     check_tolerance(args.rtol, "--rtol")
     check_tolerance(args.atol, "--atol")
+    from cfmem.mlir_check.jit import MLIR_TIMEOUT
+
+    timeout = MLIR_TIMEOUT if args.timeout is None else args.timeout
+    try:
+        check_time_limit("--timeout", timeout)
+    except OptionError as err:
+        raise CfmemError(err.rule, err.option) from None
     module, source = load_module(args.model)
     base_dir = Path(args.model).parent
     try:
@@ -150,7 +161,7 @@ def main(args: argparse.Namespace) -> int:
         fn = find_function(flat, args.func)
         sets = input_sets(args, model, flat, fn, base_dir)
         rows = check(model, flat, sets, with_mlir=not args.no_mlir, rtol=args.rtol, atol=args.atol,
-                     base_dir=base_dir, func_name=args.func)
+                     base_dir=base_dir, func_name=args.func, timeout=timeout)
     except InterpError as err:
         raise CfmemError(str(err), source.locate(err.op)) from None
     except FootprintError as err:
