@@ -28,6 +28,34 @@ def fresh_rng():
     """Each test draws the same numbers whichever tests ran before it."""
     global RNG
     RNG = np.random.default_rng(7)
+def sequence_cases() -> dict:
+    """Each sequence op in a small graph from tensors to a tensor (a sequence is never a
+    model's input or output in cfmem), its positions known."""
+    a, b, c = floats(2, 3), floats(2, 3), floats(2, 3)
+    abc = {"a": a, "b": b, "c": c}
+
+    def case(nodes, inits=None, out=T.FLOAT, unchecked=False):
+        return lambda opset: Case(nodes, abc, {"y": out}, inits or {}, unchecked)
+
+    construct = h.make_node("SequenceConstruct", ["a", "b", "c"], ["s"])
+    return {
+        "SequenceEmpty": case([h.make_node("SequenceEmpty", [], ["e"], dtype=T.FLOAT), h.make_node("SequenceInsert", ["e", "b"], ["s"]),
+                               h.make_node("SequenceAt", ["s", "zero"], ["y"])], {"zero": i64(0).reshape(())},
+                              unchecked=True),  # onnx infers no element shape for an empty sequence
+        "SequenceConstruct": case([construct, h.make_node("SequenceAt", ["s", "one"], ["y"])], {"one": i64(1).reshape(())}),
+        "SequenceInsert": case([construct, h.make_node("SequenceInsert", ["s", "a", "minus1"], ["t"]),
+                                h.make_node("SequenceAt", ["t", "two"], ["y"])], {"minus1": i64(-1).reshape(()), "two": i64(2).reshape(())}),
+        "SequenceErase": case([construct, h.make_node("SequenceErase", ["s", "zero"], ["t"]),
+                               h.make_node("SequenceAt", ["t", "zero"], ["y"])], {"zero": i64(0).reshape(())}),
+        "SequenceAt": case([construct, h.make_node("SequenceAt", ["s", "minus1"], ["y"])], {"minus1": i64(-1).reshape(())}),
+        "SequenceLength": case([construct, h.make_node("SequenceLength", ["s"], ["y"])], out=T.INT64),
+        "ConcatFromSequence": case([construct, h.make_node("ConcatFromSequence", ["s"], ["y"], axis=-1, new_axis=1)]),
+        "SplitToSequence": lambda opset: Case(
+            [h.make_node("SplitToSequence", ["a", "sizes"], ["s"], axis=1), h.make_node("SequenceAt", ["s", "one"], ["y"])],
+            {"a": a}, {"y": T.FLOAT}, {"sizes": i64(1, 2), "one": i64(1).reshape(())}),
+    }  # fmt: skip
+
+
 OLDEST_OPSET = 7
 """The oldest opset onnxruntime runs."""
 
@@ -281,6 +309,7 @@ CASES = {
     "Gelu": lambda opset: unary("Gelu", floats(2, 3) * 3, approximate="tanh"),
     "ThresholdedRelu": lambda opset: unary("ThresholdedRelu", floats(2, 3) * 3, alpha=0.5),
     "Shrink": lambda opset: unary("Shrink", floats(2, 3) * 3, lambd=0.7, bias=0.3),
+    **sequence_cases(),
     "LRN": lambda opset: unary("LRN", floats(1, 5, 2, 3) * 2, size=3, alpha=0.5, beta=0.6, bias=1.5),
     "PRelu": lambda opset: with_known("PRelu", floats(2, 3, 4) * 3, {"slope": floats(3, 1)}),
     "Reciprocal": lambda opset: unary("Reciprocal", np.sign(floats(2, 3)) * (np.abs(floats(2, 3)) + 0.5)),
@@ -379,8 +408,10 @@ def versions() -> list[tuple[str, int]]:
 
 
 def test_every_handled_op_has_a_version_table_entry_and_a_case():
+    from cfmem.importers.onnx_sequences import SEQUENCE_OPS
+
     default_domain = set(onnx_ops.HANDLERS) - set(onnx_ops.MICROSOFT_OPS)
-    assert default_domain | {"If", "Loop", "Scan"} == set(OPERATOR_VERSIONS) == set(CASES)
+    assert default_domain | {"If", "Loop", "Scan", *SEQUENCE_OPS} == set(OPERATOR_VERSIONS) == set(CASES)
 
 
 @pytest.mark.parametrize("op, version", versions(), ids=[f"{op}-{v}" for op, v in versions()])

@@ -294,6 +294,8 @@ class Importer:
             value = scope.lookup(out.name)
             if value is None:
                 raise OnnxImportError(f"graph output {out.name!r} is never computed")
+            if not isinstance(value, SSAValue | np.ndarray):
+                raise OnnxImportError(f"graph output {out.name!r} is a sequence; cfmem's outputs are tensors")
             declared = out.type.tensor_type.elem_type  # a double one: runtime() would narrow it to float32
             if isinstance(value, np.ndarray) and value.dtype == np.float64 and declared in (0, onnx.TensorProto.DOUBLE):
                 raise OnnxImportError(f"graph output {out.name!r} is a known float64 tensor; cfmem computes in float32 at most")

@@ -62,6 +62,13 @@ def translate(imp: Importer, node: onnx.NodeProto, inputs: list, scope: Scope) -
         return HANDLERS[node.op_type](imp, node, inputs)
     if node.domain not in ("", "ai.onnx"):
         raise OnnxImportError(f"unsupported op domain {node.domain!r}")
+    from cfmem.importers.onnx_sequences import SEQUENCE_OPS, TensorList, translate_sequence
+
+    if node.op_type in SEQUENCE_OPS:
+        check_operator_version(node.op_type, imp.opset)
+        return translate_sequence(imp, node, inputs)
+    if any(isinstance(v, TensorList) for v in inputs):
+        raise OnnxImportError(f"{node.op_type} reads a sequence; only the sequence ops do")
     present = [v for v in inputs if v is not None]
     folded = node.op_type in NOT_FOLDED or node.op_type in FOLDED_BY_HANDLER
     if not folded and all(isinstance(v, np.ndarray) for v in present):
