@@ -21,7 +21,7 @@ CASES = {
     "misspelt attribute": (
         ("{pads = array<i64: 1, 1, 1, 1>} :", "{pads = array<i64: 1, 1, 1, 1>, group = 4 : i64} :"),
         ":6:3:",
-        "'nn.conv2d': unknown attribute group (it takes dilations, groups, pads, strides)",
+        "'nn.conv2d': unknown attribute group (did you mean groups? it takes dilations, groups, pads, strides)",
     ),
     "view out of bounds": (("%b[0] bytes(576)", "%b[512] bytes(576)"), ":5:", "outside the blob of 1024 bytes"),
     "undefined value": (("nn.yield %y2 : tensor<1x4x8x8xf32>", "nn.yield %x2 : tensor<1x4x8x8xf32>"), ":", "values used but not defined: [%x2]"),

@@ -14,6 +14,7 @@ the bytes it reads and writes; the DMA cost model relies on these numbers.
 
 from __future__ import annotations
 
+import difflib
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from math import prod
@@ -133,14 +134,17 @@ class ComputeOp(IRDLOperation, ABC):
 
 
 def _refuse_unknown_attributes(op: IRDLOperation) -> None:
-    """An attribute the op does not define is a typo, not an option: refused. Names with a dot
-    (``cfmem.offchip``) are the passes' annotations, kept on any op."""
+    """An attribute the op does not define whose name is close to one it does is a misspelling
+    (``group`` for ``groups``), which would be ignored: refused. Other extra attributes are kept,
+    as MLIR keeps discardable attributes."""
     definition = type(op).get_irdl_definition()
-    known = {*definition.attributes, *definition.properties}
-    unknown = sorted(name for name in op.attributes if "." not in name and name not in known)
-    if unknown:
-        expected = f" (it takes {', '.join(sorted(known))})" if known else " (it takes none)"
-        raise VerifyException(f"unknown attribute{'s' if len(unknown) > 1 else ''} {', '.join(unknown)}{expected}")
+    known = sorted({*definition.attributes, *definition.properties})
+    for name in sorted(op.attributes):
+        if name in known:
+            continue
+        close = difflib.get_close_matches(name, known, n=1, cutoff=0.8)
+        if close:
+            raise VerifyException(f"unknown attribute {name} (did you mean {close[0]}? it takes {', '.join(known)})")
 
 
 def _ints(attr: DenseArrayBase) -> tuple[int, ...]:
