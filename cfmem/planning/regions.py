@@ -132,9 +132,9 @@ def _bound_path_tensors(
         inner, inner_where, inner_tensors = 0, [], []
         if step in if_at:
             node = if_at[step]
-            taken = range(len(node.branches)) if runs is None else [k for k in [runs(node)] if k is not None]
-            for k in taken:
-                label, branch = node.branch_labels()[k], node.branches[k]
+            branches = list(zip(node.branch_labels(), node.branches, strict=True))  # an if has two
+            taken = branches if runs is None else [branches[k] for k in [runs(node)] if k is not None]
+            for label, branch in taken:
                 sub, sub_where, sub_tensors = _bound_path_tensors(branch, runs)
                 if sub > inner:
                     inner, inner_where, inner_tensors = sub, [f"{node.name}.{label}", *sub_where], sub_tensors
