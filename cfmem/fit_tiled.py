@@ -102,7 +102,7 @@ def tile_candidates(module: ModuleOp) -> list[int]:
         return []
     top = max(chains, key=lambda chain: chain.tiled_bytes())
     largest = max(
-        ((chain.tensor_bytes()[t], chain.graph.height_of(t)) for chain in chains for t in chain.graph.intermediates),
+        ((size, chain.graph.height_of(t)) for chain in chains for t, size in enumerate(chain.tensor_bytes()) if t in chain.graph.intermediates),
         default=(0, top.graph.height),
     )  # fmt: skip
     heights = {top.graph.height, largest[1]}

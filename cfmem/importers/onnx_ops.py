@@ -774,8 +774,7 @@ def conv3d(imp: Importer, node: onnx.NodeProto, x: SSAValue, w: np.ndarray, bias
     for every output depth, the input depth its tap meets (``depth_taps``), and their sum is
     the 3-D result."""
     xs = imp.b.shape(x)
-    if len(xs) != 5:
-        raise OnnxImportError(f"Conv over 3 spatial dimensions needs an input of rank 5, not {len(xs)}")
+    check_spatial(node, 3, len(xs), SPATIAL_DIMENSIONS_CONV)
     win = window(node, xs[2:], list(w.shape[2:]))
     name = out_name(imp, node)
     taps, depth = depth_taps(imp, x, win, 0.0, name)
@@ -1039,11 +1038,11 @@ def pool(imp, node, inputs):
     kernel = list(attr(node, "kernel_shape"))
     spatial = len(kernel)
     xs = imp.b.shape(x)
-    if spatial == 3 and node.op_type == "MaxPool" and not quantized and len(xs) == 5:
-        return [max_pool3d(imp, node, x, kernel)]
     check_spatial(node, spatial, len(xs), SPATIAL_DIMENSIONS_CONV if node.op_type == "MaxPool" and not quantized else SPATIAL_DIMENSIONS)
     if len(node.output) > 1 and node.output[1]:
         raise OnnxImportError(f"the Indices output of {node.op_type} is not supported")
+    if spatial == 3:
+        return [max_pool3d(imp, node, x, kernel)]
     win = window(node, xs[2:], kernel)
     if auto_pad_of(node) in SAME_PAD_SPLIT and any(d != 1 for d in win.dilations):
         raise OnnxImportError(
@@ -1074,12 +1073,9 @@ def pool(imp, node, inputs):
 
 def max_pool3d(imp: Importer, node: onnx.NodeProto, x: SSAValue, kernel: list[int]) -> SSAValue:
     """A 3-D MaxPool as the largest of 2-D max pools, one per tap of the kernel along the depth
-    (``depth_taps``, the depth padded with -inf, which no window takes)."""
+    (``depth_taps``, the depth padded with -inf, which no window takes). ``pool`` checked the
+    input's rank and the outputs."""
     xs = imp.b.shape(x)
-    if len(xs) != 5:
-        raise OnnxImportError(f"MaxPool over 3 spatial dimensions needs an input of rank 5, not {len(xs)}")
-    if len(node.output) > 1 and node.output[1]:
-        raise OnnxImportError("the Indices output of MaxPool is not supported")
     win = window(node, xs[2:], kernel)
     if attr(node, "ceil_mode", 0) or auto_pad_of(node) != "NOTSET":
         raise OnnxImportError("a 3-D MaxPool with ceil_mode or auto_pad is not supported")

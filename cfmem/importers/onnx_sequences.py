@@ -62,10 +62,10 @@ def translate_sequence(imp: Importer, node: onnx.NodeProto, inputs: list) -> lis
             raise OnnxImportError(f"SequenceInsert position {at} is outside a sequence of {len(items)}")
         items.insert(at, inputs[1])
         return [TensorList(tuple(items))]
-    given = len(inputs) > 1 and inputs[1] is not None
     if op == "SequenceAt":
         return [items[_in_range(_position(inputs[1], node, imp, len(items)), len(items), node)]]
-    at = _position(inputs[1], node, imp, len(items)) if given else len(items) - 1  # SequenceErase
+    given = len(inputs) > 1 and inputs[1] is not None  # SequenceErase: the last when not
+    at = _position(inputs[1], node, imp, len(items)) if given else len(items) - 1
     del items[_in_range(at, len(items), node)]
     return [TensorList(tuple(items))]
 
