@@ -39,9 +39,14 @@ def position(name: str, value: int):
          " the model: fix it with --input-value)"),
         ([h.make_node("SequenceAt", ["x", "p"], ["y"])], [X], [h.make_tensor_value_info("y", T.FLOAT, None)],
          [position("p", 0)], "node #0 (SequenceAt): SequenceAt reads a tensor where a sequence is expected"),
+        ([h.make_node("SplitToSequence", ["x", "k"], ["s"], axis=1), h.make_node("SequenceLength", ["s"], ["y"])], [X],
+         [h.make_tensor_value_info("y", T.INT64, None)], [position("k", 0)],
+         "node #0 (SplitToSequence): SplitToSequence split 0 is not a positive size"),
+        ([CONSTRUCT, h.make_node("ConcatFromSequence", ["s"], ["y"])], [X], [h.make_tensor_value_info("y", T.FLOAT, None)], [],
+         "node #1 (ConcatFromSequence): ConcatFromSequence needs its axis attribute"),
     ],
     ids=["read-by-another-op", "graph-output", "position-past-the-end", "position-before-the-start",
-         "run-time-position", "tensor-for-a-sequence"],
+         "run-time-position", "tensor-for-a-sequence", "split-of-zero", "concat-without-axis"],
 )  # fmt: skip
 def test_what_cannot_be_resolved_at_import_is_refused_in_one_line(nodes, inputs, outputs, inits, message):
     assert refusal(unchecked_model(nodes, inputs, outputs, inits)) == message

@@ -50,6 +50,8 @@ def translate_sequence(imp: Importer, node: onnx.NodeProto, inputs: list) -> lis
         if not items:
             raise OnnxImportError("ConcatFromSequence of an empty sequence")
         axis, new_axis = ops.attr(node, "axis"), ops.attr(node, "new_axis", 0)
+        if axis is None:
+            raise OnnxImportError("ConcatFromSequence needs its axis attribute")
         rank = len(ops.shape_of(imp, items[0])) + (1 if new_axis else 0)
         axis = ops.normalize_axis(axis, rank)
         values = [imp.runtime(v, f"{node.output[0]}_item") if isinstance(v, np.ndarray) else v for v in items]
@@ -101,6 +103,8 @@ def _split(imp: Importer, node: onnx.NodeProto, inputs: list) -> list[Value]:
     sizes_given = len(inputs) > 1 and inputs[1] is not None
     if sizes_given:
         split = ops.ints(inputs[1], "SplitToSequence split", imp)
+        if np.ndim(inputs[1]) != 1 and split[0] < 1:
+            raise OnnxImportError(f"SplitToSequence split {split[0]} is not a positive size")
         sizes = split if np.ndim(inputs[1]) == 1 else [split[0]] * (xs[axis] // split[0]) + ([xs[axis] % split[0]] if xs[axis] % split[0] else [])
     else:
         sizes = [1] * xs[axis]
