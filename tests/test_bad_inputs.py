@@ -285,7 +285,9 @@ def onnx_case(d: Path, kind: str) -> str:
     x, y = h.make_tensor_value_info("x", T.FLOAT, [1, 4]), h.make_tensor_value_info("y", T.FLOAT, [1, 4])
     inputs, inits, opset = [x], [], 17
     if kind == "op-version":
-        nodes, opset = [h.make_node("Add", ["x", "x"], ["y"], name="the_add")], 6
+        nodes, opset = [h.make_node("QuantizeLinear", ["x", "scale"], ["y"], name="the_quantize")], 23
+        inits.append(nh.from_array(np.array(0.5, np.float32), "scale"))
+        y = h.make_tensor_value_info("y", T.UINT8, [1, 4])
     elif kind.startswith("dropout-training"):
         nodes = [h.make_node("Dropout", ["x", "", "training"], ["y"], name="the_dropout")]
         if kind.endswith("at-run-time"):

@@ -109,6 +109,14 @@ SUPPORTED = {
         (2, 4, 5, 6, 5), (6, 2, 2, 3, 2), group=2, strides=[2, 1, 2], dilations=[2, 1, 1], pads=[1, 0, 2, 0, 1, 1]
     ),
     "conv3d-SAME_UPPER-no-bias": conv((1, 2, 4, 5, 3), (3, 2, 3, 2, 2), bias=False, strides=[2, 2, 1], auto_pad="SAME_UPPER"),
+    "globalavgpool3d": pool("GlobalAveragePool", (2, 3, 2, 3, 4)),
+    "globalavgpool1d": pool("GlobalAveragePool", (2, 3, 5)),
+    "avgpool3d-strides-pads": pool(
+        "AveragePool", (2, 3, 5, 6, 4), kernel_shape=[3, 2, 2], strides=[2, 2, 1], pads=[2, 0, 1, 1, 1, 0]
+    ),
+    "avgpool3d-strides-pads-count-include-pad": pool(
+        "AveragePool", (1, 2, 5, 4, 4), kernel_shape=[3, 3, 2], strides=[1, 2, 1], pads=[1, 2, 0, 2, 1, 1], count_include_pad=1
+    ),
     "maxpool3d-strides-pads-dilations": pool(
         "MaxPool", (2, 3, 5, 6, 4), kernel_shape=[3, 2, 2], strides=[2, 2, 1], dilations=[1, 2, 1], pads=[1, 0, 1, 2, 1, 0]
     ),
@@ -251,16 +259,16 @@ def conv_nodes(draw) -> Node:
 @st.composite
 def pool_nodes(draw) -> Node:
     """A MaxPool or AveragePool of 1 or 2 spatial dimensions with any supported window, or a
-    3-D MaxPool with explicit pads."""
+    3-D one with explicit pads."""
     op = draw(st.sampled_from(("MaxPool", "AveragePool")))
-    spatial = draw(st.sampled_from((1, 2, 3) if op == "MaxPool" else (1, 2)))
+    spatial = draw(st.sampled_from((1, 2, 3)))
     kernel = draw(st.lists(st.integers(1, 3), min_size=spatial, max_size=spatial))
     auto_pad = draw(st.sampled_from(AUTO_PADS if spatial < 3 else ("NOTSET",)))
     # a SAME pooling with a stride past the kernel may need a negative padding: refused
     stride_limits = kernel if auto_pad.startswith("SAME") else [3] * spatial
     attrs = {"kernel_shape": kernel, "strides": [draw(st.integers(1, limit)) for limit in stride_limits]}
     attrs["ceil_mode"] = draw(st.sampled_from((0, 1) if spatial < 3 else (0,)))
-    if spatial == 3:
+    if spatial == 3 and op == "MaxPool":  # AveragePool takes dilations from opset 19
         attrs["dilations"] = [draw(st.integers(1, 2)) for _ in kernel]
     if op == "AveragePool":
         attrs["count_include_pad"] = draw(st.sampled_from((0, 1)))
@@ -297,13 +305,13 @@ REFUSED = {
         pool("MaxPool", (1, 1, 3, 3, 3), kernel_shape=[2, 2, 2], strides=[2, 2, 2], ceil_mode=1),
         "node n (MaxPool): a 3-D MaxPool with ceil_mode or auto_pad is not supported",
     ),
-    "avgpool3d": (
-        pool("AveragePool", (1, 1, 3, 3, 3), kernel_shape=[2, 2, 2]),
-        "node n (AveragePool): AveragePool with 3 spatial dimensions is not supported (1 or 2)",
+    "avgpool3d-ceil-mode": (
+        pool("AveragePool", (1, 1, 3, 3, 3), kernel_shape=[2, 2, 2], strides=[2, 2, 2], ceil_mode=1),
+        "node n (AveragePool): a 3-D AveragePool with ceil_mode or auto_pad is not supported",
     ),
-    "globalavgpool3d": (
-        pool("GlobalAveragePool", (1, 1, 2, 2, 2)),
-        "node n (GlobalAveragePool): GlobalAveragePool with 3 spatial dimensions is not supported (1 or 2)",
+    "globalavgpool-rank2": (
+        pool("GlobalAveragePool", (2, 3)),
+        "node n (GlobalAveragePool): GlobalAveragePool needs an input (N, C, spatial...) of rank 3 or more, not 2",
     ),
     "maxpool-SAME_LOWER-negative-padding": (
         pool("MaxPool", (1, 1, 4, 6), kernel_shape=[1, 1], strides=[3, 4], auto_pad="SAME_LOWER"),

@@ -41,6 +41,7 @@ from xdsl.ir import SSAValue
 
 from cfmem.builder import GraphBuilder, GraphBuildError
 from cfmem.dialects.nn_weights import GlobalOp
+from cfmem.importers.onnx_legacy import upgraded
 from cfmem.importers.onnx_qdq import fuse_qdq, has_qdq
 from cfmem.passes.quant_lookup import fuse_quantized_elementwise
 from cfmem.interp.footprint import format_bytes
@@ -94,7 +95,8 @@ def ssa_name(onnx_name: str, fallback: str = "t") -> str:
 
 def load_onnx(path: str | Path) -> onnx.ModelProto:
     """Read and check a model file (onnx's checker, and its shape inference comparing operand
-    types); one-line errors (without the path) for missing, corrupt or invalid files."""
+    types), converted to opset 7 if older (:mod:`cfmem.importers.onnx_legacy`); one-line
+    errors (without the path) for missing, corrupt, invalid or unconvertible files."""
     path = Path(path)
     try:
         model = onnx.load(str(path))
@@ -109,7 +111,10 @@ def load_onnx(path: str | Path) -> onnx.ModelProto:
         onnx.shape_inference.infer_shapes(model, check_type=True)  # operand types the checker does not compare
     except Exception as err:
         raise OnnxImportError(f"invalid ONNX model: {_first_line(err)}") from None
-    return model
+    try:
+        return upgraded(model)
+    except ValueError as err:
+        raise OnnxImportError(str(err)) from None
 
 
 def _first_line(err: BaseException) -> str:

@@ -596,7 +596,7 @@ def where(imp, node, inputs):
 SPATIAL_DIMENSIONS = (1, 2)
 """Spatial ranks of Conv and pooling; 1-D runs as 2-D over a height of 1."""
 SPATIAL_DIMENSIONS_CONV = (1, 2, 3)
-"""Conv and float MaxPool also take 3 (as 2-D ops, one per tap of the kernel along the depth)."""
+"""Conv and float pooling also take 3 (as 2-D ops, one per tap of the kernel along the depth)."""
 
 SAME_PAD_SPLIT: dict[str, Callable[[int], tuple[int, int]]] = {
     "SAME_UPPER": lambda total: (total // 2, total - total // 2),
@@ -1030,19 +1030,19 @@ def einsum(imp, node, inputs):
 
 
 def pool(imp, node, inputs):
-    """1-D and 2-D pooling, dilated or not. ``ceil_mode`` is extra end padding, which neither
-    nn op counts; AveragePool's ``count_include_pad`` is an explicit zero Pad of the input.
-    MaxPool also takes quantized (int8, uint8) data."""
+    """1-D and 2-D pooling, dilated or not (3-D: :func:`pool3d`). ``ceil_mode`` is extra end
+    padding, which neither nn op counts; AveragePool's ``count_include_pad`` is an explicit
+    zero Pad of the input. MaxPool also takes quantized (int8, uint8) data."""
     quantized = node.op_type == "MaxPool" and dtype_of(inputs[0]) in QUANT_ELEMENTS
     x = inputs[0] if quantized else f32_operand(imp, inputs[0], node.input[0])
     kernel = list(attr(node, "kernel_shape"))
     spatial = len(kernel)
     xs = imp.b.shape(x)
-    check_spatial(node, spatial, len(xs), SPATIAL_DIMENSIONS_CONV if node.op_type == "MaxPool" and not quantized else SPATIAL_DIMENSIONS)
+    check_spatial(node, spatial, len(xs), SPATIAL_DIMENSIONS if quantized else SPATIAL_DIMENSIONS_CONV)
     if len(node.output) > 1 and node.output[1]:
         raise OnnxImportError(f"the Indices output of {node.op_type} is not supported")
     if spatial == 3:
-        return [max_pool3d(imp, node, x, kernel)]
+        return [pool3d(imp, node, x, kernel)]
     win = window(node, xs[2:], kernel)
     if auto_pad_of(node) in SAME_PAD_SPLIT and any(d != 1 for d in win.dilations):
         raise OnnxImportError(
@@ -1071,33 +1071,63 @@ def pool(imp, node, inputs):
     return [from_nchw(imp, y, spatial, name)]
 
 
-def max_pool3d(imp: Importer, node: onnx.NodeProto, x: SSAValue, kernel: list[int]) -> SSAValue:
-    """A 3-D MaxPool as the largest of 2-D max pools, one per tap of the kernel along the depth
-    (``depth_taps``, the depth padded with -inf, which no window takes). ``pool`` checked the
-    input's rank and the outputs."""
+def pool3d(imp: Importer, node: onnx.NodeProto, x: SSAValue, kernel: list[int]) -> SSAValue:
+    """A 3-D MaxPool or AveragePool as 2-D pools, one per tap of the kernel along the depth
+    (``depth_taps``), combined across the taps. MaxPool takes their largest, the depth padded
+    with -inf, which no window takes. AveragePool takes their mean, the depth padded with 0:
+    with ``count_include_pad`` every window counts all its kernel's elements (the height and
+    width padded with 0 too); without it, the 2-D pools count the valid ones of their height
+    and width and the sum over the taps is divided by the valid taps of each output depth.
+    ``pool`` checked the input's rank and the outputs."""
     xs = imp.b.shape(x)
     win = window(node, xs[2:], kernel)
     if attr(node, "ceil_mode", 0) or auto_pad_of(node) != "NOTSET":
-        raise OnnxImportError("a 3-D MaxPool with ceil_mode or auto_pad is not supported")
+        raise OnnxImportError(f"a 3-D {node.op_type} with ceil_mode or auto_pad is not supported")
     name = out_name(imp, node)
-    taps, depth = depth_taps(imp, x, win, -np.inf, name)
+    is_max = node.op_type == "MaxPool"
+    taps, depth = depth_taps(imp, x, win, -np.inf if is_max else 0.0, name)
     props = {"kernel": nc.i64_array(win.kernel[1:]), **window_2d_props(win, None)}
     if all(d == 1 for d in win.dilations[1:]):
         del props["dilations"]
-    best = None
+    top, left, bottom, right = win.pads[1], win.pads[2], win.pads[4], win.pads[5]
+    include_pad = not is_max and bool(attr(node, "count_include_pad", 0))
+    if include_pad and any((top, left, bottom, right)):
+        taps = [imp.b.pad(tap, [0, 0, top, left, 0, 0, bottom, right], name=imp.name(f"{name}_tap{k}_padded", "pad"))
+                for k, tap in enumerate(taps)]  # fmt: skip
+        props["pads"] = nc.i64_array([0, 0, 0, 0])
+    combined = None
     for k, tap in enumerate(taps):
-        y = make(imp, nc.MaxPool2dOp, [tap], props, imp.name(f"{name}_tap{k}_pool", "maxpool"))
-        best = y if best is None else imp.b.max(best, y)
-    return from_depth_batch(imp, best, xs[0], depth, name)
+        cls, hint = (nc.MaxPool2dOp, "maxpool") if is_max else (nc.AvgPool2dOp, "avgpool")
+        y = make(imp, cls, [tap], props, imp.name(f"{name}_tap{k}_pool", hint))
+        combined = y if combined is None else (imp.b.max if is_max else imp.b.add)(combined, y)
+    if not is_max:
+        divisors = _valid_depth_taps(win, xs[2], depth) if not include_pad else np.full(depth, win.kernel[0])
+        scale = np.tile(1.0 / divisors, xs[0]).astype(np.float32).reshape(-1, 1, 1, 1)
+        combined = imp.b.mul(combined, imp.runtime(scale, f"{name}_depth_divisors"))
+    return from_depth_batch(imp, combined, xs[0], depth, name)
+
+
+def _valid_depth_taps(win: Window, size: int, depth: int) -> np.ndarray:
+    """For each output depth, how many taps of the kernel along the depth meet the input
+    rather than its padding."""
+    begin, stride, dilation = win.pads[0], win.strides[0], win.dilations[0]
+    taps = np.arange(win.kernel[0]) * dilation
+    starts = np.arange(depth) * stride - begin
+    rows = starts[:, None] + taps[None, :]
+    return ((rows >= 0) & (rows < size)).sum(axis=1).astype(np.float64)
 
 
 def global_avg_pool(imp, node, inputs):
+    """GlobalAveragePool over any number of spatial axes: nn's 2-D pool over the input as
+    NCHW, or (N, C, 1, the product of the spatial sizes) for 3 or more."""
     x = f32_operand(imp, inputs[0], node.input[0])
     xs = imp.b.shape(x)
-    check_spatial(node, len(xs) - 2, len(xs))
+    if len(xs) < 3:
+        raise OnnxImportError(f"GlobalAveragePool needs an input (N, C, spatial...) of rank 3 or more, not {len(xs)}")
     name = out_name(imp, node)
-    y = make(imp, nc.GlobalAvgPoolOp, [reshape(imp, x, as_nchw(xs))], {}, name + ("_2d" if len(xs) == 3 else ""))
-    return [from_nchw(imp, y, len(xs) - 2, name)]
+    as_2d = tuple(xs) if len(xs) == 4 else (xs[0], xs[1], 1, math.prod(xs[2:]))
+    y = make(imp, nc.GlobalAvgPoolOp, [reshape(imp, x, as_2d)], {}, name if len(xs) == 4 else imp.name(f"{name}_2d"))
+    return [reshape(imp, y, (xs[0], xs[1], *[1] * (len(xs) - 2)), name)]
 
 
 def global_max_pool(imp, node, inputs):
