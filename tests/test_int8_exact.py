@@ -182,3 +182,141 @@ def test_qlinearmatmul_and_qgemm_round_the_float32_product_on_half_steps(tmp_pat
         node = h.make_node("QLinearMatMul", ["a", "sa", "za", "b", "sb", "zb", "sy", "zy"], ["y"])
     got = runs(tmp_path, model([node], {"a": x}, inits, dtype), {"a": x})
     check_half_steps(got[0], accs, sa, np.resize(np.array(scales, np.float32), 16), sy, y_zero)
+
+
+# --- elementwise: QLinearMul, QLinearAdd, QLinearConcat, QuantizeLinear --------------------
+
+
+def all_values(dtype) -> np.ndarray:
+    info = np.iinfo(dtype)
+    return np.arange(info.min, info.max + 1).astype(dtype)
+
+
+def qbinary(op: str, dtype, a: np.ndarray, b: np.ndarray, params) -> tuple[onnx.ModelProto, dict[str, np.ndarray]]:
+    (sa, za), (sb, zb), (sy, zy) = params
+    inits = {"sa": sa, "za": np.array(za, dtype), "sb": sb, "zb": np.array(zb, dtype), "sy": sy, "zy": np.array(zy, dtype)}
+    node = h.make_node(op, ["a", "sa", "za", "b", "sb", "zb", "sy", "zy"], ["y"], domain="com.microsoft")
+    return model([node], {"a": a, "b": b}, inits, dtype), {"a": a, "b": b}
+
+
+def drawn_params(rng, dtype, y_scale_factor: float):
+    info = np.iinfo(dtype)
+    scales = [f32(rng.uniform(0.005, 0.2)) for _ in range(3)]
+    scales[2] = f32(scales[2] * y_scale_factor)
+    return [(s, int(rng.integers(info.min, info.max + 1))) for s in scales]
+
+
+def first_params(rng, dtype, y_scale_factor: float, differs) -> list:
+    """The first drawn parameters on which ``differs(params)`` holds for some pair of values."""
+    while True:
+        params = drawn_params(rng, dtype, y_scale_factor)
+        if differs(params):
+            return params
+
+
+def earlier_qmul(a, b, params, dtype) -> np.ndarray:
+    """The arithmetic before: the float32 product rounded half to even, then the zero point."""
+    (sa, za), (sb, zb), (sy, zy) = params
+    product = ((a.astype(np.int64) - za) * (b.astype(np.int64) - zb)).astype(np.float32) * (f32(sa * sb) / sy)
+    return np.clip(np.rint(product) + zy, np.iinfo(dtype).min, np.iinfo(dtype).max).astype(dtype)
+
+
+@pytest.mark.parametrize("dtype", [np.int8, np.uint8])
+def test_qlinearmul_rounds_the_float32_sum_with_the_zero_point(tmp_path, dtype):
+    """Every pair of values (a 256 x 1 by 1 x 256 broadcast): onnxruntime adds the y zero point
+    to the float32 product in float32 and rounds that; where the sum is a half the product
+    alone was not, rounding first and adding the zero point after gives another value."""
+    rng = np.random.default_rng(3)
+    a, b = all_values(dtype).reshape(256, 1), all_values(dtype).reshape(1, 256)
+
+    def sums(params):
+        (sa, za), (sb, zb), (sy, zy) = params
+        product = ((a.astype(np.int64) - za) * (b.astype(np.int64) - zb)).astype(np.float32) * (f32(sa * sb) / sy)
+        return product, product + f32(zy)
+
+    def differs(params):
+        product, shifted = sums(params)
+        inside = np.abs(shifted) < 100
+        return bool(np.any(inside & (np.rint(shifted) != np.rint(product) + params[2][1])))
+
+    params = first_params(rng, dtype, 20.0, differs)
+    got = runs(tmp_path, *qbinary("QLinearMul", dtype, a, b, params))
+    earlier = earlier_qmul(a, b, params, dtype)
+    product, shifted = sums(params)
+    moved = got != earlier
+    assert moved.any() and all(is_half(v) for v in shifted[moved]) and not any(is_half(v) for v in product[moved])
+
+
+def earlier_qadd(a, b, params, dtype) -> np.ndarray:
+    """The arithmetic before: always ``a * ratio_a + (b * ratio_b + fixed)``, whichever operand
+    onnxruntime holds per span."""
+    (sa, za), (sb, zb), (sy, zy) = params
+    ra, rb = f32(sa) / sy, f32(sb) / sy
+    fixed = f32(zy) - fma32(ra, f32(za), rb * f32(zb))
+    value = fma32(a.astype(np.float32), ra, fma32(b.astype(np.float32), rb, fixed))
+    return np.clip(np.rint(value), np.iinfo(dtype).min, np.iinfo(dtype).max).astype(dtype)
+
+
+def fma32(a, b, c) -> np.ndarray:
+    return (np.asarray(a, np.float64) * np.float64(b) + np.asarray(c, np.float64)).astype(np.float32)
+
+
+@pytest.mark.parametrize("dtype", [np.int8, np.uint8])
+@pytest.mark.parametrize("shapes,swapped", [(((256, 1), (1, 256)), True), (((1, 256), (256, 1)), False),
+                                             (((256, 256), (256, 256)), False), (((1,), (1,)), True)],
+                         ids=["first-held", "second-held", "same-shape", "one-element"])  # fmt: skip
+def test_qlinearadd_takes_the_operand_along_the_spans_first(tmp_path, dtype, shapes, swapped):
+    """onnxruntime's broadcaster walks the output in spans along the innermost axis either
+    operand is longer on; MlasQLinearAdd gets the operand that runs along a span first and
+    the one held for it (if any) second, so the fused multiply-adds round in that order. Where
+    the first operand is held (or both are one element), parameters are drawn until the
+    earlier fixed order rounds some pair differently."""
+    rng = np.random.default_rng(5)
+    values = all_values(dtype)
+    a = np.resize(values if shapes[0][-1] == 256 else values[rng.integers(0, 256, 256)], shapes[0]).astype(dtype)
+    b = np.resize(values[::-1], shapes[1]).astype(dtype)
+    if shapes[0] == (1,):
+        a, b = np.array([values[rng.integers(0, 256)]], dtype), np.array([values[rng.integers(0, 256)]], dtype)
+    a_full, b_full = np.broadcast_arrays(a, b)
+
+    def differs(params):
+        first, second = (b_full, a_full) if swapped else (a_full, b_full)
+        flipped = [params[1], params[0], params[2]] if swapped else params
+        return bool(np.any(earlier_qadd(first, second, flipped, dtype) != earlier_qadd(a_full, b_full, params, dtype)))
+
+    params = first_params(rng, dtype, 1.0, differs) if swapped and shapes[0] != (1,) else drawn_params(rng, dtype, 1.0)
+    got = runs(tmp_path, *qbinary("QLinearAdd", dtype, a, b, params))
+    if swapped and shapes[0] != (1,):
+        assert np.any(got != earlier_qadd(a_full, b_full, params, dtype))
+
+
+@pytest.mark.parametrize("dtype", [np.int8, np.uint8])
+def test_qlinearconcat_and_quantizelinear_round_float32_halves_to_even(tmp_path, dtype):
+    """QLinearConcat's table (``x_scale * (q - zero_point)``, then divided by y_scale) and
+    QuantizeLinear (``x / scale``) on scales drawn until some float32 quotients are halves
+    whose real values lie off them."""
+    rng = np.random.default_rng(9)
+    values = all_values(dtype)
+    info = np.iinfo(dtype)
+    while True:
+        sx, sy = f32(rng.uniform(0.01, 0.1)), f32(rng.uniform(0.01, 0.1))
+        zx, zy = (int(rng.integers(info.min, info.max + 1)) for _ in range(2))
+        quotients = (values.astype(np.int64) - zx).astype(np.float32) * sx / sy
+        halves = [k for k, v in enumerate(quotients) if is_half(v) and abs(v) < 100
+                  and (int(values[k]) - zx) * exact(sx) / exact(sy) != exact(v)]  # fmt: skip
+        if halves:
+            break
+    x = values.reshape(1, 256)
+    inits = {"sy": sy, "zy": np.array(zy, dtype), "sx": sx, "zx": np.array(zx, dtype), "sx2": sy, "zx2": np.array(zy, dtype)}
+    node = h.make_node("QLinearConcat", ["sy", "zy", "x", "sx", "zx", "x2", "sx2", "zx2"], ["y"], domain="com.microsoft", axis=1)
+    got = runs(tmp_path, model([node], {"x": x, "x2": x}, inits, dtype), {"x": x, "x2": x})
+    for k in halves:
+        assert int(got[0, k]) == int(np.clip(np.rint(quotients[k]) + zy, info.min, info.max))
+    np.testing.assert_array_equal(got[:, 256:], x)
+
+    real = quotients * sy  # float32 values whose quotients by sy are those halves again (or nearby)
+    node = h.make_node("QuantizeLinear", ["r", "sy", "zy"], ["y"])
+    proto = model([node], {}, {"sy": sy, "zy": np.array(zy, dtype)}, dtype)
+    proto.graph.input.append(h.make_tensor_value_info("r", T.FLOAT, [256]))
+    got = runs(tmp_path, proto, {"r": real})
+    np.testing.assert_array_equal(got.astype(np.int64), np.clip(np.rint(real / sy) + zy, info.min, info.max))
