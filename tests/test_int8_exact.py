@@ -32,7 +32,7 @@ from test_lower_to_linalg import flat_form, needs_mlir, to_linalg  # noqa: E402
 
 from cfmem.differential import run_mlir  # noqa: E402
 from cfmem.importers.onnx_import import Importer  # noqa: E402
-from cfmem.importers.onnx_reference import onnxruntime_outputs  # noqa: E402
+from cfmem.importers.onnx_reference import onnxruntime_outputs, onnxruntime_runs  # noqa: E402
 from cfmem.interp.flat import run_flat  # noqa: E402
 from cfmem.interp.golden import run_function  # noqa: E402
 from cfmem.mlir_check.prepare import prepare_for_jit  # noqa: E402
@@ -320,3 +320,27 @@ def test_qlinearconcat_and_quantizelinear_round_float32_halves_to_even(tmp_path,
     proto.graph.input.append(h.make_tensor_value_info("r", T.FLOAT, [256]))
     got = runs(tmp_path, proto, {"r": real})
     np.testing.assert_array_equal(got.astype(np.int64), np.clip(np.rint(real / sy) + zy, info.min, info.max))
+
+
+# --- a model calibrated on real-valued images ----------------------------------------------
+
+
+def test_image_calibrated_mobilenet_v2_is_bit_exact_on_eight_image_crops(tmp_path):
+    """The zoo's mobilenet_v2 quantized by onnxruntime with calibration on photographs, run on
+    eight other crops: every output element of the reference interpreter and of the checked
+    flat form equals onnxruntime's (bench/int8_exact.py measures every int8 zoo model so)."""
+    from cfmem.importers.onnx_import import import_onnx
+    from cfmem.pipeline import lower_model
+    from cfmem.testing import onnx_models, zoo
+
+    if not onnx_models.torch_available():
+        pytest.skip("torch and onnxscript are needed to make the model")
+    model = zoo.zoo_model("mobilenet_v2_int8_images_qoperator")
+    feeds = model.feeds()
+    assert len(feeds) == 8 and len({float(f["x"].sum()) for f in feeds}) == 8
+    imported = import_onnx(model.path(), blob_file="w.bin", input_shapes=model.shapes, input_values={})
+    (tmp_path / "w.bin").write_bytes(imported.blob)
+    flat = lower_model(imported.module, "nn-plan-memory", tmp_path)
+    for feed, want in zip(feeds, onnxruntime_runs(model.path(), feeds), strict=True):
+        np.testing.assert_array_equal(run_function(imported.module, feed, base_dir=tmp_path).outputs["y"], want["y"])
+        np.testing.assert_array_equal(run_flat(flat, feed, check=True).outputs["y"], want["y"])
