@@ -8,11 +8,13 @@ they are known when a model is imported; a scale of more than one element runs a
 ``axis`` (per-channel weights). Each quantized operand and the result have their own
 parameters, named by prefix (``x_scale``, ``w_zero_point``, ``y_scale`` ...).
 
-Arithmetic follows the ONNX specification and onnxruntime: integer products
-accumulate exactly in int32, with an i32 bias of scale ``x_scale * w_scale`` added;
-an accumulator is requantized by multiplying it with the float32 ratio of the scales,
-rounding half to even, adding the output zero point and saturating to the element
-type. ``kernels.py`` computes it; the byte sizes the planner uses are those of the
+Arithmetic follows the ONNX specification and onnxruntime's x86 kernels bit for bit:
+integer products accumulate in int32, with an i32 bias of scale ``x_scale * w_scale``
+added; an accumulator is requantized by multiplying it with the float32 ratio of the
+scales, rounding half to even, adding the output zero point and saturating to the element
+type. QLinearAdd and QLinearMul compute in float32 as onnxruntime's MLAS kernels do (the
+zero point added in float before rounding). ``kernels.py`` computes it and says which
+onnxruntime path each kernel follows; the byte sizes the planner uses are those of the
 real element types (one byte per i8 element).
 """
 

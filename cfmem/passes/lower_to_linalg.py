@@ -464,6 +464,19 @@ def to_quantized(value: SSAValue, zero_point: float | SSAValue, out: SSAValue) -
     return convert(saturated, element).result
 
 
+def converted_and_packed(value: SSAValue, out: SSAValue) -> SSAValue:
+    """``value`` rounded half to even and saturated into ``out``'s element type, except that
+    NaN and values outside int32 give the type's minimum: x86's ``cvtps2dq`` followed by
+    saturating packs, as :func:`cfmem.interp.kernels.convert_and_pack` computes it."""
+    element = out.type.get_element_type()
+    rounded = math.RoundEvenOp(value).result
+    inside = arith.AndIOp(arith.CmpfOp(rounded, f32_const(-(2.0**31)), "oge"), arith.CmpfOp(rounded, f32_const(2.0**31), "olt")).result
+    low, high = (f32_const(float(v)) for v in integer_range(element))
+    clamped = arith.MinimumfOp(arith.MaximumfOp(rounded, low), high).result
+    convert = arith.FPToUIOp if is_unsigned(element) else arith.FPToSIOp
+    return convert(arith.SelectOp(inside, clamped, low).result, element).result
+
+
 def beats(a: SSAValue, b: SSAValue, predicate: str) -> SSAValue:
     """i1: ``a`` is NaN or ``cmpf predicate (a, b)`` holds."""
     return arith.OrIOp(arith.CmpfOp(a, a, "uno"), arith.CmpfOp(a, b, predicate)).result
@@ -949,7 +962,7 @@ class OpLowering:
 
         elementwise(ins, out, body)
 
-    # --- quantized ops: i8 data, i32 accumulators, requantized in f32 as the kernels do ---
+    # --- quantized ops: i8 data, i32 accumulators, requantized in f32 as the kernels (onnxruntime's x86 MLAS paths) do ---
 
     def per_channel(self, prefix: str, values: np.ndarray, axis: int, rank: int) -> tuple[list[SSAValue], list[AffineMapAttr]]:
         """A parameter of more than one value as a constant global read along ``axis``
@@ -959,8 +972,9 @@ class OpLowering:
         return [self.globals.get(prefix, values)], [affine_map(rank, [dims(rank)[axis]])]
 
     def requantize(self, op: Operation, acc: SSAValue, out: SSAValue, ratio: np.ndarray, axis: int) -> None:
-        """``out = saturate(round_half_even(acc * ratio) + y_zero_point)``, or the f32
-        ``acc * ratio`` for an f32 ``out``; ``ratio`` per tensor or along ``axis``."""
+        """``out = saturate(round_half_even(acc * ratio) + y_zero_point)`` as MlasRequantizeOutput
+        computes it, or the f32 ``acc * ratio`` for an f32 ``out``; ``ratio`` per tensor or
+        along ``axis``."""
         rank = len(shape_of(out))
         extra, maps = self.per_channel("requant_ratio", ratio, axis, rank)
         zero_point = float(quant_params(op, "y")[1][0]) if out.type.get_element_type() != f32 else 0.0
@@ -1040,12 +1054,13 @@ class OpLowering:
         self.requantize(op, acc, out, ratio_of(op, "a", "b", alpha=op.alpha.value.data), 1)
 
     def qadd(self, op: nq.QAddOp, ins: list[SSAValue], out: SSAValue) -> None:
-        ratio_a, ratio_b, fixed = kernels.qadd_terms(op)
+        swap, ratio_1, ratio_2, fixed = kernels.qadd_terms(op)
 
         def body(a: SSAValue, b: SSAValue, _: SSAValue) -> SSAValue:
-            partial = math.FmaOp(to_float(b), f32_const(float(ratio_b)), f32_const(float(fixed))).result
-            value = math.FmaOp(to_float(a), f32_const(float(ratio_a)), partial).result
-            return to_quantized(value, 0.0, out)
+            first, second = (b, a) if swap else (a, b)
+            partial = math.FmaOp(to_float(second), f32_const(float(ratio_2)), f32_const(float(fixed))).result
+            value = math.FmaOp(to_float(first), f32_const(float(ratio_1)), partial).result
+            return converted_and_packed(value, out)
 
         elementwise(ins, out, body)
 
@@ -1055,7 +1070,8 @@ class OpLowering:
 
         def body(a: SSAValue, b: SSAValue, _: SSAValue) -> SSAValue:
             product = centered_product(a, a_zero, b, b_zero, int_const(0, i32))
-            return to_quantized(arith.MulfOp(to_float(product), f32_const(ratio)).result, y_zero, out)
+            scaled = arith.MulfOp(to_float(product), f32_const(ratio)).result
+            return converted_and_packed(arith.AddfOp(scaled, f32_const(y_zero)).result, out)
 
         elementwise(ins, out, body)
 

@@ -20,7 +20,9 @@ Families:
 
 The torchvision, DS-CNN and transformer models also come quantized to int8 by
 ``onnxruntime.quantization.quantize_static`` (per-channel weights, random calibration
-inputs) in QDQ and QOperator formats, and the transformer block also by
+inputs) in QDQ and QOperator formats; mobilenet_v2 and resnet18 also calibrated on
+real-valued images (``*_int8_images_qoperator``: crops of the photographs matplotlib ships,
+normalized as ImageNet preprocessing does, with eight other crops as their input sets), and the transformer block also by
 ``quantize_dynamic`` (int8 weights in 7 bits, ``reduce_range``, activations quantized at run
 time: onnxruntime's uint8 x int8 kernel on x86 without VNNI saturates pairs of full-range
 products in int16, so its reference would depend on the machine).
@@ -52,6 +54,11 @@ TORCHVISION = ("mobilenet_v2", "mobilenet_v3_small", "resnet18", "squeezenet1_1"
                "shufflenet_v2_x0_5", "mnasnet0_5", "efficientnet_b0")  # fmt: skip
 INT8_FORMATS = ("qdq", "qoperator")
 INPUT_SETS = 3
+IMAGE_CALIBRATED = ("mobilenet_v2", "resnet18")
+IMAGE_SETS = 8
+PHOTOS = ("grace_hopper.jpg", "Minduka_Present_Blue_Pack.png")
+"""Photographs in matplotlib's sample data (a dependency of cfmem), the source of real-valued images."""
+IMAGENET_MEAN, IMAGENET_STD = (0.485, 0.456, 0.406), (0.229, 0.224, 0.225)
 
 
 @dataclass(frozen=True)
@@ -77,6 +84,30 @@ class ZooModel:
 def normal_feeds(name: str, shape: tuple[int, ...], count: int = INPUT_SETS) -> list[Feeds]:
     """``count`` standard-normal float32 inputs ``name`` of ``shape``, seeds 0, 1, ..."""
     return [{name: np.random.default_rng(seed).standard_normal(shape).astype(np.float32)} for seed in range(count)]
+
+
+def image_feeds(count: int, first_seed: int = 0) -> list[Feeds]:
+    """``count`` inputs ``x`` of shape ``IMAGE``: square crops of the ``PHOTOS`` (each crop
+    a random side of 40 to 100 % of the shorter one, at a random place, mirrored at random,
+    the photos taken in turn), resized bilinearly, scaled to [0, 1] and normalized with the
+    ImageNet mean and standard deviation; seeds ``first_seed``, ``first_seed + 1``, ..."""
+    from matplotlib import cbook
+    from PIL import Image
+
+    photos = [Image.open(cbook.get_sample_data(name)).convert("RGB") for name in PHOTOS]
+    feeds = []
+    for seed in range(first_seed, first_seed + count):
+        rng = np.random.default_rng(seed)
+        photo = photos[seed % len(photos)]
+        side = int(min(photo.size) * rng.uniform(0.4, 1.0))
+        left, top = (int(rng.integers(0, extent - side + 1)) for extent in photo.size)
+        crop = photo.crop((left, top, left + side, top + side)).resize(IMAGE[2:], Image.BILINEAR)
+        pixels = np.asarray(crop, np.float32) / 255.0
+        if rng.random() < 0.5:
+            pixels = pixels[:, ::-1]
+        normalized = (pixels - np.array(IMAGENET_MEAN, np.float32)) / np.array(IMAGENET_STD, np.float32)
+        feeds.append({"x": np.ascontiguousarray(normalized.transpose(2, 0, 1)[None], np.float32)})
+    return feeds
 
 
 # ---------------------------------------------------------------------------- torch modules
@@ -242,9 +273,10 @@ class _Calibration:
         return next(self._feeds, None)
 
 
-def int8_model(name: str, fmt: str) -> Path:
+def int8_model(name: str, fmt: str, images: bool = False) -> Path:
     """Torch model ``name`` quantized to int8 (activations and per-channel weights) in
-    format ``fmt`` (``qdq`` or ``qoperator``), calibrated on eight random inputs."""
+    format ``fmt`` (``qdq`` or ``qoperator``), calibrated on eight random inputs, or with
+    ``images`` on sixteen image crops (seeds 100 to 115, apart from the input sets')."""
     from onnxruntime.quantization import QuantFormat, QuantType, quantize_static
     from onnxruntime.quantization.shape_inference import quant_pre_process
 
@@ -255,11 +287,14 @@ def int8_model(name: str, fmt: str) -> Path:
     def make(out: Path) -> None:
         prepared = out.with_suffix(".pre.onnx")
         quant_pre_process(str(source), str(prepared), skip_symbolic_shape=True)
-        calibration = [{"x": x} for x in (f["x"] for f in normal_feeds("x", shape, 8 + INPUT_SETS)[INPUT_SETS:])]
+        if images:
+            calibration = image_feeds(16, first_seed=100)
+        else:
+            calibration = [{"x": x} for x in (f["x"] for f in normal_feeds("x", shape, 8 + INPUT_SETS)[INPUT_SETS:])]
         quantize_static(str(prepared), str(out), _Calibration(calibration), quant_format=formats[fmt],
                         activation_type=QuantType.QInt8, weight_type=QuantType.QInt8, per_channel=True)
 
-    return onnx_models.cached_file("zoo", f"{name}_int8_{fmt}", _key(), make)
+    return onnx_models.cached_file("zoo", f"{name}_int8_{'images_' if images else ''}{fmt}", _key(), make)
 
 
 def dynamic_model(name: str) -> Path:
@@ -314,6 +349,9 @@ def models() -> tuple[ZooModel, ...]:
             for fmt in INT8_FORMATS:
                 add(f"{name}_int8_{fmt}", FAMILY[name], f"int8 {fmt}", lambda n=name, f=fmt: int8_model(n, f),
                     lambda s=shape: normal_feeds("x", s))
+        if name in IMAGE_CALIBRATED:
+            add(f"{name}_int8_images_qoperator", FAMILY[name], "int8 qoperator, images",
+                lambda n=name: int8_model(n, "qoperator", images=True), lambda: image_feeds(IMAGE_SETS))
         if name == "transformer":
             for fmt in INT8_FORMATS:
                 add(f"{name}_int8_{fmt}", FAMILY[name], f"int8 {fmt}", lambda n=name, f=fmt: int8_model(n, f),
