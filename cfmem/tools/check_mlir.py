@@ -188,7 +188,7 @@ def main(args: argparse.Namespace) -> int:
             same = "LOOPS DIFFER"
         else:
             same = "bit-identical" if row.golden_vs_flat == 0.0 else f"DIFFERS by {row.golden_vs_flat:.3g}"
-        mlir = "not run" if row.mlir_vs_flat is None else f"{row.mlir_vs_flat:.3f} of {'tolerance' if fixed else 'bound'}"
+        mlir = "not run" if row.mlir_vs_flat is None else f"{row.mlir_vs_flat:.3g} of {'tolerance' if fixed else 'bound'}"
         print(f"#{k:<3} {same:<18} {mlir:<38} {branches}")
         if not row.ok():
             failed.append(k)
