@@ -68,6 +68,8 @@ TINY = 2.0**-149
 """Smallest float32 subnormal: the absolute error a rounding may add on underflow."""
 ELEMENTARY = 4.0
 """Error of one run's float32 exp, log, tanh, erf, sin, cos and pow, in units of ``u |y|``."""
+LAMBDA = 8.0
+"""Standard deviations of a sum's rounding error that its bound allows (see :func:`gamma`)."""
 SLACK = 1.0 + 2.0**-20
 """Enlarges a magnitude summed in float32 (or float64) beyond its own rounding."""
 
@@ -79,9 +81,24 @@ class NoBoundError(Exception):
 
 
 def gamma(n: int) -> float:
-    """``n u / (1 - n u)``: the relative error bound of a sum of ``n`` float32 products."""
-    nu = n * U
-    return nu / (1.0 - nu) if nu < 1.0 else math.inf
+    """Higham and Mary's probabilistic bound on the relative error of a float32 sum of ``n``
+    products: ``exp(LAMBDA sqrt(n) u + n u**2 / (1 - u)) - 1``, about ``LAMBDA sqrt(n) u``."""
+    return math.expm1(LAMBDA * math.sqrt(n) * U + n * U * U / (1.0 - U))
+
+
+def _sum_bound(magnitude: np.ndarray, moved: np.ndarray, terms: int) -> np.ndarray:
+    """A sum's bound: the difference ``moved`` its operands make and each run's rounding,
+    ``gamma(terms)`` times its sum of magnitudes (this run's, and the other's at most
+    ``magnitude + moved``), independent, so in quadrature."""
+    rounding = gamma(terms) * np.hypot(magnitude, magnitude + moved)
+    return SLACK * np.hypot(moved, rounding) + 2.0 * terms * TINY
+
+
+def combined(spread: np.ndarray, rounding: np.ndarray) -> np.ndarray:
+    """A propagated bound ``spread`` (at ``LAMBDA`` deviations) and an op's own rounding, at
+    most ``rounding`` (both runs): their sum, or, if less, the two in quadrature with the
+    rounding taken at ``LAMBDA`` deviations of a variable it bounds (Hoeffding)."""
+    return np.minimum(spread + rounding, np.hypot(spread, LAMBDA * rounding))
 
 
 def _f64(a: np.ndarray) -> np.ndarray:
@@ -155,7 +172,7 @@ def _elementwise(f: Callable[..., np.ndarray], units: float, always: bool = Fals
         if not _is_float(result) or units == 0.0:
             return spread
         rounding = _rounding(result, spread, units)
-        return spread + (rounding if always else np.where(_any_bound(bounds, result.shape), rounding, 0.0))
+        return combined(spread, rounding if always else np.where(_any_bound(bounds, result.shape), rounding, 0.0))
 
     return bound
 
@@ -172,7 +189,7 @@ def _lipschitz(cap: float, units: float, always: bool) -> Callable[[Operation], 
             spread = np.minimum(np.broadcast_to(bounds[0], result.shape), cap)
             if not always and not np.any(bounds[0]):
                 return spread
-            return spread + _rounding(result, spread, units)
+            return combined(spread, _rounding(result, spread, units))
 
         return bound
 
@@ -271,21 +288,22 @@ def _mod(op: Operation) -> Bound:
 def _contraction(contract: Callable[[np.ndarray, np.ndarray], np.ndarray], terms: int,
                  args: list[np.ndarray], bounds: list[np.ndarray], bias: np.ndarray | None = None,
                  bias_bound: np.ndarray | None = None) -> np.ndarray:
-    """The bound of ``contract(x, w) (+ bias)``, bilinear, summing ``terms`` products per element."""
+    """The bound of ``contract(x, w) (+ bias)``, bilinear, summing ``terms`` products per element:
+    the arguments' differences combine as a root sum of squares (independent roundings)."""
     x, w = _mag(args[0]), _mag(args[1])
     dx, dw = bounds[0], bounds[1]
-    magnitude = contract(x, w)
-    moved = np.zeros(magnitude.shape)
+    magnitude = contract(x, w + dw)
+    squares = np.zeros(magnitude.shape)
     if np.any(dx):
-        moved = moved + contract(np.broadcast_to(dx, x.shape), w + dw)
+        squares = squares + contract(np.square(np.broadcast_to(dx, x.shape)), np.square(w + dw))
     if np.any(dw):
-        moved = moved + contract(x, np.broadcast_to(dw, w.shape))
+        squares = squares + contract(np.square(x), np.square(np.broadcast_to(dw, w.shape)))
+    moved = np.sqrt(squares)
     if bias is not None:
         magnitude = magnitude + _mag(bias)
-        moved = moved + bias_bound
+        moved = np.hypot(moved, bias_bound)
         terms += 1
-    g = gamma(terms)
-    return SLACK * (moved + g * (2.0 * magnitude + moved)) + 2.0 * terms * TINY
+    return _sum_bound(magnitude, moved, terms)
 
 
 def _conv2d(op: nc.Conv2dOp) -> Bound:
@@ -323,8 +341,8 @@ def _summed(x: np.ndarray, dx: np.ndarray, axes: tuple[int, ...], keepdims: bool
     """The bound of a float32 sum of ``x`` over ``axes`` (``extra_terms`` more roundings: a division)."""
     terms = math.prod(x.shape[a] for a in axes) + extra_terms
     magnitude = np.sum(_mag(x), axis=axes, keepdims=keepdims)
-    moved = np.sum(dx, axis=axes, keepdims=keepdims)
-    return SLACK * (moved + gamma(terms) * (2.0 * magnitude + moved)) + 2.0 * terms * TINY
+    moved = np.sqrt(np.sum(np.square(dx), axis=axes, keepdims=keepdims))
+    return _sum_bound(magnitude, moved, terms)
 
 
 def _reduce_axes(op: nc.ReduceOp, rank: int) -> tuple[int, ...]:
@@ -374,8 +392,8 @@ def _avg_pool(op: nc.AvgPool2dOp) -> Bound:
     def bound(args, bounds, result):
         x = args[0]
         magnitude = _f64(kernels.avg_pool2d(op, _mag(x)))  # window means, in float32
-        moved = _f64(kernels.avg_pool2d(op, np.broadcast_to(bounds[0], x.shape).astype(np.float64)))
-        return SLACK * (moved + gamma(terms) * (2.0 * magnitude + moved)) + 2.0 * terms * TINY
+        moved = _f64(kernels.avg_pool2d(op, np.broadcast_to(bounds[0], x.shape).astype(np.float64)))  # at most
+        return _sum_bound(magnitude, moved, terms)
 
     return bound
 
@@ -386,8 +404,8 @@ def _cumsum(op: nc.CumsumOp) -> Bound:
         terms = x.shape[op.axis.value.data]
         g = gamma(terms)
         magnitude = _f64(kernels.cumsum(op, _mag(x)))
-        moved = _f64(kernels.cumsum(op, np.broadcast_to(bounds[0], x.shape).astype(np.float64)))
-        return (1.0 + 2.0 * g) * SLACK * (moved + g * (2.0 * magnitude + moved)) + 2.0 * terms * TINY
+        moved = np.sqrt(_f64(kernels.cumsum(op, np.square(np.broadcast_to(bounds[0], x.shape)))))
+        return (1.0 + 2.0 * terms * U) * _sum_bound(magnitude, moved, terms)  # magnitude summed in float32
 
     return bound
 
@@ -411,7 +429,7 @@ def _softmax(op: nc.SoftmaxOp) -> Bound:
         low = np.maximum(e - d_e, 0.0) / (total + d_total)
         y = e / total
         spread = np.maximum(high - y, y - low)
-        return np.where(total - d_total > 0, spread + _rounding(result, spread, 1.0), np.inf)
+        return np.where(total - d_total > 0, combined(spread, _rounding(result, spread, 1.0)), np.inf)
 
     return bound
 
@@ -509,7 +527,7 @@ def _dequantize(op: nq.DequantizeOp) -> Bound:
         if not np.any(d):
             return np.zeros(result.shape)
         scaled = d * kernels._along(scale, op.axis.value.data, d.ndim)
-        return scaled + np.where(d > 0, _rounding(result, scaled, 1.0), 0.0)
+        return combined(scaled, np.where(d > 0, _rounding(result, scaled, 1.0), 0.0))
 
     return bound
 
