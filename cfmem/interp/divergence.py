@@ -10,12 +10,18 @@ tolerance of ``cfmem check-mlir`` for each output element.
 
 Assumptions, per op:
 
-- Sums (convolutions, matmul, gemm, reductions, pooling, cumsum, softmax's sum): both runs
-  add the same float32 products in any order, with or without fused multiply-adds; each is
-  then within ``gamma_n * sum |x_i * w_i|`` of the exact sum of its own operands
-  (``gamma_n = n u / (1 - n u)``, ``u = 2**-24``, ``n`` the terms, a bias and a division
-  by the count each counted as one more), plus ``2**-149`` per term for underflow. The
-  difference of the exact sums comes from the argument bounds times the magnitudes.
+- Rounding errors are independent random variables, each at most ``u = 2**-24`` times its
+  result (Higham and Mary's probabilistic model), so bounds are taken at ``LAMBDA``
+  standard deviations rather than in the worst case (which grows by the sum of ``|w|``
+  per layer, beyond any use in a deep network): a sum of ``n`` float32 products, in any
+  order, with or without fused multiply-adds (convolutions, matmul, gemm, reductions,
+  pooling, cumsum, softmax's sum), is within ``gamma(n) * sum |x_i * w_i|`` of the exact
+  sum of its own operands in each run (a bias and a division by the count each one more
+  term; ``2**-149`` per term for underflow); the differences of its operands add in
+  quadrature, weighted by the other operand (``sqrt(sum w_i**2 d_i**2)``), as do the
+  independent roundings of the two runs. Differences of elements that share an upstream
+  error are taken as independent too. An elementwise op's own rounding adds to the bound
+  it propagates (or, where less, joins it in quadrature at ``LAMBDA`` deviations).
 - ``+ - * /``, ``sqrt``, ``reciprocal`` and casts to float are correctly rounded (IEEE):
   on the same arguments both runs give the same bits, so they add a rounding of each run
   (``u |y|``) only where an argument may differ.
