@@ -220,7 +220,7 @@ def correctness_rows(s: Subject, with_mlir: bool, named: list[tuple[str, dict]])
             got = run_flat(flat, inputs)
             same = (max_abs_diff(reference.outputs, got.outputs) == 0.0 and got.loops == reference.loops
                     and got.branches == reference.branches)
-            agree = "not run" if mlir is None else f"{mlir[k].mlir_vs_flat:.3f} of tolerance"
+            agree = "not run" if mlir is None else f"{mlir[k].mlir_vs_flat:.3g} of bound"
             ort = "-"
             if s.onnx is not None:
                 diff = max_abs_diff(s.onnx(inputs), reference.outputs)

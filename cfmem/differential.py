@@ -5,8 +5,10 @@
 2. the flat interpreter on the planned, lowered module (one real byte arena,
    with ownership checks): bit-identical to 1, since both use the same kernels
    in the same order;
-3. real upstream MLIR, JIT-compiled from the ``nn-lower-to-linalg`` form:
-   within ``rtol`` of 2 (its kernels are loops, so sums round differently).
+3. real upstream MLIR, JIT-compiled from the ``nn-lower-to-linalg`` form: within
+   each output element's error bound of 2, derived from the computation by
+   :mod:`cfmem.interp.flat_bounds` (its kernels are loops, so sums round
+   differently), or within a fixed ``atol + rtol |flat|`` when one is given.
 """
 
 from __future__ import annotations
@@ -16,11 +18,12 @@ from dataclasses import dataclass
 import numpy as np
 from xdsl.dialects.builtin import MemRefType, ModuleOp
 
-from cfmem.interp.flat import run_flat
+from cfmem.interp.flat import FlatInterpreter
+from cfmem.interp.flat_bounds import BoundedFlatInterpreter
 from cfmem.interp.golden import find_function, run_function
 from cfmem.interp.weights import numpy_dtype
 from cfmem.ir_io import make_context
-from cfmem.mlir_check.jit import MLIR_TIMEOUT
+from cfmem.mlir_check.jit import ATOL, MLIR_TIMEOUT, RTOL
 from cfmem.signature import input_args
 
 Inputs = dict[str, np.ndarray]
@@ -34,7 +37,8 @@ class Agreement:
     golden_vs_flat: float | None
     """Largest absolute difference (0.0: bit-identical); None without a golden run."""
     mlir_vs_flat: float | None
-    """Largest difference relative to ``atol + rtol * |flat|`` (<= 1 passes); None if not run."""
+    """Largest difference relative to its tolerance (the element's bound, or ``atol + rtol *
+    |flat|``; <= 1 passes); None if not run."""
 
     loops: tuple[tuple[str, int], ...] = ()
     """Each finished loop of the flat run and its iterations."""
@@ -91,6 +95,25 @@ def scaled_error(reference: dict[str, np.ndarray], other: dict[str, np.ndarray],
     return worst
 
 
+def bounded_error(reference: dict[str, np.ndarray], other: dict[str, np.ndarray], bounds: dict[str, np.ndarray]) -> float:
+    """max |other - reference| / bound over all outputs: 0 where the bound is 0 and they are
+    equal or where the bound is inf, inf where a difference exceeds its bound (or one is NaN)."""
+    worst = 0.0
+    for key, ref in reference.items():
+        if np.shape(ref) != np.shape(other[key]):
+            return float("inf")
+        diff = _differences(ref, other[key])
+        if not diff.size:
+            continue
+        bound = np.broadcast_to(bounds[key], diff.shape)
+        within = diff <= bound
+        if not within.all():
+            return float("inf")
+        ratio = np.divide(diff, bound, out=np.zeros_like(diff), where=(bound > 0) & np.isfinite(bound))
+        worst = max(worst, float(ratio.max()))
+    return worst
+
+
 def linalg_text(flat: ModuleOp) -> str:
     """The module upstream MLIR runs: ``flat`` lowered to linalg and prepared for the JIT."""
     from cfmem.mlir_check.prepare import prepare_for_jit
@@ -133,26 +156,38 @@ def check(
     input_sets: list[Inputs],
     *,
     with_mlir: bool = True,
-    rtol: float = 1e-5,
-    atol: float = 1e-6,
+    rtol: float | None = None,
+    atol: float | None = None,
     base_dir=None,
     func_name: str | None = None,
     timeout: float = MLIR_TIMEOUT,
 ) -> list[Agreement]:
     """Compare the runs on every input set; ``model`` None skips the golden run; ``timeout``:
-    seconds for the MLIR compile and runs."""
+    seconds for the MLIR compile and runs. MLIR must agree with the flat run within each
+    element's computed bound, or, if ``rtol`` or ``atol`` is given, within ``atol + rtol
+    |flat|`` (the other at its default, ``RTOL`` or ``ATOL``)."""
+    fixed = rtol is not None or atol is not None
+    rtol, atol = (RTOL if rtol is None else rtol), (ATOL if atol is None else atol)
     mlir_runs = run_mlir(linalg_text(flat), flat, input_sets, func_name, timeout=timeout) if with_mlir else [None] * len(input_sets)
+    fn = find_function(flat, func_name)
+    interp = FlatInterpreter(flat) if fixed or not with_mlir else BoundedFlatInterpreter(flat)
     rows = []
     for inputs, mlir in zip(input_sets, mlir_runs):
-        flat_run = run_flat(flat, inputs, func_name=func_name)
+        flat_run = interp.run(fn, inputs)
         golden = None
         if model is not None:
             golden = run_function(model, inputs, base_dir=base_dir, func_name=func_name)
+        if mlir is None:
+            error = None
+        elif fixed:
+            error = scaled_error(flat_run.outputs, mlir, rtol, atol)
+        else:
+            error = bounded_error(flat_run.outputs, mlir, interp.output_bounds)
         rows.append(
             Agreement(
                 tuple(flat_run.branches),
                 max_abs_diff(golden.outputs, flat_run.outputs) if golden else None,
-                scaled_error(flat_run.outputs, mlir, rtol, atol) if mlir is not None else None,
+                error,
                 tuple(flat_run.loops),
                 golden is None or golden.loops == flat_run.loops,
             )

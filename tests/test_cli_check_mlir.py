@@ -19,7 +19,7 @@ def test_example_agrees_on_every_branch_with_real_mlir():
     assert [row.split()[-1] for row in rows] == ["if#0:else", "if#0:then"]
     for row in rows:
         assert "bit-identical" in row
-        fraction = float(re.search(r"([0-9.]+) of tolerance", row).group(1))
+        fraction = float(re.search(r"([0-9.e+-]+) of bound", row).group(1))
         assert fraction <= 1.0
     assert result.stdout.rstrip().endswith("ok: 2 input set(s), every run agrees, every branch outcome ran (2 of 2)")
     assert result.stderr == ""
@@ -273,4 +273,36 @@ def test_a_timeout_too_short_for_upstream_mlir_is_one_line_and_the_default_is_th
     assert result.returncode == 1
     assert result.stderr.endswith("error: upstream MLIR: upstream MLIR did not finish within 0.01 s\n")
     assert result.stderr.count("\n") == 1
-    assert f"(default: {MLIR_TIMEOUT:g})" in " ".join(run_cfmem("check-mlir", "--help").stdout.split())
+    from cfmem.mlir_check.jit import ATOL, RTOL
+
+    help_text = " ".join(run_cfmem("check-mlir", "--help").stdout.split())
+    assert f"(default: {MLIR_TIMEOUT:g})" in help_text and f"rtol {RTOL:g}, atol {ATOL:g}" in help_text
+
+
+LONG_SUM = """func.func @main(%a: tensor<4x4096xf32>, %b: tensor<4096x4xf32>) -> tensor<4x4xf32> {
+  %y = nn.matmul %a, %b : (tensor<4x4096xf32>, tensor<4096x4xf32>) -> tensor<4x4xf32>
+  func.return %y : tensor<4x4xf32>
+}
+"""
+
+
+def test_a_long_cancelling_sum_passes_its_computed_bound_where_the_fixed_tolerance_fails(tmp_path):
+    """4096 products of order 100 that cancel to about 1: the JIT's loop adds them in
+    another order than numpy's matmul, some 1e-3 apart, far beyond rtol 1e-5 of the result
+    but well inside the bound the sum's terms give."""
+    rng = np.random.default_rng(3)
+    a = rng.standard_normal((4, 4096)) * 100
+    b = rng.choice([-1.0, 1.0], (4096, 4))
+    a[:, -1] = -(a[:, :-1] @ b[:-1, 0]) * b[-1, 0] + rng.standard_normal(4)
+    (tmp_path / "long.mlir").write_text(LONG_SUM)
+    np.savez(tmp_path / "in.npz", a=a.astype(np.float32), b=b.astype(np.float32))
+    args = ("check-mlir", str(tmp_path / "long.mlir"), "--inputs", str(tmp_path / "in.npz"))
+    computed = run_cfmem(*args)
+    assert computed.returncode == 0, computed.stderr
+    assert "MLIR vs flat (computed bound)" in computed.stdout
+    ratio = float(re.search(r"([0-9.e+-]+) of bound", computed.stdout).group(1))
+    assert 0 < ratio < 0.5
+    fixed = run_cfmem(*args, "--rtol", "1e-5", "--atol", "1e-6")
+    assert fixed.returncode == 1 and "MLIR vs flat (rtol 1e-05, atol 1e-06)" in fixed.stdout
+    assert float(re.search(r"([0-9.e+-]+) of tolerance", fixed.stdout).group(1)) > 1
+    assert fixed.stderr.endswith("error: the runs disagree on input set(s) #0\n")

@@ -177,3 +177,45 @@ def test_prepare_stores_booleans_as_bytes():
     assert "arith.trunci %b : i8 to i1" in text  # the loaded condition
     assert "arith.extui %p : i1 to i8" in text  # the yielded mask
     assert "^bb0(%m: i8, %a_2: f32, %acc_2: f32):\n      %m_1 = arith.trunci %m : i8 to i1" in text  # the mask read by the select
+
+
+CHAIN = """func.func @main(%x: tensor<4x64xf32>, %w: tensor<64xf32>) -> tensor<4x64xf32> {
+  %e = nn.exp %x : (tensor<4x64xf32>) -> tensor<4x64xf32>
+  %a1 = nn.add %x, %w : (tensor<4x64xf32>, tensor<64xf32>) -> tensor<4x64xf32>
+  %a2 = nn.add %a1, %w : (tensor<4x64xf32>, tensor<64xf32>) -> tensor<4x64xf32>
+  %a3 = nn.add %a2, %w : (tensor<4x64xf32>, tensor<64xf32>) -> tensor<4x64xf32>
+  %a4 = nn.add %a3, %e : (tensor<4x64xf32>, tensor<4x64xf32>) -> tensor<4x64xf32>
+  func.return %a4 : tensor<4x64xf32>
+}
+"""
+
+
+def off_by_an_ulp_add(a, b):
+    """A wrong ``nn.add`` lowering: the sum times ``1 + 2**-23``, one or two ulps too large."""
+    from xdsl.dialects.builtin import FloatAttr, f32
+
+    total = arith.AddfOp(a, b).result
+    return arith.MulfOp(total, arith.ConstantOp(FloatAttr(1.0 + 2.0**-23, f32)).result)
+
+
+@needs_mlir
+def test_an_add_lowered_one_ulp_wrong_fails_the_computed_bound(tmp_path, monkeypatch):
+    """Four adds and an exp: the first three add exact values, so both runs must give the
+    same bits there; an add lowered one ulp wrong is outside the bound, the right one inside."""
+    from cfmem.differential import check
+    from cfmem.dialects import nn_compute as nc
+    from cfmem.ir_io import parse_module
+    from cfmem.passes import lower_to_linalg
+    from cfmem.pipeline import lower_model
+
+    module, _ = parse_module(CHAIN)
+    flat = lower_model(module, "nn-plan-memory", tmp_path)
+    rng = np.random.default_rng(1)
+    sets = [{"x": rng.standard_normal((4, 64)).astype(np.float32), "w": rng.standard_normal(64).astype(np.float32)}]
+    right = check(None, flat, sets)[0]
+    assert right.ok() and 0 < right.mlir_vs_flat <= 1  # exp: numpy and libm differ a little
+    monkeypatch.setitem(lower_to_linalg.FLOAT_BINARY, nc.AddOp, off_by_an_ulp_add)
+    wrong = check(None, flat, sets)[0]
+    assert not wrong.ok() and wrong.mlir_vs_flat == np.inf
+    fixed = check(None, flat, sets, rtol=1e-5, atol=1e-6)[0]
+    assert fixed.ok()  # the fixed tolerance lets the wrong add through

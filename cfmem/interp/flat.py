@@ -232,6 +232,8 @@ class FlatInterpreter:
         self._onchip_sizes: dict[func.FuncOp, dict[str, int]] = {}
         self._input_specs: dict[func.FuncOp, InputSpec] = {}
         self._result_names: dict[func.FuncOp, list[str]] = {}
+        self.output_refs: list[Ref] = []
+        """The output buffers of the last run, in result order."""
 
     def tensor_id(self, name: str) -> int:
         if name not in self.tensor_ids:
@@ -317,6 +319,7 @@ class FlatInterpreter:
                 values[self.slots[id(arg)]] = ref
                 outputs.append(ref)
             self.run_steps(body, values)
+        self.output_refs = outputs
         results = {name: ref.array().copy() for name, ref in zip(self._result_names[fn], outputs)}
         return RunResult(results, list(self.branches), list(self.loops))
 
@@ -448,6 +451,23 @@ class FlatInterpreter:
                     op,
                 )
 
+    # --- hooks ------------------------------------------------------------------
+    # Nothing here: a subclass that tracks something alongside the values (error
+    # bounds, say) overrides them. Each is called before the bytes it concerns are
+    # stored (``store``), so an in-place op's inputs still hold their values.
+
+    def applied(self, op: ApplyOp, refs: list[Ref], args: list[np.ndarray], result: np.ndarray) -> None:
+        """``op`` computed ``result`` from ``args`` (the arrays its kernel read from ``refs``)."""
+
+    def copying(self, source: Ref) -> None:
+        """A ``memref.copy`` is about to store the elements of ``source``."""
+
+    def transfer_started(self, transfer: Transfer, source: Memory, start: int) -> None:
+        """``transfer`` took its bytes from ``source`` at byte ``start``."""
+
+    def transfer_ending(self, transfer: Transfer) -> None:
+        """``transfer`` is about to store its bytes at its destination."""
+
     # --- execution -------------------------------------------------------------
 
     @staticmethod
@@ -509,7 +529,12 @@ class _Compiler:
             return load
         if isinstance(op, memref.CopyOp):
             source, destination = self.slot(op.source), self.slot(op.destination)
-            return lambda values: interp.write(values[destination], interp.read(values[source], op), op)
+
+            def copy(values: Values) -> None:
+                interp.copying(values[source])
+                interp.write(values[destination], interp.read(values[source], op), op)
+
+            return copy
         if isinstance(op, ApplyOp):
             return self.apply(op, [self.slot(v) for v in op.ins], self.slot(op.outs[0]))
         if isinstance(op, arith.AddiOp | arith.MuliOp | arith.AndIOp):
@@ -621,7 +646,10 @@ class _Compiler:
                             f" %{ref.tensor or ref.memory.name}",
                             op,
                         )
-            interp.write(out, kernel[0]([interp.read(ref, op) for ref in refs]), op)
+            args = [interp.read(ref, op) for ref in refs]
+            result = kernel[0](args)
+            interp.applied(op, refs, args, result)
+            interp.write(out, result, op)
 
         return apply
 
@@ -725,6 +753,7 @@ class _Compiler:
                         " which no single tensor wrote", op
                     )
                 transfer.source_memory, transfer.source_start, transfer.source_owners = src.memory, s0, owners
+            interp.transfer_started(transfer, src.memory, s0)
             interp.in_flight[key] = transfer
 
         return dma_start
@@ -737,6 +766,7 @@ class _Compiler:
             if transfer is None:
                 raise InterpError("waits on a DMA tag no transfer is using", op)
             interp.check_source_kept(transfer, op)
+            interp.transfer_ending(transfer)
             interp.store(transfer.dest, transfer.source)  # no transfer in flight overlaps it: refused at its start
 
         return wait

@@ -26,6 +26,8 @@ from cfmem.mlir_check.errors import MlirCheckError
 INSTALL_HINT = "install with pip install 'cfmem[mlir]'"
 MLIR_TIMEOUT = 300.0
 """Default seconds a worker may take to compile a module and run it on every input set."""
+RTOL, ATOL = 1e-5, 1e-6
+"""``check-mlir``'s fixed tolerance ``atol + rtol |flat|``: each part when only the other is given."""
 OutputSpec = tuple[Sequence[int], DTypeLike]
 
 
