@@ -7,6 +7,7 @@ default; and the one-line refusals of operands that must be known, each quoted e
 from __future__ import annotations
 
 import numpy as np
+import onnx
 import pytest
 
 onnx = pytest.importorskip("onnx")
@@ -191,6 +192,27 @@ def test_reduction_axes_computed_at_run_time_are_refused_by_name(op, opset, x_kn
         opset=opset,
     )
     assert refusal(model) == f"node n ({op}): {op} axes must be a constant (it is computed at run time; it is an input of the model: fix it with --input-value)"
+
+
+@pytest.mark.parametrize(
+    "op, shape, axes",
+    [("ReduceMean", (1, 1000, 13, 13), [2, 3]), ("ReduceSum", (3, 5, 7), [1, 2]), ("ReduceMean", (7, 9, 11), None),
+     ("ReduceSum", (6, 1, 37), [1, 2]), ("ReduceMean", (2, 9, 5), [2])],
+    ids=["squeezenet-head", "trailing-2", "all", "size-1-axis", "odd-rows"],
+)  # fmt: skip
+def test_sums_over_trailing_axes_add_in_onnxruntimes_order_bit_for_bit(tmp_path, op, shape, axes):
+    """Over trailing axes onnxruntime sums each row in Eigen's vectorized order; numpy's
+    pairwise order gives other bits on these inputs, so the test sees the order."""
+    x = floats(53, *shape) * np.float32(10)
+    node = h.make_node(op, ["x"], ["y"], **({} if axes is None else {"axes": axes}))
+    model = onnx.shape_inference.infer_shapes(unchecked_model([node], [info("x", T.FLOAT, shape)], [info("y", T.FLOAT, None)], opset=11))
+    want, got, flat = three_runs(tmp_path, model, {"x": x})
+    np.testing.assert_array_equal(got["y"], want["y"])
+    np.testing.assert_array_equal(flat["y"], want["y"])
+    over = tuple(range(len(shape))) if axes is None else tuple(axes)
+    numpy_order = np.sum(x, over, np.float32, keepdims=True) / np.float32(1 if op == "ReduceSum" else np.prod([shape[a] for a in over]))
+    if shape[-1] > 8:  # long enough rows for the orders to part
+        assert not np.array_equal(numpy_order.astype(np.float32), want["y"])
 
 
 # --- Conv ------------------------------------------------------------------------------------------

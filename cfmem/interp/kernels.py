@@ -165,14 +165,77 @@ def avg_pool2d(op: nc.AvgPool2dOp, x: np.ndarray) -> np.ndarray:
     return (sums / counts).astype(np.float32)
 
 
-def mean(x: np.ndarray, axis: tuple[int, ...], keepdims: bool, start: float = 0.0) -> np.ndarray:
-    """float32 mean over ``axis``: the sum from ``start`` (-0.0: a sum of -0.0 alone stays
-    -0.0) divided by the count, as ``np.mean`` does; over no elements it is NaN (0 / 0), as
-    in the lowered loops, without numpy's empty-slice warning."""
+EIGEN_PACKET = 4
+"""float32 lanes of the packets onnxruntime's Eigen sums rows with on x86 (SSE, 16-byte
+aligned; its buffers start aligned, so a row's alignment follows from where it starts)."""
+
+
+def float_sum(x: np.ndarray, axis: tuple[int, ...], keepdims: bool) -> np.ndarray:
+    """float32 sum over ``axis`` in onnxruntime's order where it is known: over the trailing
+    axes (size-1 axes aside; its fast "KR" path, or all axes), each row as Eigen's vectorized
+    sum adds it (:func:`eigen_row_sums`); otherwise numpy's. A sum of -0.0 alone is -0.0."""
+    shape = np.sum(x, axis=axis, keepdims=keepdims, initial=-0.0).shape if x.size else None
+    kept = [a for a in range(x.ndim) if a not in axis and x.shape[a] > 1]
+    reduced = [a for a in axis if x.shape[a] > 1]
+    if shape is None or not reduced or (kept and max(kept) > min(reduced)):
+        return np.asarray(np.sum(x, axis, np.float32, keepdims=keepdims, initial=-0.0), np.float32)
+    count = math.prod(x.shape[a] for a in axis)
+    rows = np.ascontiguousarray(x, np.float32).reshape(-1, count)
+    return eigen_row_sums(rows).reshape(shape)
+
+
+def eigen_row_sums(rows: np.ndarray) -> np.ndarray:
+    """The float32 sum of each row of a C-contiguous (R, N) array as Eigen's redux adds a
+    row starting at element ``r * N`` of a 16-byte aligned buffer: the elements before the
+    first aligned one and after the last whole packet aside, two packet accumulators take
+    alternate packets, are added, take the odd packet left, and are reduced as ``(p0 + p2) +
+    (p1 + p3)``; then the elements before, then the elements after, are added one by one. A
+    row too short for one aligned packet is added from its first element on."""
+    count, n = rows.shape
+    sums = np.empty(count, np.float32)
+    heads = np.minimum((-(np.arange(count) * n)) % EIGEN_PACKET, n)
+    for head in np.unique(heads):
+        which = np.nonzero(heads == head)[0]
+        sums[which] = _eigen_sums(rows[which], int(head))
+    return sums
+
+
+def _eigen_sums(rows: np.ndarray, head: int) -> np.ndarray:
+    """:func:`eigen_row_sums` for rows that all start ``head`` elements before an aligned one."""
+    p = EIGEN_PACKET
+    n = rows.shape[1]
+    whole = (n - head) // p * p
+    if not whole:
+        return np.add.accumulate(rows, axis=1, dtype=np.float32)[:, -1]
+    pairs = (n - head) // (2 * p) * (2 * p)
+    if whole > p:
+        packets = rows[:, head : head + pairs].reshape(len(rows), -1, 2, p)
+        acc = np.add.accumulate(packets, axis=1, dtype=np.float32)[:, -1]  # one after the other
+        packet = acc[:, 0] + acc[:, 1]
+        if whole > pairs:
+            packet = packet + rows[:, head + pairs : head + whole]
+    else:
+        packet = rows[:, head : head + p]
+    total = (packet[:, 0] + packet[:, 2]) + (packet[:, 1] + packet[:, 3])
+    for k in (*range(head), *range(head + whole, n)):
+        total = total + rows[:, k]
+    return total
+
+
+def mean(x: np.ndarray, axis: tuple[int, ...], keepdims: bool) -> np.ndarray:
+    """float32 mean over ``axis``: :func:`float_sum` divided by the count, as onnxruntime's
+    ReduceMean divides; over no elements it is NaN (0 / 0), as in the lowered loops, without
+    numpy's empty-slice warning."""
     if all(x.shape[a] for a in axis):
         count = math.prod(x.shape[a] for a in axis)
-        return np.asarray(np.sum(x, axis, np.float32, keepdims=keepdims, initial=start) / np.float32(count), np.float32)
+        return np.asarray(float_sum(x, axis, keepdims) / np.float32(count), np.float32)
     return np.full(np.sum(x, axis=axis, keepdims=keepdims).shape, np.nan, np.float32)
+
+
+def global_avg_pool(x: np.ndarray) -> np.ndarray:
+    """float32 mean of each (N, C) plane, numpy's sum divided by H * W (onnxruntime's MLAS
+    kernel adds in an order of its own, followed by neither this nor :func:`float_sum`)."""
+    return np.asarray(np.sum(x, (2, 3), np.float32, keepdims=True) / np.float32(x.shape[2] * x.shape[3]), np.float32)
 
 
 def prepare_gemm(op: nc.GemmOp) -> Callable[[np.ndarray, np.ndarray, np.ndarray], np.ndarray]:
@@ -510,14 +573,13 @@ def first_extreme(x: np.ndarray, axes: tuple[int, ...], keepdims: bool, largest:
 
 
 def prepare_reduce(op: nc.ReduceOp) -> Callable[[np.ndarray], np.ndarray]:
-    """ReduceMean/Sum/Max/Min/Prod over the op's axes (sums and products in float32; sums
-    start from -0.0, so that only a sum of -0.0 alone is -0.0; the extremes by
-    :func:`first_extreme`)."""
+    """ReduceMean/Sum/Max/Min/Prod over the op's axes (sums by :func:`float_sum`, products in
+    float32; the extremes by :func:`first_extreme`)."""
     axes, keepdims = _ints(op.axes), bool(op.keepdims.value.data)
     if isinstance(op, nc.ReduceMeanOp):
-        return lambda x: mean(x, axes, keepdims, -0.0)
+        return lambda x: mean(x, axes, keepdims)
     if isinstance(op, nc.ReduceSumOp):
-        return lambda x: np.sum(x, axes, np.float32, keepdims=keepdims, initial=-0.0)
+        return lambda x: float_sum(x, axes, keepdims)
     if isinstance(op, nc.ReduceProdOp):
         return lambda x: np.prod(x, axes, np.float32, keepdims=keepdims)
     largest = isinstance(op, nc.ReduceMaxOp)
@@ -607,7 +669,7 @@ KERNELS: dict[type[Operation], Kernel] = {
     nc.MatmulOp: lambda op, a, b: np.matmul(a, b),
     nc.MaxPool2dOp: max_pool2d,
     nc.AvgPool2dOp: avg_pool2d,
-    nc.GlobalAvgPoolOp: lambda op, x: mean(x, (2, 3), True),
+    nc.GlobalAvgPoolOp: lambda op, x: global_avg_pool(x),
     nc.ArgMaxOp: arg_extreme,
     nc.ArgMinOp: arg_extreme,
     nc.SoftmaxOp: softmax,
