@@ -87,13 +87,13 @@ is plain upstream MLIR (linalg, memref, arith, math, scf, func). Per op:
   into an i64 scratch buffer, then a generic over (output, position) selecting
   into output slot ``j`` the position whose rank is ``j``.
 
-Scratch buffers (padded inputs, softmax max and sum, top_k ranks, and the
-shape-only window operand of pooling) live outside the planned arena, on the stack: each
-function that needs any gets one ``memref.alloca() : memref<Nxi8>`` (64-byte
-aligned) at the top of its body, and every op's scratch buffers are
-``memref.view``s of it from byte 0. An op's scratch is dead once the op is
-done, so N is the most any single op needs, and the stack it takes is the
-same wherever the op sits (no ``alloca`` runs inside control flow).
+Scratch buffers (padded inputs, softmax max and sum, arg_max's best values, top_k ranks,
+int8 accumulators, f16 widened copies) are planned like tensors: each ``nn.apply`` whose op
+needs any takes its scratch bytes as an operand (a view of the arena where the plan put
+them, live at that op only), and each buffer is a ``memref.view`` of it at the offset
+``cfmem.dialects.scratch.scratch_buffers`` gives; the lowering checks that it asks for
+exactly those buffers. A pooling's window operand, which gives the window loops their
+range and is never read, is a subview of its (padded) input, not scratch.
 
 Quantized data is i8 or ui8; the lowering picks the unsigned ops for ui8 (``extui``,
 ``uitofp``, ``fptoui``, ``maxui``) and then reads every ui8 as i8 (the same bytes), as
@@ -164,20 +164,18 @@ from cfmem.dialects import nn_quant as nq
 from cfmem.dialects.nn_memref import ApplyOp
 from cfmem.dialects.nn_quant import ui8 as UI8
 from cfmem.dialects.nn_weights import ReshapeOp
+from cfmem.dialects.scratch import Scratch, scratch_buffers
 from cfmem.dialects.shapes import row_major_strides
 from cfmem.dialects.types import element_bytes
 from cfmem.interp import kernels
 from cfmem.interp.kernels import quant_params
 from cfmem.passes.failures import OpFailure
-from cfmem.planning.problem import align_up
 
 Shape = tuple[int, ...]
 Body = Callable[..., "SSAValue | tuple[SSAValue, ...]"]
 """Builds a generic's body from its block arguments (ins, then outs); returns the value to yield,
 or one per output."""
 
-SCRATCH_ALIGN = 64
-"""Byte alignment of the scratch alloca and of each scratch buffer in it."""
 FLOAT_BINARY = {
     nc.AddOp: arith.AddfOp,
     nc.SubOp: arith.SubfOp,
@@ -473,6 +471,15 @@ def ints(attr: DenseArrayBase) -> tuple[int, ...]:
     return tuple(int(v) for v in attr.get_values())
 
 
+def window_of(x: SSAValue, kh: int, kw: int) -> SSAValue:
+    """A ``1 x 1 x kh x kw`` subview of NCHW ``x`` (which is at least that large): a pooling
+    generic's window operand, whose shape gives the window's loops and whose values are not read."""
+    assert isinstance(x.type, MemRefType)
+    sizes, ones = [1, 1, kh, kw], [1, 1, 1, 1]
+    region_type = memref.SubviewOp.infer_result_type(x.type, [0, 0, 0, 0], sizes, ones)
+    return memref.SubviewOp.get(x, [0, 0, 0, 0], sizes, ones, region_type).result
+
+
 def window_counts(size: int, kernel: int, stride: int, pad_before: int, out: int, dilation: int = 1) -> np.ndarray:
     """How many of the ``kernel`` taps (``dilation`` apart) of each output position fall inside ``size``."""
     starts = np.arange(out)[:, None] * stride - pad_before
@@ -521,44 +528,31 @@ class ConstantGlobals:
         self.pending.clear()
 
 
-class FunctionScratch:
-    """The scratch bytes of one function: a ``memref.alloca`` of i8 at the top of its body."""
-
-    def __init__(self, fn: func.FuncOp):
-        self.fn = fn
-        self.alloca: memref.AllocaOp | None = None
-
-    def provide(self, placeholder: SSAValue, nbytes: int, rewriter: PatternRewriter) -> None:
-        """Make the uses of ``placeholder`` use this function's scratch, grown to ``nbytes`` if smaller."""
-        if self.alloca is None or self.alloca.memref.type.get_shape()[0] < nbytes:
-            grown = memref.AllocaOp.get(i8, SCRATCH_ALIGN, shape=[nbytes])
-            grown.memref.name_hint = "scratch"
-            if self.alloca is None:
-                rewriter.insert(grown, InsertPoint.at_start(self.fn.body.block))
-            else:
-                rewriter.replace(self.alloca, grown)
-            self.alloca = grown
-        placeholder.replace_all_uses_with(self.alloca.memref)
-
-
 class OpLowering:
     """Emits the ops for one compute op at the current implicit builder.
 
-    Scratch buffers are views of ``scratch_base``, a placeholder for the
-    function's scratch bytes; ``scratch_used`` says how many the op needs.
+    Scratch buffers are views of ``scratch_base``, the op's scratch bytes (the
+    ``nn.apply``'s scratch operand), laid out as ``layout`` says
+    (``cfmem.dialects.scratch.scratch_buffers`` of the op).
     """
 
-    def __init__(self, globals_: ConstantGlobals):
+    def __init__(self, globals_: ConstantGlobals, scratch_base: SSAValue | None = None, layout: Sequence[Scratch] = ()):
         self.globals = globals_
-        self.scratch_base: SSAValue = Block(arg_types=[MemRefType(i8, [0])]).args[0]
+        self.scratch_base = scratch_base
+        self.layout = list(layout)
         self.scratch_used = 0
+        """How many buffers of ``layout`` the lowering has taken."""
 
     def scratch(self, name: str, shape: Shape, value: float | SSAValue | None = None, element: Attribute = f32) -> SSAValue:
-        """A scratch buffer of ``shape`` (f32 unless ``element`` says otherwise), filled with
-        ``value`` unless None."""
-        offset = self.scratch_used
-        self.scratch_used += align_up(prod(shape) * element_bytes(element), SCRATCH_ALIGN)
-        buffer = memref.ViewOp(self.scratch_base, index_const(offset), [], MemRefType(element, shape)).result
+        """The next scratch buffer, of ``shape`` (f32 unless ``element`` says otherwise), filled
+        with ``value`` unless None; it must be the next one of ``layout``."""
+        assert self.scratch_used < len(self.layout), f"scratch {name} beyond the op's scratch layout"
+        planned = self.layout[self.scratch_used]
+        assert (planned.name, planned.shape, planned.element) == (name, tuple(shape), element), (planned, name, shape, element)
+        assert self.scratch_base is not None
+        self.scratch_used += 1
+        space = self.scratch_base.type.memory_space
+        buffer = memref.ViewOp(self.scratch_base, index_const(planned.offset), [], MemRefType(element, shape, memory_space=space)).result
         buffer.name_hint = name
         if value is not None:
             fill(value, buffer)
@@ -732,7 +726,7 @@ class OpLowering:
         n, c, y, xx, ky, kx = dims(6)
         maps = [
             affine_map(6, [n, c, y * sh + ky * dh, xx * sw + kx * dw]),
-            affine_map(6, [ky, kx]),
+            affine_map(6, [AffineExpr.constant(0), AffineExpr.constant(0), ky, kx]),
             affine_map(6, [n, c, y, xx]),
         ]
         if is_max and not quantized:  # the tap unless it is NaN or the best so far is larger
@@ -743,8 +737,8 @@ class OpLowering:
 
             def combine(v: SSAValue, _: SSAValue, acc: SSAValue) -> SSAValue:
                 return op_type(acc, v).result
-        window = self.scratch("window", (kh, kw))
-        generic([self.padded(x, ints(op.pads), pad_value), window], [out], maps, combine, reduced=(4, 5))
+        source = self.padded(x, ints(op.pads), pad_value)
+        generic([source, window_of(source, kh, kw)], [out], maps, combine, reduced=(4, 5))
         if not is_max:
             counts = self.avg_pool_counts(op, shape_of(x), shape_of(out))
             generic([counts], [out], [affine_map(4, [y, xx]), identity(4)], lambda k, s: arith.DivfOp(s, k).result)
@@ -1154,32 +1148,22 @@ class LowerApply(RewritePattern):
 
     def __init__(self, module: ModuleOp):
         self.globals = ConstantGlobals(module)
-        self.scratch: dict[func.FuncOp, FunctionScratch] = {}
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: ApplyOp, rewriter: PatternRewriter) -> None:
-        lowering = OpLowering(self.globals)
+        layout = scratch_buffers(op.compute)
+        if layout and op.scratch is None:
+            raise OpFailure(op, f"'{op.compute.name}' needs kernel scratch but its nn.apply has no scratch buffer")
+        lowering = OpLowering(self.globals, op.scratch, layout)
         block = Block()
         with ImplicitBuilder(block):
             lowering.lower(op.compute, list(op.ins), op.outs[0])
-        if lowering.scratch_used:
-            fn = enclosing_function(op)
-            scratch = self.scratch.setdefault(fn, FunctionScratch(fn))
-            scratch.provide(lowering.scratch_base, lowering.scratch_used, rewriter)
+        assert lowering.scratch_used == len(layout), f"'{op.compute.name}' used {lowering.scratch_used} of its {len(layout)} scratch buffers"
         self.globals.insert_pending(rewriter)
         ops = list(block.ops)
         for child in ops:
             child.detach()
         rewriter.replace(op, ops, [])
-
-
-def enclosing_function(op: Operation) -> func.FuncOp:
-    parent = op.parent_op()
-    while not isinstance(parent, func.FuncOp):
-        if parent is None:
-            raise OpFailure(op, f"'{op.name}' is not inside a func.func")
-        parent = parent.parent_op()
-    return parent
 
 
 @dataclass(frozen=True)

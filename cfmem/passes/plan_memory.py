@@ -13,6 +13,8 @@ parsing and later passes can run in a separate ``xdsl-opt`` call:
 - ``cfmem.slot_offsets = array<i64: iteration, condition>`` on each ``nn.loop``:
   where its body's iteration number and condition live (-1 when they need no
   bytes); its carried body arguments live in the bytes of its results;
+- ``cfmem.scratch_offset`` on each op whose kernel needs scratch
+  (``cfmem.dialects.scratch``): where its scratch bytes start;
 - ``cfmem.arena_size``, ``cfmem.lower_bound``, ``cfmem.plan`` on the function.
 
 Results placed off chip (``cfmem.offchip``, see cfmem.passes.placement) are
@@ -67,6 +69,7 @@ BOUND_ATTR = "cfmem.lower_bound"
 PLAN_ATTR = "cfmem.plan"
 ALIAS_ATTR = "cfmem.alias"
 ALIAS_KINDS_ATTR = "cfmem.aliases"
+SCRATCH_ATTR = "cfmem.scratch_offset"
 OFFCHIP_OFFSETS_ATTR = "cfmem.offchip_offsets"
 OFFCHIP_ARENA_ATTR = "cfmem.offchip_arena_size"
 OFFCHIP_BOUND_ATTR = "cfmem.offchip_lower_bound"
@@ -160,6 +163,10 @@ def annotate(fn: func.FuncOp, info: FunctionLiveness, plan: TreePlan) -> None:
             op.attributes[OFFSETS_ATTR] = offsets_of(list(op.results))
         if op is not fn and op.results and op.results[0] in info.aliases:
             op.attributes[ALIAS_ATTR] = StringAttr(info.tensor_of[info.aliases[op.results[0]][0]].id)
+        if op in info.scratch_of:
+            op.attributes[SCRATCH_ATTR] = IntegerAttr(plan.offsets[info.scratch_of[op].id], i64)
+        elif SCRATCH_ATTR in op.attributes:
+            del op.attributes[SCRATCH_ATTR]  # planned before, with scratch it no longer needs
     for if_op, node in info.if_node_of.items():
         if node.id in plan.blocks:
             if_op.attributes[BLOCK_ATTR] = DenseArrayBase.from_list(i64, list(plan.blocks[node.id]))
@@ -173,6 +180,12 @@ def annotate(fn: func.FuncOp, info: FunctionLiveness, plan: TreePlan) -> None:
     fn.attributes[PLAN_ATTR] = StringAttr(f"{plan.mode}/{plan.strategy}")
     if info.aliases:
         fn.attributes[ALIAS_KINDS_ATTR] = StringAttr(",".join(info.kinds))
+
+
+def scratch_offset(op: Operation) -> int | None:
+    """Where ``nn-plan-memory`` put ``op``'s kernel scratch in the on-chip arena, or None."""
+    attr = op.attributes.get(SCRATCH_ATTR)
+    return attr.value.data if isinstance(attr, IntegerAttr) else None
 
 
 def planned_offset(value: SSAValue, attr_name: str = OFFSETS_ATTR) -> int | None:
