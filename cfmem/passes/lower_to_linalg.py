@@ -477,7 +477,9 @@ def window_of(x: SSAValue, kh: int, kw: int) -> SSAValue:
     assert isinstance(x.type, MemRefType)
     sizes, ones = [1, 1, kh, kw], [1, 1, 1, 1]
     region_type = memref.SubviewOp.infer_result_type(x.type, [0, 0, 0, 0], sizes, ones)
-    return memref.SubviewOp.get(x, [0, 0, 0, 0], sizes, ones, region_type).result
+    window = memref.SubviewOp.get(x, [0, 0, 0, 0], sizes, ones, region_type).result
+    window.name_hint = "window"
+    return window
 
 
 def window_counts(size: int, kernel: int, stride: int, pad_before: int, out: int, dilation: int = 1) -> np.ndarray:
