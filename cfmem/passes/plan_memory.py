@@ -33,6 +33,7 @@ lengthen a lifetime are tried, then none, and the smallest plan is kept.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from xdsl.context import Context
@@ -47,7 +48,7 @@ from cfmem.passes.failures import OpFailure
 from cfmem.passes.liveness import FunctionLiveness, analyze_function, functions
 from cfmem.passes.options import checked_options
 from cfmem.passes.placement import BUDGET_ATTR, function_int
-from cfmem.planning.control_flow import MODES, TreePlan, plan_tree
+from cfmem.planning.control_flow import MODES, TreePlan, plan_smallest, plan_tree
 from cfmem.planning.option_checks import (
     I64_MAX,
     check_align,
@@ -57,7 +58,7 @@ from cfmem.planning.option_checks import (
     check_time_limit,
 )
 from cfmem.planning.problem import PlanOptions
-from cfmem.planning.regions import RegionTree, cf_lower_bound, peak_path
+from cfmem.planning.regions import RegionTree, peak_path
 from cfmem.planning.strategies import STRATEGY_NAMES
 
 OFFSETS_ATTR = "cfmem.offsets"
@@ -93,28 +94,29 @@ def plan_function(
     bound is above the plain plan's peak could not be kept and are not planned.
     """
     plain = analyze_function(fn, io_on_chip, space)
-    plan = plan_tree(plain.tree, mode, strategy, options, align)
     if not aliases or space != "onchip":
-        return plain, plan
-    plan.unaliased_peak = plan.peak
-    best: tuple[FunctionLiveness, TreePlan] | None = None
+        return plain, plan_tree(plain.tree, mode, strategy, options, align)
+    infos = [plain]
+    kept, plan = plan_smallest(plain.tree, _trees(aliased_liveness(fn, io_on_chip, space), infos), mode, strategy, options, align)
+    return infos[kept], plan
+
+
+def aliased_liveness(fn: func.FuncOp, io_on_chip: bool = False, space: str = "onchip") -> Iterator[FunctionLiveness]:
+    """The liveness of ``fn`` with every alias kind, then with the safe kinds (those that
+    find any aliases), made as they are asked for."""
     for kinds in (ALIAS_KINDS, SAFE_KINDS):
         alias_map = find_aliases(fn, kinds)
-        if not alias_map:
-            continue
-        info = analyze_function(fn, io_on_chip, space, alias_map)
-        info.kinds = kinds
-        if cf_lower_bound(info.tree) > plan.peak:
-            continue  # every plan of it is larger than the plain one
-        candidate = plan_tree(info.tree, mode, strategy, options, align)
-        if best is None or candidate.peak < best[1].peak:
-            best = info, candidate
-        if candidate.peak <= plan.peak:
-            break
-    if best is None or best[1].peak > plan.peak:
-        return plain, plan
-    best[1].unaliased_peak = plan.peak
-    return best
+        if alias_map:
+            info = analyze_function(fn, io_on_chip, space, alias_map)
+            info.kinds = kinds
+            yield info
+
+
+def _trees(infos: Iterable[FunctionLiveness], seen: list[FunctionLiveness]) -> Iterator[RegionTree]:
+    """The trees of ``infos``, each info appended to ``seen`` as its tree is taken."""
+    for info in infos:
+        seen.append(info)
+        yield info.tree
 
 
 def refuse_over_budget(fn: func.FuncOp, tree: RegionTree, plan: TreePlan, budget: int | None, memory: str) -> None:
