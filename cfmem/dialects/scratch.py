@@ -1,7 +1,8 @@
 """The scratch buffers a compute op's kernel needs while it runs, from its types and attributes.
 
 ``nn-lower-to-linalg`` lowers some ops through buffers of their own besides their inputs and
-output (a padded copy of a convolution's input, softmax's maxima and sums, ...). They are
+output (softmax's maxima and sums, an int8 convolution's i32 sums, ...); padded
+convolutions and poolings need none (they load each tap, the pad value outside the input). They are
 live only while the op runs. The planner gives each op that needs any one tensor of
 ``scratch_bytes(op)`` bytes, live at the op's step only; the lowering lays the buffers of
 ``scratch_buffers(op)`` out in it, in order, each at a multiple of ``SCRATCH_ALIGN``, and
@@ -9,10 +10,7 @@ checks that it asks for exactly these.
 
 Per op (its element types as they are, f16 ones read as f32, see below):
 
-- a convolution (``nn.conv2d``, ``nn.qconv2d``, ``nn.conv_integer``) with pads: its input
-  padded (``padded``, the input's element type); ``nn.qconv2d`` and ``nn.qgemm`` first an i32
-  accumulator of the output's shape (``acc``);
-- a pooling with pads: its input padded;
+- ``nn.qconv2d`` and ``nn.qgemm``: an i32 accumulator of the output's shape (``acc``);
 - ``nn.arg_max``/``nn.arg_min``: the best value so far, the input's shape with the axis 1 (``best``);
 - ``nn.softmax``: the maxima and the sums along the axis (``peak``, ``total``);
 - ``nn.top_k``: each input element's rank, i64 (``ranks``).
@@ -66,14 +64,6 @@ def _element(ty: Attribute) -> Attribute:
     return f32 if element == f16 else element
 
 
-def _padded(op: nc.ConvWindowOp | nc.Pool2dOp) -> list[tuple[str, Shape, Attribute]]:
-    top, left, bottom, right = (int(v) for v in op.pads.get_values())
-    if not (top or left or bottom or right):
-        return []
-    n, c, h, w = _shape(op.operands[0].type)
-    return [("padded", (n, c, h + top + bottom, w + left + right), _element(op.operands[0].type))]
-
-
 def _reduced(op: nc.ArgExtremeOp | nc.SoftmaxOp) -> Shape:
     """The input's shape with the op's axis 1."""
     shape = _shape(op.operands[0].type)
@@ -83,12 +73,8 @@ def _reduced(op: nc.ArgExtremeOp | nc.SoftmaxOp) -> Shape:
 
 def _own(op: Operation) -> list[tuple[str, Shape, Attribute]]:
     """The buffers of ``op``'s own lowering, in the order it asks for them."""
-    if isinstance(op, nq.QConv2dOp):
-        return [("acc", _shape(op.results[0].type), i32), *_padded(op)]
-    if isinstance(op, nq.QGemmOp):
+    if isinstance(op, nq.QConv2dOp | nq.QGemmOp):
         return [("acc", _shape(op.results[0].type), i32)]
-    if isinstance(op, nc.ConvWindowOp | nc.Pool2dOp):
-        return _padded(op)
     if isinstance(op, nc.ArgExtremeOp):
         return [("best", _reduced(op), f32)]
     if isinstance(op, nc.SoftmaxOp):

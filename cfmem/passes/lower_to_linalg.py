@@ -36,19 +36,23 @@ is plain upstream MLIR (linalg, memref, arith, math, scf, func). Per op:
 - ``conv2d``: the output filled with the bias (broadcast over N, H, W) or 0,
   then one generic over (n, o, y, x, c, ky, kx) accumulating input channel
   ``(o floordiv og) * cg + c`` (og, cg: output and input channels per group) at
-  row ``y * sh + ky * dh``, column ``x * sw + kx * dw``; with pads it reads a
-  zero-filled scratch buffer instead, the input copied into its interior
-  (a ``memref.subview`` and ``linalg.copy``).
+  row ``y * sh + ky * dh``, column ``x * sw + kx * dw``; with pads the input is no
+  generic operand: each tap is loaded (``memref.load``) at that position less the top
+  and left pads, clamped into the input, and replaced by the pad value where it falls
+  outside (a select), so no padded copy is made.
 - ``matmul``: ``linalg.fill`` 0 then ``linalg.matmul`` for 2-D operands, a
   generic with broadcast batch dimensions otherwise; ``gemm``: the output
   filled with ``c`` (broadcast), then the same contraction, ``b`` read
   transposed for ``trans_b``.
 - ``max_pool2d``: NaN fill, then a generic folding each window's taps (tap ``ky`` at row
-  ``y * sh + ky * dh``, columns alike; row by row) of a NaN-padded copy into it, a tap
-  replacing the best so far unless it is NaN or the best is larger (NaN taps skipped, the
-  later of 0.0 and -0.0; i8/ui8 data: ``maxsi``/``maxui``, padded with the minimum); ``avg_pool2d``: the sum over each window of a
-  zero-padded copy, divided by the number of unpadded elements in the window,
-  read from a constant ``memref.global @avg_pool_count_K`` this pass adds.
+  ``y * sh + ky * dh``, columns alike; row by row) into it, a tap replacing the best so
+  far unless it is NaN or the best is larger (NaN taps skipped, the later of 0.0 and
+  -0.0; i8/ui8 data: ``maxsi``/``maxui``); ``avg_pool2d``: the sum over each window,
+  divided by the number of unpadded elements in the window, read from a constant
+  ``memref.global @avg_pool_count_K`` this pass adds. The window's loops take their range
+  from a window operand whose values are not read: a ``1 x 1 x kh x kw`` subview of the
+  input, or with pads (taps loaded as for ``conv2d``, padded with NaN, the integer minimum
+  or 0) a constant ``@pool_window_K`` of zeros.
 - ``global_avg_pool``, ``reduce_mean``: the sum into the zero-filled output,
   then a division by the number of summed elements; ``reduce_sum`` and
   ``reduce_prod``: the output filled with -0.0 or 1, then ``addf`` or ``mulf`` into
@@ -87,13 +91,12 @@ is plain upstream MLIR (linalg, memref, arith, math, scf, func). Per op:
   into an i64 scratch buffer, then a generic over (output, position) selecting
   into output slot ``j`` the position whose rank is ``j``.
 
-Scratch buffers (padded inputs, softmax max and sum, arg_max's best values, top_k ranks,
-int8 accumulators, f16 widened copies) are planned like tensors: each ``nn.apply`` whose op
+Scratch buffers (softmax max and sum, arg_max's best values, top_k ranks, int8
+accumulators, f16 widened copies) are planned like tensors: each ``nn.apply`` whose op
 needs any takes its scratch bytes as an operand (a view of the arena where the plan put
 them, live at that op only), and each buffer is a ``memref.view`` of it at the offset
 ``cfmem.dialects.scratch.scratch_buffers`` gives; the lowering checks that it asks for
-exactly those buffers. A pooling's window operand, which gives the window loops their
-range and is never read, is a subview of its (padded) input, not scratch.
+exactly those buffers.
 
 Quantized data is i8 or ui8; the lowering picks the unsigned ops for ui8 (``extui``,
 ``uitofp``, ``fptoui``, ``maxui``) and then reads every ui8 as i8 (the same bytes), as
@@ -471,6 +474,34 @@ def ints(attr: DenseArrayBase) -> tuple[int, ...]:
     return tuple(int(v) for v in attr.get_values())
 
 
+def window_position(out_index: SSAValue, tap: SSAValue, stride: int, dilation: int) -> SSAValue:
+    """``out_index * stride + tap * dilation``: a window tap's position in the padded input."""
+    return arith.AddiOp(arith.MuliOp(out_index, index_const(stride)), arith.MuliOp(tap, index_const(dilation))).result
+
+
+def padded_load(x: SSAValue, n: SSAValue, c: SSAValue, row: SSAValue, col: SSAValue, pads: Sequence[int],
+                pad_value: float | SSAValue) -> SSAValue:
+    """Element (n, c, row, col) of NCHW ``x`` padded by ``pads`` (top, left, bottom, right) with
+    ``pad_value`` (a number of ``x``'s element type, or a value of it): ``x`` is loaded at the
+    position clamped into it, and the pad value taken where the position is outside."""
+    _, _, height, width = shape_of(x)
+    element = x.type.get_element_type()
+    zero = index_const(0)
+    inside: SSAValue | None = None
+    clamped = []
+    for position, before, size in ((row, pads[0], height), (col, pads[1], width)):
+        at = arith.SubiOp(position, index_const(before)).result if before else position
+        both = arith.AndIOp(arith.CmpiOp(at, zero, "sge"), arith.CmpiOp(at, index_const(size), "slt")).result
+        inside = both if inside is None else arith.AndIOp(inside, both).result
+        clamped.append(arith.MinSIOp(arith.MaxSIOp(at, zero), index_const(size - 1)).result)
+    value = memref.LoadOp.get(x, [n, c, *clamped]).res
+    if isinstance(pad_value, SSAValue):
+        pad = pad_value
+    else:
+        pad = f32_const(pad_value) if element == f32 else int_const(int(pad_value), element)
+    return arith.SelectOp(inside, value, pad).result
+
+
 def window_of(x: SSAValue, kh: int, kw: int) -> SSAValue:
     """A ``1 x 1 x kh x kw`` subview of NCHW ``x`` (which is at least that large): a pooling
     generic's window operand, whose shape gives the window's loops and whose values are not read."""
@@ -558,17 +589,6 @@ class OpLowering:
         buffer.name_hint = name
         if value is not None:
             fill(value, buffer)
-        return buffer
-
-    def padded(self, x: SSAValue, pads: Sequence[int], value: float | SSAValue) -> SSAValue:
-        """NCHW ``x``, or a scratch copy (of ``x``'s element type) with ``pads`` (top, left,
-        bottom, right) of ``value``."""
-        if not any(pads):
-            return x
-        top, left, bottom, right = pads
-        n, c, h, w = shape_of(x)
-        buffer = self.scratch("padded", (n, c, h + top + bottom, w + left + right), value, x.type.get_element_type())
-        copy_into(x, buffer, (0, 0, top, left))
         return buffer
 
     def lower(self, op: Operation, ins: list[SSAValue], out: SSAValue) -> None:
@@ -686,7 +706,7 @@ class OpLowering:
                  bias: list[SSAValue], acc: SSAValue, pad_value: float | SSAValue, body: Body) -> None:
         """``acc`` filled with the bias (broadcast over N, H, W) or 0, then ``body`` accumulating
         every tap of ``x`` (padded with ``pad_value``) and ``w`` into it: one generic over
-        (n, o, y, x, c, ky, kx)."""
+        (n, o, y, x, c, ky, kx); with pads the taps are loaded (``padded_load``)."""
         (sh, sw), (dh, dw) = ints(op.strides), ints(op.dilations)
         groups = op.groups.value.data
         out_per_group, cg = shape_of(w)[0] // groups, shape_of(w)[1]
@@ -695,6 +715,20 @@ class OpLowering:
         else:
             fill(0, acc)
         n, oc, y, xx, c, ky, kx = dims(7)
+        pads = ints(op.pads)
+        if any(pads):
+            def tap(wv: SSAValue, a: SSAValue) -> SSAValue:
+                i_n, i_o, i_y, i_x, i_c, i_ky, i_kx = (IndexOp(d).result for d in range(7))
+                channel = i_c
+                if groups != 1:
+                    group = i_o if out_per_group == 1 else arith.DivUIOp(i_o, index_const(out_per_group)).result
+                    channel = arith.AddiOp(arith.MuliOp(group, index_const(cg)), i_c).result
+                row, col = window_position(i_y, i_ky, sh, dh), window_position(i_x, i_kx, sw, dw)
+                return body(padded_load(x, i_n, channel, row, col, pads, pad_value), wv, a)
+
+            maps = [affine_map(7, [oc, c, ky, kx]), affine_map(7, [n, oc, y, xx])]
+            generic([w], [acc], maps, tap, reduced=(4, 5, 6))
+            return
         group = oc if out_per_group == 1 else oc // out_per_group
         channel = c if groups == 1 else group * cg + c
         maps = [
@@ -702,7 +736,7 @@ class OpLowering:
             affine_map(7, [oc, c, ky, kx]),
             affine_map(7, [n, oc, y, xx]),
         ]
-        generic([self.padded(x, ints(op.pads), pad_value), w], [acc], maps, body, reduced=(4, 5, 6))
+        generic([x, w], [acc], maps, body, reduced=(4, 5, 6))
 
     def conv2d(self, op: nc.Conv2dOp, ins: list[SSAValue], out: SSAValue) -> None:
         x, w, *bias = ins
@@ -739,8 +773,17 @@ class OpLowering:
 
             def combine(v: SSAValue, _: SSAValue, acc: SSAValue) -> SSAValue:
                 return op_type(acc, v).result
-        source = self.padded(x, ints(op.pads), pad_value)
-        generic([source, window_of(source, kh, kw)], [out], maps, combine, reduced=(4, 5))
+        pads = ints(op.pads)
+        if any(pads):  # the taps loaded, the window a constant global (only its shape is read)
+            def tap(_: SSAValue, acc: SSAValue) -> SSAValue:
+                i_n, i_c, i_y, i_x, i_ky, i_kx = (IndexOp(d).result for d in range(6))
+                row, col = window_position(i_y, i_ky, sh, dh), window_position(i_x, i_kx, sw, dw)
+                return combine(padded_load(x, i_n, i_c, row, col, pads, pad_value), _, acc)
+
+            window = self.globals.get("pool_window", np.zeros((kh, kw), np.float32))
+            generic([window], [out], [affine_map(6, [ky, kx]), maps[2]], tap, reduced=(4, 5))
+        else:
+            generic([x, window_of(x, kh, kw)], [out], maps, combine, reduced=(4, 5))
         if not is_max:
             counts = self.avg_pool_counts(op, shape_of(x), shape_of(out))
             generic([counts], [out], [affine_map(4, [y, xx]), identity(4)], lambda k, s: arith.DivfOp(s, k).result)
