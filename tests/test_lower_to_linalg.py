@@ -18,13 +18,15 @@ from collections.abc import Callable
 
 import numpy as np
 import pytest
-from xdsl.dialects import memref, scf
+from xdsl.dialects import arith, memref, scf
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.dialects.linalg.ops import GenericOp, MatmulOp, TransposeOp
 from xdsl.ir import SSAValue
 from xdsl.parser import Parser
 
 from cfmem.builder import GraphBuilder
+from cfmem.dialects.nn_memref import ApplyOp
+from cfmem.dialects.scratch import scratch_bytes
 from cfmem.differential import run_mlir
 from cfmem.interp.flat import run_flat
 from cfmem.interp.golden import find_function, random_inputs, run_function
@@ -337,25 +339,40 @@ def ops_of(module: ModuleOp, kind: type) -> list:
     return [op for op in module.walk() if isinstance(op, kind)]
 
 
-def test_conv_is_one_generic_over_seven_loops_reading_a_padded_scratch():
+def test_padded_conv_is_one_generic_over_seven_loops_loading_its_taps_without_scratch():
     module = to_linalg(flat_form(build({"conv_strided": _conv_strided})))
     convs = [op for op in ops_of(module, GenericOp) if len(op.iterator_types) == 7]
     assert len(convs) == 1
-    channel = str(convs[0].indexing_maps.data[0].data.results[1])
-    assert "floordiv" in channel  # groups: input channel from the output channel's group
-    (scratch,) = ops_of(module, memref.AllocaOp)
-    assert scratch.memref.type.get_shape() == (1 * 4 * 12 * 9 * 4,)  # f32 padded input, 64-byte multiple
-    view = convs[0].inputs[0].owner
-    assert isinstance(view, memref.ViewOp) and view.source is scratch.memref
-    assert view.result.type.get_shape() == (1, 4, 12, 9)
+    assert len(convs[0].inputs) == 1  # the weight; the input is loaded tap by tap
+    body = list(convs[0].body.block.ops)
+    assert any(isinstance(op, arith.DivUIOp) for op in body)  # groups: input channel from the output channel's group
+    (load,) = [op for op in body if isinstance(op, memref.LoadOp)]
+    assert load.memref.name_hint == "conv_strided_x"
+    assert any(isinstance(op, arith.SelectOp) for op in body)  # the pad value outside the input
+    assert not ops_of(module, memref.AllocaOp)
+    assert not [op for op in ops_of(module, memref.ViewOp) if op.attributes.get("cfmem.tensor", None) is not None
+                and op.attributes["cfmem.tensor"].data.endswith("#scratch")]
 
 
-def test_scratch_is_one_alloca_per_function_sized_for_the_largest_op():
-    module = to_linalg(flat_form(build({"conv_depthwise": _conv_depthwise, "softmax": _softmax})))
-    (scratch,) = ops_of(module, memref.AllocaOp)
-    fn = find_function(module)
-    assert fn.body.block.first_op is scratch
-    assert scratch.memref.type.get_shape() == (1 * 4 * 8 * 8 * 4,)  # the pad=1 conv's padded input
+def test_scratch_is_planned_in_the_arena_at_each_op_not_allocated():
+    """Each op's scratch is its own view of the arena, at the offset the plan gave it, of the
+    bytes ``scratch_bytes`` says; nothing is allocated outside the arena."""
+    flat = flat_form(build({"conv_depthwise": _conv_depthwise, "softmax": _softmax, "pool": _pool, "arg": _arg}))
+    module = to_linalg(flat)
+    assert not ops_of(module, memref.AllocaOp)
+    applies = [op for op in ops_of(flat, ApplyOp) if op.scratch is not None]
+    assert len(applies) == 3 + 4  # the softmaxes and the arg_max/arg_min (padded convs and pools need none)
+    arena = find_function(flat).attributes["cfmem.arena_size"].value.data
+    for apply in applies:
+        view = apply.scratch.owner
+        assert isinstance(view, memref.ViewOp) and view.source.owner.name_.string_value() == "arena_main"
+        size = view.result.type.get_shape()[0]
+        assert size == scratch_bytes(apply.compute) > 0
+        at = view.byte_shift.owner.value.value.data
+        assert at + size <= arena
+    lowered_views = [op for op in ops_of(module, memref.ViewOp) if "cfmem.tensor" in op.attributes
+                     and op.attributes["cfmem.tensor"].data.endswith("#scratch")]
+    assert len(lowered_views) == len(applies)
 
 
 def test_named_ops_where_they_match():

@@ -29,7 +29,10 @@ from cfmem.dialects import nn_dma  # noqa: E402
 from cfmem.dialects.types import tensor_bytes  # noqa: E402
 from cfmem.importers.onnx_import import Importer  # noqa: E402
 from cfmem.importers.onnx_ops import FLOAT16_OPS, FLOAT16_VIA_FLOAT32  # noqa: E402
+from cfmem.passes.liveness import analyze_function  # noqa: E402
 from cfmem.passes.plan_memory import BOUND_ATTR  # noqa: E402
+from cfmem.passes.stored_plan import declared_aliases  # noqa: E402
+from cfmem.planning.regions import cf_lower_bound  # noqa: E402
 from cfmem.differential import run_mlir  # noqa: E402
 from cfmem.interp.flat import run_flat  # noqa: E402
 from cfmem.mlir_check.prepare import prepare_for_jit  # noqa: E402
@@ -432,16 +435,22 @@ def planned(model: onnx.ModelProto, tmp_path: Path):
     apply_pipeline(module, "nn-insert-dma,nn-plan-memory", None, tmp_path)
     fn = next(op for op in module.walk() if op.name == "func.func")
     dma = sum(tensor_bytes(op.results[0].type) for op in module.walk() if isinstance(op, nn_dma.DmaBufferOp))
-    return imported, fn.attributes[BOUND_ATTR].value.data, dma
+    info = analyze_function(fn, aliases=declared_aliases(fn))
+    scratch = {t.id for t in info.scratch_of.values()}
+    for region in info.tree.walk():
+        region.tensors = [t for t in region.tensors if t.id not in scratch]
+    return imported, cf_lower_bound(info.tree), dma, fn.attributes[BOUND_ATTR].value.data
 
 
 def test_a_float16_model_counts_2_bytes_per_element_in_blob_plan_and_dma(tmp_path):
     """The same network in float32 and float16: the float16 weight blob, DMA buffers and the
-    plan's lower bound are half as large; the blob holds the initializers' own bits."""
+    lower bound of the plan's tensors are half as large; the blob holds the initializers' own
+    bits. The float16 plan also holds the f32 copies its kernels widen into (scratch)."""
     half, full = (planned(small_net(t)[0], tmp_path) for t in (np.float16, np.float32))
     assert 2 * len(half[0].blob) == len(full[0].blob)
     assert 2 * half[1] == full[1] > 0
     assert 2 * half[2] == full[2] > 0
+    assert full[3] == full[1] and half[3] > half[1]  # only the float16 kernels need scratch
     w = small_net(np.float16)[0].graph.initializer[0]
     assert nh.to_array(w).tobytes() in half[0].blob
 

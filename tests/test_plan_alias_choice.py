@@ -1,4 +1,4 @@
-"""plan_function keeps the plan the documented rule picks among alias kinds,
+"""plan_function (through ``plan_smallest``) keeps the plan the documented rule picks among alias kinds,
 also when it leaves unplanned the kinds whose lower bound rules them out."""
 
 from __future__ import annotations
@@ -11,6 +11,7 @@ from cfmem.passes import plan_memory
 from cfmem.passes.aliases import ALIAS_KINDS, SAFE_KINDS, find_aliases
 from cfmem.passes.liveness import analyze_function, functions
 from cfmem.pipeline import apply_pipeline
+from cfmem.planning import control_flow
 from cfmem.planning.control_flow import plan_tree
 from cfmem.testing.random_graphs import GraphShape, random_graph
 
@@ -48,6 +49,6 @@ def test_the_kept_plan_is_the_one_every_kind_planned_would_give(mode):
 
 
 def test_a_bound_that_rules_out_too_much_is_seen(monkeypatch):
-    monkeypatch.setattr(plan_memory, "cf_lower_bound", lambda tree: 1 << 60)
+    monkeypatch.setattr(control_flow, "cf_lower_bound", lambda tree: 1 << 60)  # (plan_smallest's check)
     outcomes = [(plan_memory.plan_function(fn, "exact", align=16)[0].kinds, reference(fn, "exact")[0]) for fn in graphs()]
     assert any(got != want for got, want in outcomes)

@@ -18,11 +18,12 @@ from xdsl.ir import Block
 from xdsl.passes import PassPipeline
 
 from cfmem.dialects.nn_control import IfOp, LoopOp
+from cfmem.dialects.scratch import scratch_bytes
 from cfmem.dialects.types import tensor_bytes
 from cfmem.ir_io import load_module, make_context
 from cfmem.passes import PASSES
 from cfmem.passes.liveness import analyze_function, functions
-from cfmem.passes.plan_memory import ARENA_ATTR, BLOCK_ATTR, BOUND_ATTR, planned_offset
+from cfmem.passes.plan_memory import ARENA_ATTR, BLOCK_ATTR, BOUND_ATTR, planned_offset, scratch_offset
 from cfmem.passes.stored_plan import declared_aliases
 from cfmem.planning.control_flow import MODES, plan_tree
 from cfmem.planning.problem import paths_compatible
@@ -55,12 +56,10 @@ def reference(path: Path, mode: str, strategy: str, align: int) -> dict:
     PassPipeline.parse_spec(PASSES, spec).apply(make_context(), module)
     (fn,) = functions(module)
     info = analyze_function(fn, aliases=declared_aliases(fn))
-    tensors = {}
-    for value, tensor in info.tensor_of.items():
-        region, op = [], value.owner
-        if isinstance(op, Block):  # a loop's body argument: a tensor of the loop's region
-            op = op.parent_op()
-        while not isinstance(op.parent_op(), type(fn)):  # the nn.if branches and loop bodies around the value
+    def region_of(op) -> str:
+        """The nn.if branches and loop bodies around ``op``."""
+        region = []
+        while not isinstance(op.parent_op(), type(fn)):
             block = op.parent_block()
             if_op = block.parent_op()
             index = [r.block for r in if_op.branches].index(block)
@@ -68,10 +67,25 @@ def reference(path: Path, mode: str, strategy: str, align: int) -> dict:
             count = [o for o in fn.walk() if isinstance(o, type(if_op))].index(if_op)
             region.append(f"{kind}#{count}.{'body' if kind == 'loop' else ('then', 'else')[index]}")
             op = if_op
+        return "/".join(reversed(region)) or fn.sym_name.data
+
+    tensors = {}
+    for value, tensor in info.tensor_of.items():
+        op = value.owner
+        if isinstance(op, Block):  # a loop's body argument: a tensor of the loop's region
+            op = op.parent_op()
         tensors[tensor.id] = {
             "offset": planned_offset(value),
             "size": tensor_bytes(value.type),
-            "region": "/".join(reversed(region)) or fn.sym_name.data,
+            "region": region_of(op),
+            "steps": (tensor.start, tensor.end),
+        }
+    for op, tensor in info.scratch_of.items():  # kernel scratch: at its op's step only
+        assert tensor.start == tensor.end and tensor.size == scratch_bytes(op) > 0
+        tensors[tensor.id] = {
+            "offset": scratch_offset(op),
+            "size": tensor.size,
+            "region": region_of(op),
             "steps": (tensor.start, tensor.end),
         }
     blocks = {

@@ -12,6 +12,12 @@ compute op (or an ``nn.reshape`` of a tensor that lives on chip) and an ``nn.yie
       nn.yield %r : tensor<1x4xf32>
     }
 
+An op whose kernel needs scratch (``cfmem.dialects.scratch``) also takes its scratch
+bytes, a 1-D i8 memref (a view of the arena where the plan put them), after its output::
+
+    nn.apply ins(%x : memref<1x1x8x8xf32, 1>) outs(%y : memref<1x1x8x8xf32, 1>) scratch(%s : memref<400xi8, 1>) {
+    ...
+
 Keeping the tensor op whole means the same numpy kernel runs in the
 tensor-level and the flat interpreter, and ``nn-lower-to-linalg`` can read
 every attribute from it.
@@ -23,12 +29,13 @@ import functools
 from collections.abc import Sequence
 from typing import Self
 
-from xdsl.dialects.builtin import DenseArrayBase, MemRefType, TensorType, i32
+from xdsl.dialects.builtin import DenseArrayBase, MemRefType, TensorType, i8, i32
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.irdl import (
     AttrSizedOperandSegments,
     IRDLOperation,
     irdl_op_definition,
+    opt_operand_def,
     region_def,
     var_operand_def,
 )
@@ -39,6 +46,7 @@ from xdsl.utils.exceptions import VerifyException
 from cfmem.dialects.nn_compute import ComputeOp
 from cfmem.dialects.nn_control import YieldOp
 from cfmem.dialects.nn_weights import ReshapeOp
+from cfmem.dialects.scratch import scratch_bytes
 
 
 @functools.cache
@@ -51,20 +59,22 @@ def tensor_of_memref(ty: Attribute) -> TensorType:
 
 @irdl_op_definition
 class ApplyOp(IRDLOperation):
-    """Runs the compute op in its body on ``ins``, writing the result to ``outs``."""
+    """Runs the compute op in its body on ``ins``, writing the result to ``outs``, with the
+    bytes of ``scratch`` for its kernel's own use."""
 
     name = "nn.apply"
     ins = var_operand_def(MemRefType)
     outs = var_operand_def(MemRefType)
+    scratch = opt_operand_def(MemRefType)
     body = region_def("single_block")
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
 
-    def __init__(self, ins: Sequence[SSAValue], outs: Sequence[SSAValue], body: Region):
-        super().__init__(operands=[ins, outs], regions=[body])
+    def __init__(self, ins: Sequence[SSAValue], outs: Sequence[SSAValue], body: Region, scratch: SSAValue | None = None):
+        super().__init__(operands=[ins, outs, [scratch] if scratch is not None else []], regions=[body])
 
     @staticmethod
-    def wrap(op: ComputeOp | ReshapeOp, ins: Sequence[SSAValue], out: SSAValue) -> ApplyOp:
-        """An ``nn.apply`` running a clone of ``op`` on ``ins`` into ``out``."""
+    def wrap(op: ComputeOp | ReshapeOp, ins: Sequence[SSAValue], out: SSAValue, scratch: SSAValue | None = None) -> ApplyOp:
+        """An ``nn.apply`` running a clone of ``op`` on ``ins`` into ``out`` (with ``scratch``)."""
         block = Block(arg_types=[tensor_of_memref(v.type) for v in ins])
         inner = op.clone()
         for key in [k for k in inner.attributes if k.startswith("cfmem.")]:
@@ -74,8 +84,9 @@ class ApplyOp(IRDLOperation):
         # create(): the generic constructor, as the parser builds ops (lowering builds
         # thousands; the module is verified after the pass)
         block.add_ops([inner, YieldOp.create(operands=[inner.results[0]])])
-        segments = DenseArrayBase.from_list(i32, [len(ins), 1])
-        return ApplyOp.create(operands=[*ins, out], properties={"operandSegmentSizes": segments}, regions=[Region(block)])
+        extra = [scratch] if scratch is not None else []
+        segments = DenseArrayBase.from_list(i32, [len(ins), 1, len(extra)])
+        return ApplyOp.create(operands=[*ins, out, *extra], properties={"operandSegmentSizes": segments}, regions=[Region(block)])
 
     @property
     def compute(self) -> Operation:
@@ -100,15 +111,19 @@ class ApplyOp(IRDLOperation):
         ins = operand_list()
         parser.parse_keyword("outs")
         outs = operand_list()
+        scratch = operand_list() if parser.parse_optional_keyword("scratch") else []
+        if len(scratch) > 1:
+            parser.raise_error(f"expected one scratch buffer, got {len(scratch)}")
         attrs = parser.parse_optional_attr_dict_with_keyword()
         body = parser.parse_region()
-        op = cls(ins, outs, body)
+        op = cls(ins, outs, body, scratch[0] if scratch else None)
         if attrs is not None:
             op.attributes.update(attrs.data)
         return op
 
     def print(self, printer: Printer):
-        for keyword, values in (("ins", self.ins), ("outs", self.outs)):
+        groups = [("ins", self.ins), ("outs", self.outs)] + ([("scratch", [self.scratch])] if self.scratch else [])
+        for keyword, values in groups:
             printer.print_string(f" {keyword}(")
             printer.print_list(values, printer.print_operand)
             printer.print_string(" : ")
@@ -137,6 +152,15 @@ class ApplyOp(IRDLOperation):
             raise VerifyException(
                 f"result type {compute.results[0].type} does not match the output buffer {self.outs[0].type}"
             )
+        need = scratch_bytes(compute)
+        if need and self.scratch is None:
+            raise VerifyException(f"'{compute.name}' needs {need} bytes of scratch but the op has no scratch buffer")
+        if self.scratch is not None:
+            ty = self.scratch.type
+            if not isinstance(ty, MemRefType) or ty.get_element_type() != i8 or len(ty.get_shape()) != 1:
+                raise VerifyException(f"the scratch buffer must be a 1-D memref of i8, got {ty}")
+            if ty.get_shape()[0] < need:
+                raise VerifyException(f"'{compute.name}' needs {need} bytes of scratch, its scratch buffer has {ty.get_shape()[0]}")
 
 
 MEMREF_OPS: tuple[type[IRDLOperation], ...] = (ApplyOp,)

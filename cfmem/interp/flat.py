@@ -23,6 +23,9 @@ size and ``onchip_touched`` one past the highest byte any op or transfer
 wrote in them. A function with ``cfmem.onchip_budget`` is refused before it
 runs when its on-chip memories exceed the budget.
 
+An ``nn.apply`` with a scratch buffer writes its bytes while it runs (they then hold
+``ARENA_FILL``), and in checking mode must not have them on its inputs or output.
+
 Aliases: a view may also read bytes owned by the tensors its ``cfmem.reads``
 names (a reshape's source, a concat's parts, the values yielded into an if's
 result), and an ``nn.apply`` marked ``cfmem.inplace`` running an elementwise
@@ -81,6 +84,8 @@ SLT = 2
 """``arith.cmpi`` predicate number of signed less-than."""
 ARENA_FILL = 0xFF
 """Fresh arena bytes: all-ones, so an f32 read of never-written bytes is NaN."""
+FILLED = np.uint8(ARENA_FILL).view(np.int8)
+"""``ARENA_FILL`` as an element of a scratch buffer (i8)."""
 
 
 class ClobberError(InterpError):
@@ -536,7 +541,8 @@ class _Compiler:
 
             return copy
         if isinstance(op, ApplyOp):
-            return self.apply(op, [self.slot(v) for v in op.ins], self.slot(op.outs[0]))
+            scratch = self.slot(op.scratch) if op.scratch is not None else None
+            return self.apply(op, [self.slot(v) for v in op.ins], self.slot(op.outs[0]), scratch)
         if isinstance(op, arith.AddiOp | arith.MuliOp | arith.AndIOp):
             combine = {arith.AddiOp: operator.add, arith.MuliOp: operator.mul, arith.AndIOp: operator.and_}[type(op)]
             lhs, rhs, out = ins[0], ins[1], outs[0]
@@ -624,18 +630,23 @@ class _Compiler:
 
         return view
 
-    def apply(self, op: ApplyOp, ins: list[int], out_slot: int) -> Step:
+    def apply(self, op: ApplyOp, ins: list[int], out_slot: int, scratch_slot: int | None) -> Step:
+        """The kernel on the inputs into the output. The kernel's scratch bytes are written
+        with ``ARENA_FILL`` once the inputs are read, as the lowered code writes them while
+        it runs: in checking mode they then belong to the scratch's tensor, so a tensor the
+        plan put on them is found overwritten when it is next read."""
         interp = self.interp
         in_place = INPLACE_ATTR in op.attributes and is_inplace_op(op.compute)
         kernel = prepare_kernel(op.compute)
 
-        checked: list[tuple[Ref, ...]] = [()]
+        checked: list[tuple[Ref | None, ...]] = [()]
 
         def apply(values: Values) -> None:
             refs: list[Ref] = [values[k] for k in ins]
             out: Ref = values[out_slot]
-            if interp.check and checked[0] != (out, *refs):  # (the same views as last time: checked then)
-                checked[0] = (out, *refs)
+            scratch: Ref | None = values[scratch_slot] if scratch_slot is not None else None
+            if interp.check and checked[0] != (out, scratch, *refs):  # (the same views as last time: checked then)
+                checked[0] = (out, scratch, *refs)
                 for ref in refs:
                     if in_place and (ref.memory, ref.offset, ref.nbytes) == (out.memory, out.offset, out.nbytes):
                         continue
@@ -646,7 +657,17 @@ class _Compiler:
                             f" %{ref.tensor or ref.memory.name}",
                             op,
                         )
+                for ref in (*refs, out):
+                    if scratch is not None and scratch.overlaps(ref):
+                        checked[0] = ()
+                        raise ClobberError(
+                            f"'{op.compute.name}' has its scratch %{scratch.tensor or scratch.memory.name} on"
+                            f" bytes of its operand %{ref.tensor or ref.memory.name}",
+                            op,
+                        )
             args = [interp.read(ref, op) for ref in refs]
+            if scratch is not None:
+                interp.write(scratch, FILLED, op)
             result = kernel[0](args)
             interp.applied(op, refs, args, result)
             interp.write(out, result, op)

@@ -25,6 +25,11 @@ body reads it) and the iteration number (only when the body reads it).
 Given aliases (``cfmem.passes.aliases``), an alias is no tensor of its own: its
 root lives from the first definition to the last use of any value of its group,
 each counted in the root's block.
+
+A compute op whose kernel needs scratch (``cfmem.dialects.scratch``) gets an on-chip
+tensor of those bytes, ``<result>#scratch``, live at the op's step only: beside the
+op's operands and its result. A reshape or slice alias, lowered as a view, runs no
+kernel and needs none.
 """
 
 from __future__ import annotations
@@ -37,10 +42,11 @@ from xdsl.dialects.builtin import DenseArrayBase, ModuleOp, TensorType, i64
 from xdsl.ir import Block, Operation, SSAValue
 from xdsl.passes import ModulePass
 
-from cfmem.dialects.nn_compute import ConstantOp
+from cfmem.dialects.nn_compute import ComputeOp, ConstantOp, SliceOp
 from cfmem.dialects.nn_control import REGION_OPS, IfOp, LoopOp
 from cfmem.dialects.nn_dma import DmaStartOp, DmaWaitOp
 from cfmem.dialects.nn_weights import GetGlobalOp, ReshapeOp, ViewOp
+from cfmem.dialects.scratch import scratch_bytes
 from cfmem.dialects.types import tensor_bytes
 from cfmem.passes.failures import OpFailure
 from cfmem.passes.names import ValueNames
@@ -111,6 +117,8 @@ class FunctionLiveness:
     """Alias -> (root, byte offset); roots are in ``tensor_of``, aliases are not."""
     kinds: tuple[str, ...] = ()
     """The alias kinds ``aliases`` was found with (see ``cfmem.passes.aliases``)."""
+    scratch_of: dict[Operation, Tensor] = field(default_factory=dict)
+    """Each op whose kernel needs scratch, and the tensor of its scratch (on chip only)."""
 
 
 SPACES = ("onchip", "offchip")
@@ -128,6 +136,7 @@ class _Analysis:
         self.outputs = set(fn.body.block.last_op.operands)  # func.return's
         self.step: dict[Operation, int] = {}
         self.unique_id = ValueNames(scope=fn)  # ids of the IR alone: every analysis of fn agrees
+        self.scratch_of: dict[Operation, Tensor] = {}
         self.next_if = 0
         self.labels = {"if": 0, "loop": 0}
         self.aliases = aliases
@@ -187,7 +196,21 @@ class _Analysis:
             self.add_tensors(tree, block, op.results, k)
             if isinstance(op, LoopOp):
                 self.add_loop_slots(tree, op, k)
+            elif self.space == "onchip":
+                self.add_scratch(tree, op, k)
         return tree
+
+    def add_scratch(self, tree: RegionTree, op: Operation, step: int) -> None:
+        """The tensor of ``op``'s kernel scratch, live at its step only (see the module docstring)."""
+        if not isinstance(op, ComputeOp | ReshapeOp) or is_read_only(op.results[0]):
+            return
+        if isinstance(op, ReshapeOp | SliceOp) and op.results[0] in self.aliases:
+            return  # a view of its source's bytes
+        size = scratch_bytes(op)
+        if size:
+            t = Tensor(scratch_id(self.unique_id(op.results[0])), size, step, step)
+            tree.tensors.append(t)
+            self.scratch_of[op] = t
 
     def add_loop_slots(self, tree: RegionTree, op: LoopOp, step: int) -> None:
         """The parent's tensors of what crosses ``op``'s iterations (see the module docstring)."""
@@ -210,6 +233,12 @@ class _Analysis:
                 t = Tensor(self.unique_id(value), tensor_bytes(value.type), first, end)
                 tree.tensors.append(t)
                 self.tensor_of[value] = t
+
+
+def scratch_id(result_id: str) -> str:
+    """The id of the scratch tensor of the op whose result has id ``result_id`` (``#`` is in
+    no value's id)."""
+    return f"{result_id}#scratch"
 
 
 def loop_slots(op: LoopOp) -> list[SSAValue]:
@@ -260,7 +289,9 @@ def analyze_function(
     for value, (root, offset) in aliases.items():
         alias = Alias(analysis.unique_id(value), analysis.tensor_of[root].id, offset, tensor_bytes(value.type))
         tree.aliases.append(alias)
-    return FunctionLiveness(tree, analysis.tensor_of, analysis.region_of, analysis.if_node_of, aliases)
+    return FunctionLiveness(
+        tree, analysis.tensor_of, analysis.region_of, analysis.if_node_of, aliases, scratch_of=analysis.scratch_of
+    )
 
 
 def functions(module: ModuleOp) -> list[func.FuncOp]:

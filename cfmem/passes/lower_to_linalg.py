@@ -36,19 +36,23 @@ is plain upstream MLIR (linalg, memref, arith, math, scf, func). Per op:
 - ``conv2d``: the output filled with the bias (broadcast over N, H, W) or 0,
   then one generic over (n, o, y, x, c, ky, kx) accumulating input channel
   ``(o floordiv og) * cg + c`` (og, cg: output and input channels per group) at
-  row ``y * sh + ky * dh``, column ``x * sw + kx * dw``; with pads it reads a
-  zero-filled scratch buffer instead, the input copied into its interior
-  (a ``memref.subview`` and ``linalg.copy``).
+  row ``y * sh + ky * dh``, column ``x * sw + kx * dw``; with pads the input is no
+  generic operand: each tap is loaded (``memref.load``) at that position less the top
+  and left pads, clamped into the input, and replaced by the pad value where it falls
+  outside (a select), so no padded copy is made.
 - ``matmul``: ``linalg.fill`` 0 then ``linalg.matmul`` for 2-D operands, a
   generic with broadcast batch dimensions otherwise; ``gemm``: the output
   filled with ``c`` (broadcast), then the same contraction, ``b`` read
   transposed for ``trans_b``.
 - ``max_pool2d``: NaN fill, then a generic folding each window's taps (tap ``ky`` at row
-  ``y * sh + ky * dh``, columns alike; row by row) of a NaN-padded copy into it, a tap
-  replacing the best so far unless it is NaN or the best is larger (NaN taps skipped, the
-  later of 0.0 and -0.0; i8/ui8 data: ``maxsi``/``maxui``, padded with the minimum); ``avg_pool2d``: the sum over each window of a
-  zero-padded copy, divided by the number of unpadded elements in the window,
-  read from a constant ``memref.global @avg_pool_count_K`` this pass adds.
+  ``y * sh + ky * dh``, columns alike; row by row) into it, a tap replacing the best so
+  far unless it is NaN or the best is larger (NaN taps skipped, the later of 0.0 and
+  -0.0; i8/ui8 data: ``maxsi``/``maxui``); ``avg_pool2d``: the sum over each window,
+  divided by the number of unpadded elements in the window, read from a constant
+  ``memref.global @avg_pool_count_K`` this pass adds. The window's loops take their range
+  from a window operand whose values are not read: a ``1 x 1 x kh x kw`` subview of the
+  input, or with pads (taps loaded as for ``conv2d``, padded with NaN, the integer minimum
+  or 0) a constant ``@pool_window_K`` of zeros.
 - ``global_avg_pool``, ``reduce_mean``: the sum into the zero-filled output,
   then a division by the number of summed elements; ``reduce_sum`` and
   ``reduce_prod``: the output filled with -0.0 or 1, then ``addf`` or ``mulf`` into
@@ -87,13 +91,12 @@ is plain upstream MLIR (linalg, memref, arith, math, scf, func). Per op:
   into an i64 scratch buffer, then a generic over (output, position) selecting
   into output slot ``j`` the position whose rank is ``j``.
 
-Scratch buffers (padded inputs, softmax max and sum, top_k ranks, and the
-shape-only window operand of pooling) live outside the planned arena, on the stack: each
-function that needs any gets one ``memref.alloca() : memref<Nxi8>`` (64-byte
-aligned) at the top of its body, and every op's scratch buffers are
-``memref.view``s of it from byte 0. An op's scratch is dead once the op is
-done, so N is the most any single op needs, and the stack it takes is the
-same wherever the op sits (no ``alloca`` runs inside control flow).
+Scratch buffers (softmax max and sum, arg_max's best values, top_k ranks, int8
+accumulators, f16 widened copies) are planned like tensors: each ``nn.apply`` whose op
+needs any takes its scratch bytes as an operand (a view of the arena where the plan put
+them, live at that op only), and each buffer is a ``memref.view`` of it at the offset
+``cfmem.dialects.scratch.scratch_buffers`` gives; the lowering checks that it asks for
+exactly those buffers.
 
 Quantized data is i8 or ui8; the lowering picks the unsigned ops for ui8 (``extui``,
 ``uitofp``, ``fptoui``, ``maxui``) and then reads every ui8 as i8 (the same bytes), as
@@ -164,20 +167,18 @@ from cfmem.dialects import nn_quant as nq
 from cfmem.dialects.nn_memref import ApplyOp
 from cfmem.dialects.nn_quant import ui8 as UI8
 from cfmem.dialects.nn_weights import ReshapeOp
+from cfmem.dialects.scratch import Scratch, scratch_buffers
 from cfmem.dialects.shapes import row_major_strides
 from cfmem.dialects.types import element_bytes
 from cfmem.interp import kernels
 from cfmem.interp.kernels import quant_params
 from cfmem.passes.failures import OpFailure
-from cfmem.planning.problem import align_up
 
 Shape = tuple[int, ...]
 Body = Callable[..., "SSAValue | tuple[SSAValue, ...]"]
 """Builds a generic's body from its block arguments (ins, then outs); returns the value to yield,
 or one per output."""
 
-SCRATCH_ALIGN = 64
-"""Byte alignment of the scratch alloca and of each scratch buffer in it."""
 FLOAT_BINARY = {
     nc.AddOp: arith.AddfOp,
     nc.SubOp: arith.SubfOp,
@@ -486,6 +487,45 @@ def ints(attr: DenseArrayBase) -> tuple[int, ...]:
     return tuple(int(v) for v in attr.get_values())
 
 
+def window_position(out_index: SSAValue, tap: SSAValue, stride: int, dilation: int) -> SSAValue:
+    """``out_index * stride + tap * dilation``: a window tap's position in the padded input."""
+    return arith.AddiOp(arith.MuliOp(out_index, index_const(stride)), arith.MuliOp(tap, index_const(dilation))).result
+
+
+def padded_load(x: SSAValue, n: SSAValue, c: SSAValue, row: SSAValue, col: SSAValue, pads: Sequence[int],
+                pad_value: float | SSAValue) -> SSAValue:
+    """Element (n, c, row, col) of NCHW ``x`` padded by ``pads`` (top, left, bottom, right) with
+    ``pad_value`` (a number of ``x``'s element type, or a value of it): ``x`` is loaded at the
+    position clamped into it, and the pad value taken where the position is outside."""
+    _, _, height, width = shape_of(x)
+    element = x.type.get_element_type()
+    zero = index_const(0)
+    inside: SSAValue | None = None
+    clamped = []
+    for position, before, size in ((row, pads[0], height), (col, pads[1], width)):
+        at = arith.SubiOp(position, index_const(before)).result if before else position
+        both = arith.AndIOp(arith.CmpiOp(at, zero, "sge"), arith.CmpiOp(at, index_const(size), "slt")).result
+        inside = both if inside is None else arith.AndIOp(inside, both).result
+        clamped.append(arith.MinSIOp(arith.MaxSIOp(at, zero), index_const(size - 1)).result)
+    value = memref.LoadOp.get(x, [n, c, *clamped]).res
+    if isinstance(pad_value, SSAValue):
+        pad = pad_value
+    else:
+        pad = f32_const(pad_value) if element == f32 else int_const(int(pad_value), element)
+    return arith.SelectOp(inside, value, pad).result
+
+
+def window_of(x: SSAValue, kh: int, kw: int) -> SSAValue:
+    """A ``1 x 1 x kh x kw`` subview of NCHW ``x`` (which is at least that large): a pooling
+    generic's window operand, whose shape gives the window's loops and whose values are not read."""
+    assert isinstance(x.type, MemRefType)
+    sizes, ones = [1, 1, kh, kw], [1, 1, 1, 1]
+    region_type = memref.SubviewOp.infer_result_type(x.type, [0, 0, 0, 0], sizes, ones)
+    window = memref.SubviewOp.get(x, [0, 0, 0, 0], sizes, ones, region_type).result
+    window.name_hint = "window"
+    return window
+
+
 def window_counts(size: int, kernel: int, stride: int, pad_before: int, out: int, dilation: int = 1) -> np.ndarray:
     """How many of the ``kernel`` taps (``dilation`` apart) of each output position fall inside ``size``."""
     starts = np.arange(out)[:, None] * stride - pad_before
@@ -534,58 +574,34 @@ class ConstantGlobals:
         self.pending.clear()
 
 
-class FunctionScratch:
-    """The scratch bytes of one function: a ``memref.alloca`` of i8 at the top of its body."""
-
-    def __init__(self, fn: func.FuncOp):
-        self.fn = fn
-        self.alloca: memref.AllocaOp | None = None
-
-    def provide(self, placeholder: SSAValue, nbytes: int, rewriter: PatternRewriter) -> None:
-        """Make the uses of ``placeholder`` use this function's scratch, grown to ``nbytes`` if smaller."""
-        if self.alloca is None or self.alloca.memref.type.get_shape()[0] < nbytes:
-            grown = memref.AllocaOp.get(i8, SCRATCH_ALIGN, shape=[nbytes])
-            grown.memref.name_hint = "scratch"
-            if self.alloca is None:
-                rewriter.insert(grown, InsertPoint.at_start(self.fn.body.block))
-            else:
-                rewriter.replace(self.alloca, grown)
-            self.alloca = grown
-        placeholder.replace_all_uses_with(self.alloca.memref)
-
-
 class OpLowering:
     """Emits the ops for one compute op at the current implicit builder.
 
-    Scratch buffers are views of ``scratch_base``, a placeholder for the
-    function's scratch bytes; ``scratch_used`` says how many the op needs.
+    Scratch buffers are views of ``scratch_base``, the op's scratch bytes (the
+    ``nn.apply``'s scratch operand), laid out as ``layout`` says
+    (``cfmem.dialects.scratch.scratch_buffers`` of the op).
     """
 
-    def __init__(self, globals_: ConstantGlobals):
+    def __init__(self, globals_: ConstantGlobals, scratch_base: SSAValue | None = None, layout: Sequence[Scratch] = ()):
         self.globals = globals_
-        self.scratch_base: SSAValue = Block(arg_types=[MemRefType(i8, [0])]).args[0]
+        self.scratch_base = scratch_base
+        self.layout = list(layout)
         self.scratch_used = 0
+        """How many buffers of ``layout`` the lowering has taken."""
 
     def scratch(self, name: str, shape: Shape, value: float | SSAValue | None = None, element: Attribute = f32) -> SSAValue:
-        """A scratch buffer of ``shape`` (f32 unless ``element`` says otherwise), filled with
-        ``value`` unless None."""
-        offset = self.scratch_used
-        self.scratch_used += align_up(prod(shape) * element_bytes(element), SCRATCH_ALIGN)
-        buffer = memref.ViewOp(self.scratch_base, index_const(offset), [], MemRefType(element, shape)).result
+        """The next scratch buffer, of ``shape`` (f32 unless ``element`` says otherwise), filled
+        with ``value`` unless None; it must be the next one of ``layout``."""
+        assert self.scratch_used < len(self.layout), f"scratch {name} beyond the op's scratch layout"
+        planned = self.layout[self.scratch_used]
+        assert (planned.name, planned.shape, planned.element) == (name, tuple(shape), element), (planned, name, shape, element)
+        assert self.scratch_base is not None
+        self.scratch_used += 1
+        space = self.scratch_base.type.memory_space
+        buffer = memref.ViewOp(self.scratch_base, index_const(planned.offset), [], MemRefType(element, shape, memory_space=space)).result
         buffer.name_hint = name
         if value is not None:
             fill(value, buffer)
-        return buffer
-
-    def padded(self, x: SSAValue, pads: Sequence[int], value: float | SSAValue) -> SSAValue:
-        """NCHW ``x``, or a scratch copy (of ``x``'s element type) with ``pads`` (top, left,
-        bottom, right) of ``value``."""
-        if not any(pads):
-            return x
-        top, left, bottom, right = pads
-        n, c, h, w = shape_of(x)
-        buffer = self.scratch("padded", (n, c, h + top + bottom, w + left + right), value, x.type.get_element_type())
-        copy_into(x, buffer, (0, 0, top, left))
         return buffer
 
     def lower(self, op: Operation, ins: list[SSAValue], out: SSAValue) -> None:
@@ -703,7 +719,7 @@ class OpLowering:
                  bias: list[SSAValue], acc: SSAValue, pad_value: float | SSAValue, body: Body) -> None:
         """``acc`` filled with the bias (broadcast over N, H, W) or 0, then ``body`` accumulating
         every tap of ``x`` (padded with ``pad_value``) and ``w`` into it: one generic over
-        (n, o, y, x, c, ky, kx)."""
+        (n, o, y, x, c, ky, kx); with pads the taps are loaded (``padded_load``)."""
         (sh, sw), (dh, dw) = ints(op.strides), ints(op.dilations)
         groups = op.groups.value.data
         out_per_group, cg = shape_of(w)[0] // groups, shape_of(w)[1]
@@ -712,6 +728,20 @@ class OpLowering:
         else:
             fill(0, acc)
         n, oc, y, xx, c, ky, kx = dims(7)
+        pads = ints(op.pads)
+        if any(pads):
+            def tap(wv: SSAValue, a: SSAValue) -> SSAValue:
+                i_n, i_o, i_y, i_x, i_c, i_ky, i_kx = (IndexOp(d).result for d in range(7))
+                channel = i_c
+                if groups != 1:
+                    group = i_o if out_per_group == 1 else arith.DivUIOp(i_o, index_const(out_per_group)).result
+                    channel = arith.AddiOp(arith.MuliOp(group, index_const(cg)), i_c).result
+                row, col = window_position(i_y, i_ky, sh, dh), window_position(i_x, i_kx, sw, dw)
+                return body(padded_load(x, i_n, channel, row, col, pads, pad_value), wv, a)
+
+            maps = [affine_map(7, [oc, c, ky, kx]), affine_map(7, [n, oc, y, xx])]
+            generic([w], [acc], maps, tap, reduced=(4, 5, 6))
+            return
         group = oc if out_per_group == 1 else oc // out_per_group
         channel = c if groups == 1 else group * cg + c
         maps = [
@@ -719,7 +749,7 @@ class OpLowering:
             affine_map(7, [oc, c, ky, kx]),
             affine_map(7, [n, oc, y, xx]),
         ]
-        generic([self.padded(x, ints(op.pads), pad_value), w], [acc], maps, body, reduced=(4, 5, 6))
+        generic([x, w], [acc], maps, body, reduced=(4, 5, 6))
 
     def conv2d(self, op: nc.Conv2dOp, ins: list[SSAValue], out: SSAValue) -> None:
         x, w, *bias = ins
@@ -745,7 +775,7 @@ class OpLowering:
         n, c, y, xx, ky, kx = dims(6)
         maps = [
             affine_map(6, [n, c, y * sh + ky * dh, xx * sw + kx * dw]),
-            affine_map(6, [ky, kx]),
+            affine_map(6, [AffineExpr.constant(0), AffineExpr.constant(0), ky, kx]),
             affine_map(6, [n, c, y, xx]),
         ]
         if is_max and not quantized:  # the tap unless it is NaN or the best so far is larger
@@ -756,8 +786,17 @@ class OpLowering:
 
             def combine(v: SSAValue, _: SSAValue, acc: SSAValue) -> SSAValue:
                 return op_type(acc, v).result
-        window = self.scratch("window", (kh, kw))
-        generic([self.padded(x, ints(op.pads), pad_value), window], [out], maps, combine, reduced=(4, 5))
+        pads = ints(op.pads)
+        if any(pads):  # the taps loaded, the window a constant global (only its shape is read)
+            def tap(_: SSAValue, acc: SSAValue) -> SSAValue:
+                i_n, i_c, i_y, i_x, i_ky, i_kx = (IndexOp(d).result for d in range(6))
+                row, col = window_position(i_y, i_ky, sh, dh), window_position(i_x, i_kx, sw, dw)
+                return combine(padded_load(x, i_n, i_c, row, col, pads, pad_value), _, acc)
+
+            window = self.globals.get("pool_window", np.zeros((kh, kw), np.float32))
+            generic([window], [out], [affine_map(6, [ky, kx]), maps[2]], tap, reduced=(4, 5))
+        else:
+            generic([x, window_of(x, kh, kw)], [out], maps, combine, reduced=(4, 5))
         if not is_max:
             counts = self.avg_pool_counts(op, shape_of(x), shape_of(out))
             generic([counts], [out], [affine_map(4, [y, xx]), identity(4)], lambda k, s: arith.DivfOp(s, k).result)
@@ -1170,32 +1209,22 @@ class LowerApply(RewritePattern):
 
     def __init__(self, module: ModuleOp):
         self.globals = ConstantGlobals(module)
-        self.scratch: dict[func.FuncOp, FunctionScratch] = {}
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: ApplyOp, rewriter: PatternRewriter) -> None:
-        lowering = OpLowering(self.globals)
+        layout = scratch_buffers(op.compute)
+        if layout and op.scratch is None:
+            raise OpFailure(op, f"'{op.compute.name}' needs kernel scratch but its nn.apply has no scratch buffer")
+        lowering = OpLowering(self.globals, op.scratch, layout)
         block = Block()
         with ImplicitBuilder(block):
             lowering.lower(op.compute, list(op.ins), op.outs[0])
-        if lowering.scratch_used:
-            fn = enclosing_function(op)
-            scratch = self.scratch.setdefault(fn, FunctionScratch(fn))
-            scratch.provide(lowering.scratch_base, lowering.scratch_used, rewriter)
+        assert lowering.scratch_used == len(layout), f"'{op.compute.name}' used {lowering.scratch_used} of its {len(layout)} scratch buffers"
         self.globals.insert_pending(rewriter)
         ops = list(block.ops)
         for child in ops:
             child.detach()
         rewriter.replace(op, ops, [])
-
-
-def enclosing_function(op: Operation) -> func.FuncOp:
-    parent = op.parent_op()
-    while not isinstance(parent, func.FuncOp):
-        if parent is None:
-            raise OpFailure(op, f"'{op.name}' is not inside a func.func")
-        parent = parent.parent_op()
-    return parent
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,8 @@ Runs after ``nn-plan-memory`` (and ``nn-insert-dma``). Each function becomes:
   ``cfmem.weight_file``), a seeded or inline one holds its bytes; ``nn.constant`` (and a
   reshape of one) a constant global of its own;
 - each compute op an ``nn.apply`` writing into its result's buffer
-  (destination-passing); a reshape of a read-only tensor a new view of the
+  (destination-passing), given its kernel's scratch (``cfmem.dialects.scratch``) as a view
+  of the arena at its ``cfmem.scratch_offset``, tagged ``<result>#scratch``; a reshape of a read-only tensor a new view of the
   same bytes;
 - ``nn.if`` an ``scf.if`` on the loaded condition; its results are buffers
   planned in the parent, and each branch copies its yielded values into them;
@@ -91,16 +92,25 @@ from cfmem.dialects.nn_dma import DmaBufferOp, DmaStartOp, DmaWaitOp
 from cfmem.dialects.nn_memref import ApplyOp
 from cfmem.dialects.nn_quant import QConcatOp
 from cfmem.dialects.nn_weights import GetGlobalOp, GlobalOp, ReshapeOp, ViewOp
+from cfmem.dialects.scratch import scratch_bytes
 from cfmem.dialects.types import tensor_bytes
 from cfmem.gc_pause import cyclic_gc_paused
 from cfmem.interp.weights import WeightError, blob_bytes
 from cfmem.passes.aliases import concat_parts, is_inplace_op, slice_byte_offset
 from cfmem.passes.dma_reloads import reloaded_transfers
 from cfmem.passes.failures import OpFailure
-from cfmem.passes.liveness import functions, is_read_only
+from cfmem.passes.liveness import functions, is_read_only, scratch_id
 from cfmem.passes.names import ValueNames
 from cfmem.passes.placement import SLICE_OF_ATTR, is_resident
-from cfmem.passes.plan_memory import ALIAS_ATTR, ARENA_ATTR, OFFCHIP_ARENA_ATTR, OFFCHIP_OFFSETS_ATTR, planned_offset
+from cfmem.passes.plan_memory import (
+    ALIAS_ATTR,
+    ARENA_ATTR,
+    OFFCHIP_ARENA_ATTR,
+    OFFCHIP_OFFSETS_ATTR,
+    SCRATCH_ATTR,
+    planned_offset,
+    scratch_offset,
+)
 from cfmem.passes.stored_plan import check_offchip_plan, check_stored_plan, describe
 from cfmem.signature import OUTPUT_NAMES_ATTR, result_names
 from cfmem.weight_file import FILE_ATTR, OFFSET_ATTR, SHA256_ATTR, resolve, sha256_of
@@ -320,7 +330,8 @@ class _FunctionLowering:
             pass
         elif isinstance(op, ComputeOp | ReshapeOp):
             ins = [self.mem[v] for v in op.operands]
-            apply = b.insert(ApplyOp.wrap(op, ins, self.destination(b, op.results[0])))
+            out = self.destination(b, op.results[0])
+            apply = b.insert(ApplyOp.wrap(op, ins, out, self.scratch(b, op)))
             if self.is_in_place(op):
                 apply.attributes[INPLACE_ATTR] = UnitAttr()
             if SLICE_OF_ATTR in op.attributes:  # nn-roll-slices finds the slices by it
@@ -344,6 +355,19 @@ class _FunctionLowering:
             self.lower_dma_wait(op, b)
         else:
             raise OpFailure(op, f"nn-lower-to-memref cannot lower '{op.name}'")
+
+    def scratch(self, b: Builder, op: Operation) -> SSAValue | None:
+        """The bytes of ``op``'s kernel scratch: a view of the arena where the plan put them."""
+        size = scratch_bytes(op)
+        if not size:
+            return None
+        offset = scratch_offset(op)
+        if offset is None:
+            raise OpFailure(op, f"'{op.name}' needs {size} bytes of kernel scratch but has no {SCRATCH_ATTR}: plan the function again")
+        view = self.view(b, self.arena, offset, byte_memref(size, ON_CHIP), None)
+        view.owner.attributes[TENSOR_ATTR] = StringAttr(scratch_id(self.names(op.results[0])))
+        view.name_hint = "scratch"
+        return view
 
     def add_reads(self, value: SSAValue, writers: list[SSAValue]) -> None:
         """``value``'s bytes hold what ``writers`` (and whoever wrote theirs) wrote."""

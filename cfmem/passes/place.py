@@ -172,7 +172,8 @@ class Measure:
     work: float
     """Compute cycles on every path: among equally fast placements, the one better off the slowest path."""
     peak: list[tuple[str, int, int | None]] = field(default_factory=list)
-    """Tensors live at the peak: (kind, bytes, op key), kind 'dma', 'resident', 'activation' or 'fixed'."""
+    """Tensors live at the peak: (kind, bytes, op key), kind 'dma', 'resident', 'activation', 'fixed'
+    or 'scratch' (an op's kernel scratch)."""
     peak_ops: dict[int, list[int]] = field(default_factory=dict)
     """For each DMA buffer at the peak (by index into ``peak``), the keys of the ops it serves."""
     decisions: list[Decision] = field(default_factory=list)
@@ -302,10 +303,15 @@ class _Search:
         info = analyze_function(fn, aliases=find_aliases(fn))  # as nn-plan-memory will share bytes
         need, tensors = peak_tensors(info.tree)
         value_of = {t.id: v for v, t in info.tensor_of.items()}
+        scratch_of = {t.id: op for op, t in info.scratch_of.items()}
         events = function_events(fn)
         check_inserted(events)
         result = Measure(config, need, *self.latency(events), ops=ops)
         for tensor in tensors:
+            if tensor.id in scratch_of:
+                op = scratch_of[tensor.id]
+                result.peak.append(("scratch", tensor.size, _key(op) if KEY_ATTR in op.attributes else None))
+                continue
             value = value_of[tensor.id]
             owner = value.owner
             if isinstance(owner, DmaBufferOp):
@@ -462,10 +468,11 @@ class _Search:
         return m
 
     def stuck_message(self, m: Measure) -> str:
-        fixed = [(size, key) for kind, size, key in m.peak if kind == "fixed"]
+        fixed = [(size, key, kind) for kind, size, key in m.peak if kind in ("fixed", "scratch")]
         named = ", ".join(
-            f"'{self.ops[key].name}' %{self.ops[key].results[0].name_hint or '?'} ({size} bytes)" if key is not None else f"{size} bytes"
-            for size, key in sorted(fixed, key=lambda f: f[0], reverse=True)[:3]
+            f"{'the scratch of ' if kind == 'scratch' else ''}'{self.ops[key].name}' %{self.ops[key].results[0].name_hint or '?'}"
+            f" ({size} bytes)" if key is not None else f"{size} bytes"
+            for size, key, kind in sorted(fixed, key=lambda f: f[0], reverse=True)[:3]
         )
         return (
             f"function @{self.fn_name} needs at least {m.need} bytes of on-chip memory, more than the budget"

@@ -24,6 +24,7 @@ from cfmem.dialects.nn_compute import ComputeOp, ConcatOp, ConstantOp, SliceOp
 from cfmem.dialects.nn_control import IfOp
 from cfmem.dialects.nn_quant import QConcatOp
 from cfmem.dialects.nn_weights import GetGlobalOp, ReshapeOp, ViewOp
+from cfmem.dialects.scratch import scratch_bytes
 from cfmem.dialects.types import element_bytes, tensor_bytes
 from cfmem.passes.aliases import _same_quantization, concat_parts, is_inplace_op, slice_byte_offset
 from cfmem.passes.failures import OpFailure
@@ -122,6 +123,7 @@ class FunctionRecords:
             inplace=is_inplace_op(op),
             concat_parts=parts,
             weights=tuple(ids[v] for v in weight_operands(op)),
+            scratch=scratch_bytes(op) if isinstance(op, ComputeOp | ReshapeOp) else 0,
             index=next(self.counter),
             branches=tuple(self.block(r.block, ids) for r in op.branches) if isinstance(op, IfOp) else (),
         )

@@ -13,6 +13,8 @@ parsing and later passes can run in a separate ``xdsl-opt`` call:
 - ``cfmem.slot_offsets = array<i64: iteration, condition>`` on each ``nn.loop``:
   where its body's iteration number and condition live (-1 when they need no
   bytes); its carried body arguments live in the bytes of its results;
+- ``cfmem.scratch_offset`` on each op whose kernel needs scratch
+  (``cfmem.dialects.scratch``): where its scratch bytes start;
 - ``cfmem.arena_size``, ``cfmem.lower_bound``, ``cfmem.plan`` on the function.
 
 Results placed off chip (``cfmem.offchip``, see cfmem.passes.placement) are
@@ -31,6 +33,7 @@ lengthen a lifetime are tried, then none, and the smallest plan is kept.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from xdsl.context import Context
@@ -45,7 +48,7 @@ from cfmem.passes.failures import OpFailure
 from cfmem.passes.liveness import FunctionLiveness, analyze_function, functions
 from cfmem.passes.options import checked_options
 from cfmem.passes.placement import BUDGET_ATTR, function_int
-from cfmem.planning.control_flow import MODES, TreePlan, plan_tree
+from cfmem.planning.control_flow import MODES, TreePlan, plan_smallest, plan_tree
 from cfmem.planning.option_checks import (
     I64_MAX,
     check_align,
@@ -55,7 +58,7 @@ from cfmem.planning.option_checks import (
     check_time_limit,
 )
 from cfmem.planning.problem import PlanOptions
-from cfmem.planning.regions import RegionTree, cf_lower_bound, peak_path
+from cfmem.planning.regions import RegionTree, peak_path
 from cfmem.planning.strategies import STRATEGY_NAMES
 
 OFFSETS_ATTR = "cfmem.offsets"
@@ -67,6 +70,7 @@ BOUND_ATTR = "cfmem.lower_bound"
 PLAN_ATTR = "cfmem.plan"
 ALIAS_ATTR = "cfmem.alias"
 ALIAS_KINDS_ATTR = "cfmem.aliases"
+SCRATCH_ATTR = "cfmem.scratch_offset"
 OFFCHIP_OFFSETS_ATTR = "cfmem.offchip_offsets"
 OFFCHIP_ARENA_ATTR = "cfmem.offchip_arena_size"
 OFFCHIP_BOUND_ATTR = "cfmem.offchip_lower_bound"
@@ -90,28 +94,29 @@ def plan_function(
     bound is above the plain plan's peak could not be kept and are not planned.
     """
     plain = analyze_function(fn, io_on_chip, space)
-    plan = plan_tree(plain.tree, mode, strategy, options, align)
     if not aliases or space != "onchip":
-        return plain, plan
-    plan.unaliased_peak = plan.peak
-    best: tuple[FunctionLiveness, TreePlan] | None = None
+        return plain, plan_tree(plain.tree, mode, strategy, options, align)
+    infos = [plain]
+    kept, plan = plan_smallest(plain.tree, _trees(aliased_liveness(fn, io_on_chip, space), infos), mode, strategy, options, align)
+    return infos[kept], plan
+
+
+def aliased_liveness(fn: func.FuncOp, io_on_chip: bool = False, space: str = "onchip") -> Iterator[FunctionLiveness]:
+    """The liveness of ``fn`` with every alias kind, then with the safe kinds (those that
+    find any aliases), made as they are asked for."""
     for kinds in (ALIAS_KINDS, SAFE_KINDS):
         alias_map = find_aliases(fn, kinds)
-        if not alias_map:
-            continue
-        info = analyze_function(fn, io_on_chip, space, alias_map)
-        info.kinds = kinds
-        if cf_lower_bound(info.tree) > plan.peak:
-            continue  # every plan of it is larger than the plain one
-        candidate = plan_tree(info.tree, mode, strategy, options, align)
-        if best is None or candidate.peak < best[1].peak:
-            best = info, candidate
-        if candidate.peak <= plan.peak:
-            break
-    if best is None or best[1].peak > plan.peak:
-        return plain, plan
-    best[1].unaliased_peak = plan.peak
-    return best
+        if alias_map:
+            info = analyze_function(fn, io_on_chip, space, alias_map)
+            info.kinds = kinds
+            yield info
+
+
+def _trees(infos: Iterable[FunctionLiveness], seen: list[FunctionLiveness]) -> Iterator[RegionTree]:
+    """The trees of ``infos``, each info appended to ``seen`` as its tree is taken."""
+    for info in infos:
+        seen.append(info)
+        yield info.tree
 
 
 def refuse_over_budget(fn: func.FuncOp, tree: RegionTree, plan: TreePlan, budget: int | None, memory: str) -> None:
@@ -160,6 +165,10 @@ def annotate(fn: func.FuncOp, info: FunctionLiveness, plan: TreePlan) -> None:
             op.attributes[OFFSETS_ATTR] = offsets_of(list(op.results))
         if op is not fn and op.results and op.results[0] in info.aliases:
             op.attributes[ALIAS_ATTR] = StringAttr(info.tensor_of[info.aliases[op.results[0]][0]].id)
+        if op in info.scratch_of:
+            op.attributes[SCRATCH_ATTR] = IntegerAttr(plan.offsets[info.scratch_of[op].id], i64)
+        elif SCRATCH_ATTR in op.attributes:
+            del op.attributes[SCRATCH_ATTR]  # planned before, with scratch it no longer needs
     for if_op, node in info.if_node_of.items():
         if node.id in plan.blocks:
             if_op.attributes[BLOCK_ATTR] = DenseArrayBase.from_list(i64, list(plan.blocks[node.id]))
@@ -173,6 +182,12 @@ def annotate(fn: func.FuncOp, info: FunctionLiveness, plan: TreePlan) -> None:
     fn.attributes[PLAN_ATTR] = StringAttr(f"{plan.mode}/{plan.strategy}")
     if info.aliases:
         fn.attributes[ALIAS_KINDS_ATTR] = StringAttr(",".join(info.kinds))
+
+
+def scratch_offset(op: Operation) -> int | None:
+    """Where ``nn-plan-memory`` put ``op``'s kernel scratch in the on-chip arena, or None."""
+    attr = op.attributes.get(SCRATCH_ATTR)
+    return attr.value.data if isinstance(attr, IntegerAttr) else None
 
 
 def planned_offset(value: SSAValue, attr_name: str = OFFSETS_ATTR) -> int | None:

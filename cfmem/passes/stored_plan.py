@@ -5,7 +5,8 @@ calls. Before a pass relies on one, ``check_stored_plan`` reads it back and
 checks it with the planners' own verifier (``cfmem.planning.verify``) under
 path-exact conflicts: one offset per result, -1 (off chip) or a non-negative
 offset, every tensor that must be on chip has an offset, only on-chip tensors
-have one, and every planned tensor fits in ``cfmem.arena_size`` without
+have one, every op whose kernel needs scratch has a ``cfmem.scratch_offset`` (and
+no other op has one), and every planned tensor and scratch fits in ``cfmem.arena_size`` without
 sharing a byte with a tensor that can be live at the same time. The off-chip
 activation arena (``cfmem.offchip_offsets``, ``cfmem.offchip_arena_size``) is
 checked the same way by ``check_offchip_plan``. Alignment is not rechecked:
@@ -37,6 +38,7 @@ from cfmem.passes.plan_memory import (
     OFFCHIP_ARENA_ATTR,
     OFFCHIP_OFFSETS_ATTR,
     OFFSETS_ATTR,
+    SCRATCH_ATTR,
     SLOT_OFFSETS_ATTR,
 )
 from cfmem.planning.control_flow import timeline
@@ -127,12 +129,33 @@ def _check_arena(fn: func.FuncOp, space: str, attr_name: str, arena_size: int) -
             raise PassFailedException(f"{describe(value)} has no planned offset: plan the function first")
 
     by_id = {t.id: offsets[v] for v, t in info.tensor_of.items() if offsets.get(v, OFF_CHIP) != OFF_CHIP}
+    if space == "onchip":
+        by_id.update(_scratch_offsets(fn, info))
     buffers = [b for b in timeline(info.tree, "exact") if b.id in by_id]
     try:
         verify_plan(buffers, by_id, arena_size)
     except PlanError as err:
         which = "plan" if space == "onchip" else "off-chip plan"
         raise PassFailedException(f"{where}: the stored {which} is wrong: {err}") from None
+
+
+def _scratch_offsets(fn: func.FuncOp, info: FunctionLiveness) -> dict[str, int]:
+    """The stored scratch offset of each op that needs scratch, by its scratch tensor's id."""
+    found: dict[str, int] = {}
+    for op in fn.walk():
+        attr = op.attributes.get(SCRATCH_ATTR)
+        scratch = info.scratch_of.get(op)
+        if attr is None and scratch is None:
+            continue
+        where = f"'{op.name}' {op_position(op)}"
+        if scratch is None:
+            raise PassFailedException(f"{where} has {SCRATCH_ATTR} but its kernel needs no scratch")
+        if attr is None:
+            raise PassFailedException(f"{where} has no {SCRATCH_ATTR} for its {scratch.size} bytes of kernel scratch: plan the function again")
+        if not isinstance(attr, IntegerAttr) or attr.value.data < 0:
+            raise PassFailedException(f"{where} has {SCRATCH_ATTR} {attr}, not a non-negative integer")
+        found[scratch.id] = attr.value.data
+    return found
 
 
 def declared_aliases(fn: func.FuncOp) -> Aliases:

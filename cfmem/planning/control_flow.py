@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import time
 from bisect import bisect_right
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from cfmem.planning.problem import Buffer, Path, PlanOptions, Problem, align_up, lower_bound, peak_of
@@ -268,3 +269,33 @@ def plan_tree(
         blocks=blocks,
         chosen=chosen,
     )
+
+
+def plan_smallest(
+    plain: RegionTree,
+    aliased: Iterable[RegionTree],
+    mode: str = "exact",
+    strategy: str = "auto",
+    options: PlanOptions | None = None,
+    align: int = 1,
+) -> tuple[int, TreePlan]:
+    """The plan of ``plain`` (tensors on bytes of their own) or of one of the ``aliased``
+    trees of the same tensors (read lazily, in order of preference), whichever needs the
+    fewest bytes (on a tie an aliased tree, the earlier one), and its index (0: ``plain``,
+    k: the k-th of ``aliased``). A tree whose lower bound is above the plain plan's peak is
+    not planned, and none is planned after one that is no larger than the plain plan."""
+    plan = plan_tree(plain, mode, strategy, options, align)
+    plan.unaliased_peak = plan.peak
+    best: tuple[int, TreePlan] | None = None
+    for k, tree in enumerate(aliased, start=1):
+        if cf_lower_bound(tree) > plan.peak:
+            continue  # every plan of it is larger than the plain one
+        candidate = plan_tree(tree, mode, strategy, options, align)
+        if best is None or candidate.peak < best[1].peak:
+            best = k, candidate
+        if candidate.peak <= plan.peak:
+            break
+    if best is None or best[1].peak > plan.peak:
+        return 0, plan
+    best[1].unaliased_peak = plan.peak
+    return best

@@ -3,7 +3,7 @@
 Each function mirrors the IR analysis of the same name on the program ``placed_program``
 built, in the same order: ``cfmem.passes.liveness`` (a region tree, a use nested in an if
 counting at the if's step), ``cfmem.passes.aliases`` (concat and yield links first, then
-reshape, slice and in-place in walk order), ``cfmem.planning.regions.peak_tensors`` and
+reshape, slice and in-place in walk order), an op's kernel scratch a tensor live at its step, ``cfmem.planning.regions.peak_tensors`` and
 ``cfmem.passes.dma_events`` (ifs labelled ``if#k`` in walk order). Plain data, no xDSL.
 """
 
@@ -75,6 +75,7 @@ def measure(p: _Program, cache: dict) -> Placed:
         return v not in offchip
 
     value_of: dict[str, int] = {}
+    scratch_of: dict[str, Node] = {}
     counters = {"if": 0}
 
     def region(head: Node) -> RegionTree:
@@ -96,13 +97,28 @@ def measure(p: _Program, cache: dict) -> Placed:
                     end = len(nodes) - 1
                 tree.tensors.append(Tensor(str(v), values[v].size, first, end))
                 value_of[str(v)] = v
+            if needs_scratch(node):
+                scratch = Tensor(f"{node.results[0]}#scratch", node.rec.scratch, k, k)
+                tree.tensors.append(scratch)
+                scratch_of[scratch.id] = node
         return tree
+
+    def needs_scratch(node: Node) -> bool:
+        """An op whose kernel runs with scratch (``liveness``'s ``add_scratch``): not a reshape or
+        slice alias, which is a view."""
+        if node.kind != "op" or not node.rec.scratch or not node.rec.movable:
+            return False
+        view = node.rec.reshape or node.rec.slice_offset is not None
+        return not (view and node.results[0] in aliases)
 
     tree = region(p.head)
     need, tensors = peak_tensors(tree)
     peak: list[tuple[str, int, int | None]] = []
     peak_ops: dict[int, list[int]] = {}
     for t in tensors:
+        if t.id in scratch_of:
+            peak.append(("scratch", t.size, scratch_of[t.id].rec.key))
+            continue
         v = value_of[t.id]
         node = p.owner[v]
         if node.kind == "buffer":

@@ -55,6 +55,8 @@ class OpRecord:
     """A concat whose inputs may be computed into their parts: each part's byte offset."""
     weights: tuple[int, ...] = ()
     """The distinct weights it reads, in operand order (none for views and reshapes)."""
+    scratch: int = 0
+    """Bytes of scratch its kernel needs while it runs (``cfmem.dialects.scratch``)."""
     index: int = -1
     """Its number, unique among the records measured together: names its transfers, keys ``cache``."""
     branches: tuple[tuple[OpRecord, ...], ...] = ()
@@ -101,7 +103,8 @@ class Placed:
     """The path-exact lower bound of the on-chip tensors (``regions.peak_tensors``)."""
     events: Block
     peak: list[tuple[str, int, int | None]]
-    """The tensors at the peak: (kind, bytes, op key), kind ``dma``, ``resident``, ``activation`` or ``fixed``."""
+    """The tensors at the peak: (kind, bytes, op key), kind ``dma``, ``resident``, ``activation``,
+    ``fixed`` or ``scratch`` (an op's kernel scratch, keyed by the op)."""
     peak_ops: dict[int, list[int]]
     """For each DMA buffer at the peak (by index into ``peak``), the keys of the ops it serves."""
 

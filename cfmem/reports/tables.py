@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 
-from cfmem.planning.control_flow import MODES, TreePlan, plan_tree, timeline
+from cfmem.planning.control_flow import MODES, TreePlan, plan_smallest, timeline
 from cfmem.planning.problem import Path, PlanOptions
 from cfmem.planning.regions import RegionTree, cf_lower_bound
 
@@ -145,21 +145,25 @@ def compare(
     modes: Sequence[str] = MODES,
     align: int = 16,
     options: PlanOptions | None = None,
+    aliased: Sequence[RegionTree] = (),
 ) -> dict:
     """Peak of every strategy under every control-flow mode, with the bound.
 
-    ``best`` is the first smallest cell in reading order (rows, then columns).
+    With ``aliased`` trees of the same tensors, ``tree`` is the one without aliases and
+    each cell the smallest plan as ``nn-plan-memory`` chooses it (``plan_smallest``); the
+    bound is the least of the trees'. ``best`` is the first smallest cell in reading order
+    (rows, then columns).
     """
     peaks: dict[str, dict[str, int]] = {}
     exact_chose: dict[str, str] = {}
     for strategy in strategies:
         peaks[strategy] = {}
         for mode in modes:
-            plan = plan_tree(tree, mode, strategy, options, align)
+            _, plan = plan_smallest(tree, aliased, mode, strategy, options, align)
             peaks[strategy][mode] = plan.peak
             if mode == "exact":
                 exact_chose[strategy] = plan.chosen
-    bound = cf_lower_bound(tree)
+    bound = min(cf_lower_bound(t) for t in (tree, *aliased))
     cells = [(peaks[s][m], s, m) for s in strategies for m in modes]
     best_peak, best_strategy, best_mode = min(cells, key=lambda cell: cell[0]) if cells else (0, "", "")
     return {

@@ -175,17 +175,16 @@ def _report_model(path: str, args: argparse.Namespace, options: PlanOptions) -> 
 def _plan_and_report(module, source, path: str, args: argparse.Namespace, options: PlanOptions) -> dict:
     """The report of one model (``source``: its ``SourceMap``)."""
     from cfmem.dialects.nn_control import LoopOp
-    from cfmem.passes.plan_memory import plan_function
+    from cfmem.passes.liveness import analyze_function
+    from cfmem.passes.plan_memory import aliased_liveness, plan_function
     from cfmem.reports import timing as timing_reports
 
     one = bool(args.png or args.csv)
     result: dict = {"model": path, "functions": {}}
-    trees = {}
     fns = _select(module, path, args.func, one or bool(args.timeline))
     for fn in fns:
         name = fn.sym_name.data
         info, plan = plan_function(fn, args.mode, args.strategy, args.align, options)
-        trees[name] = info.tree
         result["functions"][name] = tables.function_report(name, info.tree, plan, args.align)
     if args.timing or args.timeline:
         chip = load_chip(args.chip)
@@ -202,10 +201,12 @@ def _plan_and_report(module, source, path: str, args: argparse.Namespace, option
             for fn in fns
         }
     if args.compare:
-        result["comparison"] = {
-            name: tables.compare(name, tree, _strategies(args), MODES, args.align, options)
-            for name, tree in trees.items()
-        }
+        result["comparison"] = {}
+        for fn in fns:
+            plain = analyze_function(fn).tree
+            aliased = [info.tree for info in aliased_liveness(fn)]
+            name = fn.sym_name.data
+            result["comparison"][name] = tables.compare(name, plain, _strategies(args), MODES, args.align, options, aliased)
     return result
 
 

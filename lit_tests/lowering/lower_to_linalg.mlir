@@ -1,8 +1,9 @@
 // nn-lower-to-linalg: each nn.apply becomes upstream linalg on the same
-// memrefs. Broadcasting lives in the indexing maps; a padded conv copies its
-// input into the interior of a zero-filled scratch view (the function's one
-// scratch alloca, outside the arena) and then runs one generic whose input map
-// picks the group's channel; a reshape reads the row-major position of each
+// memrefs. Broadcasting lives in the indexing maps; a padded conv runs one
+// generic over the weight that loads each tap of its input (the pad value
+// where the tap falls outside), its channel from the output's group; softmax
+// keeps its maxima and sums in views of its scratch bytes (the nn.apply's
+// scratch operand, planned in the arena); a reshape reads the row-major position of each
 // output element; avg-pool divides by a constant global of window counts.
 // The second RUN line checks that the output parses back.
 // RUN: xdsl-opt %s --split-input-file -p nn-lower-to-linalg | filecheck %s
@@ -41,20 +42,41 @@ func.func @padded_conv(%x: memref<1x4x5x5xf32, 1 : i64>, %w: memref<6x2x3x3xf32>
 }
 
 // CHECK-LABEL: func.func @padded_conv(
-// CHECK-NEXT:    %scratch = memref.alloca() {alignment = 64 : i64} : memref<832xi8>
 // CHECK-NEXT:    linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d1)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], {{.*}} ins(%b : memref<6xf32>) outs(%out : memref<1x6x3x3xf32>)
-// CHECK:         %padded = memref.view %scratch[%{{.*}}][] : memref<832xi8> to memref<1x4x7x7xf32>
-// CHECK-NEXT:    %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
-// CHECK-NEXT:    linalg.fill ins(%[[ZERO]] : f32) outs(%padded : memref<1x4x7x7xf32>)
-// CHECK-NEXT:    %[[INTERIOR:.*]] = memref.subview %padded[0, 0, 1, 1] [1, 4, 5, 5] [1, 1, 1, 1] : memref<1x4x7x7xf32> to memref<1x4x5x5xf32, strided<[196, 49, 7, 1], offset: 8>>
-// CHECK-NEXT:    linalg.copy ins(%x : memref<1x4x5x5xf32, 1 : i64>) outs(%[[INTERIOR]] : {{.*}})
-// CHECK-NEXT:    linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, (((d1 floordiv 3) * 2) + d4), ((d2 * 2) + d5), ((d3 * 2) + d6))>, affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d1, d4, d5, d6)>, affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]} ins(%padded, %w : memref<1x4x7x7xf32>, memref<6x2x3x3xf32>) outs(%out : memref<1x6x3x3xf32>) {
-// CHECK-NEXT:    ^bb0(%[[X:.*]]: f32, %[[W:.*]]: f32, %[[ACC:.*]]: f32):
-// CHECK-NEXT:      %[[P:.*]] = arith.mulf %[[X]], %[[W]] : f32
+// CHECK:         linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d1, d4, d5, d6)>, affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]} ins(%w : memref<6x2x3x3xf32>) outs(%out : memref<1x6x3x3xf32>) {
+// CHECK-NEXT:    ^bb0(%[[W:.*]]: f32, %[[ACC:.*]]: f32):
+// CHECK:           %[[OC:.*]] = linalg.index 1 : index
+// CHECK:           %[[C:.*]] = linalg.index 4 : index
+// CHECK:           %[[GROUP:.*]] = arith.divui %[[OC]], %{{.*}} : index
+// CHECK:           %[[ROW:.*]] = arith.subi %{{.*}}, %{{.*}} : index
+// CHECK-NEXT:      %[[ABOVE:.*]] = arith.cmpi sge, %[[ROW]], %{{.*}} : index
+// CHECK:           %[[X:.*]] = memref.load %x[%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}] : memref<1x4x5x5xf32, 1 : i64>
+// CHECK-NEXT:      %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
+// CHECK-NEXT:      %[[TAP:.*]] = arith.select %{{.*}}, %[[X]], %[[ZERO]] : f32
+// CHECK-NEXT:      %[[P:.*]] = arith.mulf %[[TAP]], %[[W]] : f32
 // CHECK-NEXT:      %[[S:.*]] = arith.addf %[[ACC]], %[[P]] : f32
 // CHECK-NEXT:      linalg.yield %[[S]] : f32
 // CHECK-NEXT:    }
 // CHECK-NEXT:    func.return
+
+// -----
+
+// Softmax along the last axis: maxima and sums (2x1 f32 each, 16 bytes apart) in its scratch.
+func.func @softmax(%x: memref<2x3xf32, 1 : i64>, %out: memref<2x3xf32, 1 : i64>, %s: memref<32xi8, 1 : i64>) {
+  nn.apply ins(%x : memref<2x3xf32, 1 : i64>) outs(%out : memref<2x3xf32, 1 : i64>) scratch(%s : memref<32xi8, 1 : i64>) {
+  ^bb0(%a: tensor<2x3xf32>):
+    %r = nn.softmax %a : (tensor<2x3xf32>) -> tensor<2x3xf32>
+    nn.yield %r : tensor<2x3xf32>
+  }
+  func.return
+}
+
+// CHECK-LABEL: func.func @softmax(
+// CHECK-NEXT:    %[[AT0:.*]] = arith.constant 0 : index
+// CHECK-NEXT:    %peak = memref.view %s[%[[AT0]]][] : memref<32xi8, 1 : i64> to memref<2x1xf32, 1 : i64>
+// CHECK:         %[[AT16:.*]] = arith.constant 16 : index
+// CHECK-NEXT:    %total = memref.view %s[%[[AT16]]][] : memref<32xi8, 1 : i64> to memref<2x1xf32, 1 : i64>
+// CHECK-NOT:     memref.alloca
 
 // -----
 
@@ -89,18 +111,17 @@ func.func @avg_pool(%x: memref<1x1x4x4xf32, 1 : i64>, %out: memref<1x1x2x2xf32>)
 // Windows at rows (and columns) -1..1 and 1..3 of a 4x4 input hold 2 and 3
 // unpadded taps: counts 4, 6, 6, 9.
 // CHECK:       "memref.global"() <{sym_name = "avg_pool_count_0", type = memref<2x2xf32>, initial_value = dense<[[4.000000e+00, 6.000000e+00], [6.000000e+00, 9.000000e+00]]> : tensor<2x2xf32>, sym_visibility = "private", constant}> : () -> ()
+// CHECK-NEXT:  "memref.global"() <{sym_name = "pool_window_0", type = memref<3x3xf32>, initial_value = dense<0.000000e+00> : tensor<3x3xf32>, sym_visibility = "private", constant}> : () -> ()
 // CHECK-LABEL: func.func @avg_pool(
-// CHECK-NEXT:    %scratch = memref.alloca() {alignment = 64 : i64} : memref<192xi8>
 // CHECK-NEXT:    %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
 // CHECK-NEXT:    linalg.fill ins(%[[ZERO]] : f32) outs(%out : memref<1x1x2x2xf32>)
-// CHECK-NEXT:    %{{.*}} = arith.constant 0 : index
-// CHECK-NEXT:    %window = memref.view %scratch[%{{.*}}][] : memref<192xi8> to memref<3x3xf32>
-// CHECK-NEXT:    %{{.*}} = arith.constant 64 : index
-// CHECK-NEXT:    %padded = memref.view %scratch[%{{.*}}][] : memref<192xi8> to memref<1x1x5x5xf32>
-// CHECK:         linalg.copy ins(%x : {{.*}}) outs(%{{.*}} : memref<1x1x4x4xf32, strided<[25, 25, 5, 1], offset: 6>>)
-// CHECK-NEXT:    linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, ((d2 * 2) + d4), ((d3 * 2) + d5))>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d4, d5)>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2, d3)>], {{.*}} ins(%padded, %window : {{.*}}) outs(%out : memref<1x1x2x2xf32>) {
-// CHECK-NEXT:    ^bb0(%[[V:.*]]: f32, %{{.*}}: f32, %[[ACC:.*]]: f32):
-// CHECK-NEXT:      %[[S:.*]] = arith.addf %[[ACC]], %[[V]] : f32
+// CHECK-NEXT:    %[[WINDOW:.*]] = memref.get_global @pool_window_0 : memref<3x3xf32>
+// CHECK-NEXT:    linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4, d5) -> (d4, d5)>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2, d3)>], {{.*}} ins(%[[WINDOW]] : memref<3x3xf32>) outs(%out : memref<1x1x2x2xf32>) {
+// CHECK-NEXT:    ^bb0(%{{.*}}: f32, %[[ACC:.*]]: f32):
+// CHECK:           %[[V:.*]] = memref.load %x[%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}] : memref<1x1x4x4xf32, 1 : i64>
+// CHECK-NEXT:      %[[PAD:.*]] = arith.constant 0.000000e+00 : f32
+// CHECK-NEXT:      %[[TAP:.*]] = arith.select %{{.*}}, %[[V]], %[[PAD]] : f32
+// CHECK-NEXT:      %[[S:.*]] = arith.addf %[[ACC]], %[[TAP]] : f32
 // CHECK-NEXT:      linalg.yield %[[S]] : f32
 // CHECK-NEXT:    }
 // CHECK-NEXT:    %[[COUNTS:.*]] = memref.get_global @avg_pool_count_0 : memref<2x2xf32>
