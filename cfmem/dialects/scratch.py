@@ -10,7 +10,8 @@ checks that it asks for exactly these.
 
 Per op (its element types as they are, f16 ones read as f32, see below):
 
-- ``nn.qconv2d`` and ``nn.qgemm``: an i32 accumulator of the output's shape (``acc``);
+- ``nn.qconv2d`` and ``nn.qgemm``: an i32 accumulator of one output row (``acc``: the
+  lowering computes and requantizes the output a row at a time);
 - ``nn.arg_max``/``nn.arg_min``: the best value so far, the input's shape with the axis 1 (``best``);
 - ``nn.softmax``: the maxima and the sums along the axis (``peak``, ``total``);
 - ``nn.top_k``: each input element's rank, i64 (``ranks``).
@@ -73,8 +74,11 @@ def _reduced(op: nc.ArgExtremeOp | nc.SoftmaxOp) -> Shape:
 
 def _own(op: Operation) -> list[tuple[str, Shape, Attribute]]:
     """The buffers of ``op``'s own lowering, in the order it asks for them."""
-    if isinstance(op, nq.QConv2dOp | nq.QGemmOp):
-        return [("acc", _shape(op.results[0].type), i32)]
+    if isinstance(op, nq.QConv2dOp):  # one output row's sums (N, C, 1, W)
+        n, c, _, w = _shape(op.results[0].type)
+        return [("acc", (n, c, 1, w), i32)]
+    if isinstance(op, nq.QGemmOp):  # one output row's sums (1, N)
+        return [("acc", (1, _shape(op.results[0].type)[1]), i32)]
     if isinstance(op, nc.ArgExtremeOp):
         return [("best", _reduced(op), f32)]
     if isinstance(op, nc.SoftmaxOp):

@@ -123,7 +123,7 @@ from math import prod
 import numpy as np
 from xdsl.builder import ImplicitBuilder
 from xdsl.context import Context
-from xdsl.dialects import arith, func, math, memref
+from xdsl.dialects import arith, func, math, memref, scf
 from xdsl.dialects.builtin import (
     AffineMapAttr,
     BytesAttr,
@@ -319,6 +319,27 @@ def copy_into(src: SSAValue, dst: SSAValue, offsets: Sequence[int]) -> None:
     region_type = memref.SubviewOp.infer_result_type(dst.type, list(offsets), list(shape), ones)
     region = memref.SubviewOp.get(dst, list(offsets), list(shape), ones, region_type).result
     CopyOp([src], [region], res=())
+
+
+def rows_of(x: SSAValue, row: SSAValue, axis: int) -> SSAValue:
+    """The subview of ``x`` that is index ``row`` (a run-time index) of ``axis``, the axis kept
+    with size 1."""
+    assert isinstance(x.type, MemRefType)
+    shape = shape_of(x)
+    offsets: list[SSAValue | int] = [row if i == axis else 0 for i in range(len(shape))]
+    sizes = [1 if i == axis else size for i, size in enumerate(shape)]
+    ones = [1] * len(shape)
+    region_type = memref.SubviewOp.infer_result_type(x.type, offsets, sizes, ones)
+    return memref.SubviewOp.get(x, offsets, sizes, ones, region_type).result
+
+
+def for_each(count: int, body: Callable[[SSAValue], None]) -> None:
+    """An ``scf.for`` over ``0 .. count``, ``body`` emitting one iteration's ops given its index."""
+    block = Block(arg_types=[IndexType()])
+    with ImplicitBuilder(block):
+        body(block.args[0])
+        scf.YieldOp()
+    scf.ForOp(index_const(0), index_const(count), index_const(1), [], block)
 
 
 def fill(value: float | SSAValue, out: SSAValue) -> FillOp:
@@ -716,10 +737,12 @@ class OpLowering:
         generic([x], [out], [x_map, affine_map(rank + 1, loops[:rank])], body, reduced=(rank,))
 
     def convolve(self, op: nc.Conv2dOp | nq.QConv2dOp | nq.ConvIntegerOp, x: SSAValue, w: SSAValue,
-                 bias: list[SSAValue], acc: SSAValue, pad_value: float | SSAValue, body: Body) -> None:
+                 bias: list[SSAValue], acc: SSAValue, pad_value: float | SSAValue, body: Body,
+                 out_row: SSAValue | None = None) -> None:
         """``acc`` filled with the bias (broadcast over N, H, W) or 0, then ``body`` accumulating
         every tap of ``x`` (padded with ``pad_value``) and ``w`` into it: one generic over
-        (n, o, y, x, c, ky, kx); with pads the taps are loaded (``padded_load``)."""
+        (n, o, y, x, c, ky, kx); with pads, or for the one output row ``out_row`` given
+        (``acc`` of height 1), the taps are loaded (``padded_load``)."""
         (sh, sw), (dh, dw) = ints(op.strides), ints(op.dilations)
         groups = op.groups.value.data
         out_per_group, cg = shape_of(w)[0] // groups, shape_of(w)[1]
@@ -729,9 +752,11 @@ class OpLowering:
             fill(0, acc)
         n, oc, y, xx, c, ky, kx = dims(7)
         pads = ints(op.pads)
-        if any(pads):
+        if any(pads) or out_row is not None:
             def tap(wv: SSAValue, a: SSAValue) -> SSAValue:
                 i_n, i_o, i_y, i_x, i_c, i_ky, i_kx = (IndexOp(d).result for d in range(7))
+                if out_row is not None:
+                    i_y = out_row
                 channel = i_c
                 if groups != 1:
                     group = i_o if out_per_group == 1 else arith.DivUIOp(i_o, index_const(out_per_group)).result
@@ -1049,11 +1074,19 @@ class OpLowering:
         self.with_params(op, "x", ins[0], out, lambda x, s, z: arith.MulfOp(arith.SubfOp(to_float(x), z), s).result)
 
     def qconv2d(self, op: nq.QConv2dOp, ins: list[SSAValue], out: SSAValue) -> None:
+        """One output row at a time (an ``scf.for``): the row's i32 sums in scratch, then
+        requantized into the row of ``out``, so the sums never take more than a row."""
         x, w, *bias = ins
         x_zero, w_zero = int(quant_params(op, "x")[1][0]), uniform_zero_point(op, "w")
-        acc = self.scratch("acc", shape_of(out), None, i32)
-        self.convolve(op, x, w, bias, acc, x_zero, lambda a, b, s: centered_product(a, x_zero, b, w_zero, s))
-        self.requantize(op, acc, out, ratio_of(op, "x", "w"), 1)
+        n, channels, height, width = shape_of(out)
+        acc = self.scratch("acc", (n, channels, 1, width), None, i32)
+        ratio = ratio_of(op, "x", "w")
+
+        def one_row(row: SSAValue) -> None:
+            self.convolve(op, x, w, bias, acc, x_zero, lambda a, b, s: centered_product(a, x_zero, b, w_zero, s), row)
+            self.requantize(op, acc, rows_of(out, row, 2), ratio, 1)
+
+        for_each(height, one_row)
 
     def qlookup(self, op: nq.QLookupOp, ins: list[SSAValue], out: SSAValue) -> None:
         element = out.type.get_element_type()
@@ -1082,15 +1115,21 @@ class OpLowering:
         a, b, *c = ins
         trans = bool(op.trans_b.value.data)
         a_zero, b_zero = int(quant_params(op, "a")[1][0]), uniform_zero_point(op, "b")
-        acc = self.scratch("acc", shape_of(out), None, i32)
-        if c:
-            copy(c[0], acc, affine_map(2, [AffineExpr.dimension(1)]), identity(2))
-        else:
-            fill(0, acc)
+        rows, columns = shape_of(out)
+        acc = self.scratch("acc", (1, columns), None, i32)
+        ratio = ratio_of(op, "a", "b", alpha=op.alpha.value.data)
         m, n, k = dims(3)
         maps = [affine_map(3, [m, k]), affine_map(3, [n, k] if trans else [k, n]), affine_map(3, [m, n])]
-        generic([a, b], [acc], maps, lambda x, y, s: centered_product(x, a_zero, y, b_zero, s), reduced=(2,))
-        self.requantize(op, acc, out, ratio_of(op, "a", "b", alpha=op.alpha.value.data), 1)
+
+        def one_row(row: SSAValue) -> None:
+            if c:
+                copy(c[0], acc, affine_map(2, [AffineExpr.dimension(1)]), identity(2))
+            else:
+                fill(0, acc)
+            generic([rows_of(a, row, 0), b], [acc], maps, lambda x, y, s: centered_product(x, a_zero, y, b_zero, s), reduced=(2,))
+            self.requantize(op, acc, rows_of(out, row, 0), ratio, 1)
+
+        for_each(rows, one_row)
 
     def qadd(self, op: nq.QAddOp, ins: list[SSAValue], out: SSAValue) -> None:
         swap, ratio_1, ratio_2, fixed = kernels.qadd_terms(op)
