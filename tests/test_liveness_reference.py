@@ -23,6 +23,7 @@ from cfmem.dialects.nn_compute import ConstantOp
 from cfmem.dialects.nn_control import LoopOp
 from cfmem.dialects.nn_dma import DmaStartOp, DmaWaitOp
 from cfmem.dialects.nn_weights import GetGlobalOp, ReshapeOp, ViewOp
+from cfmem.dialects.scratch import scratch_bytes
 from cfmem.dialects.types import tensor_bytes
 from cfmem.ir_io import parse_module
 from cfmem.passes.liveness import LIVE_ATTR, analyze_function, functions, is_read_only, is_weight, op_position
@@ -109,6 +110,19 @@ def reference(fn: func.FuncOp, io_on_chip: bool) -> dict[SSAValue, tuple[int, in
     return intervals
 
 
+
+
+def reference_scratch(fn: func.FuncOp) -> dict[str, tuple[int, int, int]]:
+    """Per op whose kernel needs scratch: the tensor ``<result>#scratch`` of its bytes, live at
+    the op's step of its block only."""
+    found = {}
+    for op in fn.walk():
+        if op is not fn and op.results and scratch_bytes(op):
+            step = list(op.parent_block().ops).index(op)
+            found[f"{op.results[0].name_hint}#scratch"] = (step, step, scratch_bytes(op))
+    return found
+
+
 @pytest.mark.parametrize("io_on_chip", [False, True])
 @pytest.mark.parametrize(("name", "module"), MODULES, ids=[n for n, _ in MODULES])
 def test_every_interval_matches_the_reference_walk(name, module, io_on_chip):
@@ -121,7 +135,9 @@ def test_every_interval_matches_the_reference_walk(name, module, io_on_chip):
         for value, tensor in info.tensor_of.items():
             assert tensor.size == tensor_bytes(value.type)
         all_tensors = [t.id for t in info.tree.all_tensors()]
-        assert sorted(all_tensors) == sorted({t.id for t in info.tensor_of.values()})  # carried args share
+        scratch = {t.id: (t.start, t.end, t.size) for t in info.scratch_of.values()}
+        assert scratch == reference_scratch(fn)
+        assert sorted(all_tensors) == sorted({t.id for t in info.tensor_of.values()} | set(scratch))  # carried args share
         assert len(set(all_tensors)) == len(all_tensors)
         checked += len(expected)
     assert checked

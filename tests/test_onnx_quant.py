@@ -369,8 +369,9 @@ def test_qlinear_sigmoid_matches_onnxruntime_within_one_step(tmp_path, data):
 
 def test_the_plan_of_an_int8_convolution_counts_one_byte_per_element(tmp_path):
     """Q -> QLinearConv -> DQ: while the convolution runs, its int8 input (1x3x8x8), its
-    int8 output (1x4x8x8) and its weights (4x3x3x3 int8, 108 bytes in a 128-byte DMA
-    buffer) are live, and the arena holds exactly those bytes."""
+    int8 output (1x4x8x8), its weights (4x3x3x3 int8, 108 bytes in a 128-byte DMA
+    buffer) and the i32 sums of one output row (1x4x1x8, its kernel scratch) are live,
+    and the arena holds exactly those bytes."""
     rng = np.random.default_rng(3)
     graph = Graph()
     x = graph.tensor("x", rng.standard_normal((1, 3, 8, 8)).astype(np.float32))
@@ -384,7 +385,7 @@ def test_the_plan_of_an_int8_convolution_counts_one_byte_per_element(tmp_path):
     (tmp_path / "w.bin").write_bytes(imported.blob)
     flat = lower_model(imported.module, "nn-insert-dma,nn-plan-memory", tmp_path)
     main = next(op for op in flat.walk() if op.name == "func.func")
-    assert main.attributes["cfmem.arena_size"].value.data == 1 * 3 * 8 * 8 + 1 * 4 * 8 * 8 + 128
+    assert main.attributes["cfmem.arena_size"].value.data == 1 * 3 * 8 * 8 + 1 * 4 * 8 * 8 + 128 + 1 * 4 * 1 * 8 * 4
     views = {str(op.attributes["cfmem.tensor"].data): str(op.results[0].type) for op in flat.walk()
              if op.name == "memref.view" and "cfmem.tensor" in op.attributes}  # fmt: skip
     assert views["xq"] == "memref<1x3x8x8xi8, 1 : i64>" and views["yq"] == "memref<1x4x8x8xi8, 1 : i64>"
