@@ -71,12 +71,6 @@ def stripped_linalg(text: str) -> ModuleOp:
     return strip_arena(Parser(make_context(), text).parse_module())
 
 
-def scratch_bytes(module: ModuleOp) -> int:
-    """The bytes of the kernels' scratch buffers: the allocas, which the flat form keeps
-    outside the arena and a stripped module keeps as they are."""
-    return sum(op.results[0].type.get_shape()[0] for op in module.walk() if op.name == "memref.alloca")
-
-
 def _strip_tensor(views: list[memref.ViewOp]) -> None:
     """Replace the arena views of one tensor by one allocation (and views of it)."""
     shifts = [_shift(view) for view in views]
