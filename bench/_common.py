@@ -287,3 +287,19 @@ def write_atomic(path: str | Path, text: str) -> None:
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     atomic_write_text(path, text)
+
+
+def each_in_work_dir(items: list, prefix: str, run, label=lambda item: item.name) -> list:
+    """``run(item, work)`` for each item, ``work`` a fresh directory of one temporary folder
+    (removed afterwards); progress on stderr, ``[k/n] label``."""
+    import sys
+    import tempfile
+
+    results = []
+    with tempfile.TemporaryDirectory(prefix=prefix) as tmp:
+        for k, item in enumerate(items):
+            print(f"[{k + 1}/{len(items)}] {label(item)}", file=sys.stderr, flush=True)
+            work = Path(tmp) / f"m{k}"
+            work.mkdir()
+            results.append(run(item, work))
+    return results

@@ -13,12 +13,11 @@ import argparse
 import re
 import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _common import environment, md_table  # noqa: E402
+from _common import each_in_work_dir, environment, md_table  # noqa: E402
 
 from cfmem.testing import zoo  # noqa: E402
 from cfmem.tools.files import atomic_write_text  # noqa: E402
@@ -53,13 +52,7 @@ def main() -> int:
     args = parser.parse_args()
     began = time.perf_counter()
     chosen = [zoo.zoo_model(n) for n in args.only] if args.only else list(zoo.models())
-    rows = []
-    with tempfile.TemporaryDirectory(prefix="cfmem-check-mlir-") as tmp:
-        for k, model in enumerate(chosen):
-            print(f"[{k + 1}/{len(chosen)}] {model.name}", file=sys.stderr, flush=True)
-            work = Path(tmp) / f"m{k}"
-            work.mkdir()
-            rows.append(row(model, work))
+    rows = each_in_work_dir(chosen, "cfmem-check-mlir-", row)
     passed = sum(r[1] == "pass" for r in rows)
     text = "\n\n".join([
         "# `cfmem check-mlir` on the zoo, default options",

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-import tempfile
 import time
 from pathlib import Path
 
@@ -18,7 +17,7 @@ import numpy as np
 import onnx
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _common import environment, md_table  # noqa: E402
+from _common import each_in_work_dir, environment, md_table  # noqa: E402
 
 from cfmem.importers.onnx_import import import_onnx  # noqa: E402
 from cfmem.importers.onnx_qdq import fuse_qdq, has_qdq  # noqa: E402
@@ -68,13 +67,7 @@ def main() -> int:
     began = time.perf_counter()
     chosen = [zoo.zoo_model(n) for n in args.only] if args.only else [
         m for m in zoo.models() if m.precision.startswith("int8") and "dynamic" not in m.precision]
-    rows = []
-    with tempfile.TemporaryDirectory(prefix="cfmem-int8-") as tmp:
-        for k, model in enumerate(chosen):
-            print(f"[{k + 1}/{len(chosen)}] {model.name}", file=sys.stderr, flush=True)
-            work = Path(tmp) / f"m{k}"
-            work.mkdir()
-            rows.append(row(model, work))
+    rows = each_in_work_dir(chosen, "cfmem-int8-", row)
     exact = sum(r[2] == "yes" for r in rows)
     text = "\n\n".join([
         "# int8 models bit for bit against onnxruntime",

@@ -12,12 +12,11 @@ from __future__ import annotations
 
 import argparse
 import sys
-import tempfile
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _common import environment, md_table  # noqa: E402
+from _common import each_in_work_dir, environment, md_table  # noqa: E402
 
 from cfmem.planning.control_flow import MODES  # noqa: E402
 from cfmem.testing import zoo  # noqa: E402
@@ -68,13 +67,7 @@ def main() -> int:
     args = parser.parse_args()
     began = time.perf_counter()
     chosen = [zoo.zoo_model(n) for n in args.only] if args.only else list(zoo.models())
-    results = []
-    with tempfile.TemporaryDirectory(prefix="cfmem-zoo-") as tmp:
-        for k, model in enumerate(chosen):
-            print(f"[{k + 1}/{len(chosen)}] {model.name}", file=sys.stderr, flush=True)
-            work = Path(tmp) / f"m{k}"
-            work.mkdir()
-            results.append(run_zoo_model(model, work, MODES))
+    results = each_in_work_dir(chosen, "cfmem-zoo-", lambda model, work: run_zoo_model(model, work, MODES))
     rows = [row(r) for r in results]
     mismatches = sum(r[3] == "MISMATCH" for r in rows)
     passed = sum(r[3] == "ok" for r in rows)
