@@ -19,6 +19,7 @@ Loops and ifs nest both ways.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from math import prod
 from typing import Self
 
@@ -27,7 +28,6 @@ from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.irdl import (
     IRDLOperation,
     irdl_op_definition,
-    lazy_traits_def,
     operand_def,
     region_def,
     traits_def,
@@ -36,8 +36,10 @@ from xdsl.irdl import (
 )
 from xdsl.parser import Parser
 from xdsl.printer import Printer
-from xdsl.traits import HasParent, IsTerminator, Pure, RecursiveMemoryEffect
+from xdsl.traits import IsTerminator, OpTrait, Pure, RecursiveMemoryEffect
 from xdsl.utils.exceptions import VerifyException
+
+from cfmem.dialects.nn_compute import ConstantOp
 
 
 def _parse_result_types(parser: Parser) -> list[Attribute]:
@@ -54,10 +56,18 @@ def _print_result_types(printer: Printer, types: Sequence[Attribute]) -> None:
         printer.print_string(")")
 
 
-def _apply_op() -> type[IRDLOperation]:
-    from cfmem.dialects.nn_memref import ApplyOp
+@dataclass(frozen=True)
+class HasParentNamed(OpTrait):
+    """The op's parent (when it has one) is one of the ops ``names``: ``HasParent`` by op
+    name, for a parent defined in a dialect that builds on this one (``nn.apply``)."""
 
-    return ApplyOp
+    names: tuple[str, ...]
+
+    def verify(self, op: Operation) -> None:
+        parent = op.parent_op()
+        if parent is not None and parent.name not in self.names:
+            expected = ", ".join(f"'{name}'" for name in self.names)
+            raise VerifyException(f"'{op.name}' expects parent op to be one of {expected}")
 
 
 @irdl_op_definition
@@ -68,7 +78,7 @@ class YieldOp(IRDLOperation):
 
     name = "nn.yield"
     values = var_operand_def(TensorType)
-    traits = lazy_traits_def(lambda: (IsTerminator(), Pure(), HasParent(IfOp, LoopOp, _apply_op())))
+    traits = traits_def(IsTerminator(), Pure(), HasParentNamed(("nn.if", "nn.loop", "nn.apply")))
     assembly_format = "($values^ `:` type($values))? attr-dict"
 
     def __init__(self, *values: SSAValue):
@@ -323,8 +333,6 @@ class LoopOp(IRDLOperation):
 
 
 def _is_true_constant(value: SSAValue) -> bool:
-    from cfmem.dialects.nn_compute import ConstantOp
-
     op = value.owner
     return isinstance(op, ConstantOp) and all(bool(v) for v in op.value.get_values())
 
