@@ -14,7 +14,11 @@ from cfmem.interp import kernels
 from cfmem.interp.divergence import RULES, U, gamma, prepare_bound
 from cfmem.ir_io import parse_module
 
-RNG = np.random.default_rng(7)
+@pytest.fixture
+def rng():
+    """A generator of its own for each test, so that a test draws the same numbers however
+    the tests are shared out between workers."""
+    return np.random.default_rng(7)
 
 
 def nn_op(op: str, operand_types: list[str], result_type: str):
@@ -42,45 +46,45 @@ UNARY = [("nn.exp", 3.0), ("nn.tanh", 3.0), ("nn.sigmoid", 8.0), ("nn.sqrt", Non
 
 
 @pytest.mark.parametrize("name, scale", UNARY)
-def test_a_unary_op_moves_within_its_bound_wherever_its_argument_moves(name, scale):
+def test_a_unary_op_moves_within_its_bound_wherever_its_argument_moves(name, scale, rng):
     t = "tensor<4096xf32>"
     op = nn_op(f"{name} %a0", [t], t)
     kernel, bound = kernels.prepare(op), prepare_bound(op)
-    x = (RNG.standard_normal(4096) * (scale or 1.0)).astype(np.float32)
+    x = (rng.standard_normal(4096) * (scale or 1.0)).astype(np.float32)
     if scale is None:
         x = np.abs(x) + np.float32(0.01)
-    d = np.abs(x) * RNG.uniform(0, 3e-6, x.shape) * RNG.integers(0, 2, x.shape)  # some exact
+    d = np.abs(x) * rng.uniform(0, 3e-6, x.shape) * rng.integers(0, 2, x.shape)  # some exact
     y = kernel([x])
     limit = bound([x], [d], y)
     for _ in range(8):
-        other = kernel([moved(x, d, RNG)]).astype(np.float64)
+        other = kernel([moved(x, d, rng)]).astype(np.float64)
         assert np.all(np.abs(other - y) <= limit), name
 
 
 @pytest.mark.parametrize("name", ["nn.add", "nn.sub", "nn.mul", "nn.div", "nn.pow", "nn.max"])
-def test_a_binary_op_moves_within_its_bound_wherever_its_arguments_move(name):
+def test_a_binary_op_moves_within_its_bound_wherever_its_arguments_move(name, rng):
     t = "tensor<64x64xf32>"
     op = nn_op(f"{name} %a0, %a1", [t, "tensor<64xf32>"], t)
     kernel, bound = kernels.prepare(op), prepare_bound(op)
-    a = RNG.standard_normal((64, 64)).astype(np.float32)
-    b = RNG.standard_normal(64).astype(np.float32)
+    a = rng.standard_normal((64, 64)).astype(np.float32)
+    b = rng.standard_normal(64).astype(np.float32)
     if name == "nn.pow":
-        b = RNG.choice([2.0, 0.5, 3.0, -1.0], 64).astype(np.float32)
+        b = rng.choice([2.0, 0.5, 3.0, -1.0], 64).astype(np.float32)
         a = np.abs(a) + np.float32(0.1) if True else a
-    da, db = np.abs(a) * 1e-6, np.abs(b) * RNG.uniform(0, 1e-6, b.shape)
+    da, db = np.abs(a) * 1e-6, np.abs(b) * rng.uniform(0, 1e-6, b.shape)
     y = kernel([a, b])
     limit = bound([a, b], [da, db], y)
     assert np.all(np.isfinite(limit))
     for _ in range(8):
-        other = kernel([moved(a, da, RNG), moved(b, db, RNG)]).astype(np.float64)
+        other = kernel([moved(a, da, rng), moved(b, db, rng)]).astype(np.float64)
         assert np.all(np.abs(other - y) <= limit), name
 
 
-def test_a_correctly_rounded_op_on_exact_arguments_has_no_room_at_all():
+def test_a_correctly_rounded_op_on_exact_arguments_has_no_room_at_all(rng):
     t = "tensor<16xf32>"
     for name in ("nn.add %a0, %a1", "nn.mul %a0, %a1", "nn.div %a0, %a1"):
         op = nn_op(name, [t, t], t)
-        x = RNG.standard_normal((2, 16)).astype(np.float32)
+        x = rng.standard_normal((2, 16)).astype(np.float32)
         zero = np.zeros(16)
         assert not np.any(prepare_bound(op)([x[0], x[1]], [zero, zero], kernels.prepare(op)([x[0], x[1]])))
     op = nn_op("nn.exp %a0", [t], t)  # two libm's may differ by some ulps even on the same argument
@@ -110,9 +114,9 @@ def cancelling(m: int, n: int, k: int, rng) -> tuple[np.ndarray, np.ndarray]:
     return a.astype(np.float32), b.astype(np.float32)
 
 
-def test_a_long_sum_with_cancellation_stays_within_its_bound_in_any_order():
+def test_a_long_sum_with_cancellation_stays_within_its_bound_in_any_order(rng):
     n = 3000
-    a, b = cancelling(2, n, 3, RNG)
+    a, b = cancelling(2, n, 3, rng)
     op = nn_op("nn.matmul %a0, %a1", [f"tensor<2x{n}xf32>", f"tensor<{n}x3xf32>"], "tensor<2x3xf32>")
     y = kernels.prepare(op)([a, b])
     limit = prepare_bound(op)([a, b], [np.zeros(a.shape), np.zeros(b.shape)], y)
@@ -126,17 +130,17 @@ def test_a_long_sum_with_cancellation_stays_within_its_bound_in_any_order():
     assert np.any(np.abs(loop - y) > 1e-5 * np.abs(y) + 1e-6)  # beyond the old fixed tolerance
 
 
-def test_a_conv_bound_counts_its_window_and_bias_and_propagates_its_input_bound():
+def test_a_conv_bound_counts_its_window_and_bias_and_propagates_its_input_bound(rng):
     op = nn_op('nn.conv2d %a0, %a1, %a2 {strides = array<i64: 1, 1>, pads = array<i64: 1, 1, 1, 1>, '
                'dilations = array<i64: 1, 1>, groups = 1 : i64}',
                ["tensor<1x8x6x6xf32>", "tensor<4x8x3x3xf32>", "tensor<4xf32>"], "tensor<1x4x6x6xf32>")  # fmt: skip
     kernel, bound = kernels.prepare(op), prepare_bound(op)
-    x, w, c = (RNG.standard_normal(s).astype(np.float32) for s in ((1, 8, 6, 6), (4, 8, 3, 3), (4,)))
+    x, w, c = (rng.standard_normal(s).astype(np.float32) for s in ((1, 8, 6, 6), (4, 8, 3, 3), (4,)))
     dx = np.abs(x) * 1e-5
     y = kernel([x, w, c])
     limit = bound([x, w, c], [dx, np.zeros(w.shape), np.zeros(4)], y)
     for _ in range(8):
-        assert np.all(np.abs(kernel([moved(x, dx, RNG), w, c]) - y) <= limit)
+        assert np.all(np.abs(kernel([moved(x, dx, rng), w, c]) - y) <= limit)
     exact_only = bound([x, w, c], [np.zeros(x.shape), np.zeros(w.shape), np.zeros(4)], y)
     assert np.all(limit > exact_only) and np.all(exact_only > 0)
 
