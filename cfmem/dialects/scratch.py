@@ -18,7 +18,8 @@ Per op (its element types as they are, f16 ones read as f32, see below):
 
 An op reading or writing f16 first widens each f16 input into an f32 copy (``wide``, in
 operand order) and computes into an f32 copy of an f16 output (``wide_out``); its own
-buffers follow, computed on the widened types.
+buffers follow, computed on the widened types. Ops that only move elements
+(``MOVES_ELEMENTS``: concat, transpose, slice, gathers, reshape) take f16 as it is.
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ from xdsl.ir import Attribute, Operation
 
 from cfmem.dialects import nn_compute as nc
 from cfmem.dialects import nn_quant as nq
+from cfmem.dialects.nn_weights import ReshapeOp
 from cfmem.dialects.types import element_bytes
 
 SCRATCH_ALIGN = 16
@@ -88,12 +90,22 @@ def _own(op: Operation) -> list[tuple[str, Shape, Attribute]]:
     return []
 
 
+MOVES_ELEMENTS = (nc.ConcatOp, nc.TransposeOp, nc.SliceOp, nc.GatherOp, nc.GatherElementsOp, ReshapeOp)
+"""Ops that only move elements: lowered on any element type, f16 as it is (no widening)."""
+
+
+def widens_f16(op: Operation) -> bool:
+    """Whether ``op``'s lowering runs on f32 copies of its f16 operands and result."""
+    return not isinstance(op, MOVES_ELEMENTS)
+
+
 def scratch_buffers(op: Operation) -> tuple[Scratch, ...]:
     """The scratch buffers of ``op``'s kernel, in the order its lowering lays them out."""
     wanted: list[tuple[str, Shape, Attribute]] = []
-    wanted += [("wide", _shape(v.type), f32) for v in op.operands if _is_f16(v.type)]
-    if op.results and _is_f16(op.results[0].type):
-        wanted.append(("wide_out", _shape(op.results[0].type), f32))
+    if widens_f16(op):
+        wanted += [("wide", _shape(v.type), f32) for v in op.operands if _is_f16(v.type)]
+        if op.results and _is_f16(op.results[0].type):
+            wanted.append(("wide_out", _shape(op.results[0].type), f32))
     wanted += _own(op)
     buffers, offset = [], 0
     for name, shape, element in wanted:

@@ -105,7 +105,8 @@ upstream arith takes signless integers only.
 f16 data: an ``nn.apply`` that reads or writes f16 widens each f16 input into an f32
 scratch copy (``arith.extf``, exact), runs the op's f32 lowering into an f32 scratch output
 and rounds it into the f16 output (``arith.truncf``, to nearest even): the kernels'
-float32 computation and one rounding.
+float32 computation and one rounding. Ops that only move elements (concat, transpose,
+slice, the gathers, reshape copies) run on f16 as it is.
 
 Assumes static shapes, f32 data (f16 widened as above; ``slice`` and the gathers take any element
 type, ``cmp`` also signless integers, ``mod`` only them, the logical ops and
@@ -167,7 +168,7 @@ from cfmem.dialects import nn_quant as nq
 from cfmem.dialects.nn_memref import ApplyOp
 from cfmem.dialects.nn_quant import ui8 as UI8
 from cfmem.dialects.nn_weights import ReshapeOp
-from cfmem.dialects.scratch import Scratch, scratch_buffers
+from cfmem.dialects.scratch import Scratch, scratch_buffers, widens_f16
 from cfmem.dialects.shapes import row_major_strides
 from cfmem.dialects.types import element_bytes
 from cfmem.interp import kernels
@@ -629,7 +630,7 @@ class OpLowering:
         method = self.METHODS.get(type(op))
         if method is None:
             raise OpFailure(op, f"nn-lower-to-linalg cannot lower '{op.name}'")
-        if not any(v.type.get_element_type() == f16 for v in (*ins, out)):
+        if not widens_f16(op) or not any(v.type.get_element_type() == f16 for v in (*ins, out)):
             method(self, op, ins, out)
             return
         wide = [self.widened(v) if v.type.get_element_type() == f16 else v for v in ins]
