@@ -119,6 +119,18 @@ def test_elementwise_reductions_and_layout_ops():
     np.testing.assert_array_equal(out["g"], a >= b)
 
 
+def test_a_sum_over_negative_axes_adds_in_the_order_its_positive_axes_do():
+    """nn IR may name reduced axes from the end: they take the same (onnxruntime's) order as
+    the axes they name, which on these rows differs from numpy's."""
+    from cfmem.interp.kernels import float_sum
+
+    x = np.random.default_rng(4).standard_normal((6, 5, 169)).astype(np.float32) * np.float32(10)
+    for negative, positive in (((-1,), (2,)), ((-2, -1), (1, 2))):
+        for keepdims in (False, True):
+            np.testing.assert_array_equal(float_sum(x, negative, keepdims), float_sum(x, positive, keepdims))
+    assert not np.array_equal(float_sum(x, (-1,), False), np.sum(x, -1, np.float32))
+
+
 def test_reflect_padding_is_numpys_for_every_width_shorter_than_its_axis():
     from cfmem.interp.kernels import _reflect, _reflects
 

@@ -197,8 +197,8 @@ def test_reduction_axes_computed_at_run_time_are_refused_by_name(op, opset, x_kn
 @pytest.mark.parametrize(
     "op, shape, axes",
     [("ReduceMean", (1, 1000, 13, 13), [2, 3]), ("ReduceSum", (3, 5, 7), [1, 2]), ("ReduceMean", (7, 9, 11), None),
-     ("ReduceSum", (6, 1, 37), [1, 2]), ("ReduceMean", (2, 9, 5), [2])],
-    ids=["squeezenet-head", "trailing-2", "all", "size-1-axis", "odd-rows"],
+     ("ReduceSum", (6, 1, 37), [1, 2]), ("ReduceMean", (2, 9, 5), [2]), ("ReduceMean", (1, 1000, 13, 13), [-2, -1])],
+    ids=["squeezenet-head", "trailing-2", "all", "size-1-axis", "odd-rows", "negative-axes"],
 )  # fmt: skip
 def test_sums_over_trailing_axes_add_in_onnxruntimes_order_bit_for_bit(tmp_path, op, shape, axes):
     """Over trailing axes onnxruntime sums each row in Eigen's vectorized order; numpy's
@@ -209,7 +209,7 @@ def test_sums_over_trailing_axes_add_in_onnxruntimes_order_bit_for_bit(tmp_path,
     want, got, flat = three_runs(tmp_path, model, {"x": x})
     np.testing.assert_array_equal(got["y"], want["y"])
     np.testing.assert_array_equal(flat["y"], want["y"])
-    over = tuple(range(len(shape))) if axes is None else tuple(axes)
+    over = tuple(range(len(shape))) if axes is None else tuple(a % len(shape) for a in axes)
     numpy_order = np.sum(x, over, np.float32, keepdims=True) / np.float32(1 if op == "ReduceSum" else np.prod([shape[a] for a in over]))
     if shape[-1] > 8:  # long enough rows for the orders to part
         assert not np.array_equal(numpy_order.astype(np.float32), want["y"])

@@ -30,6 +30,7 @@ from cfmem.dialects import nn_compute as nc
 from cfmem.dialects import nn_quant as nq
 from cfmem.dialects import nn_weights as nw
 from cfmem.dialects.shapes import normalize_axis
+from cfmem.dialects.shapes import reduce as reduced_shape
 from cfmem.interp.weights import numpy_dtype
 
 Kernel = Callable[..., np.ndarray]
@@ -173,15 +174,15 @@ aligned; its buffers start aligned, so a row's alignment follows from where it s
 def float_sum(x: np.ndarray, axis: tuple[int, ...], keepdims: bool) -> np.ndarray:
     """float32 sum over ``axis`` in onnxruntime's order where it is known: over the trailing
     axes (size-1 axes aside; its fast "KR" path, or all axes), each row as Eigen's vectorized
-    sum adds it (:func:`eigen_row_sums`); otherwise numpy's. A sum of -0.0 alone is -0.0."""
-    shape = np.sum(x, axis=axis, keepdims=keepdims, initial=-0.0).shape if x.size else None
-    kept = [a for a in range(x.ndim) if a not in axis and x.shape[a] > 1]
-    reduced = [a for a in axis if x.shape[a] > 1]
-    if shape is None or not reduced or (kept and max(kept) > min(reduced)):
+    sum adds it (:func:`eigen_row_sums`); otherwise numpy's. A sum of -0.0 alone is -0.0.
+    Negative axes count from the end."""
+    norm = {normalize_axis(a, x.ndim) for a in axis}
+    kept = [a for a in range(x.ndim) if a not in norm and x.shape[a] > 1]
+    reduced = [a for a in norm if x.shape[a] > 1]
+    if not x.size or not reduced or (kept and max(kept) > min(reduced)):
         return np.asarray(np.sum(x, axis, np.float32, keepdims=keepdims, initial=-0.0), np.float32)
-    count = math.prod(x.shape[a] for a in axis)
-    rows = np.ascontiguousarray(x, np.float32).reshape(-1, count)
-    return eigen_row_sums(rows).reshape(shape)
+    rows = np.ascontiguousarray(x, np.float32).reshape(-1, math.prod(x.shape[a] for a in norm))
+    return eigen_row_sums(rows).reshape(reduced_shape(x.shape, axis, keepdims))
 
 
 def eigen_row_sums(rows: np.ndarray) -> np.ndarray:
