@@ -91,8 +91,8 @@ is plain upstream MLIR (linalg, memref, arith, math, scf, func). Per op:
   into an i64 scratch buffer, then a generic over (output, position) selecting
   into output slot ``j`` the position whose rank is ``j``.
 
-Scratch buffers (softmax max and sum, arg_max's best values, top_k ranks, int8
-accumulators, f16 widened copies) are planned like tensors: each ``nn.apply`` whose op
+Scratch buffers (softmax max and sum, arg_max's best values, top_k ranks, the i32 sums
+of one output row of an int8 convolution or gemm, f16 widened copies) are planned like tensors: each ``nn.apply`` whose op
 needs any takes its scratch bytes as an operand (a view of the arena where the plan put
 them, live at that op only), and each buffer is a ``memref.view`` of it at the offset
 ``cfmem.dialects.scratch.scratch_buffers`` gives; the lowering checks that it asks for
@@ -170,7 +170,6 @@ from cfmem.dialects.nn_quant import ui8 as UI8
 from cfmem.dialects.nn_weights import ReshapeOp
 from cfmem.dialects.scratch import Scratch, scratch_buffers, widens_f16
 from cfmem.dialects.shapes import row_major_strides
-from cfmem.dialects.types import element_bytes
 from cfmem.interp import kernels
 from cfmem.interp.kernels import quant_params
 from cfmem.passes.failures import OpFailure
@@ -312,26 +311,25 @@ def copy(src: SSAValue, dst: SSAValue, src_map: AffineMapAttr, dst_map: AffineMa
     return generic([src], [dst], [src_map, dst_map], lambda x, _: x)
 
 
+def subview(x: SSAValue, offsets: Sequence[SSAValue | int], sizes: Sequence[int]) -> SSAValue:
+    """The unit-stride region of memref ``x`` of ``sizes`` at ``offsets`` (numbers, or
+    indices computed at run time)."""
+    assert isinstance(x.type, MemRefType)
+    ones = [1] * len(sizes)
+    region_type = memref.SubviewOp.infer_result_type(x.type, list(offsets), list(sizes), ones)
+    return memref.SubviewOp.get(x, list(offsets), list(sizes), ones, region_type).result
+
+
 def copy_into(src: SSAValue, dst: SSAValue, offsets: Sequence[int]) -> None:
     """``src`` into the region of ``dst`` starting at ``offsets`` (a subview and ``linalg.copy``)."""
-    assert isinstance(dst.type, MemRefType)
-    shape = shape_of(src)
-    ones = [1] * len(shape)
-    region_type = memref.SubviewOp.infer_result_type(dst.type, list(offsets), list(shape), ones)
-    region = memref.SubviewOp.get(dst, list(offsets), list(shape), ones, region_type).result
-    CopyOp([src], [region], res=())
+    CopyOp([src], [subview(dst, offsets, shape_of(src))], res=())
 
 
 def rows_of(x: SSAValue, row: SSAValue, axis: int) -> SSAValue:
     """The subview of ``x`` that is index ``row`` (a run-time index) of ``axis``, the axis kept
     with size 1."""
-    assert isinstance(x.type, MemRefType)
     shape = shape_of(x)
-    offsets: list[SSAValue | int] = [row if i == axis else 0 for i in range(len(shape))]
-    sizes = [1 if i == axis else size for i, size in enumerate(shape)]
-    ones = [1] * len(shape)
-    region_type = memref.SubviewOp.infer_result_type(x.type, offsets, sizes, ones)
-    return memref.SubviewOp.get(x, offsets, sizes, ones, region_type).result
+    return subview(x, [row if i == axis else 0 for i in range(len(shape))], [1 if i == axis else s for i, s in enumerate(shape)])
 
 
 def for_each(count: int, body: Callable[[SSAValue], None]) -> None:
@@ -540,10 +538,7 @@ def padded_load(x: SSAValue, n: SSAValue, c: SSAValue, row: SSAValue, col: SSAVa
 def window_of(x: SSAValue, kh: int, kw: int) -> SSAValue:
     """A ``1 x 1 x kh x kw`` subview of NCHW ``x`` (which is at least that large): a pooling
     generic's window operand, whose shape gives the window's loops and whose values are not read."""
-    assert isinstance(x.type, MemRefType)
-    sizes, ones = [1, 1, kh, kw], [1, 1, 1, 1]
-    region_type = memref.SubviewOp.infer_result_type(x.type, [0, 0, 0, 0], sizes, ones)
-    window = memref.SubviewOp.get(x, [0, 0, 0, 0], sizes, ones, region_type).result
+    window = subview(x, [0, 0, 0, 0], [1, 1, kh, kw])
     window.name_hint = "window"
     return window
 
@@ -1159,13 +1154,9 @@ class OpLowering:
         scales, zero_points = quant_params(op, "x")
         y_scale, y_zero = float(quant_params(op, "y")[0][0]), float(quant_params(op, "y")[1][0])
         offset = 0
-        assert isinstance(out.type, MemRefType)
         for x, scale, zero in zip(ins, scales, zero_points, strict=True):
             shape = shape_of(x)
-            offsets = [offset if k == axis else 0 for k in range(len(shape))]
-            ones = [1] * len(shape)
-            region_type = memref.SubviewOp.infer_result_type(out.type, offsets, list(shape), ones)
-            region = memref.SubviewOp.get(out, offsets, list(shape), ones, region_type).result
+            region = subview(out, [offset if k == axis else 0 for k in range(len(shape))], shape)
 
             def body(v: SSAValue, _: SSAValue, s: float = float(scale), z: float = float(zero)) -> SSAValue:
                 real = arith.MulfOp(arith.SubfOp(to_float(v), f32_const(z)), f32_const(s)).result
