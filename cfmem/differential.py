@@ -95,6 +95,14 @@ def scaled_error(reference: dict[str, np.ndarray], other: dict[str, np.ndarray],
     return worst
 
 
+def fixed_tolerance(rtol: float | None, atol: float | None) -> tuple[float, float] | None:
+    """``(rtol, atol)`` of a fixed tolerance if either is given (the other at its default,
+    ``RTOL`` or ``ATOL``), or None: compare within each element's computed bound."""
+    if rtol is None and atol is None:
+        return None
+    return (RTOL if rtol is None else rtol), (ATOL if atol is None else atol)
+
+
 def bounded_error(reference: dict[str, np.ndarray], other: dict[str, np.ndarray], bounds: dict[str, np.ndarray]) -> float:
     """max |other - reference| / bound over all outputs: 0 where the bound is 0 and they are
     equal or where the bound is inf, inf where a difference exceeds its bound (or one is NaN)."""
@@ -166,11 +174,10 @@ def check(
     seconds for the MLIR compile and runs. MLIR must agree with the flat run within each
     element's computed bound, or, if ``rtol`` or ``atol`` is given, within ``atol + rtol
     |flat|`` (the other at its default, ``RTOL`` or ``ATOL``)."""
-    fixed = rtol is not None or atol is not None
-    rtol, atol = (RTOL if rtol is None else rtol), (ATOL if atol is None else atol)
+    fixed = fixed_tolerance(rtol, atol)
     mlir_runs = run_mlir(linalg_text(flat), flat, input_sets, func_name, timeout=timeout) if with_mlir else [None] * len(input_sets)
     fn = find_function(flat, func_name)
-    interp = FlatInterpreter(flat) if fixed or not with_mlir else BoundedFlatInterpreter(flat)
+    interp = FlatInterpreter(flat) if fixed is not None or not with_mlir else BoundedFlatInterpreter(flat)
     rows = []
     for inputs, mlir in zip(input_sets, mlir_runs):
         flat_run = interp.run(fn, inputs)
@@ -179,8 +186,8 @@ def check(
             golden = run_function(model, inputs, base_dir=base_dir, func_name=func_name)
         if mlir is None:
             error = None
-        elif fixed:
-            error = scaled_error(flat_run.outputs, mlir, rtol, atol)
+        elif fixed is not None:
+            error = scaled_error(flat_run.outputs, mlir, *fixed)
         else:
             error = bounded_error(flat_run.outputs, mlir, interp.output_bounds)
         rows.append(

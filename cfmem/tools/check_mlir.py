@@ -146,12 +146,12 @@ def main(args: argparse.Namespace) -> int:
     from cfmem.mlir_check.jit import MlirCheckError
     from cfmem.pipeline import lower_model, rewritten_graph
 
-    from cfmem.mlir_check.jit import ATOL, MLIR_TIMEOUT, RTOL
+    from cfmem.differential import fixed_tolerance
+    from cfmem.mlir_check.jit import MLIR_TIMEOUT
 
-    fixed = args.rtol is not None or args.atol is not None
-    rtol, atol = (RTOL if args.rtol is None else args.rtol), (ATOL if args.atol is None else args.atol)
-    check_tolerance(rtol, "--rtol")
-    check_tolerance(atol, "--atol")
+    fixed = fixed_tolerance(args.rtol, args.atol)
+    for value, option in zip(fixed or (), ("--rtol", "--atol")):
+        check_tolerance(value, option)
     timeout = MLIR_TIMEOUT if args.timeout is None else args.timeout
     try:
         check_time_limit("--timeout", timeout)
@@ -176,7 +176,7 @@ def main(args: argparse.Namespace) -> int:
         raise CfmemError(str(err), args.model) from None
     except MlirCheckError as err:
         raise CfmemError(f"upstream MLIR: {err}", args.model) from None
-    tolerance = f"rtol {rtol:g}, atol {atol:g}" if fixed else "computed bound"
+    tolerance = f"rtol {fixed[0]:g}, atol {fixed[1]:g}" if fixed else "computed bound"
     print(f"{'set':<4} {'reference = flat':<18} {f'MLIR vs flat ({tolerance})':<38}"
           " branches (xN: runs), loops (loop:iterations)")
     failed = []
