@@ -282,3 +282,9 @@ def num_elements(shape: Sequence[int]) -> int:
 def format_shape(shape: Sequence[int]) -> str:
     """``2x3x4``, or ``scalar`` for rank 0."""
     return "x".join(str(d) for d in shape) if shape else "scalar"
+
+
+def window_counts(size: int, kernel: int, stride: int, pad_before: int, out: int, dilation: int = 1) -> list[int]:
+    """For each of ``out`` window positions along an axis of ``size`` padded by ``pad_before``
+    at its start, how many of the ``kernel`` taps (``dilation`` apart) fall inside the axis."""
+    return [sum(0 <= k * stride - pad_before + t * dilation < size for t in range(kernel)) for k in range(out)]

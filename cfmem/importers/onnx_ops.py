@@ -37,7 +37,7 @@ from xdsl.ir import Attribute, Operation, SSAValue
 from cfmem.dialects import nn_compute as nc
 from cfmem.dialects import nn_quant as nq
 from cfmem.dialects.nn_quant import ui8
-from cfmem.dialects.shapes import broadcast, normalize_axis
+from cfmem.dialects.shapes import broadcast, normalize_axis, window_counts
 from cfmem.importers.onnx_import import Importer, OnnxImportError, Scope, Value, add_initializers, check_known_size
 from cfmem.importers.onnx_opsets import check_operator_version, operator_version
 from cfmem.interp import kernels
@@ -1101,20 +1101,13 @@ def pool3d(imp: Importer, node: onnx.NodeProto, x: SSAValue, kernel: list[int]) 
         y = make(imp, cls, [tap], props, imp.name(f"{name}_tap{k}_pool", hint))
         combined = y if combined is None else (imp.b.max if is_max else imp.b.add)(combined, y)
     if not is_max:
-        divisors = _valid_depth_taps(win, xs[2], depth) if not include_pad else np.full(depth, win.kernel[0])
+        if include_pad:
+            divisors = np.full(depth, win.kernel[0])
+        else:  # the taps of each output depth that meet the input rather than its padding
+            divisors = np.array(window_counts(xs[2], win.kernel[0], win.strides[0], win.pads[0], depth, win.dilations[0]))
         scale = np.tile(1.0 / divisors, xs[0]).astype(np.float32).reshape(-1, 1, 1, 1)
         combined = imp.b.mul(combined, imp.runtime(scale, f"{name}_depth_divisors"))
     return from_depth_batch(imp, combined, xs[0], depth, name)
-
-
-def _valid_depth_taps(win: Window, size: int, depth: int) -> np.ndarray:
-    """For each output depth, how many taps of the kernel along the depth meet the input
-    rather than its padding."""
-    begin, stride, dilation = win.pads[0], win.strides[0], win.dilations[0]
-    taps = np.arange(win.kernel[0]) * dilation
-    starts = np.arange(depth) * stride - begin
-    rows = starts[:, None] + taps[None, :]
-    return ((rows >= 0) & (rows < size)).sum(axis=1).astype(np.float64)
 
 
 def global_avg_pool(imp, node, inputs):

@@ -169,7 +169,7 @@ from cfmem.dialects.nn_memref import ApplyOp
 from cfmem.dialects.nn_quant import ui8 as UI8
 from cfmem.dialects.nn_weights import ReshapeOp
 from cfmem.dialects.scratch import Scratch, scratch_buffers, widens_f16
-from cfmem.dialects.shapes import row_major_strides
+from cfmem.dialects.shapes import row_major_strides, window_counts
 from cfmem.interp import kernels
 from cfmem.interp.kernels import quant_params
 from cfmem.passes.failures import OpFailure
@@ -541,13 +541,6 @@ def window_of(x: SSAValue, kh: int, kw: int) -> SSAValue:
     window = subview(x, [0, 0, 0, 0], [1, 1, kh, kw])
     window.name_hint = "window"
     return window
-
-
-def window_counts(size: int, kernel: int, stride: int, pad_before: int, out: int, dilation: int = 1) -> np.ndarray:
-    """How many of the ``kernel`` taps (``dilation`` apart) of each output position fall inside ``size``."""
-    starts = np.arange(out)[:, None] * stride - pad_before
-    taps = starts + np.arange(kernel)[None, :] * dilation
-    return ((taps >= 0) & (taps < size)).sum(axis=1)
 
 
 # --- the lowerings ---------------------------------------------------------------
