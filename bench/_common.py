@@ -264,6 +264,11 @@ def median_seconds(fn, repeat: int) -> float:
     return statistics.median(times)
 
 
+def machine_section() -> str:
+    """The closing section of a results file: what the numbers were measured on and with."""
+    return "## Machine\n\n" + "\n".join(f"- {k}: {v}" for k, v in environment().items())
+
+
 def md_table(header: list[str], rows: list[list[str]], align: str | None = None) -> str:
     """A markdown table; ``align`` is one character per column (l or r)."""
     align = align or "l" + "r" * (len(header) - 1)

@@ -17,7 +17,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _common import each_in_work_dir, environment, md_table  # noqa: E402
+from _common import each_in_work_dir, machine_section, md_table  # noqa: E402
 
 from cfmem.testing import zoo  # noqa: E402
 from cfmem.tools.files import atomic_write_text  # noqa: E402
@@ -61,8 +61,7 @@ def main() -> int:
         " element's computed error bound, over every input set (0: bit-identical; a pass needs at most 1). `s`: wall time"
         " of the check (import not counted).",
         md_table(["model", "check-mlir", "worst / bound", "s", "last line"], rows, "lllrl"),
-        "## Machine",
-        "\n".join(f"- {k}: {v}" for k, v in environment().items()),
+        machine_section(),
     ])  # fmt: skip
     atomic_write_text(args.out, text + "\n")
     print(text)

@@ -41,7 +41,7 @@ from cfmem.testing.random_graphs import GraphShape, covering_input_sets, random_
 from cfmem.tools.files import atomic_write_text
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _common import environment, md_table, median_seconds  # noqa: E402
+from _common import machine_section, md_table, median_seconds  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 MODELS = ("facedetect", "fusiondetect", "denoise", "wakeword")
@@ -202,9 +202,7 @@ def main() -> int:
             md_table(["model", "ops", "reference ms", "flat ms", "flat+check ms", "JIT ms", "JIT compile s",
                       "flat / JIT", "flat us/op"], speed),
             "",
-            "## Machine",
-            "",
-            *(f"- {k}: {v}" for k, v in environment().items()),
+            machine_section(),
             "",
         ]
     )

@@ -36,7 +36,7 @@ import numpy as np
 from xdsl.dialects import scf
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _common import environment, md_table, write_atomic  # noqa: E402
+from _common import machine_section, md_table, write_atomic  # noqa: E402
 
 from cfmem.differential import check, max_abs_diff, scaled_error  # noqa: E402
 from cfmem.dialects.types import tensor_bytes  # noqa: E402
@@ -444,8 +444,7 @@ def report(results: list[Result], chip: Chip, ran: list[str], skipped: list[str]
         baselines,
         "## Every budget",
         md_table(header, rows, "l" * 2 + "r" * (len(header) - 2)),
-        "## Machine",
-        "\n".join(f"- {k}: {v}" for k, v in environment().items()),
+        machine_section(),
     ])  # fmt: skip
     return text + "\n"
 

@@ -17,7 +17,7 @@ import numpy as np
 import onnx
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _common import each_in_work_dir, environment, md_table  # noqa: E402
+from _common import each_in_work_dir, machine_section, md_table  # noqa: E402
 
 from cfmem.importers.onnx_import import import_onnx  # noqa: E402
 from cfmem.importers.onnx_qdq import fuse_qdq, has_qdq  # noqa: E402
@@ -77,8 +77,7 @@ def main() -> int:
         " agrees with it); `max error`: largest difference of either. Image-calibrated models are fed eight image crops,"
         " the others standard-normal inputs, seeds 0 to 7.",
         md_table(["model", "precision", "bit-exact", "differing / elements", "differing per set", "max error", "s"], rows),
-        "## Machine",
-        "\n".join(f"- {k}: {v}" for k, v in environment().items()),
+        machine_section(),
     ])  # fmt: skip
     atomic_write_text(args.out, text + "\n")
     print(text)

@@ -42,7 +42,7 @@ from cfmem.testing.random_graphs import GraphShape, covering_input_sets, random_
 from cfmem.tools.files import atomic_write_text
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _common import environment, md_table  # noqa: E402
+from _common import machine_section, md_table  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 PIPELINE = "nn-insert-dma,nn-plan-memory{mode=exact},nn-check-dma,nn-lower-to-memref"
@@ -142,8 +142,7 @@ def limits(args) -> str:
                 ["mode", "peak", "lower bound", "gap"],
                 [[m, f"{p:,}", f"{b:,}", f"{(p - b) / b * 100:.2f} %"] for m, (p, b) in peaks.items()],
             ),
-            "## Machine",
-            "\n".join(f"- {k}: {v}" for k, v in environment().items()),
+            machine_section(),
         ]
     )
 
@@ -186,8 +185,7 @@ def scaling(args) -> str:
             ),  # fmt: skip
             f"Fitted exponent of the pipeline's time (least-squares slope of log t against log ops): **{fitted:.2f}**"
             " (target 1.2).",
-            "## Machine",
-            "\n".join(f"- {k}: {v}" for k, v in environment().items()),
+            machine_section(),
         ]
     )
 

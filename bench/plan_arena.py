@@ -49,7 +49,7 @@ from cfmem.testing.upstream_programs import (
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _common import environment, md_table, write_atomic  # noqa: E402
+from _common import machine_section, md_table, write_atomic  # noqa: E402
 
 ALIGN = 64
 SHOWN_MODES = tuple(m for m in MODES if m != "naive")
@@ -201,8 +201,7 @@ def run() -> str:
             md_table(["example", "allocations", "sum (B)", "arena, exact", "lower bound", "gap",
                       "cfmem arena", "planning (s)", "upstream's JIT vs the original"],
                      stripped_rows()),  # fmt: skip
-            "## Machine",
-            "\n".join(f"- {k}: {v}" for k, v in environment().items()),
+            machine_section(),
         ]
     )
 

@@ -31,7 +31,7 @@ from cfmem.testing import onnx_models
 from cfmem.tools.files import atomic_write_text
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _common import environment, md_table, median_seconds  # noqa: E402
+from _common import machine_section, md_table, median_seconds  # noqa: E402
 from examples_report import memory_table, timing_table  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -183,8 +183,7 @@ def main() -> int:
             md_table(["model", "reference", "flat", "flat + checks", "onnxruntime", "reference x ORT", "flat x ORT",
                       "checks x ORT", "reference cpu x ORT", "flat cpu x ORT", "checks cpu x ORT"], speed),
             *details,
-            "## Machine",
-            "\n".join(f"- {k}: {v}" for k, v in environment().items()),
+            machine_section(),
         ]
     )
     atomic_write_text(args.out, text + "\n")

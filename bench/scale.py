@@ -66,7 +66,7 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _common import ROOT, environment, md_table, run_isolated, write_atomic  # noqa: E402
+from _common import ROOT, machine_section, md_table, run_isolated, write_atomic  # noqa: E402
 from fit_chip import ATOL, FRACTIONS, RTOL  # noqa: E402
 
 from cfmem.differential import max_abs_diff, scaled_error  # noqa: E402
@@ -482,8 +482,7 @@ def report(results: list[Result], argv: str, seconds: float, pending: list[str],
         md_table(SUMMARY_HEADER, [summary_row(r) for r in results], "ll" + "r" * (len(SUMMARY_HEADER) - 2)),
         "## Every step",
         md_table(STEP_HEADER, rows, "ll" + "r" * (len(STEP_HEADER) - 3) + "l"),
-        "## Machine",
-        "\n".join(f"- {k}: {v}" for k, v in environment().items()),
+        machine_section(),
     ]
     return "\n\n".join(parts) + "\n"
 

@@ -36,7 +36,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _common import ROOT, environment, md_table, write_atomic  # noqa: E402
+from _common import ROOT, machine_section, md_table, write_atomic  # noqa: E402
 from fit_chip import Row, Subject, check_row, crash, zoo_subject  # noqa: E402
 from scale import LIGHT, light_path  # noqa: E402
 
@@ -236,9 +236,7 @@ def report(results: list[ModelLines], argv: str, seconds: float, with_mlir: bool
         "## Targets missed",
         "",
         *(f"- {what}: {got}" for what, _, got in missed),
-        "## Machine",
-        "",
-        *(f"- {k}: {v}" for k, v in environment().items()),
+        machine_section(),
     ]
     return "\n".join(lines) + "\n"
 

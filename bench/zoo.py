@@ -16,7 +16,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _common import each_in_work_dir, environment, md_table  # noqa: E402
+from _common import each_in_work_dir, machine_section, md_table  # noqa: E402
 
 from cfmem.planning.control_flow import MODES  # noqa: E402
 from cfmem.testing import zoo  # noqa: E402
@@ -89,8 +89,7 @@ def main() -> int:
         " computes most quantized convolutions of these files in float between DequantizeLinear and"
         " QuantizeLinear, so its roundings drift from the integer ones layer by layer.",
         md_table(HEADER, rows),
-        "## Machine",
-        "\n".join(f"- {k}: {v}" for k, v in environment().items()),
+        machine_section(),
     ])  # fmt: skip
     atomic_write_text(args.out, text + "\n")
     print(text)
