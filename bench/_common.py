@@ -32,7 +32,7 @@ from typing import Any
 from cfmem.planning.csvio import read_problem_csv
 from cfmem.planning.problem import Problem, lower_bound, peak_of
 from cfmem.planning.verify import verify_plan
-from cfmem.tools.files import atomic_write_text
+from cfmem.files import atomic_write_text
 
 ROOT = Path(__file__).resolve().parent.parent
 BENCHMARKS = Path(os.environ.get("CFMEM_BENCHMARKS", ROOT / "benchmarks"))

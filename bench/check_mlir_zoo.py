@@ -20,7 +20,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _common import each_in_work_dir, machine_section, md_table  # noqa: E402
 
 from cfmem.testing import zoo  # noqa: E402
-from cfmem.tools.files import atomic_write_text  # noqa: E402
+from cfmem.files import atomic_write_text  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 CFMEM = [sys.executable, "-m", "cfmem.tools.cli"]

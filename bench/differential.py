@@ -38,7 +38,7 @@ from cfmem.passes.lower_to_memref import lower_module
 from cfmem.pipeline import apply_pipeline
 from cfmem.planning.control_flow import MODES
 from cfmem.testing.random_graphs import GraphShape, covering_input_sets, random_graph
-from cfmem.tools.files import atomic_write_text
+from cfmem.files import atomic_write_text
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _common import machine_section, md_table, median_seconds  # noqa: E402

@@ -27,7 +27,7 @@ from cfmem.planning.control_flow import MODES
 from cfmem.planning.problem import PlanOptions
 from cfmem.reports import tables
 from cfmem.reports.timing import VARIANTS, Variant, render_timing, timing_report
-from cfmem.tools.files import atomic_write_text
+from cfmem.files import atomic_write_text
 
 ROOT = Path(__file__).resolve().parent.parent
 MODELS = ("facedetect", "fusiondetect", "denoise", "wakeword")

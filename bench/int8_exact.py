@@ -26,7 +26,7 @@ from cfmem.interp.flat import run_flat  # noqa: E402
 from cfmem.interp.golden import run_function  # noqa: E402
 from cfmem.pipeline import lower_model  # noqa: E402
 from cfmem.testing import zoo  # noqa: E402
-from cfmem.tools.files import atomic_write_text  # noqa: E402
+from cfmem.files import atomic_write_text  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 SETS = 8

@@ -39,7 +39,7 @@ from cfmem.interp.golden import run_function
 from cfmem.ir_io import make_context, verify
 from cfmem.pipeline import apply_pipeline
 from cfmem.testing.random_graphs import GraphShape, covering_input_sets, random_graph
-from cfmem.tools.files import atomic_write_text
+from cfmem.files import atomic_write_text
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _common import machine_section, md_table  # noqa: E402

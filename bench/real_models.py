@@ -28,7 +28,7 @@ from cfmem.interp.flat import FlatInterpreter, run_flat
 from cfmem.interp.golden import GoldenInterpreter, find_function, run_function
 from cfmem.pipeline import lower_model
 from cfmem.testing import onnx_models
-from cfmem.tools.files import atomic_write_text
+from cfmem.files import atomic_write_text
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _common import machine_section, md_table, median_seconds  # noqa: E402

@@ -21,7 +21,7 @@ from _common import each_in_work_dir, machine_section, md_table  # noqa: E402
 from cfmem.planning.control_flow import MODES  # noqa: E402
 from cfmem.testing import zoo  # noqa: E402
 from cfmem.testing.zoo_run import FLOAT_TOLERANCE, ZooResult, run_zoo_model  # noqa: E402
-from cfmem.tools.files import atomic_write_text  # noqa: E402
+from cfmem.files import atomic_write_text  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 SHOWN_MODES = ("conservative", "linearize", "hoist", "exact")

@@ -27,7 +27,7 @@ import cfmem.float_literals  # noqa: F401 (dense float hex literals are bits)
 from cfmem.dialects.nn import NN
 from cfmem.errors import CfmemError
 from cfmem.interp.footprint import MAX_RUN_BYTES, format_bytes
-from cfmem.tools.files import STDOUT, atomic_write_text, note_input
+from cfmem.files import STDOUT, atomic_write_text, note_input
 from cfmem.weight_file import FILE_ATTR
 
 __all__ = ["CfmemError", "SourceMap", "is_flat", "load_module", "make_context", "parse_module", "rebase_weight_files", "verify", "write_module"]

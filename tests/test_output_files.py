@@ -1,7 +1,7 @@
 """A user's files are sacred: what every cfmem command may and may not write.
 
 The command-line cases run cfmem as a user would and check every file in the
-directory byte for byte afterwards; the unit cases drive cfmem.tools.files
+directory byte for byte afterwards; the unit cases drive cfmem.files
 directly where a real device or a failing disk cannot be arranged safely.
 """
 
@@ -16,8 +16,8 @@ import pytest
 from conftest import CFMEM, EXAMPLES, run_cfmem
 
 from cfmem.errors import CfmemError
-from cfmem.tools import files
-from cfmem.tools.files import atomic_write_bytes, check_output_path, note_input, output_session
+from cfmem import files
+from cfmem.files import atomic_write_bytes, check_output_path, note_input, output_session
 
 MODEL = EXAMPLES / "wakeword.mlir"
 
@@ -241,7 +241,7 @@ def test_running_out_of_memory_is_one_line_at_the_model(monkeypatch, capsys):
 def test_outputs_named_like_numpy_parameters_are_saved(tmp_path):
     import numpy as np
 
-    from cfmem.tools.files import atomic_save_npz
+    from cfmem.files import atomic_save_npz
 
     arrays = {"file": np.arange(3.0), "allow_pickle": np.ones((2, 2), np.float32), "出力/0": np.zeros(1, np.int64)}
     atomic_save_npz(tmp_path / "out.npz", arrays)

@@ -18,7 +18,7 @@ from xdsl.ir import Attribute
 
 from cfmem.dialects.nn_weights import GlobalOp
 from cfmem.errors import CfmemError
-from cfmem.tools.files import note_input
+from cfmem.files import note_input
 
 
 class WeightError(CfmemError):

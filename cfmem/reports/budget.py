@@ -89,7 +89,7 @@ def write_sweep_png(path: str | Path, rows: list[SweepRow], title: str) -> None:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    from cfmem.tools.files import atomic_write_bytes
+    from cfmem.files import atomic_write_bytes
 
     fits = sorted((r for r in rows if r.feasible), key=lambda r: r.budget)
     kib = [r.budget / 1024 for r in fits]

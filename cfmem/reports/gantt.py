@@ -17,7 +17,7 @@ import io
 from pathlib import Path
 
 from cfmem.reports.tables import format_pct
-from cfmem.tools.files import atomic_write_bytes, atomic_write_text
+from cfmem.files import atomic_write_bytes, atomic_write_text
 
 ROOT_COLOUR = "tab:blue"
 BRANCH_COLOURS = (

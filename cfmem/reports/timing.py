@@ -21,7 +21,7 @@ from cfmem.ir_io import make_context
 from cfmem.passes.dma_events import function_events
 from cfmem.passes.insert_dma import InsertDmaPass
 from cfmem.passes.plan_memory import plan_function
-from cfmem.tools.files import atomic_write_bytes
+from cfmem.files import atomic_write_bytes
 
 
 @dataclass(frozen=True)

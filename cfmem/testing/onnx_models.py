@@ -45,7 +45,7 @@ from typing import Any
 
 import numpy as np
 
-from cfmem.tools.files import atomic_write_bytes
+from cfmem.files import atomic_write_bytes
 
 SILERO_VERSION = "6.2.3"
 SILERO_MODELS = ("silero_vad_op18_ifless.onnx", "silero_vad.onnx")

@@ -4,7 +4,7 @@ A user-caused failure is one line on standard error,
 ``cfmem: <where>: error: <what>``, and exit code 1; exit code 2 is kept for
 bugs in cfmem. A closed standard output (``cfmem run m.mlir | head -1``) ends
 the command quietly, as it does for Unix tools. Every command runs inside an
-output session (``cfmem.tools.files``): its outputs appear together when it
+output session (``cfmem.files``): its outputs appear together when it
 succeeds and not at all when it fails, and never over a file it reads.
 """
 
@@ -19,7 +19,7 @@ import sys
 
 from cfmem.errors import CfmemError
 from cfmem.planning.option_checks import RuleTypeError
-from cfmem.tools.files import STDOUT, StdoutWriteError, check_output_path, note_input, output_session, stdout_errors
+from cfmem.files import STDOUT, StdoutWriteError, check_output_path, note_input, output_session, stdout_errors
 
 # The subcommands in --help order, each with the module under cfmem.tools that defines it.
 COMMANDS = {

@@ -11,7 +11,7 @@ from cfmem.errors import CfmemError
 from cfmem.planning.control_flow import MODES
 from cfmem.planning.option_checks import OptionError, check_budget, check_choice, check_loop_trips, parsed_int
 from cfmem.planning.strategies import STRATEGY_NAMES
-from cfmem.tools.files import STDOUT
+from cfmem.files import STDOUT
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:

@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 from cfmem.errors import CfmemError
-from cfmem.tools.files import STDOUT, atomic_write_bytes, atomic_write_text, check_output_path
+from cfmem.files import STDOUT, atomic_write_bytes, atomic_write_text, check_output_path
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:

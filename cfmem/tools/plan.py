@@ -20,7 +20,7 @@ from cfmem.planning.option_checks import (
 from cfmem.planning.problem import PlanOptions, Problem, Solution
 from cfmem.planning.strategies import AUTO_CANDIDATES, STRATEGY_NAMES, get_strategy, solve
 from cfmem.planning.verify import PlanError
-from cfmem.tools.files import atomic_write_text
+from cfmem.files import atomic_write_text
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 from cfmem.errors import CfmemError
 from cfmem.planning.option_checks import check_seed, parsed_int
-from cfmem.tools.files import atomic_save_npz
+from cfmem.files import atomic_save_npz
 
 if TYPE_CHECKING:
     import numpy as np
