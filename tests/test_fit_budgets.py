@@ -4,7 +4,8 @@ the smallest the budget sweep names up, however the placement search decides for
 import pytest
 
 from cfmem.dma.timing import Chip
-from cfmem.fit import BudgetError, budget_sweep, compile_for_budget, smallest_budget, timing_path
+from cfmem.fit import BudgetError, compile_for_budget, smallest_budget, timing_path
+from cfmem.fit_sweep import budget_sweep
 from cfmem.ir_io import load_module, parse_module
 from cfmem.passes.place import floor_need
 

@@ -17,7 +17,8 @@ from cfmem.interp.golden import find_function, run_function
 from cfmem.ir_io import load_module, make_context
 from cfmem.passes.insert_dma import InsertDmaPass, weight_operands
 from cfmem.passes.lower_to_memref import INIT_ATTR
-from cfmem.passes.placement import BUDGET_ATTR, set_offchip, set_weight_place
+from cfmem.dialects.flat_form import BUDGET_ATTR
+from cfmem.passes.placement import set_offchip, set_weight_place
 from cfmem.passes.plan_memory import OFFCHIP_OFFSETS_ATTR, PlanMemoryPass
 from cfmem.passes.stored_plan import check_offchip_plan
 from cfmem.pipeline import lower_model

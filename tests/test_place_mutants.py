@@ -696,7 +696,7 @@ def test_the_pass_places_every_function_in_the_budget_or_the_chips_and_refuses_w
 
     from cfmem.ir_io import make_context
     from cfmem.passes.place import PlacePass
-    from cfmem.passes.placement import BUDGET_ATTR
+    from cfmem.dialects.flat_form import BUDGET_ATTR
 
     def placed(**options):
         module, _ = parse_module(TWO_FUNCTIONS)

@@ -44,7 +44,7 @@ from cfmem.dialects.nn_control import loop_labels as nn_loop_labels
 from cfmem.interp.flat import is_flat, run_flat
 from cfmem.interp.golden import find_function, random_inputs, run_function
 from cfmem.interp.weights import dense_to_array
-from cfmem.passes.lower_to_memref import LOOP_ATTR
+from cfmem.dialects.flat_form import LOOP_ATTR
 from cfmem.signature import argument_names, input_args
 
 Inputs = dict[str, np.ndarray]

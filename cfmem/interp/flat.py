@@ -72,10 +72,18 @@ from cfmem.interp.golden import (
 )
 from cfmem.ir_io import is_flat  # noqa: F401 (where the interpreters' users look for it)
 from cfmem.interp.weights import WeightError, numpy_dtype
-from cfmem.passes.aliases import is_inplace_op
-from cfmem.passes.lower_to_memref import INIT_ATTR, INPLACE_ATTR, LOOP_ATTR, ON_CHIP, READS_ATTR, TENSOR_ATTR
-from cfmem.passes.placement import BUDGET_ATTR
-from cfmem.passes.slice_loops import TENSOR_INDEX_ATTR, tensor_name
+from cfmem.dialects.flat_form import (
+    BUDGET_ATTR,
+    INIT_ATTR,
+    INPLACE_ATTR,
+    LOOP_ATTR,
+    ON_CHIP,
+    READS_ATTR,
+    TENSOR_ATTR,
+    TENSOR_INDEX_ATTR,
+    is_inplace_op,
+    tensor_name,
+)
 from cfmem.signature import input_args, result_names
 from cfmem.weight_file import FILE_ATTR, OFFSET_ATTR, SHA256_ATTR, WeightFileError, map_checked
 

@@ -37,20 +37,11 @@ from xdsl.dialects import func
 from xdsl.dialects.builtin import TensorType
 from xdsl.ir import Block, Operation, SSAValue
 
-from cfmem.dialects.nn_compute import (
-    CastOp,
-    ComputeOp,
-    ConcatOp,
-    ElementwiseBinaryOp,
-    ElementwiseUnaryOp,
-    LogicalOp,
-    ModOp,
-    SelectOp,
-    SliceOp,
-)
+from cfmem.dialects.flat_form import is_inplace_op
+from cfmem.dialects.nn_compute import ComputeOp, ConcatOp, SliceOp
 from cfmem.dialects.nn_control import IfOp, YieldOp
 from cfmem.dialects.nn_dma import DmaBufferOp, DmaWaitOp
-from cfmem.dialects.nn_quant import QBinaryOp, QConcatOp, QLookupOp
+from cfmem.dialects.nn_quant import QConcatOp
 from cfmem.dialects.nn_weights import ReshapeOp
 from cfmem.dialects.types import element_bytes, static_shape, tensor_bytes
 from cfmem.passes.liveness import is_read_only, memory_readers
@@ -59,23 +50,8 @@ from cfmem.passes.placement import is_offchip_activation
 ALIAS_KINDS = ("reshape", "slice", "inplace", "concat", "yield")
 SAFE_KINDS = ("reshape", "inplace", "yield")
 """Kinds that never lengthen a byte's lifetime (slice and concat can)."""
-INPLACE_OPS = (
-    ElementwiseUnaryOp,
-    ElementwiseBinaryOp,
-    LogicalOp,
-    CastOp,
-    ModOp,
-    SelectOp,
-    QBinaryOp,
-    QLookupOp,
-)
-"""Ops whose element ``i`` of the result depends on element ``i`` of a same-shaped operand only."""
 
 Aliases = dict[SSAValue, tuple[SSAValue, int]]
-
-
-def is_inplace_op(op: Operation) -> bool:
-    return isinstance(op, INPLACE_OPS)
 
 
 def slice_byte_offset(op: SliceOp) -> int | None:

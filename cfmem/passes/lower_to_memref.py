@@ -86,6 +86,7 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint
 from xdsl.utils.exceptions import PassFailedException
 
+from cfmem.dialects.flat_form import INIT_ATTR, INPLACE_ATTR, LOOP_ATTR, ON_CHIP, READS_ATTR, TENSOR_ATTR, is_inplace_op
 from cfmem.dialects.nn_compute import ComputeOp, ConcatOp, ConstantOp, SliceOp
 from cfmem.dialects.nn_control import IfOp, LoopOp, YieldOp, loop_labels
 from cfmem.dialects.nn_dma import DmaBufferOp, DmaStartOp, DmaWaitOp
@@ -96,7 +97,7 @@ from cfmem.dialects.scratch import scratch_bytes
 from cfmem.dialects.types import tensor_bytes
 from cfmem.gc_pause import cyclic_gc_paused
 from cfmem.interp.weights import WeightError, blob_bytes
-from cfmem.passes.aliases import concat_parts, is_inplace_op, slice_byte_offset
+from cfmem.passes.aliases import concat_parts, slice_byte_offset
 from cfmem.passes.dma_reloads import reloaded_transfers
 from cfmem.passes.failures import OpFailure
 from cfmem.passes.liveness import functions, is_read_only, scratch_id
@@ -115,17 +116,8 @@ from cfmem.passes.stored_plan import check_offchip_plan, check_stored_plan, desc
 from cfmem.signature import OUTPUT_NAMES_ATTR, result_names
 from cfmem.weight_file import FILE_ATTR, OFFSET_ATTR, SHA256_ATTR, resolve, sha256_of
 
-ON_CHIP = IntegerAttr(1, i64)
-"""Memory space of the arena; the default space (none) is off-chip memory."""
-TENSOR_ATTR = "cfmem.tensor"
-INIT_ATTR = "cfmem.init"
-"""On a function: the name of the function that loads its resident weights."""
 INIT_OF_ATTR = "cfmem.init_of"
 """On a resident-weight loader: the function it loads for."""
-READS_ATTR = "cfmem.reads"
-INPLACE_ATTR = "cfmem.inplace"
-LOOP_ATTR = "cfmem.loop"
-"""On the scf.for or scf.while of an ``nn.loop``: its label ``loop#k`` (slice loops carry none)."""
 
 
 def _is_alias(value: SSAValue) -> bool:

@@ -72,13 +72,13 @@ from cfmem.dialects.types import tensor_bytes
 from cfmem.dma.events import Block as EventBlock
 from cfmem.dma.timing import Chip, all_paths_compute, simulate
 from cfmem.passes.aliases import find_aliases
+from cfmem.dialects.flat_form import BUDGET_ATTR
 from cfmem.passes.dma_events import function_events
 from cfmem.passes.insert_dma import InsertDmaPass, check_inserted, weight_operands
 from cfmem.passes.liveness import analyze_function, functions, is_read_only, memory_readers
 from cfmem.passes.options import checked_options
 from cfmem.passes.place_records import FunctionRecords, supports
 from cfmem.passes.placement import (
-    BUDGET_ATTR,
     SLICES_ATTR,
     DEPTH_ATTR,
     is_resident,

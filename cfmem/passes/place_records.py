@@ -26,7 +26,8 @@ from cfmem.dialects.nn_quant import QConcatOp
 from cfmem.dialects.nn_weights import GetGlobalOp, ReshapeOp, ViewOp
 from cfmem.dialects.scratch import scratch_bytes
 from cfmem.dialects.types import element_bytes, tensor_bytes
-from cfmem.passes.aliases import _same_quantization, concat_parts, is_inplace_op, slice_byte_offset
+from cfmem.dialects.flat_form import is_inplace_op
+from cfmem.passes.aliases import _same_quantization, concat_parts, slice_byte_offset
 from cfmem.passes.failures import OpFailure
 from cfmem.passes.insert_dma import weight_operands
 from cfmem.passes.liveness import functions, is_read_only, is_weight

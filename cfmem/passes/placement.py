@@ -34,7 +34,6 @@ from cfmem.passes.failures import OpFailure
 WEIGHTS_ATTR = "cfmem.weights"
 OFFCHIP_ATTR = "cfmem.offchip"
 DEPTH_ATTR = "cfmem.dma_depth"
-BUDGET_ATTR = "cfmem.onchip_budget"
 PREFETCH_ATTR = "cfmem.prefetch"
 EVICT_ATTR = "cfmem.evict"
 SLICES_ATTR = "cfmem.slices"

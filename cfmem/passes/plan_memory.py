@@ -47,7 +47,8 @@ from cfmem.passes.aliases import ALIAS_KINDS, SAFE_KINDS, find_aliases
 from cfmem.passes.failures import OpFailure
 from cfmem.passes.liveness import FunctionLiveness, analyze_function, functions
 from cfmem.passes.options import checked_options
-from cfmem.passes.placement import BUDGET_ATTR, function_int
+from cfmem.dialects.flat_form import BUDGET_ATTR
+from cfmem.passes.placement import function_int
 from cfmem.planning.control_flow import MODES, TreePlan, plan_smallest, plan_tree
 from cfmem.planning.option_checks import (
     I64_MAX,

@@ -38,19 +38,12 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from cfmem.dialects.nn_memref import ApplyOp
-from cfmem.passes.lower_to_memref import LOOP_ATTR, TENSOR_ATTR
+from cfmem.dialects.flat_form import LOOP_ATTR, TENSOR_ATTR, TENSOR_INDEX_ATTR, tensor_name
 from cfmem.passes.placement import SLICE_OF_ATTR
 
-TENSOR_INDEX_ATTR = "cfmem.tensor_index"
-"""``[a, b]``: trip ``i`` of the enclosing loop names the tensor with ``a + b * i`` in place of the first ``{}``."""
 MAX_GROUP = 8
 """Most iterations per trip tried (the deepest DMA rotation)."""
 _NUMBER = re.compile(r"\d+")
-
-
-def tensor_name(template: str, index: tuple[int, int], trip: int) -> str:
-    """The name a templated tensor has on trip ``trip`` (its first ``{}`` filled in)."""
-    return template.replace("{}", str(index[0] + index[1] * trip), 1)
 
 
 def index_constant(value: SSAValue) -> int | None:

@@ -9,14 +9,22 @@ reshape, slice and in-place in walk order), an op's kernel scratch a tensor live
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from cfmem.dma.events import Block, Compute, IfEvent, Start, Wait
-from cfmem.planning.placed_nodes import Node, Placed, all_heads, block_nodes, in_block, walk
+from cfmem.planning.placed_nodes import Node, Placed, ValueInfo, all_heads, block_nodes, in_block, walk
 from cfmem.planning.regions import IfNode, RegionTree, Tensor, peak_tensors
 
-if TYPE_CHECKING:
-    from cfmem.planning.placed_program import _Program
+
+class _Program(Protocol):
+    """What measuring reads of a placed program (``cfmem.planning.placed_program._Program``)."""
+
+    values: dict[int, ValueInfo]
+    weights: frozenset[int]
+    read_only: frozenset[int]
+    head: Node
+    owner: dict[int, Node]
+    offchip: set[int]
 
 
 def measure(p: _Program, cache: dict) -> Placed:

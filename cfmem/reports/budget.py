@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import asdict
 from pathlib import Path
 
-from cfmem.fit import SweepRow
+from cfmem.fit_sweep import SweepRow
 from cfmem.fit_tiled import TiledChain
 from cfmem.passes.place import Decision
 

@@ -262,7 +262,8 @@ def _write(path: str, writer, *data) -> None:
 
 def _fit_report(args: argparse.Namespace) -> int:
     """--budget-sweep and --budget: one tensor-level model, placed by cfmem.fit."""
-    from cfmem.fit import budget_sweep, compile_for_budget, timing_path
+    from cfmem.fit import compile_for_budget, timing_path
+    from cfmem.fit_sweep import budget_sweep
     from cfmem.fit_tiled import compile_tiled, tiled_chains
     from cfmem.ir_io import load_module
     from cfmem.reports import budget as budget_reports
