@@ -47,11 +47,11 @@ def run_cfmem(*args: str, cwd: Path | None = None) -> subprocess.CompletedProces
     Under mutation testing (``MUTANT_UNDER_TEST`` set) the command runs in this process,
     so mutmut sees which of the command's functions a test calls; otherwise in a child process."""
     if os.environ.get("MUTANT_UNDER_TEST"):
-        return _run_cfmem_in_process(list(args), cwd)
+        return run_cfmem_in_process(list(args), cwd)
     return subprocess.run([*CFMEM, *args], capture_output=True, text=True, cwd=cwd)
 
 
-def _run_cfmem_in_process(args: list[str], cwd: Path | None) -> subprocess.CompletedProcess:
+def run_cfmem_in_process(args: list[str], cwd: Path | None) -> subprocess.CompletedProcess:
     """``cli.main(args)`` with its output captured as a child process's would be (text, and bytes
     written to ``sys.stdout.buffer``), run in ``cwd``; an ``argparse`` exit gives its status."""
     from cfmem.tools import cli

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from conftest import _run_cfmem_in_process
+from conftest import run_cfmem_in_process
 from test_cli_check_arena import LATE_LOOP
 
 from cfmem.mlir_check import mlir_available
@@ -71,7 +71,7 @@ needs_mlir = pytest.mark.skipif(not mlir_available(), reason="upstream MLIR pyth
 def check_arena(tmp_path, text: str, *args: str):
     model = tmp_path / "m.mlir"
     model.write_text(text)
-    return _run_cfmem_in_process(["check-arena", str(model), *args], None)
+    return run_cfmem_in_process(["check-arena", str(model), *args], None)
 
 
 @needs_mlir
