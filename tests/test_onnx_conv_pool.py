@@ -222,7 +222,6 @@ SUPPORTED = {
     "avgpool2d-opset-22-ceil-mode": pool("AveragePool", (1, 1, 4, 5), opset=22, kernel_shape=[3, 3], strides=[2, 2], pads=[0, 0, 2, 2], ceil_mode=1, count_include_pad=1),
     # GlobalAveragePool
     "globalavgpool2d": pool("GlobalAveragePool", (2, 3, 4, 5)),
-    "globalavgpool1d": pool("GlobalAveragePool", (2, 3, 5)),
     "globalavgpool2d-opset-22": pool("GlobalAveragePool", (1, 2, 3, 1), opset=22),
 }
 

@@ -408,7 +408,6 @@ def _cumsum(op: nc.CumsumOp) -> Bound:
     def bound(args, bounds, result):
         x = args[0]
         terms = x.shape[op.axis.value.data]
-        g = gamma(terms)
         magnitude = _f64(kernels.cumsum(op, _mag(x)))
         moved = np.sqrt(_f64(kernels.cumsum(op, np.square(np.broadcast_to(bounds[0], x.shape)))))
         return (1.0 + 2.0 * terms * U) * _sum_bound(magnitude, moved, terms)  # magnitude summed in float32
