@@ -449,8 +449,9 @@ def report(results: list[Result], chip: Chip, ran: list[str], skipped: list[str]
     return text + "\n"
 
 
-def readme_draft(results: list[Result], chip: Chip) -> str:
-    """The README subsection: headline numbers per example, the facedetect line, what failed."""
+def results_section_draft(results: list[Result], chip: Chip) -> str:
+    """A draft of the section *Fitting the chip: measured* of docs/results.md: headline numbers per
+    example, the facedetect line, what failed."""
     lines = []
     failed = []
     for result in results:
@@ -480,7 +481,7 @@ def readme_draft(results: list[Result], chip: Chip) -> str:
             f" {face['depth']}."
         )
     text = "\n\n".join([
-        "### Fitting the chip (bench/fit_chip.py)",
+        "## Fitting the chip: measured (bench/fit_chip.py)",
         f"Each example compiled into a fraction of P, its unconstrained ping-pong peak, on the default chip"
         f" (`{chip.name}`); (a) is the whole arena off chip with weights read in place. Every compile is run by"
         " the checking flat interpreter (on-chip bytes measured within the budget, bit-identical to the placed"
@@ -500,7 +501,8 @@ def main() -> int:
     parser.add_argument("--all", action="store_true", help="every zoo model, not just DEFAULT_ZOO")
     parser.add_argument("--no-mlir", action="store_true", help="skip the upstream MLIR runs")
     parser.add_argument("--out", default=str(ROOT / "bench/results/fit_chip.md"))
-    parser.add_argument("--readme", default=str(ROOT / "bench/results/fit_chip_readme.md"))
+    parser.add_argument("--section", default=str(ROOT / "bench/results/fit_chip_section.md"),
+                        help="where to write the draft of docs/results.md's section on fitting the chip")
     args = parser.parse_args()
     chip = Chip()
     began = time.perf_counter()
@@ -547,7 +549,7 @@ def write_results(args, results: list[Result], chip: Chip, zoo_names: list[str],
     if pending:
         text = text.replace("\n\n", f"\n\nPARTIAL: still to run when this was written: {', '.join(pending)}.\n\n", 1)
     write_atomic(args.out, text)
-    write_atomic(args.readme, readme_draft(results, chip))
+    write_atomic(args.section, results_section_draft(results, chip))
     if not pending:
         print(text)
     return sum(ok is False for r in results for _, ok, _ in targets(r, chip))

@@ -22,6 +22,8 @@ settings.load_profile("cfmem")
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"
+# The pages a user reads: the README and the guides under docs/ (tests/test_readme.py runs them).
+DOC_PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 CFMEM = [sys.executable, "-m", "cfmem.tools.cli"]
 
 

@@ -11,7 +11,7 @@ import pytest
 from cfmem.planning.csvio import read_problem_csv
 from cfmem.planning.problem import Buffer, lower_bound, peak_of
 from cfmem.planning.verify import verify_plan
-from conftest import ROOT
+from conftest import DOC_PAGES, ROOT
 
 BENCHMARKS = ROOT / "benchmarks"
 A = BENCHMARKS / "minimalloc" / "A.1048576.csv"
@@ -147,9 +147,9 @@ def test_unknown_strategy_is_refused(cfmem):
     assert "invalid choice: 'magic'" in res.stderr
 
 
-def test_readme_plan_command_runs_on_the_problems_shipped_in_the_repository(cfmem, tmp_path):
-    readme = (ROOT / "README.md").read_text()
-    commands = re.findall(r"^cfmem plan (\S+\.csv)", readme, re.M)
+def test_documented_plan_commands_run_on_the_problems_shipped_in_the_repository(cfmem, tmp_path):
+    pages = "\n".join(page.read_text() for page in DOC_PAGES)  # README.md and docs/*.md
+    commands = re.findall(r"^cfmem plan (\S+\.csv)", pages, re.M)
     assert commands
     for relative in commands:
         problem = (ROOT / relative).resolve()
