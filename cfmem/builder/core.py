@@ -113,8 +113,8 @@ def _dense(array: np.ndarray) -> DenseIntOrFPElementsAttr:
 
 
 class GraphBuilderCore:
-    """The state of one function being built and the checks every op uses; emits no
-    compute op itself (the mixins of :mod:`cfmem.builder` do)."""
+    """The state of one function being built and the checks every op uses; adds inputs,
+    weight views and constants, and leaves the other ops to the mixins of :mod:`cfmem.builder`."""
 
     def __init__(
         self,
