@@ -27,7 +27,6 @@ from math import prod
 from xdsl.dialects.builtin import (
     I64,
     DenseArrayBase,
-    Float32Type,
     FloatAttr,
     IntegerAttr,
     IntegerType,
@@ -51,7 +50,8 @@ from xdsl.irdl import (
 from xdsl.utils.exceptions import VerifyException
 
 from cfmem.dialects import shapes
-from cfmem.dialects.nn_compute import F32_TENSOR, ComputeOp, ConvWindowOp, _ints, i64_array
+from cfmem.dialects.nn_compute.base import F32_TENSOR, ComputeOp, _ints
+from cfmem.dialects.nn_compute.nn import ConvWindowOp
 from cfmem.dialects.types import static_shape
 
 ui8 = IntegerType(8, Signedness.UNSIGNED)
