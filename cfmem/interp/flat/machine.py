@@ -1,11 +1,11 @@
 """The machine the flat interpreter's compiled steps run on, with its ownership checks.
 
 In checking mode every byte of every writable memory records which tensor (the
-``cfmem.tensor`` name of the view or DMA that wrote it) owns it. A read of a view whose
-bytes another tensor has overwritten (or nobody wrote, or the tensors its ``cfmem.reads``
-names do not own), a read or write of bytes a DMA transfer in flight is writing, and a
-transfer whose source is overwritten before its wait stop the run with a ``ClobberError``
-naming both tensors.
+``cfmem.tensor`` name of the view or DMA that wrote it) owns it. A read of a view some of
+whose bytes are neither its tensor's nor those of a tensor its ``cfmem.reads`` names
+(another tensor overwrote them, or nothing wrote them), a read or write of bytes a DMA
+transfer in flight is writing, and a transfer whose source is overwritten before its wait
+stop the run with a ``ClobberError`` naming the tensors.
 
 Hooks (``applied``, ``copying``, ``transfer_started``, ``transfer_ending``) do nothing
 here: a subclass that tracks something beside the values (error bounds,
