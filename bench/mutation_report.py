@@ -56,7 +56,12 @@ CHECKERS = [
     "cfmem/planning/verify.py",
     "cfmem/dma/hazards.py",
     "cfmem/dma/flat_hazards.py",
-    "cfmem/interp/flat.py",
+    "cfmem/interp/flat/memory.py",
+    "cfmem/interp/flat/machine.py",
+    "cfmem/interp/flat/compiler.py",
+    "cfmem/interp/flat/loops.py",
+    "cfmem/interp/flat/transfers.py",
+    "cfmem/interp/flat/interpreter.py",
     "cfmem/tools/check_arena.py",
     "cfmem/weight_file.py",
 ]

@@ -20,7 +20,7 @@ import numpy as np
 import pytest
 from xdsl.dialects import scf
 
-from cfmem.interp import flat
+from cfmem.interp.flat import compiler as flat_compiler
 from cfmem.interp.flat import CapacityError, ClobberError, FlatInterpreter, measure_flat, run_flat
 from cfmem.interp.golden import InterpError, find_function, run_function
 from cfmem.ir_io import parse_module
@@ -628,14 +628,14 @@ def test_views_made_at_run_time_see_the_bytes_of_each_trip_and_run(check):
 def test_a_view_made_at_run_time_is_made_once_per_source_shift_and_name(monkeypatch):
     made = []
 
-    class CountedRef(flat.Ref):
+    class CountedRef(flat_compiler.Ref):
         def __post_init__(self):
             super().__post_init__()
             made.append((self.offset, self.shape, self.tensor))
 
     module = runtime_views()
     interp = FlatInterpreter(module)
-    monkeypatch.setattr(flat, "Ref", CountedRef)
+    monkeypatch.setattr(flat_compiler, "Ref", CountedRef)
     fn = find_function(module)
     for trips in (3, 2):
         got = interp.run(fn, {"x": np.array([1, 2, 3, 4]), "n": np.array(trips)})

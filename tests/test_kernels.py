@@ -132,7 +132,7 @@ def test_a_sum_over_negative_axes_adds_in_the_order_its_positive_axes_do():
 
 
 def test_reflect_padding_is_numpys_for_every_width_shorter_than_its_axis():
-    from cfmem.interp.kernels import _reflect, _reflects
+    from cfmem.interp.kernels.movement import _reflect, _reflects
 
     rng = np.random.default_rng(3)
     for shape in [(1, 256), (3, 5), (2, 3, 4), (1, 1, 7), (2,)]:

@@ -13,9 +13,9 @@ integer products accumulate in int32, with an i32 bias of scale ``x_scale * w_sc
 added; an accumulator is requantized by multiplying it with the float32 ratio of the
 scales, rounding half to even, adding the output zero point and saturating to the element
 type. QLinearAdd and QLinearMul compute in float32 as onnxruntime's MLAS kernels do (the
-zero point added in float before rounding). ``kernels.py`` computes it and says which
-onnxruntime path each kernel follows; the byte sizes the planner uses are those of the
-real element types (one byte per i8 element).
+zero point added in float before rounding). ``interp/kernels/quantized.py`` computes it
+and says which onnxruntime path each kernel follows; the byte sizes the planner uses are
+those of the real element types (one byte per i8 element).
 """
 
 from __future__ import annotations

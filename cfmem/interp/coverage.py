@@ -41,9 +41,10 @@ from cfmem.dialects import nn_compute as nc
 from cfmem.dialects import nn_weights as nw
 from cfmem.dialects.nn_control import IfOp
 from cfmem.dialects.nn_control import loop_labels as nn_loop_labels
-from cfmem.interp.flat import is_flat, run_flat
+from cfmem.interp.flat import run_flat
 from cfmem.interp.golden import find_function, random_inputs, run_function
 from cfmem.interp.weights import dense_to_array
+from cfmem.ir_io import is_flat
 from cfmem.dialects.flat_form import LOOP_ATTR
 from cfmem.signature import argument_names, input_args
 

@@ -66,6 +66,8 @@ from cfmem.dialects import nn_compute as nc
 from cfmem.dialects import nn_quant as nq
 from cfmem.dialects import nn_weights as nw
 from cfmem.interp import kernels
+from cfmem.interp.kernels.attributes import _ints
+from cfmem.interp.kernels.quantized import _along
 from cfmem.interp.weights import numpy_dtype
 
 U = 2.0**-24
@@ -352,7 +354,7 @@ def _summed(x: np.ndarray, dx: np.ndarray, axes: tuple[int, ...], keepdims: bool
 
 
 def _reduce_axes(op: nc.ReduceOp, rank: int) -> tuple[int, ...]:
-    return tuple(sorted(a % rank for a in kernels._ints(op.axes)))
+    return tuple(sorted(a % rank for a in _ints(op.axes)))
 
 
 def _reduce_sum(op: nc.ReduceOp) -> Bound:
@@ -392,7 +394,7 @@ def _reduce_prod(op: nc.ReduceProdOp) -> Bound:
 
 
 def _avg_pool(op: nc.AvgPool2dOp) -> Bound:
-    kh, kw = kernels._ints(op.kernel)
+    kh, kw = _ints(op.kernel)
     terms = kh * kw + 1
 
     def bound(args, bounds, result):
@@ -531,7 +533,7 @@ def _dequantize(op: nq.DequantizeOp) -> Bound:
         d = np.broadcast_to(bounds[0], args[0].shape)
         if not np.any(d):
             return np.zeros(result.shape)
-        scaled = d * kernels._along(scale, op.axis.value.data, d.ndim)
+        scaled = d * _along(scale, op.axis.value.data, d.ndim)
         return combined(scaled, np.where(d > 0, _rounding(result, scaled, 1.0), 0.0))
 
     return bound

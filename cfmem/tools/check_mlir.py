@@ -139,10 +139,9 @@ def counted(outcomes: list[str]) -> list[str]:
 def main(args: argparse.Namespace) -> int:
     from cfmem.differential import check
     from cfmem.interp.coverage import branch_outcomes, idle_loops, loop_labels, trace_outcomes
-    from cfmem.interp.flat import is_flat
     from cfmem.interp.footprint import FootprintError, check_run_bytes
     from cfmem.interp.golden import InterpError, find_function
-    from cfmem.ir_io import load_module
+    from cfmem.ir_io import is_flat, load_module
     from cfmem.mlir_check.jit import MlirCheckError
     from cfmem.pipeline import lower_model, rewritten_graph
 

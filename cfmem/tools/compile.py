@@ -82,8 +82,7 @@ def main(args: argparse.Namespace) -> int:
     except OptionError as err:
         raise CfmemError(err.rule, err.option) from None
     from cfmem.fit import compile_for_budget, timing_path
-    from cfmem.interp.flat import is_flat
-    from cfmem.ir_io import load_module, write_module
+    from cfmem.ir_io import is_flat, load_module, write_module
     from cfmem.tools.progress import placement_progress
 
     if args.graph == STDOUT and args.output in (None, STDOUT):

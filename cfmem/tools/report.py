@@ -139,7 +139,7 @@ def _strategies(args: argparse.Namespace) -> tuple[str, ...]:
 def _refuse_flat(module, path: str) -> None:
     from xdsl.dialects.builtin import IntegerAttr
 
-    from cfmem.interp.flat import is_flat
+    from cfmem.ir_io import is_flat
     from cfmem.passes.liveness import functions
 
     """A lowered module has no tensors left to plan: name the arena it was given."""
