@@ -125,7 +125,7 @@ def bounded_error(reference: dict[str, np.ndarray], other: dict[str, np.ndarray]
 def linalg_text(flat: ModuleOp) -> str:
     """The module upstream MLIR runs: ``flat`` lowered to linalg and prepared for the JIT."""
     from cfmem.mlir_check.prepare import prepare_for_jit
-    from cfmem.passes.lower_to_linalg import LowerToLinalgPass
+    from cfmem.passes.linalg import LowerToLinalgPass
 
     module = flat.clone()
     LowerToLinalgPass().apply(make_context(), module)

@@ -35,7 +35,7 @@ from cfmem.mlir_check import mlir_available
 from cfmem.mlir_check.prepare import prepare_for_jit
 from cfmem.passes.insert_dma import InsertDmaPass
 from cfmem.dialects.shapes import window_counts
-from cfmem.passes.lower_to_linalg import LowerToLinalgPass
+from cfmem.passes.linalg import LowerToLinalgPass
 from cfmem.passes.lower_to_memref import LowerToMemrefPass
 from cfmem.passes.plan_memory import PlanMemoryPass
 from conftest import EXAMPLES

@@ -205,7 +205,7 @@ def test_an_add_lowered_one_ulp_wrong_fails_the_computed_bound(tmp_path, monkeyp
     from cfmem.differential import check
     from cfmem.dialects import nn_compute as nc
     from cfmem.ir_io import parse_module
-    from cfmem.passes import lower_to_linalg
+    from cfmem.passes.linalg import elementwise
     from cfmem.pipeline import lower_model
 
     module, _ = parse_module(CHAIN)
@@ -214,7 +214,7 @@ def test_an_add_lowered_one_ulp_wrong_fails_the_computed_bound(tmp_path, monkeyp
     sets = [{"x": rng.standard_normal((4, 64)).astype(np.float32), "w": rng.standard_normal(64).astype(np.float32)}]
     right = check(None, flat, sets)[0]
     assert right.ok() and 0 < right.mlir_vs_flat <= 1  # exp: numpy and libm differ a little
-    monkeypatch.setitem(lower_to_linalg.FLOAT_BINARY, nc.AddOp, off_by_an_ulp_add)
+    monkeypatch.setitem(elementwise.FLOAT_BINARY, nc.AddOp, off_by_an_ulp_add)
     wrong = check(None, flat, sets)[0]
     assert not wrong.ok() and wrong.mlir_vs_flat == np.inf
     fixed = check(None, flat, sets, rtol=1e-5, atol=1e-6)[0]

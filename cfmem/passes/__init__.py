@@ -52,7 +52,7 @@ def _lower_to_memref() -> type[ModulePass]:
 
 
 def _lower_to_linalg() -> type[ModulePass]:
-    from cfmem.passes.lower_to_linalg import LowerToLinalgPass
+    from cfmem.passes.linalg import LowerToLinalgPass
 
     return LowerToLinalgPass
 

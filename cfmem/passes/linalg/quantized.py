@@ -1,0 +1,270 @@
+"""The quantized ops of ``nn-lower-to-linalg``: i8 (or ui8) data, i32 accumulators,
+requantized in f32 as the kernels of :mod:`cfmem.interp.kernels` (onnxruntime's x86 MLAS
+paths) do.
+
+- ``quantize``, ``dequantize``: one generic each, the scale and zero point per tensor or
+  along the axis (constant globals read as extra operands).
+- ``qconv2d``, ``qgemm``: one output row at a time in an ``scf.for``; the row's i32 sums of
+  ``(x - x_zero) * (w - w_zero)`` in a scratch buffer, then requantized into the output row
+  (``round_half_even(acc * ratio) + y_zero``, saturated), so the sums never take more than a
+  row. ``conv_integer``, ``matmul_integer``: the i32 sums straight into the output, the zero
+  points loaded at run time.
+- ``qadd``, ``qmul``: the fused multiply-adds and products of MLAS's QLinearAdd and
+  QLinearMul in f32, converted and packed as x86's ``cvtps2dq`` and saturating packs do;
+  ``qconcat``: each input dequantized and requantized into its region of the output;
+  ``qlookup``: a 256-entry table loaded at each element.
+
+The unsigned ops (``extui``, ``uitofp``, ``fptoui``, ``maxui``) are picked here for ui8 data,
+while the types still say ui8. Assumes one weight zero point for every channel (per-channel
+scales are fine).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+from xdsl.dialects import arith, math, memref
+from xdsl.dialects.builtin import AffineMapAttr, IndexType, f32, i32
+from xdsl.ir import Operation, SSAValue
+from xdsl.ir.affine import AffineExpr
+
+from cfmem.dialects import nn_quant as nq
+from cfmem.interp import kernels
+from cfmem.interp.kernels import quant_params
+from cfmem.passes.failures import OpFailure
+from cfmem.passes.linalg.helpers import (
+    affine_map,
+    copy,
+    dims,
+    elementwise,
+    f32_const,
+    fill,
+    for_each,
+    generic,
+    identity,
+    index_const,
+    int_const,
+    integer_range,
+    ints,
+    is_unsigned,
+    rows_of,
+    shape_of,
+    subview,
+    to_float,
+)
+from cfmem.passes.linalg.named import contract, convolve
+from cfmem.passes.linalg.op_lowering import OpLowering
+
+
+def ratio_of(op: Operation, *prefixes: str, alpha: float = 1.0) -> np.ndarray:
+    """The float32 requantization ratio the kernels use, one value or one per channel."""
+    return np.asarray(kernels.requant_ratio(op, *prefixes, alpha=alpha), np.float32).reshape(-1)
+
+
+def uniform_zero_point(op: Operation, prefix: str) -> int:
+    """A per-channel weight zero point that is the same for every channel, as one value."""
+    zero_points = quant_params(op, prefix)[1]
+    if np.any(zero_points != zero_points[0]):
+        raise OpFailure(op, f"nn-lower-to-linalg: '{op.name}' with differing {prefix} zero points per channel is not supported")
+    return int(zero_points[0])
+
+
+def widened(value: SSAValue) -> SSAValue:
+    """An integer value extended to i32 (zero-extended if unsigned, as ui8 data); i32 as it is."""
+    element = value.type
+    if element == i32:
+        return value
+    return (arith.ExtUIOp if is_unsigned(element) else arith.ExtSIOp)(value, i32).result
+
+
+def load_scalar(buffer: SSAValue) -> SSAValue:
+    """The one element of a one-element memref (a zero point computed at run time)."""
+    return memref.LoadOp.get(buffer, [index_const(0)] * len(shape_of(buffer))).res
+
+
+def centered_product(a: SSAValue, a_zero: int | SSAValue, b: SSAValue, b_zero: int | SSAValue, acc: SSAValue) -> SSAValue:
+    """``acc + (a - a_zero) * (b - b_zero)`` in i32, ``a`` and ``b`` sign-extended; a zero point
+    is a number or an i32 value."""
+    wide = [arith.SubiOp(widened(v), z if isinstance(z, SSAValue) else int_const(z, i32)).result for v, z in ((a, a_zero), (b, b_zero))]
+    return arith.AddiOp(acc, arith.MuliOp(*wide)).result
+
+
+def to_quantized(value: SSAValue, zero_point: float | SSAValue, out: SSAValue) -> SSAValue:
+    """``saturate(round_half_even(value) + zero_point)`` into ``out``'s element type (i8 or
+    ui8); NaN gives the type's minimum, as in the kernels and onnxruntime."""
+    element = out.type.get_element_type()
+    z = zero_point if isinstance(zero_point, SSAValue) else f32_const(zero_point)
+    shifted = arith.AddfOp(math.RoundEvenOp(value), z).result
+    low, high = (f32_const(float(v)) for v in integer_range(element))
+    clamped = arith.MinimumfOp(arith.MaximumfOp(shifted, low), high).result
+    saturated = arith.SelectOp(arith.CmpfOp(value, value, "uno"), low, clamped).result
+    convert = arith.FPToUIOp if is_unsigned(element) else arith.FPToSIOp
+    return convert(saturated, element).result
+
+
+def converted_and_packed(value: SSAValue, out: SSAValue) -> SSAValue:
+    """``value`` rounded half to even and saturated into ``out``'s element type, except that
+    NaN and values outside int32 give the type's minimum: x86's ``cvtps2dq`` followed by
+    saturating packs, as :func:`cfmem.interp.kernels.convert_and_pack` computes it."""
+    element = out.type.get_element_type()
+    rounded = math.RoundEvenOp(value).result
+    inside = arith.AndIOp(arith.CmpfOp(rounded, f32_const(-(2.0**31)), "oge"), arith.CmpfOp(rounded, f32_const(2.0**31), "olt")).result
+    low, high = (f32_const(float(v)) for v in integer_range(element))
+    clamped = arith.MinimumfOp(arith.MaximumfOp(rounded, low), high).result
+    convert = arith.FPToUIOp if is_unsigned(element) else arith.FPToSIOp
+    return convert(arith.SelectOp(inside, clamped, low).result, element).result
+
+
+def per_channel(lowering: OpLowering, prefix: str, values: np.ndarray, axis: int, rank: int) -> tuple[list[SSAValue], list[AffineMapAttr]]:
+    """A parameter of more than one value as a constant global read along ``axis``
+    (an extra generic operand and its map); one value needs neither."""
+    if values.size == 1:
+        return [], []
+    return [lowering.globals.get(prefix, values)], [affine_map(rank, [dims(rank)[axis]])]
+
+
+def requantize(lowering: OpLowering, op: Operation, acc: SSAValue, out: SSAValue, ratio: np.ndarray, axis: int) -> None:
+    """``out = saturate(round_half_even(acc * ratio) + y_zero_point)`` as MlasRequantizeOutput
+    computes it, or the f32 ``acc * ratio`` for an f32 ``out``; ``ratio`` per tensor or
+    along ``axis``."""
+    rank = len(shape_of(out))
+    extra, maps = per_channel(lowering, "requant_ratio", ratio, axis, rank)
+    zero_point = float(quant_params(op, "y")[1][0]) if out.type.get_element_type() != f32 else 0.0
+
+    def body(a: SSAValue, *rest: SSAValue) -> SSAValue:
+        r = rest[0] if extra else f32_const(float(ratio.reshape(-1)[0]))
+        value = arith.MulfOp(to_float(a), r).result
+        return value if out.type.get_element_type() == f32 else to_quantized(value, zero_point, out)
+
+    generic([acc, *extra], [out], [identity(rank), *maps, identity(rank)], body)
+
+
+def with_params(lowering: OpLowering, op: nq.QuantizeOp | nq.DequantizeOp, prefix: str, x: SSAValue, out: SSAValue,
+                body: Callable[[SSAValue, SSAValue, SSAValue], SSAValue]) -> None:
+    """``out = body(x, scale, zero_point)`` element by element, with ``op``'s parameters of
+    ``prefix`` per tensor or along its ``axis`` (from constant globals)."""
+    scale, zero_point = quant_params(op, prefix)
+    rank = len(shape_of(out))
+    axis = op.axis.value.data % max(rank, 1)
+    extra, maps = per_channel(lowering, f"{prefix}_scale", scale, axis, rank)
+    zero_extra, zero_maps = per_channel(lowering, f"{prefix}_zero_point", zero_point.astype(np.float32), axis, rank)
+
+    def inner(v: SSAValue, *rest: SSAValue) -> SSAValue:
+        s = rest[0] if extra else f32_const(float(scale[0]))
+        z = rest[len(extra)] if zero_extra else f32_const(float(zero_point[0]))
+        return body(v, s, z)
+
+    generic([x, *extra, *zero_extra], [out], [identity(rank), *maps, *zero_maps, identity(rank)], inner)
+
+
+def quantize(lowering: OpLowering, op: nq.QuantizeOp, ins: list[SSAValue], out: SSAValue) -> None:
+    with_params(lowering, op, "y", ins[0], out, lambda x, s, z: to_quantized(arith.DivfOp(x, s).result, z, out))
+
+
+def dequantize(lowering: OpLowering, op: nq.DequantizeOp, ins: list[SSAValue], out: SSAValue) -> None:
+    with_params(lowering, op, "x", ins[0], out, lambda x, s, z: arith.MulfOp(arith.SubfOp(to_float(x), z), s).result)
+
+
+def qconv2d(lowering: OpLowering, op: nq.QConv2dOp, ins: list[SSAValue], out: SSAValue) -> None:
+    """One output row at a time (an ``scf.for``): the row's i32 sums in scratch, then
+    requantized into the row of ``out``, so the sums never take more than a row."""
+    x, w, *bias = ins
+    x_zero, w_zero = int(quant_params(op, "x")[1][0]), uniform_zero_point(op, "w")
+    n, channels, height, width = shape_of(out)
+    acc = lowering.scratch("acc", (n, channels, 1, width), None, i32)
+    ratio = ratio_of(op, "x", "w")
+
+    def one_row(row: SSAValue) -> None:
+        convolve(lowering, op, x, w, bias, acc, x_zero, lambda a, b, s: centered_product(a, x_zero, b, w_zero, s), row)
+        requantize(lowering, op, acc, rows_of(out, row, 2), ratio, 1)
+
+    for_each(height, one_row)
+
+
+def qlookup(lowering: OpLowering, op: nq.QLookupOp, ins: list[SSAValue], out: SSAValue) -> None:
+    element = out.type.get_element_type()
+    table = lowering.globals.get("qlookup_table", np.array(ints(op.table), np.int64).astype(np.uint8 if is_unsigned(element) else np.int8))
+    lowest = -integer_range(ins[0].type.get_element_type())[0]
+
+    def body(x: SSAValue, _: SSAValue) -> SSAValue:
+        position = arith.AddiOp(widened(x), int_const(lowest, i32)).result
+        return memref.LoadOp.get(table, [arith.IndexCastOp(position, IndexType()).result]).res
+
+    elementwise(ins, out, body)
+
+
+def conv_integer(lowering: OpLowering, op: nq.ConvIntegerOp, ins: list[SSAValue], out: SSAValue) -> None:
+    x, w, x_zero, w_zero = ins
+    x_zero_data = load_scalar(x_zero)
+    zeros = (widened(x_zero_data), widened(load_scalar(w_zero)))
+    convolve(lowering, op, x, w, [], out, x_zero_data, lambda a, b, s: centered_product(a, zeros[0], b, zeros[1], s))
+
+
+def matmul_integer(lowering: OpLowering, op: nq.MatmulIntegerOp, ins: list[SSAValue], out: SSAValue) -> None:
+    a, b, a_zero, b_zero = ins
+    zeros = (widened(load_scalar(a_zero)), widened(load_scalar(b_zero)))
+    fill(0, out)
+    contract(a, b, out, False, lambda x, y, s: centered_product(x, zeros[0], y, zeros[1], s))
+
+
+def qgemm(lowering: OpLowering, op: nq.QGemmOp, ins: list[SSAValue], out: SSAValue) -> None:
+    a, b, *c = ins
+    trans = bool(op.trans_b.value.data)
+    a_zero, b_zero = int(quant_params(op, "a")[1][0]), uniform_zero_point(op, "b")
+    rows, columns = shape_of(out)
+    acc = lowering.scratch("acc", (1, columns), None, i32)
+    ratio = ratio_of(op, "a", "b", alpha=op.alpha.value.data)
+    m, n, k = dims(3)
+    maps = [affine_map(3, [m, k]), affine_map(3, [n, k] if trans else [k, n]), affine_map(3, [m, n])]
+
+    def one_row(row: SSAValue) -> None:
+        if c:
+            copy(c[0], acc, affine_map(2, [AffineExpr.dimension(1)]), identity(2))
+        else:
+            fill(0, acc)
+        generic([rows_of(a, row, 0), b], [acc], maps, lambda x, y, s: centered_product(x, a_zero, y, b_zero, s), reduced=(2,))
+        requantize(lowering, op, acc, rows_of(out, row, 0), ratio, 1)
+
+    for_each(rows, one_row)
+
+
+def qadd(lowering: OpLowering, op: nq.QAddOp, ins: list[SSAValue], out: SSAValue) -> None:
+    swap, ratio_1, ratio_2, fixed = kernels.qadd_terms(op)
+
+    def body(a: SSAValue, b: SSAValue, _: SSAValue) -> SSAValue:
+        first, second = (b, a) if swap else (a, b)
+        partial = math.FmaOp(to_float(second), f32_const(float(ratio_2)), f32_const(float(fixed))).result
+        value = math.FmaOp(to_float(first), f32_const(float(ratio_1)), partial).result
+        return converted_and_packed(value, out)
+
+    elementwise(ins, out, body)
+
+
+def qmul(lowering: OpLowering, op: nq.QMulOp, ins: list[SSAValue], out: SSAValue) -> None:
+    a_zero, b_zero = (int(quant_params(op, p)[1][0]) for p in "ab")
+    ratio, y_zero = float(ratio_of(op, "a", "b")[0]), float(quant_params(op, "y")[1][0])
+
+    def body(a: SSAValue, b: SSAValue, _: SSAValue) -> SSAValue:
+        product = centered_product(a, a_zero, b, b_zero, int_const(0, i32))
+        scaled = arith.MulfOp(to_float(product), f32_const(ratio)).result
+        return converted_and_packed(arith.AddfOp(scaled, f32_const(y_zero)).result, out)
+
+    elementwise(ins, out, body)
+
+
+def qconcat(lowering: OpLowering, op: nq.QConcatOp, ins: list[SSAValue], out: SSAValue) -> None:
+    axis = op.axis.value.data
+    scales, zero_points = quant_params(op, "x")
+    y_scale, y_zero = float(quant_params(op, "y")[0][0]), float(quant_params(op, "y")[1][0])
+    offset = 0
+    for x, scale, zero in zip(ins, scales, zero_points, strict=True):
+        shape = shape_of(x)
+        region = subview(out, [offset if k == axis else 0 for k in range(len(shape))], shape)
+
+        def body(v: SSAValue, _: SSAValue, s: float = float(scale), z: float = float(zero)) -> SSAValue:
+            real = arith.MulfOp(arith.SubfOp(to_float(v), f32_const(z)), f32_const(s)).result
+            return to_quantized(arith.DivfOp(real, f32_const(y_scale)).result, y_zero, out)
+
+        elementwise([x], region, body)
+        offset += shape[axis]
