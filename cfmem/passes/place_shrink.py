@@ -2,12 +2,12 @@
 budget, the move that lowers its on-chip peak at the least added latency per byte saved,
 until it fits.
 
-The moves, each at the tensors live at the peak: a shallower DMA rotation; the op whose
-weights size the largest DMA buffer there cut in twice as many slices, or reading its
-weights off chip; a result prefetched into that buffer no longer prefetched; the largest
-activations there moved to the off-chip arena (read in place, prefetched, or evicted and
-prefetched); the largest resident weight streamed again. Measured by the shared evaluator
-(cfmem.passes.place_measure).
+The moves, each at the tensors live at the peak: a shallower DMA rotation; the ops whose
+weights size the largest DMA buffer there cut in twice as many slices, or reading their
+weights off chip; the largest prefetched result the ops that buffer serves read, read in
+place instead; the largest activations there moved to the off-chip arena (read in place,
+prefetched, or evicted and prefetched); the largest resident weight streamed again.
+Measured by the shared evaluator (cfmem.passes.place_measure).
 """
 
 from __future__ import annotations
