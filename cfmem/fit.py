@@ -54,7 +54,8 @@ from cfmem.passes.dma_events import function_events
 from cfmem.passes.insert_dma import InsertDmaPass, weight_operands
 from cfmem.passes.aliases import find_aliases
 from cfmem.passes.liveness import analyze_function, functions
-from cfmem.passes.place import Measure, Measured, PlacementError, floor_need, place_module
+from cfmem.passes.place import floor_need, place_module
+from cfmem.passes.place_measure import Measure, Measured, PlacementError
 from cfmem.dialects.flat_form import BUDGET_ATTR
 from cfmem.passes.placement import SLICES_ATTR, set_function_int, set_offchip, set_weight_place
 from cfmem.passes.plan_memory import ARENA_ATTR, PlanMemoryPass
@@ -293,7 +294,7 @@ def _arena(fn: func.FuncOp) -> int:
 def _measure_config(module: ModuleOp, chip: Chip, path: dict[str, bool], *, offchip: bool) -> tuple[int, float]:
     """On-chip need and cycles of a baseline: everything streamed ping-pong on chip, or
     every movable activation off chip with weights read in place."""
-    from cfmem.passes.place import _movable  # the same rule the search uses
+    from cfmem.passes.place_measure import _movable  # the same rule the search uses
 
     copy = module.clone()
     if offchip:

@@ -23,7 +23,7 @@ from cfmem.fit import (
     timing_path,
 )
 from cfmem.fit_tiled import compile_tiled
-from cfmem.passes.place import Measured
+from cfmem.passes.place_measure import Measured
 
 
 SWEEP_FRACTIONS = (1.0, 0.875, 0.75, 0.625, 0.5, 0.375, 0.25, 0.125)

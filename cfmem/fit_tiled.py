@@ -18,7 +18,7 @@ from xdsl.dialects.builtin import ModuleOp
 
 from cfmem.dma.timing import Chip
 from cfmem.fit import BudgetError, Compiled, compile_for_budget, latency_bound
-from cfmem.passes.place import Measured
+from cfmem.passes.place_measure import Measured
 from cfmem.passes.spatial_chains import module_chains
 from cfmem.passes.tile_rows import TileRowsPass, tileable
 from cfmem.planning.tiling import recomputed_rows, tiles

@@ -21,7 +21,8 @@ from cfmem.dialects.types import element_bytes, tensor_bytes
 from cfmem.ir_io import load_module
 from cfmem.passes.insert_dma import packed_offsets
 from cfmem.passes.liveness import functions
-from cfmem.passes.place import Config, _Search
+from cfmem.passes.place_measure import Config
+from cfmem.passes.place_search import _Search
 
 from conftest import EXAMPLES
 

@@ -180,7 +180,8 @@ def placement_search(text: str, budget: int):
     from cfmem.dma.timing import Chip
     from cfmem.ir_io import parse_module
     from cfmem.passes.liveness import functions
-    from cfmem.passes.place import KEY_ATTR, _Search, _slicer
+    from cfmem.passes.place_measure import KEY_ATTR, _slicer
+    from cfmem.passes.place_search import _Search
 
     module, _ = parse_module(text)
     keyed = [op for fn in functions(module) for op in fn.walk() if op is not fn]
@@ -194,7 +195,7 @@ def test_weights_are_made_resident_only_while_they_fit_the_budget():
     """In 3500 bytes, %w1 resident (1 KiB more than streamed) fits; %w2 or %w3 as well would
     hold 2 KiB more while a 2 KiB buffer still streams the other: that is over the budget,
     though faster."""
-    from cfmem.passes.place import Config
+    from cfmem.passes.place_measure import Config
 
     search, keys = placement_search(THREE_LAYERS, 3500)
     streamed = search.measure(Config(depth=1))
@@ -214,7 +215,7 @@ def test_weights_are_made_resident_only_while_they_fit_the_budget():
 def test_shrinking_takes_the_move_with_the_least_latency_per_byte_saved():
     """2240 bytes into 2000: halving the two 2 KiB weights' transfers saves 896 bytes for a few
     hundred cycles; reading them off chip or moving an activation off costs more per byte."""
-    from cfmem.passes.place import Config
+    from cfmem.passes.place_measure import Config
 
     search, keys = placement_search(THREE_LAYERS, 2000)
     shrunk = search.shrink(search.measure(Config(depth=1)))
@@ -227,7 +228,7 @@ def test_shrinking_takes_the_move_with_the_least_latency_per_byte_saved():
 def test_shrinking_clears_a_plateau_of_equal_peaks_one_activation_at_a_time():
     """Moving one of the chain's activations off chip leaves the other peaks: no move lowers the
     need until the last one goes, and each is taken all the same."""
-    from cfmem.passes.place import Config
+    from cfmem.passes.place_measure import Config
 
     search, keys = placement_search(CHAIN, 1000)
     start = search.measure(Config(depth=1))

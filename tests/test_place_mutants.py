@@ -19,16 +19,9 @@ from cfmem.interp.flat import run_flat
 from cfmem.interp.golden import run_function
 from cfmem.ir_io import parse_module
 from cfmem.passes.liveness import functions
-from cfmem.passes.place import (
-    KEY_ATTR,
-    MAX_DEPTH,
-    Config,
-    PlacementError,
-    _apply,
-    _Search,
-    _slicer,
-    _undos,
-)
+from cfmem.passes.place_grow import _undos
+from cfmem.passes.place_measure import KEY_ATTR, MAX_DEPTH, Config, PlacementError, _apply, _slicer
+from cfmem.passes.place_search import _Search
 from cfmem.passes.plan_memory import ARENA_ATTR
 from cfmem.pipeline import lower_model
 from test_fast_mutants import THREE_LAYERS  # three matmuls of 1, 2 and 2 KiB of weights
@@ -514,12 +507,12 @@ def test_shrinking_takes_the_move_that_adds_the_least_latency_per_byte_saved():
 def test_shrinking_builds_at_most_its_count_of_placements(monkeypatch):
     """The first step of the case above measures 9 placements: with SHRINK_EVALUATIONS = 9 the
     second step runs, with 8 shrinking stops before it, at the peak it reached."""
-    import cfmem.passes.place as place
+    import cfmem.passes.place_shrink as place_shrink
 
-    monkeypatch.setattr(place, "SHRINK_EVALUATIONS", 9)
+    monkeypatch.setattr(place_shrink, "SHRINK_EVALUATIONS", 9)
     search, _ = placement_search(THREE_LAYERS, 2680)
     assert search.shrink(search.measure(Config(depth=2))).need == 2176
-    monkeypatch.setattr(place, "SHRINK_EVALUATIONS", 8)
+    monkeypatch.setattr(place_shrink, "SHRINK_EVALUATIONS", 8)
     search, _ = placement_search(THREE_LAYERS, 2680)
     with pytest.raises(PlacementError) as stopped:
         search.shrink(search.measure(Config(depth=2)))
@@ -863,7 +856,7 @@ def test_a_reshape_of_an_activation_may_leave_the_chip_and_one_of_weights_may_no
 
 
 def test_only_a_weight_cut_in_slices_is_marked_with_its_count():
-    from cfmem.passes.place import SLICES_ATTR
+    from cfmem.passes.placement import SLICES_ATTR
 
     search, keys = placement_search(THREE_LAYERS, 10**6)
     module = search.module.clone()
@@ -886,7 +879,7 @@ def test_a_measure_names_what_is_live_at_its_peak():
 
 
 def test_the_cap_on_placements_is_a_share_of_a_budget_of_ops_and_at_least_the_minimum():
-    from cfmem.passes.place import MIN_PLACEMENTS, PLACEMENT_OPS
+    from cfmem.passes.place_measure import MIN_PLACEMENTS, PLACEMENT_OPS
 
     search, _ = placement_search(THREE_LAYERS, 10**6)
     ops = sum(1 for _ in search.function(search.module).walk())

@@ -12,7 +12,9 @@ from xdsl.dialects.builtin import IntegerAttr, i64
 from cfmem.dma.timing import Chip
 from cfmem.ir_io import parse_module
 from cfmem.passes.liveness import functions
-from cfmem.passes.place import KEY_ATTR, Config, Decision, Measure, _decisions, _Search, _slicer, place_module
+from cfmem.passes.place import _decisions, place_module
+from cfmem.passes.place_measure import KEY_ATTR, Config, Decision, Measure, _slicer
+from cfmem.passes.place_search import _Search
 
 LATENCY, DMA_RATE, OFFCHIP_RATE = 100, 4.0, 0.25
 """Cycles a transfer waits before its first byte, bytes per cycle by DMA and read or written in

@@ -16,8 +16,12 @@ from cfmem.dialects.nn_compute import Conv2dOp, GemmOp, MatmulOp
 from cfmem.dialects.nn_quant import QConv2dOp, QGemmOp
 from cfmem.dma.events import Compute, Start, Wait
 from cfmem.dma.timing import Chip
-from cfmem.passes import place
+from cfmem.passes import place_search
+from cfmem.passes.liveness import functions
+from cfmem.passes.place import _keyed, place_module
+from cfmem.passes.place_measure import KEY_ATTR, MAX_DEPTH, Config, PlacementError, _records, _slicer
 from cfmem.passes.place_records import FunctionRecords, supports
+from cfmem.passes.place_search import _Search
 from cfmem.planning.placed_nodes import Flags, OpRecord, ValueInfo, Values
 from cfmem.planning.placed_program import measure_program
 from cfmem.testing.random_graphs import GraphShape, random_graph
@@ -25,7 +29,7 @@ from cfmem.testing.random_graphs import GraphShape, random_graph
 SLICEABLE = (Conv2dOp, GemmOp, MatmulOp, QConv2dOp, QGemmOp)
 
 
-def _random_config(search: place._Search, rng: random.Random) -> place.Config:
+def _random_config(search: _Search, rng: random.Random) -> Config:
     """A placement touching every kind of move: resident, off-chip and sliced weights, results
     off chip (read in place, prefetched, evicted), every rotation depth."""
     weights, slices = {}, {}
@@ -40,8 +44,8 @@ def _random_config(search: place._Search, rng: random.Random) -> place.Config:
     offchip = [k for k in search.movable if rng.random() < 0.3]
     prefetch = [k for k in offchip if rng.random() < 0.5]
     evict = [k for k in prefetch if rng.random() < 0.5]
-    return place.Config(
-        depth=rng.randint(1, place.MAX_DEPTH),
+    return Config(
+        depth=rng.randint(1, MAX_DEPTH),
         weights=tuple(sorted(weights.items())),
         slices=tuple(sorted(slices.items())),
         offchip=frozenset(offchip),
@@ -63,15 +67,15 @@ def _compare(module, placements: int, seed: int) -> int:
     returns how many functions were compared."""
     rng = random.Random(seed)
     compared = 0
-    with place._keyed(module):
-        for fn in place.functions(module):
+    with _keyed(module):
+        for fn in functions(module):
             if not supports(fn):
                 continue
             name = fn.sym_name.data
-            records = FunctionRecords(module, name, place.KEY_ATTR, slicing=True)
-            search = place._Search(module, name, Chip(), 1 << 40, place._slicer(), None, {}, records)
+            records = FunctionRecords(module, name, KEY_ATTR, slicing=True)
+            search = _Search(module, name, Chip(), 1 << 40, _slicer(), None, {}, records)
             for k in range(placements):
-                config = place.Config() if k == 0 else _random_config(search, rng)
+                config = Config() if k == 0 else _random_config(search, rng)
                 built = _outcome(search._measure_built, config)
                 assert _outcome(search._measure_records, config) == built, config
             compared += 1
@@ -112,9 +116,9 @@ def test_a_function_with_a_loop_is_built_and_one_with_ifs_alone_is_read_as_recor
     with_if = random_graph(3, GraphShape(ops=10, min_depth=1))
     straight = random_graph(3, GraphShape(ops=10, ifs=0))
     for module, expected in ((with_loop, False), (with_if, True), (straight, True)):
-        with place._keyed(module):
-            name = place.functions(module)[0].sym_name.data
-            assert (place._records(module, name) is not None) is expected
+        with _keyed(module):
+            name = functions(module)[0].sym_name.data
+            assert (_records(module, name) is not None) is expected
 
 
 @pytest.mark.parametrize("seed", [5, 8])
@@ -123,18 +127,18 @@ def test_a_search_chooses_the_same_placement_from_records_as_from_built_ir(monke
     """The whole search, at budgets where it must shrink, grow from the floor and finish: the
     same placement, need and latency both ways."""
     module = random_graph(seed, GraphShape(ops=30, ifs=0))
-    with place._keyed(module):
-        name = place.functions(module)[0].sym_name.data
-        everything = place._Search(module, name, Chip(), 0, None).measure(place.Config(depth=1))
+    with _keyed(module):
+        name = functions(module)[0].sym_name.data
+        everything = _Search(module, name, Chip(), 0, None).measure(Config(depth=1))
     budget = int(everything.need * share)
     chosen = []
     for way in ("records", "built"):
         if way == "built":
-            monkeypatch.setattr(place, "_records", lambda module, fn_name: None)
+            monkeypatch.setattr(place_search, "_records", lambda module, fn_name: None)
         try:
-            (m,) = place.place_module(module.clone(), Chip(), budget).values()
+            (m,) = place_module(module.clone(), Chip(), budget).values()
             chosen.append((m.config, m.need, m.cycles))
-        except place.PlacementError as err:
+        except PlacementError as err:
             chosen.append(("refused", err.need))
     assert chosen[0] == chosen[1]
 

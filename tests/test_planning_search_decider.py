@@ -15,10 +15,12 @@ import time
 
 import pytest
 
-from cfmem.planning import search
+from cfmem.planning import search, search_decider, search_tables
 from cfmem.planning.greedy import plan_best_fit
 from cfmem.planning.problem import Buffer, PlanOptions, Problem, conflicts, lower_bound, peak_of
-from cfmem.planning.search import HEURISTICS, INCUMBENT_STRATEGIES, _Decider, _Model, _Optimizer, _Stop, plan_search
+from cfmem.planning.search import HEURISTICS, INCUMBENT_STRATEGIES, _Optimizer, plan_search
+from cfmem.planning.search_decider import _Decider, _Stop
+from cfmem.planning.search_tables import _Model
 from cfmem.planning.verify import verify_plan
 from test_planning_search import brute_force_peak, random_problem
 from test_planning_search_parts import ABOVE_THE_BOUND
@@ -125,7 +127,7 @@ def test_the_clock_is_read_every_32_nodes(monkeypatch):
         readings.append(1)
         return 5.0
 
-    monkeypatch.setattr(search.time, "perf_counter", clock)
+    monkeypatch.setattr(search_decider.time, "perf_counter", clock)
     dec = decider(model, capacity, deadline=4.0)
     with pytest.raises(_Stop):
         for group in model.split():
@@ -166,7 +168,7 @@ def test_the_memory_keeps_the_largest_refuted_capacity(monkeypatch):
     dec._fail(11, 5)
     dec._fail(11, 3)
     assert dec.failed == {11: 5}
-    monkeypatch.setattr(search, "MAX_MEMO", 2)
+    monkeypatch.setattr(search_decider, "MAX_MEMO", 2)
     dec._fail(12, 1)
     dec._fail(13, 1)  # full: not remembered
     assert dec.failed == {11: 5, 12: 1}
@@ -423,7 +425,7 @@ def best_fit_wins() -> Problem:
 
 
 def test_too_big_keeps_the_best_greedy_plan_and_says_so(monkeypatch):
-    monkeypatch.setattr(search, "MAX_PAIRS", 0)
+    monkeypatch.setattr(search_tables, "MAX_PAIRS", 0)
     problem = best_fit_wins()
     bound = lower_bound(problem.buffers)
     placement = plan_search(problem, PlanOptions(time_limit=10.0))

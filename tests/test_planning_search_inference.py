@@ -18,7 +18,9 @@ import numpy as np
 import pytest
 
 from cfmem.planning.problem import Buffer, conflicts, lower_bound
-from cfmem.planning.search import HEURISTICS, _Decider, _Model, _Part
+from cfmem.planning.search import HEURISTICS
+from cfmem.planning.search_decider import _Decider, _Part
+from cfmem.planning.search_tables import _Model
 from test_planning_search import brute_force_peak, random_problem
 
 INF = float("inf")

@@ -14,9 +14,10 @@ import random
 import numpy as np
 import pytest
 
-from cfmem.planning import search
+from cfmem.planning import search_tables
 from cfmem.planning.problem import Buffer, conflicts, paths_compatible
-from cfmem.planning.search import HEURISTICS, _hash_weights, _Model, _path_choices
+from cfmem.planning.search import HEURISTICS
+from cfmem.planning.search_tables import _hash_weights, _Model, _path_choices
 
 MASK = (1 << 64) - 1
 PATHS = [(), ((0, 0),), ((0, 1),), ((0, 0), (1, 0)), ((0, 0), (1, 1)), ((2, 0),), ((2, 1),), ((2, 2),)]
@@ -294,20 +295,20 @@ def test_complete_places_the_larger_buffer_first_and_ties_by_area():
 
 
 def test_sizes_too_large_for_the_keys_are_refused():
-    with pytest.raises(search._TooBig, match="64-bit keys"):
+    with pytest.raises(search_tables._TooBig, match="64-bit keys"):
         _Model([Buffer("a", 0, 2, 1 << 61), Buffer("b", 1, 3, 1 << 61)])
     _Model([Buffer("a", 0, 2, 1 << 40), Buffer("b", 1, 3, 1 << 40)])  # large but within the keys
 
 
 def test_too_many_memberships_are_refused(monkeypatch):
     buffers = [Buffer(f"b{k}", 0, 3, 1) for k in range(4)]
-    monkeypatch.setattr(search, "MAX_PAIRS", 3)
-    with pytest.raises(search._TooBig, match="4 section memberships, 6 overlapping pairs"):
+    monkeypatch.setattr(search_tables, "MAX_PAIRS", 3)
+    with pytest.raises(search_tables._TooBig, match="4 section memberships, 6 overlapping pairs"):
         _Model(buffers)
-    monkeypatch.setattr(search, "MAX_PAIRS", 4)
+    monkeypatch.setattr(search_tables, "MAX_PAIRS", 4)
     _Model(buffers)
-    monkeypatch.setattr(search, "MAX_OVERLAPS", 5)
-    with pytest.raises(search._TooBig, match="6 overlapping pairs"):
+    monkeypatch.setattr(search_tables, "MAX_OVERLAPS", 5)
+    with pytest.raises(search_tables._TooBig, match="6 overlapping pairs"):
         _Model(buffers)
 
 
@@ -319,10 +320,10 @@ def test_too_many_execution_paths_are_refused(monkeypatch):
         Buffer("c", 0, 3, 1, path=((1, 0),)),
         Buffer("d", 0, 3, 1, path=((1, 1),)),
     ]
-    monkeypatch.setattr(search, "MAX_PAIRS", 15)
-    with pytest.raises(search._TooBig, match="too many execution paths"):
+    monkeypatch.setattr(search_tables, "MAX_PAIRS", 15)
+    with pytest.raises(search_tables._TooBig, match="too many execution paths"):
         _Model(buffers)
-    monkeypatch.setattr(search, "MAX_PAIRS", 16)
+    monkeypatch.setattr(search_tables, "MAX_PAIRS", 16)
     assert _Model(buffers).n_cliques == 4
 
 
@@ -333,7 +334,7 @@ def test_path_cliques_use_at_most_the_capped_choices(monkeypatch):
         Buffer("c", 0, 3, 4, path=((1, 0),)),
         Buffer("d", 0, 3, 8, path=((1, 1),)),
     ]
-    monkeypatch.setattr(search, "MAX_PATH_ASSIGNMENTS", 2)
+    monkeypatch.setattr(search_tables, "MAX_PATH_ASSIGNMENTS", 2)
     model = _Model(buffers)
     # Only {if 0: 0, if 1: 0} and {if 0: 0, if 1: 1} are used.
     assert {frozenset(c) for c in model_cliques(model)} == {frozenset({0, 2}), frozenset({0, 3})}

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from cfmem.fit_sweep import SweepRow
 from cfmem.fit_tiled import TiledChain
-from cfmem.passes.place import Decision
+from cfmem.passes.place_measure import Decision
 
 
 def sweep_json(rows: list[SweepRow]) -> list[dict]:

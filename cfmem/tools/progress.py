@@ -9,7 +9,7 @@ from typing import TextIO
 
 
 class _Counting(dict):
-    """A store of measured placements (cfmem.passes.place.Measured) that counts each new one
+    """A store of measured placements (cfmem.passes.place_measure.Measured) that counts each new one
     on a progress bar."""
 
     def __init__(self, bar):
