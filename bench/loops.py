@@ -83,7 +83,7 @@ def lstm_kws(work: Path) -> Subject:
     from onnx import TensorProto, helper, numpy_helper
 
     from cfmem.importers.onnx_import import Importer
-    from cfmem.importers.onnx_reference import onnxruntime_outputs
+    from cfmem.importers.onnx.reference import onnxruntime_outputs
 
     steps, features, hidden, classes = 25, 40, 64, 12
     rng = np.random.default_rng(7)
@@ -123,7 +123,7 @@ def onnx_while(work: Path) -> Subject:
     from onnx import TensorProto, helper, numpy_helper
 
     from cfmem.importers.onnx_import import Importer
-    from cfmem.importers.onnx_reference import onnxruntime_outputs
+    from cfmem.importers.onnx.reference import onnxruntime_outputs
 
     width = 64
     rng = np.random.default_rng(11)

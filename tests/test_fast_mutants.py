@@ -12,7 +12,7 @@ from onnx import helper as h
 from onnx import numpy_helper as nh
 
 from cfmem.importers.onnx_import import Importer
-from cfmem.importers.onnx_qdq import fuse_qdq
+from cfmem.importers.onnx.qdq import fuse_qdq
 from cfmem.interp.golden import run_function
 
 # --- QLinearConv: a weight zero point per output channel ------------------------------------

@@ -32,7 +32,7 @@ from test_lower_to_linalg import flat_form, needs_mlir, to_linalg  # noqa: E402
 
 from cfmem.differential import run_mlir  # noqa: E402
 from cfmem.importers.onnx_import import Importer  # noqa: E402
-from cfmem.importers.onnx_reference import onnxruntime_outputs, onnxruntime_runs  # noqa: E402
+from cfmem.importers.onnx.reference import onnxruntime_outputs, onnxruntime_runs  # noqa: E402
 from cfmem.interp.flat import run_flat  # noqa: E402
 from cfmem.interp.golden import run_function  # noqa: E402
 from cfmem.mlir_check.prepare import prepare_for_jit  # noqa: E402

@@ -17,7 +17,7 @@ from onnx import numpy_helper as nh  # noqa: E402
 
 from cfmem.importers import onnx_import  # noqa: E402
 from cfmem.importers.onnx_import import Importer, OnnxImportError, import_onnx  # noqa: E402
-from cfmem.importers.onnx_reference import cfmem_inputs, max_abs_error, onnxruntime_outputs  # noqa: E402
+from cfmem.importers.onnx.reference import cfmem_inputs, max_abs_error, onnxruntime_outputs  # noqa: E402
 from cfmem.interp.flat import run_flat  # noqa: E402
 from cfmem.interp.golden import run_function  # noqa: E402
 from cfmem.pipeline import lower_model  # noqa: E402

@@ -1,5 +1,5 @@
 """Models of opset 6 and older are converted to opset 7 by onnx's version converter before
-import (cfmem.importers.onnx_legacy): their legacy broadcasting and per-channel PRelu slopes
+import (cfmem.importers.onnx.legacy): their legacy broadcasting and per-channel PRelu slopes
 compute what opset 6 defines, and a model the converter cannot convert is a one-line refusal."""
 
 from __future__ import annotations

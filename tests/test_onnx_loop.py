@@ -21,7 +21,7 @@ from test_onnx_ops_mapping import refusal  # noqa: E402
 from cfmem.dialects.nn_control import LoopOp  # noqa: E402
 from cfmem.dialects.nn_dma import DmaStartOp  # noqa: E402
 from cfmem.importers.onnx_import import Importer  # noqa: E402
-from cfmem.importers.onnx_reference import max_abs_error, onnxruntime_outputs  # noqa: E402
+from cfmem.importers.onnx.reference import max_abs_error, onnxruntime_outputs  # noqa: E402
 from cfmem.interp.flat import run_flat  # noqa: E402
 from cfmem.interp.golden import run_function  # noqa: E402
 from cfmem.pipeline import apply_pipeline, lower_model  # noqa: E402

@@ -20,7 +20,7 @@ from test_onnx_opsets import Case, model_of, with_known  # noqa: E402
 
 from cfmem.importers import onnx_import, onnx_ops  # noqa: E402
 from cfmem.importers.onnx_import import Importer, OnnxImportError, ssa_name  # noqa: E402
-from cfmem.importers.onnx_reference import max_abs_error, onnxruntime_outputs  # noqa: E402
+from cfmem.importers.onnx.reference import max_abs_error, onnxruntime_outputs  # noqa: E402
 from cfmem.interp.footprint import format_bytes  # noqa: E402
 from cfmem.interp.flat import run_flat  # noqa: E402
 from cfmem.interp.golden import run_function  # noqa: E402

@@ -20,7 +20,7 @@ from test_onnx_ops_mapping import three_runs  # noqa: E402
 
 from cfmem.importers.onnx_import import Importer, OnnxImportError  # noqa: E402
 from cfmem.importers.onnx_opsets import OPERATOR_VERSIONS  # noqa: E402
-from cfmem.importers.onnx_reference import onnxruntime_outputs  # noqa: E402
+from cfmem.importers.onnx.reference import onnxruntime_outputs  # noqa: E402
 
 OLDEST_OPSET = 7
 DRAWN = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])

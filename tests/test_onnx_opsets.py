@@ -17,7 +17,7 @@ from onnx import numpy_helper as nh  # noqa: E402
 from cfmem.importers import onnx_ops  # noqa: E402
 from cfmem.importers.onnx_import import Importer, OnnxImportError  # noqa: E402
 from cfmem.importers.onnx_opsets import OPERATOR_VERSIONS, operator_version  # noqa: E402
-from cfmem.importers.onnx_reference import max_abs_error, onnxruntime_outputs  # noqa: E402
+from cfmem.importers.onnx.reference import max_abs_error, onnxruntime_outputs  # noqa: E402
 from cfmem.interp.golden import run_function  # noqa: E402
 
 RNG = np.random.default_rng(7)

@@ -26,7 +26,7 @@ from onnx import numpy_helper as nh  # noqa: E402
 from test_onnx_ops_mapping import refusal, three_runs  # noqa: E402
 
 from cfmem.importers.onnx_import import Importer  # noqa: E402
-from cfmem.importers.onnx_reference import onnxruntime_outputs  # noqa: E402
+from cfmem.importers.onnx.reference import onnxruntime_outputs  # noqa: E402
 from cfmem.pipeline import lower_model  # noqa: E402
 
 DRAWN = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])

@@ -41,8 +41,8 @@ from xdsl.ir import SSAValue
 
 from cfmem.builder import GraphBuilder, GraphBuildError
 from cfmem.dialects.nn_weights import GlobalOp
-from cfmem.importers.onnx_legacy import upgraded
-from cfmem.importers.onnx_qdq import fuse_qdq, has_qdq
+from cfmem.importers.onnx.legacy import upgraded
+from cfmem.importers.onnx.qdq import fuse_qdq, has_qdq
 from cfmem.passes.quant_lookup import fuse_quantized_elementwise
 from cfmem.interp.footprint import format_bytes
 from cfmem.signature import INPUT_NAMES_ATTR, RESULT_NAMES_ATTR
@@ -95,7 +95,7 @@ def ssa_name(onnx_name: str, fallback: str = "t") -> str:
 
 def load_onnx(path: str | Path) -> onnx.ModelProto:
     """Read and check a model file (onnx's checker, and its shape inference comparing operand
-    types), converted to opset 7 if older (:mod:`cfmem.importers.onnx_legacy`); one-line
+    types), converted to opset 7 if older (:mod:`cfmem.importers.onnx.legacy`); one-line
     errors (without the path) for missing, corrupt, invalid or unconvertible files."""
     path = Path(path)
     try:

@@ -1,0 +1,1 @@
+"""The ONNX importer: an ONNX model to the nn dialect."""
