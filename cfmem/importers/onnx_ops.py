@@ -1,4 +1,4 @@
-"""Translation of single ONNX nodes for :mod:`cfmem.importers.onnx_import`.
+"""Translation of single ONNX nodes for :mod:`cfmem.importers.onnx.core`.
 
 ``translate`` folds a node whose inputs are all known with onnx's reference
 evaluator, and otherwise emits nn ops through the importer's GraphBuilder.
@@ -19,14 +19,10 @@ from onnx import helper, numpy_helper
 from onnx.reference import ReferenceEvaluator
 from xdsl.dialects.builtin import (
     BoolAttr,
-    BytesAttr,
-    DenseIntOrFPElementsAttr,
     FloatAttr,
     IntegerAttr,
-    IntegerType,
     StringAttr,
     TensorType,
-    f16,
     f32,
     i1,
     i8,
@@ -38,7 +34,7 @@ from cfmem.dialects import nn_compute as nc
 from cfmem.dialects import nn_quant as nq
 from cfmem.dialects.nn_quant import ui8
 from cfmem.dialects.shapes import broadcast, normalize_axis, window_counts
-from cfmem.importers.onnx_import import Importer, OnnxImportError, Scope, Value, add_initializers, check_known_size
+from cfmem.importers.onnx.core import Importer, OnnxImportError, Scope, Value, add_initializers, check_known_size, constant
 from cfmem.importers.onnx_opsets import check_operator_version, operator_version
 from cfmem.interp import kernels
 from cfmem.interp.weights import numpy_dtype
@@ -266,35 +262,6 @@ def text_attr(node: onnx.NodeProto, name: str, default: str) -> str:
     """A string attribute, decoded."""
     value = attr(node, name, default)
     return value.decode() if isinstance(value, bytes) else value
-
-
-def element_type(dtype: np.dtype) -> Attribute:
-    if dtype == np.bool_:
-        return i1
-    if dtype == np.float32:
-        return f32
-    if dtype == np.float16:
-        return f16
-    if dtype == np.uint8:
-        return ui8
-    if np.issubdtype(dtype, np.signedinteger):
-        return IntegerType(dtype.itemsize * 8)
-    raise OnnxImportError(f"unsupported element type {dtype}")
-
-
-def constant(imp: Importer, array: np.ndarray, hint: str) -> SSAValue:
-    """An ``nn.constant`` of any supported element type."""
-    ty = TensorType(element_type(array.dtype), list(array.shape))
-    if array.dtype == np.bool_:
-        attr_ = DenseIntOrFPElementsAttr.from_list(ty, [int(v) for v in array.reshape(-1)])
-    else:
-        data = np.ascontiguousarray(array, dtype=array.dtype.newbyteorder("<")).tobytes()
-        attr_ = DenseIntOrFPElementsAttr(ty, BytesAttr(data))
-    return imp.b._emit(nc.ConstantOp(attr_), imp.name(hint, "cst"))
-
-
-def function_input(imp: Importer, name: str, shape: Sequence[int], dtype: np.dtype) -> SSAValue:
-    return imp.b.input(name, shape, dtype=dtype)
 
 
 def make(imp: Importer, cls: type[nc.ComputeOp], operands: list[SSAValue], props: dict, name: str) -> SSAValue:
@@ -2056,11 +2023,6 @@ def recurrent_outputs(imp, node, rec: Recurrence, y: Callable[[Sequence[int], st
             states = [final[k - 1] for final in finals]
             results.append(stack_states(imp, rec, states, per_direction, out_name(imp, node, k)))
     return results
-
-
-RECURRENCES = ("unroll", "loop")
-"""How LSTM and GRU run over the sequence: unrolled, one cell per time step, or as an
-``nn.loop`` per direction (for sequences longer than one step)."""
 
 
 def run_recurrence(imp, node, rec: Recurrence, x: Value, cells: list[tuple[Step, tuple[SSAValue, ...]]]) -> list:

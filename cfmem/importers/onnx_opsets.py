@@ -15,7 +15,7 @@ from functools import cache
 
 import onnx
 
-from cfmem.importers.onnx_import import OnnxImportError
+from cfmem.importers.onnx.core import OnnxImportError
 
 _UNARY = (6, 13)
 _BINARY = (7, 13, 14)

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 import numpy as np
 import onnx
 
-from cfmem.importers.onnx_import import Importer, OnnxImportError, Value
+from cfmem.importers.onnx.core import Importer, OnnxImportError, Value
 
 
 @dataclass(frozen=True)
