@@ -17,7 +17,8 @@ from onnx import numpy_helper as nh  # noqa: E402
 from cfmem.importers import onnx_ops  # noqa: E402
 from cfmem.importers.onnx.core import OnnxImportError  # noqa: E402
 from cfmem.importers.onnx.entry import onnx_importer  # noqa: E402
-from cfmem.importers.onnx_opsets import OPERATOR_VERSIONS, operator_version  # noqa: E402
+from cfmem.importers.onnx.helpers import operator_version  # noqa: E402
+from cfmem.importers.onnx_opsets import OPERATOR_VERSIONS  # noqa: E402
 from cfmem.importers.onnx.reference import max_abs_error, onnxruntime_outputs  # noqa: E402
 from cfmem.interp.golden import run_function  # noqa: E402
 

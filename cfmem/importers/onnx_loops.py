@@ -30,7 +30,8 @@ from xdsl.ir import BlockArgument, SSAValue
 from cfmem.builder import GraphBuilder
 from cfmem.dialects.shapes import normalize_axis
 from cfmem.importers.onnx.core import Importer, OnnxImportError, Scope, Value
-from cfmem.importers.onnx_ops import attr, dtype_of, optional_input, out_name, reshape, run_branch, shape_of
+from cfmem.importers.onnx.helpers import attr, dtype_of, optional_input, out_name, reshape, shape_of
+from cfmem.importers.onnx_ops import run_branch
 
 INT64_MAX = np.iinfo(np.int64).max
 MAX_SCAN_LENGTH = 2**31 - 1

@@ -15,8 +15,7 @@ import math
 
 import numpy as np
 import onnx
-from onnx import helper, numpy_helper
-from onnx.reference import ReferenceEvaluator
+from onnx import helper
 from xdsl.dialects.builtin import (
     BoolAttr,
     FloatAttr,
@@ -25,32 +24,41 @@ from xdsl.dialects.builtin import (
     TensorType,
     f32,
     i1,
-    i8,
     i64,
 )
-from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.ir import Attribute, SSAValue
 
 from cfmem.dialects import nn_compute as nc
 from cfmem.dialects import nn_quant as nq
-from cfmem.dialects.nn_quant import ui8
 from cfmem.dialects.shapes import broadcast, normalize_axis, window_counts
-from cfmem.importers.onnx.core import Importer, OnnxImportError, Scope, Value, add_initializers, check_known_size, constant
-from cfmem.importers.onnx_opsets import check_operator_version, operator_version
+from cfmem.importers.onnx.core import Importer, OnnxImportError, Scope, Value, add_initializers, constant
+from cfmem.importers.onnx.folding import FOLDED_BY_HANDLER, NOT_FOLDED, fold
+from cfmem.importers.onnx.helpers import (
+    QUANT_ELEMENTS,
+    attr,
+    bool_operand,
+    dtype_of,
+    f32_operand,
+    ints,
+    known,
+    make,
+    number,
+    optional_input,
+    out_name,
+    reshape,
+    shape_of,
+    text_attr,
+    version,
+)
+from cfmem.importers.onnx_opsets import check_operator_version
 from cfmem.interp import kernels
-from cfmem.interp.weights import numpy_dtype
 
 Handler = Callable[[Importer, onnx.NodeProto, list], list]
-
-NOT_FOLDED = {"If", "Loop", "Scan", "RandomNormal", "RandomUniform", "RandomNormalLike", "RandomUniformLike", "Multinomial"}
 
 
 MICROSOFT = "com.microsoft"
 MICROSOFT_OPS = ("QGemm", "QLinearAdd", "QLinearMul", "QLinearConcat", "QLinearSigmoid", "QLinearSoftmax")
 """onnxruntime's contrib ops that its quantizer writes (version 1 of their domain)."""
-
-FOLDED_BY_HANDLER = {"QuantizeLinear", "DequantizeLinear"}
-"""Ops whose handler computes known inputs itself (onnx's reference evaluator lacks
-their versions before 19)."""
 
 
 def translate(imp: Importer, node: onnx.NodeProto, inputs: list, scope: Scope) -> list[Value]:
@@ -130,157 +138,7 @@ def via_float32(imp: Importer, node: onnx.NodeProto, inputs: list) -> list[Value
     return [imp.b.cast(first, np.float16, imp.name(node.output[0])), *results[1:]]
 
 
-SHAPE_DATA_MAX_ELEMENTS = 64
-"""Known inputs up to this size are given to shape inference as data (shapes, axes, repeats)."""
-
-
-def check_fold_sizes(imp: Importer, node: onnx.NodeProto, feeds: dict[str, np.ndarray]) -> None:
-    """Refuse a fold whose results onnx's shape inference says are too large to hold."""
-    types = {name: helper.make_tensor_type_proto(helper.np_dtype_to_tensor_dtype(v.dtype), v.shape) for name, v in feeds.items()}
-    # shape inference looks data up by input name (the key), not by the tensor's own name
-    data = {name: numpy_helper.from_array(v) for name, v in feeds.items() if v.size <= SHAPE_DATA_MAX_ELEMENTS}
-    try:
-        schema = onnx.defs.get_schema(node.op_type, imp.opset)
-        outputs = onnx.shape_inference.infer_node_outputs(schema, node, types, data)
-    except Exception:  # no schema or no inference: the evaluator reports the problem, if any
-        return
-    for name, ty in outputs.items():
-        tensor = ty.tensor_type
-        dims = tensor.shape.dim
-        if tensor.HasField("shape") and all(d.HasField("dim_value") for d in dims) and tensor.elem_type:
-            check_known_size(name, [d.dim_value for d in dims], helper.tensor_dtype_to_np_dtype(tensor.elem_type))
-
-
-COERCED_TO_2D_BEFORE_13 = ("Softmax", "LogSoftmax", "Hardmax")
-"""Ops that before version 13 work on their input coerced to 2-D at ``axis`` (default 1);
-onnx's reference evaluator implements only version 13."""
-
-
-def fold(imp: Importer, node: onnx.NodeProto, inputs: list) -> list[np.ndarray]:
-    """Evaluate a node on known inputs with onnx's reference evaluator, once its results'
-    sizes are known to fit."""
-    feeds = {name: value for name, value in zip(node.input, inputs) if name}
-    check_fold_sizes(imp, node, feeds)
-    if node.op_type in COERCED_TO_2D_BEFORE_13 and version(imp, node) < 13:
-        x = feeds[node.input[0]]
-        axis = normalize_axis(attr(node, "axis", 1), x.ndim)
-        rows = helper.make_node(node.op_type, ["x"], ["y"], axis=1)
-        (y,) = evaluate(rows, {"x": x.reshape(int(np.prod(x.shape[:axis])), -1)}, 13)
-        return [y.reshape(x.shape)]
-    return evaluate(node, feeds, imp.opset)
-
-
-def evaluate(node: onnx.NodeProto, feeds: dict[str, np.ndarray], opset: int) -> list[np.ndarray]:
-    """``node`` on ``feeds`` at ``opset`` with onnx's reference evaluator; one-line errors.
-
-    The node is wrapped in a one-node model that imports ``opset``: given a bare
-    node, the evaluator would run the newest version of its op.
-    """
-    inputs = [
-        helper.make_tensor_value_info(name, helper.np_dtype_to_tensor_dtype(v.dtype), v.shape)
-        for name, v in feeds.items()
-    ]
-    outputs = [helper.make_empty_tensor_value_info(name) for name in node.output if name]
-    graph = helper.make_graph([node], "fold", inputs, outputs)
-    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", opset)])
-    try:
-        results = ReferenceEvaluator(model).run(None, feeds)
-    except Exception as err:
-        raise OnnxImportError(f"cannot evaluate on constant inputs: {str(err).splitlines()[0] if str(err) else type(err).__name__}") from None
-    return [np.asarray(r) for r in results]
-
-
 # --- helpers -------------------------------------------------------------------------------
-
-
-def version(imp: Importer, node: onnx.NodeProto) -> int:
-    """The schema version of ``node``'s op at the model's opset."""
-    return operator_version(node.op_type, imp.opset)
-
-
-def optional_input(inputs: list, k: int) -> Value | None:
-    """Input ``k``, or None when it is omitted."""
-    return inputs[k] if len(inputs) > k else None
-
-
-def attr(node: onnx.NodeProto, name: str, default=None):
-    for a in node.attribute:
-        if a.name == name:
-            return helper.get_attribute_value(a)
-    return default
-
-
-def known(value: Value | None, what: str, imp: Importer | None = None) -> np.ndarray:
-    """``value`` when the import knows it; else a one-line error, which says how to fix it when
-    ``value`` is an input of the model (``imp`` given)."""
-    if not isinstance(value, np.ndarray):
-        given = imp is not None and isinstance(value, SSAValue) and imp.b.is_input(value)
-        how = "; it is an input of the model: fix it with --input-value" if given else ""
-        raise OnnxImportError(f"{what} must be a constant (it is computed at run time{how})")
-    return value
-
-
-def ints(value: Value | None, what: str, imp: Importer | None = None) -> list[int]:
-    return [int(v) for v in known(value, what, imp).reshape(-1)]
-
-
-def shape_of(imp: Importer, value: Value) -> tuple[int, ...]:
-    return tuple(value.shape) if isinstance(value, np.ndarray) else imp.b.shape(value)
-
-
-def dtype_of(value: Value) -> np.dtype:
-    if isinstance(value, np.ndarray):
-        return value.dtype
-    return numpy_dtype(value.type.get_element_type()).newbyteorder("=")
-
-
-def out_name(imp: Importer, node: onnx.NodeProto, k: int = 0) -> str:
-    return imp.name(node.output[k] if k < len(node.output) else node.name, node.op_type.lower())
-
-
-def f32_operand(imp: Importer, value: Value, hint: str) -> SSAValue:
-    """A float operand in the node's float type (``imp.float_dtype``, float32 or float16);
-    a known one is converted to it."""
-    if isinstance(value, np.ndarray):
-        return imp.runtime(value.astype(imp.float_dtype), hint)
-    if dtype_of(value) != imp.float_dtype:
-        what = "float16" if imp.float_dtype == np.float16 else "float"
-        raise OnnxImportError(f"expected a {what} tensor, got {value.type}")
-    return value
-
-
-def bool_operand(imp: Importer, value: Value, hint: str) -> SSAValue:
-    """A run-time bool (i1) tensor, such as a comparison's result, or a known bool tensor."""
-    if isinstance(value, np.ndarray):
-        return imp.runtime(value.astype(np.bool_), hint)
-    if dtype_of(value) != np.bool_:
-        raise OnnxImportError(f"expected a bool tensor, got {value.type}")
-    return value
-
-
-def text_attr(node: onnx.NodeProto, name: str, default: str) -> str:
-    """A string attribute, decoded."""
-    value = attr(node, name, default)
-    return value.decode() if isinstance(value, bytes) else value
-
-
-def make(imp: Importer, cls: type[nc.ComputeOp], operands: list[SSAValue], props: dict, name: str) -> SSAValue:
-    """Emit a compute op, its result shape inferred by the op's own rule."""
-    probe = cls.create(operands=operands, properties=props)  # infer_shape reads operands and properties only
-    try:
-        shape, element = probe.infer_shape(), probe.result_element_type()
-    except ValueError as err:
-        raise OnnxImportError(f"{cls.name}: {err}") from None
-    finally:
-        probe.drop_all_references()
-    op: Operation = cls.create(operands=operands, result_types=[TensorType(element, list(shape))], properties=props)
-    return imp.b._emit(op, name)
-
-
-def reshape(imp: Importer, x: SSAValue, shape: Sequence[int], name: str | None = None) -> SSAValue:
-    if tuple(shape) == imp.b.shape(x):
-        return x
-    return imp.b.reshape(x, [int(d) for d in shape], name or imp.name("reshape"))
 
 
 # --- aliases ---------------------------------------------------------------------------------
@@ -378,12 +236,6 @@ def unary(imp, node, inputs):
     x = f32_operand(imp, inputs[0], node.output[0])
     cls = UNARY.get(node.op_type) or getattr(nc, f"{node.op_type}Op")
     return [make(imp, cls, [x], {}, out_name(imp, node))]
-
-
-def number(imp, value: float, hint: str) -> SSAValue:
-    """``value`` as a rank-0 constant of the node's float type, which broadcasts to any
-    shape, rank 0 included."""
-    return imp.runtime(np.array(value, imp.float_dtype), hint)
 
 
 def variadic(imp, node, inputs):
@@ -1292,11 +1144,6 @@ class Resampling:
         return weights
 
 
-def text_attr(node: onnx.NodeProto, name: str, default: str) -> str:
-    value = attr(node, name, default)
-    return value.decode() if isinstance(value, bytes) else value
-
-
 def resampling_of(imp: Importer, node: onnx.NodeProto) -> Resampling:
     """The node's mode, coordinate transform and rounding; Upsample and Resize 10 map
     output to input coordinates as ``x / scale`` and round the ``simple`` way."""
@@ -2144,8 +1991,6 @@ def run_branch(imp: Importer, graph: onnx.GraphProto, scope: Scope, args: Sequen
 
 
 # --- quantized ops ----------------------------------------------------------------------------
-
-QUANT_ELEMENTS = {np.dtype(np.int8): i8, np.dtype(np.uint8): ui8}
 
 
 @dataclass(frozen=True)

@@ -11,11 +11,8 @@ and are not limited by this table.
 
 from __future__ import annotations
 
-from functools import cache
-
-import onnx
-
 from cfmem.importers.onnx.core import OnnxImportError
+from cfmem.importers.onnx.helpers import operator_version
 
 _UNARY = (6, 13)
 _BINARY = (7, 13, 14)
@@ -148,15 +145,6 @@ OPERATOR_VERSIONS: dict[str, tuple[int, ...]] = {
     "DynamicQuantizeLinear": (11,),
 }
 """Op type -> the schema versions (``since_version``) its handler implements."""
-
-
-@cache
-def operator_version(op_type: str, opset: int) -> int:
-    """The schema version of ``op_type`` in force at ``opset`` of the default domain."""
-    try:
-        return onnx.defs.get_schema(op_type, opset).since_version
-    except onnx.defs.SchemaError:
-        raise OnnxImportError(f"ONNX op {op_type} does not exist at opset {opset}") from None
 
 
 def check_operator_version(op_type: str, opset: int) -> int:
