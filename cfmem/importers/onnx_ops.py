@@ -8,35 +8,40 @@ an omitted optional input) and returns one value per node output.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
-
-import math
 
 import numpy as np
 import onnx
 from onnx import helper
-from xdsl.dialects.builtin import (
-    BoolAttr,
-    FloatAttr,
-    IntegerAttr,
-    StringAttr,
-    TensorType,
-    f32,
-    i1,
-    i64,
-)
+from xdsl.dialects.builtin import BoolAttr, FloatAttr, IntegerAttr, TensorType, f32, i64
 from xdsl.ir import Attribute, SSAValue
 
 from cfmem.dialects import nn_compute as nc
 from cfmem.dialects import nn_quant as nq
-from cfmem.dialects.shapes import broadcast, normalize_axis, window_counts
+from cfmem.dialects.shapes import normalize_axis, window_counts
 from cfmem.importers.onnx.core import Importer, OnnxImportError, Scope, Value, add_initializers, constant
+from cfmem.importers.onnx.elementwise import (
+    BINARY,
+    COMPARE,
+    LOGICAL,
+    UNARY,
+    activation,
+    binary,
+    cast,
+    clip,
+    compare,
+    logical,
+    mod,
+    unary,
+    variadic,
+    where,
+)
 from cfmem.importers.onnx.folding import FOLDED_BY_HANDLER, NOT_FOLDED, fold
 from cfmem.importers.onnx.helpers import (
     QUANT_ELEMENTS,
     attr,
-    bool_operand,
     dtype_of,
     f32_operand,
     ints,
@@ -47,8 +52,30 @@ from cfmem.importers.onnx.helpers import (
     out_name,
     reshape,
     shape_of,
-    text_attr,
     version,
+)
+from cfmem.importers.onnx.resize import resize
+from cfmem.importers.onnx.tensor import (
+    concat,
+    depth_to_space,
+    dropout,
+    expand,
+    flatten,
+    gather,
+    gather_elements,
+    identity,
+    pad,
+    reshape_op,
+    shape_op,
+    size_op,
+    slice_op,
+    space_to_depth,
+    split,
+    squeeze,
+    tile,
+    top_k,
+    transpose,
+    unsqueeze,
 )
 from cfmem.importers.onnx_opsets import check_operator_version
 from cfmem.interp import kernels
@@ -144,181 +171,7 @@ def via_float32(imp: Importer, node: onnx.NodeProto, inputs: list) -> list[Value
 # --- aliases ---------------------------------------------------------------------------------
 
 
-def identity(imp, node, inputs):
-    return [inputs[0]]
-
-
-def dropout(imp, node, inputs):
-    """Inference only: the identity, and a mask of ones. From version 12 on, ``training_mode``
-    is an input; it must be omitted or a known false. Before 12 the mask outside training is
-    undefined (onnxruntime gives zeros, onnx's reference evaluator ones), so a mask that the
-    model reads (a node, a subgraph or a graph output) is refused; an unread one is ignored."""
-    training = optional_input(inputs, 2)
-    if training is not None:
-        if not isinstance(training, np.ndarray):
-            raise OnnxImportError("Dropout training_mode is computed at run time; only inference (a known false) is supported")
-        if training.size != 1 or bool(training.reshape(-1)[0]):
-            raise OnnxImportError("Dropout with training_mode true is not supported (only inference)")
-    wants_mask = len(node.output) > 1 and node.output[1] in imp.read_names
-    if wants_mask and version(imp, node) < 12:
-        raise OnnxImportError(
-            f"the mask output of Dropout version {version(imp, node)} is undefined outside training; not supported"
-        )
-    x = inputs[0]
-    return [x, np.ones(shape_of(imp, x), np.bool_)]
-
-
-CAST_DTYPES = tuple(np.dtype(t) for t in (np.float32, np.float16, np.bool_, np.int8, np.uint8, np.int32, np.int64))
-
-
-def cast(imp, node, inputs):
-    """Cast at run time between float32, float16, bool, int8, uint8, int32 and int64 (``nn.cast``)."""
-    to = attr(node, "to")
-    x = inputs[0]
-    if to not in onnx.TensorProto.DataType.values():
-        raise OnnxImportError(f"Cast to element type {to} is not supported")
-    target = np.dtype(onnx.helper.tensor_dtype_to_np_dtype(to))
-    if target == dtype_of(x):
-        return [x]
-    if target not in CAST_DTYPES or dtype_of(x) not in CAST_DTYPES:
-        raise OnnxImportError(
-            f"Cast of a run-time {dtype_of(x)} tensor to {onnx.TensorProto.DataType.Name(to)} is not supported"
-            " (float32, float16, bool, int8, uint8, int32 and int64 are)"
-        )
-    return [imp.b.cast(x, target, out_name(imp, node))]
-
-
-def shape_op(imp, node, inputs):
-    dims = np.array(shape_of(imp, inputs[0]), dtype=np.int64)
-    start, end = attr(node, "start", 0), attr(node, "end", None)
-    return [dims[start:end]]
-
-
-def size_op(imp, node, inputs):
-    return [np.array(int(np.prod(shape_of(imp, inputs[0]))), dtype=np.int64)]
-
-
 # --- elementwise ---------------------------------------------------------------------------
-
-BINARY = {"Add": nc.AddOp, "Sub": nc.SubOp, "Mul": nc.MulOp, "Div": nc.DivOp}
-UNARY = {"Relu": nc.ReluOp, "Sigmoid": nc.SigmoidOp, "Tanh": nc.TanhOp}
-COMPARE = {"Equal": "eq", "Greater": "gt", "Less": "lt", "GreaterOrEqual": "ge", "LessOrEqual": "le"}
-
-
-INTEGER_ARITHMETIC = ("Add", "Sub", "Mul")
-"""The binary ops that also take signed integers (a loop's counter, index arithmetic)."""
-
-
-def binary(imp, node, inputs):
-    cls = getattr(nc, "PowOp") if node.op_type == "Pow" else BINARY[node.op_type]
-    integer = [dtype_of(v) for v in inputs[:2] if not isinstance(v, np.ndarray) and dtype_of(v).kind == "i"]
-    if integer and node.op_type in INTEGER_ARITHMETIC:
-        a, b = (integer_operand(imp, v, node.input[k], integer[0]) for k, v in enumerate(inputs[:2]))
-    else:
-        a, b = (f32_operand(imp, v, node.input[k]) for k, v in enumerate(inputs[:2]))
-    return [make(imp, cls, [a, b], {}, out_name(imp, node))]
-
-
-def integer_operand(imp: Importer, value: Value, hint: str, dtype: np.dtype) -> SSAValue:
-    """A signed-integer operand of ``dtype``; a known one is converted to it when every
-    element survives the conversion."""
-    if isinstance(value, np.ndarray):
-        converted = value.astype(dtype)
-        if not np.array_equal(converted, value):
-            raise OnnxImportError(f"'{hint}' does not fit {dtype} exactly")
-        return imp.runtime(converted, hint)
-    if dtype_of(value) != dtype:
-        raise OnnxImportError(f"expected a {dtype} tensor like the other operand, got {value.type}")
-    return value
-
-
-def unary(imp, node, inputs):
-    x = f32_operand(imp, inputs[0], node.output[0])
-    cls = UNARY.get(node.op_type) or getattr(nc, f"{node.op_type}Op")
-    return [make(imp, cls, [x], {}, out_name(imp, node))]
-
-
-def variadic(imp, node, inputs):
-    """Max, Min, Sum and Mean of one or more inputs with broadcasting, combined left to right."""
-    b, op = imp.b, node.op_type
-    values = [f32_operand(imp, v, node.input[k]) for k, v in enumerate(inputs)]  # at least one at run time
-    out = out_name(imp, node)
-    combine = {"Max": b.max, "Min": b.min, "Sum": b.add, "Mean": b.add}[op]
-    result = values[0]
-    for k, value in enumerate(values[1:], start=2):
-        last = k == len(values) and op != "Mean"
-        result = combine(result, value, out if last else None)
-    if op == "Mean" and len(values) > 1:
-        result = b.div(result, number(imp, len(values), f"{out}_count"), out)
-    return [result]
-
-
-SELU_ALPHA, SELU_GAMMA = 1.67326319217681884765625, 1.05070102214813232421875
-"""The ONNX defaults of Selu's alpha and gamma (float32 values)."""
-
-
-def activation(imp, node, inputs):
-    """Activations as nn ops: ``min(x, 0)`` is ``-relu(-x)``, a stable softplus is
-    ``relu(x) + log(1 + exp(-|x|))`` and ThresholdedRelu selects ``x`` where ``x > alpha``.
-    Each is the ONNX formula, rounded as float32 ops."""
-    b, op = imp.b, node.op_type
-    x = f32_operand(imp, inputs[0], node.output[0])
-    out = out_name(imp, node)
-
-    def k(value: float) -> SSAValue:
-        return number(imp, value, f"{out}_k")
-
-    def below_zero() -> SSAValue:  # min(x, 0)
-        return b.neg(b.relu(b.neg(x)))
-
-    def exp_linear(alpha: float, scale: float = 1.0) -> SSAValue:  # alpha * (exp(min(x, 0) / scale) - 1)
-        low = below_zero() if scale == 1.0 else b.div(below_zero(), k(scale))
-        return b.mul(b.sub(b.exp(low), k(1.0)), k(alpha))
-
-    def softplus(name: str | None = None) -> SSAValue:
-        tail = b.log(b.add(b.exp(b.neg(b.abs(x))), k(1.0)))
-        return b.add(b.relu(x), tail, name)
-
-    if op in ("LeakyRelu", "PRelu"):
-        slope = k(attr(node, "alpha", 0.01)) if op == "LeakyRelu" else f32_operand(imp, inputs[1], node.input[1])
-        return [b.add(b.relu(x), b.mul(below_zero(), slope), out)]
-    if op == "Elu":
-        return [b.add(b.relu(x), exp_linear(attr(node, "alpha", 1.0)), out)]
-    if op == "Celu":
-        alpha = attr(node, "alpha", 1.0)
-        return [b.add(b.relu(x), exp_linear(alpha, alpha), out)]
-    if op == "Selu":
-        elu = b.add(b.relu(x), exp_linear(attr(node, "alpha", SELU_ALPHA)))
-        return [b.mul(elu, k(attr(node, "gamma", SELU_GAMMA)), out)]
-    if op in ("HardSigmoid", "HardSwish"):
-        alpha, beta = (attr(node, "alpha", 0.2), attr(node, "beta", 0.5)) if op == "HardSigmoid" else (1 / 6, 0.5)
-        line = b.add(b.mul(x, k(alpha)), k(beta))
-        if op == "HardSigmoid":
-            return [b.clamp(line, 0.0, 1.0, out)]
-        return [b.mul(x, b.clamp(line, 0.0, 1.0), out)]
-    if op == "ThresholdedRelu":
-        return [b.select(b.cmp("gt", x, k(attr(node, "alpha", 1.0))), x, k(0.0), out)]
-    if op == "Softplus":
-        return [softplus(out)]
-    if op == "Softsign":
-        return [b.div(x, b.add(b.abs(x), k(1.0)), out)]
-    if op == "Mish":
-        return [b.mul(x, b.tanh(softplus()), out)]
-    if op == "Shrink":  # x + bias below -lambd, x - bias above lambd, 0 between
-        lambd, bias = attr(node, "lambd", 0.5), attr(node, "bias", 0.0)
-        low = b.select(b.cmp("lt", x, k(-lambd)), b.add(x, k(bias)), k(0.0))
-        return [b.select(b.cmp("gt", x, k(lambd)), b.sub(x, k(bias)), low, out)]
-    approximate = attr(node, "approximate", b"none")
-    approximate = approximate.decode() if isinstance(approximate, bytes) else approximate
-    if approximate == "tanh":  # 0.5 x (1 + tanh(sqrt(2 / pi) (x + 0.044715 x^3)))
-        cube = b.mul(b.mul(x, x), x)
-        inner = b.mul(b.add(x, b.mul(cube, k(0.044715))), k(math.sqrt(2 / math.pi)))
-        gate = b.tanh(inner)
-    elif approximate == "none":  # 0.5 x (1 + erf(x / sqrt(2)))
-        gate = b.erf(b.mul(x, k(1 / math.sqrt(2))))
-    else:
-        raise OnnxImportError(f"Gelu approximate {approximate!r} is not one of none, tanh")
-    return [b.mul(b.mul(x, k(0.5)), b.add(gate, k(1.0)), out)]
 
 
 def lrn(imp, node, inputs):
@@ -345,69 +198,7 @@ def lrn(imp, node, inputs):
     return [b.div(x, b.pow(scale, number(imp, beta, f"{out}_beta")), out)]
 
 
-def clip(imp, node, inputs):
-    x = f32_operand(imp, inputs[0], node.output[0])
-    lo = float(known(inputs[1], "Clip min", imp)) if len(inputs) > 1 and inputs[1] is not None else attr(node, "min", -np.inf)
-    hi = float(known(inputs[2], "Clip max", imp)) if len(inputs) > 2 and inputs[2] is not None else attr(node, "max", np.inf)
-    return [imp.b.clamp(x, float(lo), float(hi), out_name(imp, node))]
-
-
-def same_type_operands(imp, node, inputs) -> list[SSAValue]:
-    """The first two inputs as SSA values, a known one in the type of the run-time one."""
-    a, b = inputs[:2]
-    dtype = dtype_of(a if isinstance(a, SSAValue) else b)
-    return [v if isinstance(v, SSAValue) else imp.runtime(v, node.input[k], dtype=dtype) for k, v in enumerate((a, b))]
-
-
-def compare(imp, node, inputs):
-    operands = same_type_operands(imp, node, inputs)
-    op = nc.CmpOp.create(
-        operands=operands,
-        result_types=[TensorType(i1, list(np.broadcast_shapes(imp.b.shape(operands[0]), imp.b.shape(operands[1]))))],
-        properties={"predicate": StringAttr(COMPARE[node.op_type])},
-    )
-    return [imp.b._emit(op, out_name(imp, node))]
-
-
-def mod(imp, node, inputs):
-    """Mod with broadcasting: C fmod (the sign of the dividend) of float32 tensors with
-    fmod=1; the remainder of floor division (the sign of the divisor) of integer tensors with
-    fmod=0, the default. ONNX defines fmod=0 for integers only."""
-    operands = same_type_operands(imp, node, inputs)
-    dtype, fmod = dtype_of(operands[0]), attr(node, "fmod", 0)
-    if dtype == np.float32 and fmod:
-        return [imp.b.fmod(*operands, out_name(imp, node))]
-    if dtype == np.float32:
-        raise OnnxImportError("Mod of float tensors needs fmod=1 (fmod=0 is defined for integers only)")
-    if fmod:
-        raise OnnxImportError(f"Mod with fmod=1 of {dtype} tensors is not supported (only fmod=0)")
-    if not np.issubdtype(dtype, np.signedinteger):
-        raise OnnxImportError(f"Mod of {dtype} tensors is not supported (float32 or signed integers)")
-    return [imp.b.mod(*operands, out_name(imp, node))]
-
-
 # --- logic and selection --------------------------------------------------------------------
-
-LOGICAL = {"And": "logical_and", "Or": "logical_or", "Xor": "logical_xor"}
-
-
-def logical(imp, node, inputs):
-    """Not, And, Or and Xor of bool tensors (comparison results or known), with broadcasting."""
-    operands = [bool_operand(imp, v, node.input[k]) for k, v in enumerate(inputs)]
-    if node.op_type == "Not":
-        return [imp.b.logical_not(operands[0], out_name(imp, node))]
-    return [getattr(imp.b, LOGICAL[node.op_type])(*operands, out_name(imp, node))]
-
-
-def where(imp, node, inputs):
-    """Where: a bool condition (computed or known) choosing between float32 tensors, the
-    three broadcast together."""
-    cond, *values = inputs
-    for value in values:
-        if dtype_of(value) != np.float32:
-            raise OnnxImportError(f"Where choosing between {dtype_of(value)} tensors is not supported (only float32)")
-    on_true, on_false = (f32_operand(imp, v, node.input[k + 1]) for k, v in enumerate(values))
-    return [imp.b.select(bool_operand(imp, cond, node.input[0]), on_true, on_false, out_name(imp, node))]
 
 
 # --- sliding windows (Conv, pooling) -----------------------------------------------------------
@@ -1072,178 +863,6 @@ def cumsum(imp, node, inputs):
 
 # --- resizing ----------------------------------------------------------------------------------
 
-Coordinates = Callable[[np.ndarray, np.float32, int, int], np.ndarray]
-
-
-def _half_pixel(x: np.ndarray, scale: np.float32, out: int, size: int) -> np.ndarray:
-    return (x + np.float32(0.5)) / scale - np.float32(0.5)
-
-
-def _half_pixel_symmetric(x: np.ndarray, scale: np.float32, out: int, size: int) -> np.ndarray:
-    adjustment = np.float32(out) / (scale * np.float32(size))
-    offset = np.float32(size) / np.float32(2) * (np.float32(1) - adjustment)
-    return (np.float64(offset) + (x.astype(np.float64) + 0.5) / np.float64(scale) - 0.5).astype(np.float32)
-
-
-def _align_corners(x: np.ndarray, scale: np.float32, out: int, size: int) -> np.ndarray:
-    return np.zeros_like(x) if out == 1 else x * np.float32(size - 1) / np.float32(out - 1)
-
-
-RESIZE_COORDINATES: dict[str, Coordinates] = {
-    "half_pixel": _half_pixel,
-    "half_pixel_symmetric": _half_pixel_symmetric,
-    "pytorch_half_pixel": lambda x, scale, out, size: _half_pixel(x, scale, out, size) if out > 1 else np.zeros_like(x),
-    "align_corners": _align_corners,
-    "asymmetric": lambda x, scale, out, size: x / scale,
-    "tf_half_pixel_for_nn": lambda x, scale, out, size: (x + np.float32(0.5)) / scale,
-}
-"""``coordinate_transformation_mode`` -> the input coordinate of each output index ``x``
-along an axis of ``size`` resized to ``out`` by ``scale``, in float32 (half_pixel_symmetric's
-last steps in double) as onnxruntime computes it, so a nearest rounding ties where
-onnxruntime's does."""
-
-
-def _round_half_away(c: np.ndarray) -> np.ndarray:
-    return np.sign(c) * np.floor(np.abs(c) + np.float32(0.5))
-
-
-NEAREST_ROUNDINGS: dict[str, Callable[[np.ndarray, np.float32], np.ndarray]] = {
-    "round_prefer_floor": lambda c, scale: np.where(c - np.floor(c) == np.float32(0.5), np.floor(c), _round_half_away(c)),
-    "round_prefer_ceil": lambda c, scale: _round_half_away(c),
-    "floor": lambda c, scale: np.floor(c),
-    "ceil": lambda c, scale: np.ceil(c),
-    "simple": lambda c, scale: np.ceil(c) if scale < 1 else np.trunc(c),
-}
-"""``nearest_mode`` -> the input index a coordinate rounds to (clamped to the axis after);
-``simple`` is Upsample's and Resize 10's: truncation, up when downsampling."""
-
-
-@dataclass(frozen=True)
-class Resampling:
-    """How Resize or Upsample reads the input: ``mode`` nearest or linear, a
-    ``RESIZE_COORDINATES`` key and a ``NEAREST_ROUNDINGS`` key."""
-
-    mode: str
-    coordinates: str
-    nearest: str
-
-    def matrix(self, size: int, out: int, scale: np.float32) -> np.ndarray:
-        """The (out, size) matrix taking an axis of the input to the output's: one 1 per
-        row for nearest, the two neighbours' weights (coordinates clamped to the axis) for linear."""
-        source = RESIZE_COORDINATES[self.coordinates](np.arange(out, dtype=np.float32), scale, out, size)
-        weights = np.zeros((out, size), np.float32)
-        rows = np.arange(out)
-        if self.mode == "nearest":
-            weights[rows, np.clip(NEAREST_ROUNDINGS[self.nearest](source, scale), 0, size - 1).astype(np.int64)] = 1
-            return weights
-        source = np.clip(source, np.float32(0), np.float32(size - 1))
-        low = np.minimum(source.astype(np.int64), size - 1)
-        high = np.minimum(low + 1, size - 1)
-        np.add.at(weights, (rows, low), np.where(low == high, np.float32(0.5), np.abs(source - high.astype(np.float32))))
-        np.add.at(weights, (rows, high), np.where(low == high, np.float32(0.5), np.abs(source - low.astype(np.float32))))
-        return weights
-
-
-def resampling_of(imp: Importer, node: onnx.NodeProto) -> Resampling:
-    """The node's mode, coordinate transform and rounding; Upsample and Resize 10 map
-    output to input coordinates as ``x / scale`` and round the ``simple`` way."""
-    mode = text_attr(node, "mode", "nearest")
-    if mode not in ("nearest", "linear"):
-        raise OnnxImportError(f"{node.op_type} mode {mode!r} is not supported (nearest, linear)")
-    if node.op_type == "Upsample" or version(imp, node) < 11:
-        return Resampling(mode, "asymmetric", "simple")
-    coordinates = text_attr(node, "coordinate_transformation_mode", "half_pixel")
-    if coordinates not in RESIZE_COORDINATES:
-        raise OnnxImportError(f"Resize coordinate_transformation_mode {coordinates!r} is not supported ({', '.join(RESIZE_COORDINATES)})")
-    nearest = text_attr(node, "nearest_mode", "round_prefer_floor")
-    if nearest not in NEAREST_ROUNDINGS or nearest == "simple":
-        raise OnnxImportError(f"Resize nearest_mode {nearest!r} is not one of round_prefer_floor, round_prefer_ceil, floor, ceil")
-    if attr(node, "antialias", 0):
-        raise OnnxImportError("Resize antialias is not supported")
-    return Resampling(mode, coordinates, nearest)
-
-
-def resize_targets(imp: Importer, node: onnx.NodeProto, inputs: list, xs: Sequence[int]) -> tuple[list[np.float32], list[int]]:
-    """Each axis' scale and output size, from known ``scales`` (output ``floor(size * scale)``)
-    or ``sizes`` (scale ``out / size``), over ``axes`` (from 18, with
-    ``keep_aspect_ratio_policy`` for sizes); every other axis keeps its size."""
-    rank = len(xs)
-    if node.op_type == "Upsample" and version(imp, node) < 9:
-        given_scales, given_sizes = list(attr(node, "scales")), None
-    elif node.op_type == "Upsample" or version(imp, node) < 11:
-        given_scales, given_sizes = [float(v) for v in known(inputs[1], f"{node.op_type} scales", imp).reshape(-1)], None
-    else:
-        scales_in, sizes_in = optional_input(inputs, 2), optional_input(inputs, 3)
-        given_scales = [float(v) for v in known(scales_in, "Resize scales").reshape(-1)] if scales_in is not None else []
-        given_sizes = ints(sizes_in, "Resize sizes") if sizes_in is not None else None
-        if given_scales and given_sizes is not None:
-            raise OnnxImportError("Resize takes scales or sizes, not both")
-    axes = [normalize_axis(int(a), rank) for a in attr(node, "axes", range(rank))]
-    given = given_scales if given_sizes is None else given_sizes
-    if len(given) != len(axes):
-        raise OnnxImportError(f"{node.op_type} has {len(given)} {'scales' if given_sizes is None else 'sizes'} for {len(axes)} axes")
-    scales, sizes = [np.float32(1)] * rank, list(xs)
-    if given_sizes is None:
-        for axis, scale in zip(axes, given_scales):
-            scales[axis] = np.float32(scale)
-            sizes[axis] = int(np.float32(scale) * np.float32(xs[axis]))
-        return scales, sizes
-    policy = text_attr(node, "keep_aspect_ratio_policy", "stretch")
-    ratios = [np.float32(out) / np.float32(xs[axis]) for axis, out in zip(axes, given_sizes)]
-    if policy == "stretch":
-        for axis, out, ratio in zip(axes, given_sizes, ratios):
-            scales[axis], sizes[axis] = ratio, int(out)
-        return scales, sizes
-    if policy not in ("not_larger", "not_smaller"):
-        raise OnnxImportError(f"Resize keep_aspect_ratio_policy {policy!r} is not one of stretch, not_larger, not_smaller")
-    ratio = min(ratios) if policy == "not_larger" else max(ratios)
-    for axis in axes:
-        scales[axis], sizes[axis] = ratio, int(_round_half_away(ratio * np.float32(xs[axis])))
-    return scales, sizes
-
-
-def resize_axis(imp: Importer, x: SSAValue, axis: int, weights: np.ndarray, name: str) -> SSAValue:
-    """``x`` resized along ``axis`` by multiplying with the known (out, size) ``weights``,
-    the result named ``name``: the innermost axis as ``x @ weights.T``, any other as
-    ``weights @ x`` over ``x`` viewed as (before, size, after)."""
-    xs = imp.b.shape(x)
-    out_shape = (*xs[:axis], weights.shape[0], *xs[axis + 1 :])
-    hint = f"{name}_weights"
-    if axis == len(xs) - 1:
-        operands = [reshape(imp, x, (1, xs[0])) if len(xs) == 1 else x, imp.runtime(np.ascontiguousarray(weights.T), hint)]
-    else:
-        viewed = x if axis == len(xs) - 2 else reshape(imp, x, (int(np.prod(xs[:axis])), xs[axis], int(np.prod(xs[axis + 1 :]))))
-        operands = [imp.runtime(weights, hint), viewed]
-    if len(xs) >= 2 and axis >= len(xs) - 2:
-        return make(imp, nc.MatmulOp, operands, {}, name)
-    return reshape(imp, make(imp, nc.MatmulOp, operands, {}, imp.name(f"{name}_rows")), out_shape, name)
-
-
-def resize(imp, node, inputs):
-    """Resize and Upsample with known scales or sizes, as onnxruntime runs them: the input
-    itself when the output has its shape, else one matmul with a known interpolation matrix
-    per axis whose scale is not 1 (exact for nearest, whose rows hold a single 1, on finite
-    inputs: an infinity or NaN would spread along its row; linear along the two innermost
-    axes of a rank 2 to 5 input, one after the other)."""
-    x = f32_operand(imp, inputs[0], node.input[0])
-    xs = imp.b.shape(x)
-    sampling = resampling_of(imp, node)
-    scales, sizes = resize_targets(imp, node, inputs, xs)
-    if 0 in sizes:
-        raise OnnxImportError(f"{node.op_type} to the empty shape {sizes} is not supported")
-    if min(sizes) < 0:
-        raise OnnxImportError(f"{node.op_type} to the shape {sizes} is not supported (every size must be positive)")
-    moved = [] if tuple(sizes) == tuple(xs) else [axis for axis, scale in enumerate(scales) if scale != 1]
-    if sampling.mode == "linear" and not 2 <= len(xs) <= 5:
-        raise OnnxImportError(f"{node.op_type} linear of a rank-{len(xs)} input is not supported (ranks 2 to 5)")
-    if sampling.mode == "linear" and moved and min(moved) < len(xs) - 2:
-        raise OnnxImportError(f"{node.op_type} linear along axes {moved} is not supported (only the two innermost axes)")
-    name = out_name(imp, node)
-    for axis in reversed(moved):
-        weights = sampling.matrix(xs[axis], sizes[axis], scales[axis])
-        x = resize_axis(imp, x, axis, weights, name if axis == moved[0] else imp.name(f"{name}_axis{axis}"))
-    return [x]
-
 def softmax_along(imp, x: SSAValue, axis: int, name: str) -> SSAValue:
     return make(imp, nc.SoftmaxOp, [x], {"axis": IntegerAttr(axis, i64)}, name)
 
@@ -1417,242 +1036,6 @@ def lp_normalization(imp, node, inputs):
 
 
 # --- data movement --------------------------------------------------------------------------
-
-
-def concat(imp, node, inputs):
-    values = [v for v in inputs if isinstance(v, SSAValue) or (v is not None and v.size > 0)]
-    operands = [f32_operand(imp, v, f"{node.output[0]}_part") for v in values]
-    rank = len(imp.b.shape(operands[0]))
-    axis = normalize_axis(attr(node, "axis"), rank)
-    if len(operands) == 1:
-        return [operands[0]]
-    return [make(imp, nc.ConcatOp, operands, {"axis": IntegerAttr(axis, i64)}, out_name(imp, node))]
-
-
-def repeat(imp: Importer, x: SSAValue, repeats: Sequence[int], name: str) -> SSAValue:
-    """``x`` concatenated with itself ``repeats[axis]`` (positive) times along each axis; the
-    last concatenation is named ``name``."""
-    tiled = [axis for axis, r in enumerate(repeats) if r > 1]
-    for axis in tiled:
-        x = make(imp, nc.ConcatOp, [x] * repeats[axis], {"axis": IntegerAttr(axis, i64)}, name if axis == tiled[-1] else None)
-    return x
-
-
-def tile(imp, node, inputs):
-    """Tile with known repeats: the input concatenated with itself along each repeated axis."""
-    x = f32_operand(imp, inputs[0], node.input[0])
-    repeats = ints(inputs[1], "Tile repeats", imp)
-    rank = len(imp.b.shape(x))
-    if len(repeats) != rank or any(r < 1 for r in repeats):
-        raise OnnxImportError(f"Tile repeats {repeats} must be {rank} positive counts, one per axis of the input")
-    return [repeat(imp, x, repeats, out_name(imp, node))]
-
-
-def expand(imp, node, inputs):
-    """Expand to a known shape, broadcast with the input's both ways as ONNX defines it: the
-    input gets the result's rank, then each of its size-1 axes is repeated to the result's size."""
-    x = f32_operand(imp, inputs[0], node.input[0])
-    xs, shape = imp.b.shape(x), ints(inputs[1], "Expand shape", imp)
-    try:
-        out = broadcast(xs, shape)
-    except ValueError:
-        raise OnnxImportError(f"Expand of shape {list(xs)} to {shape}: the shapes do not broadcast") from None
-    if 0 in out:
-        raise OnnxImportError(f"Expand to an empty shape {list(out)} is not supported")
-    name = out_name(imp, node)
-    x = reshape(imp, x, (1,) * (len(out) - len(xs)) + tuple(xs), imp.name(f"{name}_ranked"))
-    return [repeat(imp, x, [size // d for size, d in zip(out, imp.b.shape(x))], name)]
-
-
-def rearrange(imp: Importer, x: SSAValue, split: Sequence[int], perm: Sequence[int], shape: Sequence[int], name: str) -> SSAValue:
-    """``x`` reshaped to ``split``, transposed by ``perm`` and reshaped to ``shape`` (named ``name``)."""
-    parts = reshape(imp, x, split, imp.name(f"{name}_split"))
-    moved = make(imp, nc.TransposeOp, [parts], {"perm": nc.i64_array(perm)}, imp.name(f"{name}_moved"))
-    return reshape(imp, moved, shape, name)
-
-
-def block_input(imp: Importer, node: onnx.NodeProto, inputs: list) -> tuple[SSAValue, int]:
-    """DepthToSpace's or SpaceToDepth's (N, C, H, W) input and its positive blocksize."""
-    x = f32_operand(imp, inputs[0], node.input[0])
-    rank, blocksize = len(imp.b.shape(x)), attr(node, "blocksize")
-    if rank != 4:
-        raise OnnxImportError(f"{node.op_type} needs an input (N, C, H, W) of rank 4, not {rank}")
-    if blocksize < 1:
-        raise OnnxImportError(f"{node.op_type} blocksize {blocksize} must be positive")
-    return x, blocksize
-
-
-DEPTH_TO_SPACE_MODES = ("DCR", "CRD")
-
-
-def depth_to_space(imp, node, inputs):
-    """DepthToSpace: (N, C, H, W) to (N, C / b², H b, W b). In DCR mode (the default) the
-    block offsets come from the outer channel positions, in CRD mode from the inner ones."""
-    x, b = block_input(imp, node, inputs)
-    n, c, h, w = imp.b.shape(x)
-    mode = text_attr(node, "mode", "DCR")
-    if mode not in DEPTH_TO_SPACE_MODES:
-        raise OnnxImportError(f"DepthToSpace mode {mode!r} is not one of {', '.join(DEPTH_TO_SPACE_MODES)}")
-    if c % (b * b):
-        raise OnnxImportError(f"DepthToSpace blocksize {b}: {c} channels are not a multiple of {b * b}")
-    depth = c // (b * b)
-    split, perm = ((n, b, b, depth, h, w), (0, 3, 4, 1, 5, 2)) if mode == "DCR" else ((n, depth, b, b, h, w), (0, 1, 4, 2, 5, 3))
-    return [rearrange(imp, x, split, perm, (n, depth, h * b, w * b), out_name(imp, node))]
-
-
-def space_to_depth(imp, node, inputs):
-    """SpaceToDepth: (N, C, H, W) to (N, C b², H / b, W / b), the block offsets outermost in
-    the channels (the inverse of DepthToSpace's DCR mode)."""
-    x, b = block_input(imp, node, inputs)
-    n, c, h, w = imp.b.shape(x)
-    if h % b or w % b:
-        raise OnnxImportError(f"SpaceToDepth blocksize {b} does not divide the height {h} and width {w}")
-    split = (n, c, h // b, b, w // b, b)
-    return [rearrange(imp, x, split, (0, 3, 5, 1, 2, 4), (n, c * b * b, h // b, w // b), out_name(imp, node))]
-
-
-def transpose(imp, node, inputs):
-    x = inputs[0]
-    rank = len(imp.b.shape(x))
-    perm = list(attr(node, "perm", list(reversed(range(rank)))))
-    if perm == list(range(rank)):
-        return [x]
-    return [make(imp, nc.TransposeOp, [x], {"perm": nc.i64_array(perm)}, out_name(imp, node))]
-
-
-def reshape_op(imp, node, inputs):
-    x = inputs[0]
-    xs = imp.b.shape(x)
-    dims = ints(inputs[1], "Reshape shape", imp)
-    if not attr(node, "allowzero", 0):
-        beyond = [k for k in range(len(xs), len(dims)) if dims[k] == 0]
-        if beyond:
-            raise OnnxImportError(f"Reshape shape {dims} copies dimension {beyond[0]} of an input of rank {len(xs)}")
-        dims = [xs[k] if d == 0 else d for k, d in enumerate(dims)]
-    return [reshape(imp, x, dims, out_name(imp, node))]
-
-
-def flatten(imp, node, inputs):
-    xs = imp.b.shape(inputs[0])
-    axis = attr(node, "axis", 1)  # in [-rank, rank]: a negative axis counts from the rank
-    axis = normalize_axis(axis, len(xs)) if axis < 0 else normalize_axis(axis, len(xs) + 1)
-    return [reshape(imp, inputs[0], (int(np.prod(xs[:axis])), int(np.prod(xs[axis:]))), out_name(imp, node))]
-
-
-def _axes(node: onnx.NodeProto, inputs: list, rank: int) -> list[int] | None:
-    axes = attr(node, "axes")
-    if axes is None and len(inputs) > 1 and inputs[1] is not None:
-        axes = ints(inputs[1], f"{node.op_type} axes")
-    return None if axes is None else sorted(normalize_axis(int(a), rank) for a in axes)
-
-
-def squeeze(imp, node, inputs):
-    xs = imp.b.shape(inputs[0])
-    axes = _axes(node, inputs, len(xs))
-    axes = [k for k, d in enumerate(xs) if d == 1] if axes is None else axes
-    if any(xs[a] != 1 for a in axes):
-        raise OnnxImportError(f"Squeeze of axes {axes} of shape {list(xs)}: not all have size 1")
-    return [reshape(imp, inputs[0], [d for k, d in enumerate(xs) if k not in axes], out_name(imp, node))]
-
-
-def unsqueeze(imp, node, inputs):
-    xs = list(imp.b.shape(inputs[0]))
-    raw = attr(node, "axes")
-    raw = ints(inputs[1], "Unsqueeze axes", imp) if raw is None else list(raw)
-    for a in sorted(normalize_axis(int(a), len(xs) + len(raw)) for a in raw):
-        xs.insert(a, 1)
-    return [reshape(imp, inputs[0], xs, out_name(imp, node))]
-
-
-def slice_op(imp, node, inputs):
-    """Before version 10, starts, ends and axes are attributes; from 10 on, inputs (with steps)."""
-    x = inputs[0]
-    rank = len(imp.b.shape(x))
-    if version(imp, node) < 10:
-        starts, ends = list(attr(node, "starts")), list(attr(node, "ends"))
-        axes, steps = list(attr(node, "axes", range(len(starts)))), [1] * len(starts)
-    else:
-        starts, ends = ints(inputs[1], "Slice starts", imp), ints(inputs[2], "Slice ends", imp)
-        axes = ints(inputs[3], "Slice axes", imp) if optional_input(inputs, 3) is not None else list(range(len(starts)))
-        steps = ints(inputs[4], "Slice steps", imp) if optional_input(inputs, 4) is not None else [1] * len(starts)
-    axes = [normalize_axis(a, rank) for a in axes]
-    return [imp.b.slice(x, starts, ends, axes, steps, name=out_name(imp, node))]
-
-
-def split(imp, node, inputs):
-    x = inputs[0]
-    xs = imp.b.shape(x)
-    axis = normalize_axis(attr(node, "axis", 0), len(xs))
-    sizes = ints(inputs[1], "Split sizes", imp) if len(inputs) > 1 and inputs[1] is not None else attr(node, "split")
-    if sizes is None:
-        n = attr(node, "num_outputs", len(node.output))
-        chunk = -(-xs[axis] // n)
-        sizes = [min(chunk, xs[axis] - k * chunk) for k in range(n)]
-    results, start = [], 0
-    for k, size in enumerate(sizes):
-        results.append(imp.b.slice(x, [start], [start + size], [axis], [1], name=out_name(imp, node, k)))
-        start += size
-    return results
-
-
-def gather(imp, node, inputs):
-    """Gather along ``axis``: run-time indices, or any into data that is not float (which
-    ``nn.concat`` does not join), as ``nn.gather``; known ones as slices of the data joined
-    along the axis."""
-    if isinstance(inputs[1], SSAValue) or dtype_of(inputs[0]).kind != "f":
-        return [indexed_read(imp, node, inputs, nc.GatherOp)]
-    x, index = inputs[0], inputs[1]
-    xs = imp.b.shape(x)
-    axis = normalize_axis(attr(node, "axis", 0), len(xs))
-    flat = [int(i) + (xs[axis] if i < 0 else 0) for i in index.reshape(-1)]
-    name = out_name(imp, node)
-    parts = [imp.b.slice(x, [i], [i + 1], [axis], [1], name=imp.name(f"{name}_{i}")) for i in flat]
-    joined = parts[0] if len(parts) == 1 else make(imp, nc.ConcatOp, parts, {"axis": IntegerAttr(axis, i64)}, imp.name(f"{name}_all"))
-    return [reshape(imp, joined, (*xs[:axis], *index.shape, *xs[axis + 1 :]), name)]
-
-
-def gather_elements(imp, node, inputs):
-    """GatherElements along ``axis`` (default 0), its indices run-time or known."""
-    return [indexed_read(imp, node, inputs, nc.GatherElementsOp)]
-
-
-def indexed_read(imp: Importer, node: onnx.NodeProto, inputs: list, cls: type[nc.IndexedReadOp]) -> SSAValue:
-    """``cls`` reading ``inputs[0]`` at ``inputs[1]`` along the node's ``axis`` (default 0);
-    known operands become constants or weights (float data as f32, as every float tensor)."""
-    data, indices = (imp.runtime(v, node.input[k]) for k, v in enumerate(inputs[:2]))
-    props = {"axis": IntegerAttr(attr(node, "axis", 0), i64)}
-    return make(imp, cls, [data, indices], props, out_name(imp, node))
-
-
-def top_k(imp, node, inputs):
-    """TopK with a known k (an attribute before version 10, an input of one value from it):
-    Indices as ``nn.top_k``, Values the input gathered there. ``largest`` and ``sorted`` exist
-    from 11; unsorted results, whose order ONNX leaves open, come sorted too."""
-    x = f32_operand(imp, inputs[0], node.input[0])
-    k = [attr(node, "k")] if version(imp, node) < 10 else ints(inputs[1], "TopK K", imp)
-    if len(k) != 1:
-        raise OnnxImportError(f"TopK K {k} must hold one value")
-    axis = IntegerAttr(attr(node, "axis", -1), i64)
-    props = {"k": IntegerAttr(k[0], i64), "axis": axis, "largest": BoolAttr.from_bool(bool(attr(node, "largest", 1)))}
-    values_name, indices_name = out_name(imp, node, 0), out_name(imp, node, 1)
-    indices = make(imp, nc.TopKOp, [x], props, indices_name)
-    return [make(imp, nc.GatherElementsOp, [x, indices], {"axis": axis}, values_name), indices]
-
-
-def pad(imp, node, inputs):
-    x = f32_operand(imp, inputs[0], node.input[0])
-    rank = len(imp.b.shape(x))
-    pads = ints(inputs[1], "Pad pads", imp) if len(inputs) > 1 and inputs[1] is not None else list(attr(node, "pads"))
-    value = float(known(inputs[2], "Pad value", imp)) if len(inputs) > 2 and inputs[2] is not None else float(attr(node, "value", 0.0))
-    if len(inputs) > 3 and inputs[3] is not None:
-        axes = [normalize_axis(a, rank) for a in ints(inputs[3], "Pad axes", imp)]
-        full = [0] * (2 * rank)
-        for k, a in enumerate(axes):
-            full[a], full[rank + a] = pads[k], pads[len(axes) + k]
-        pads = full
-    mode = attr(node, "mode", b"constant")
-    mode = mode.decode() if isinstance(mode, bytes) else mode
-    return [imp.b.pad(x, pads, mode=mode, value=value, name=out_name(imp, node))]
 
 
 # --- recurrent ------------------------------------------------------------------------------
