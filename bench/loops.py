@@ -82,7 +82,7 @@ def lstm_kws(work: Path) -> Subject:
     import onnx
     from onnx import TensorProto, helper, numpy_helper
 
-    from cfmem.importers.onnx.entry import onnx_importer
+    from cfmem.importers.onnx import onnx_importer
     from cfmem.importers.onnx.reference import onnxruntime_outputs
 
     steps, features, hidden, classes = 25, 40, 64, 12
@@ -122,7 +122,7 @@ def onnx_while(work: Path) -> Subject:
     import onnx
     from onnx import TensorProto, helper, numpy_helper
 
-    from cfmem.importers.onnx.entry import onnx_importer
+    from cfmem.importers.onnx import onnx_importer
     from cfmem.importers.onnx.reference import onnxruntime_outputs
 
     width = 64

@@ -11,7 +11,7 @@ from onnx import TensorProto as T
 from onnx import helper as h
 from onnx import numpy_helper as nh
 
-from cfmem.importers.onnx.entry import onnx_importer
+from cfmem.importers.onnx import onnx_importer
 from cfmem.importers.onnx.qdq import fuse_qdq
 from cfmem.interp.golden import run_function
 

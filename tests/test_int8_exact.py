@@ -31,7 +31,7 @@ from onnx import numpy_helper as nh  # noqa: E402
 from test_lower_to_linalg import flat_form, needs_mlir, to_linalg  # noqa: E402
 
 from cfmem.differential import run_mlir  # noqa: E402
-from cfmem.importers.onnx.entry import onnx_importer  # noqa: E402
+from cfmem.importers.onnx import onnx_importer  # noqa: E402
 from cfmem.importers.onnx.reference import onnxruntime_outputs, onnxruntime_runs  # noqa: E402
 from cfmem.interp.flat import run_flat  # noqa: E402
 from cfmem.interp.golden import run_function  # noqa: E402
@@ -329,7 +329,7 @@ def test_image_calibrated_mobilenet_v2_is_bit_exact_on_eight_image_crops(tmp_pat
     """The zoo's mobilenet_v2 quantized by onnxruntime with calibration on photographs, run on
     eight other crops: every output element of the reference interpreter and of the checked
     flat form equals onnxruntime's (bench/int8_exact.py measures every int8 zoo model so)."""
-    from cfmem.importers.onnx.entry import import_onnx
+    from cfmem.importers.onnx import import_onnx
     from cfmem.pipeline import lower_model
     from cfmem.testing import onnx_models, zoo
 

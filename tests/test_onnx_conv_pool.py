@@ -22,8 +22,7 @@ from onnx import helper as h  # noqa: E402
 from onnx import numpy_helper as nh  # noqa: E402
 from onnx.reference import ReferenceEvaluator  # noqa: E402
 
-from cfmem.importers.onnx.core import OnnxImportError  # noqa: E402
-from cfmem.importers.onnx.entry import onnx_importer  # noqa: E402
+from cfmem.importers.onnx import OnnxImportError, onnx_importer  # noqa: E402
 from cfmem.importers.onnx.reference import max_abs_error, onnxruntime_outputs  # noqa: E402
 from cfmem.interp.flat import run_flat  # noqa: E402
 from cfmem.interp.golden import run_function  # noqa: E402

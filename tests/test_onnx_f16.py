@@ -27,8 +27,8 @@ from test_onnx_ops_mapping import refusal, three_runs  # noqa: E402
 
 from cfmem.dialects import nn_dma  # noqa: E402
 from cfmem.dialects.types import tensor_bytes  # noqa: E402
-from cfmem.importers.onnx.entry import onnx_importer  # noqa: E402
-from cfmem.importers.onnx_ops import FLOAT16_OPS, FLOAT16_VIA_FLOAT32  # noqa: E402
+from cfmem.importers.onnx import onnx_importer  # noqa: E402
+from cfmem.importers.onnx.registry import FLOAT16_OPS, FLOAT16_VIA_FLOAT32  # noqa: E402
 from cfmem.passes.liveness import analyze_function  # noqa: E402
 from cfmem.passes.plan_memory import BOUND_ATTR  # noqa: E402
 from cfmem.passes.stored_plan import declared_aliases  # noqa: E402

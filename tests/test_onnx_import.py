@@ -15,9 +15,7 @@ from onnx import TensorProto as T  # noqa: E402
 from onnx import helper as h  # noqa: E402
 from onnx import numpy_helper as nh  # noqa: E402
 
-from cfmem.importers.onnx import core  # noqa: E402
-from cfmem.importers.onnx.core import OnnxImportError  # noqa: E402
-from cfmem.importers.onnx.entry import import_onnx, onnx_importer, parse_value_spec  # noqa: E402
+from cfmem.importers.onnx import OnnxImportError, core, import_onnx, onnx_importer, parse_value_spec  # noqa: E402
 from cfmem.importers.onnx.reference import cfmem_inputs, max_abs_error, onnxruntime_outputs  # noqa: E402
 from cfmem.interp.flat import run_flat  # noqa: E402
 from cfmem.interp.golden import run_function  # noqa: E402

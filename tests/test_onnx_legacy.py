@@ -9,8 +9,7 @@ import onnx
 import pytest
 from onnx import TensorProto, helper, numpy_helper
 
-from cfmem.importers.onnx.core import OnnxImportError, load_onnx
-from cfmem.importers.onnx.entry import onnx_importer
+from cfmem.importers.onnx import OnnxImportError, load_onnx, onnx_importer
 from cfmem.interp.golden import run_function
 
 

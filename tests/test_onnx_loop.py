@@ -20,7 +20,7 @@ from test_onnx_ops_mapping import refusal  # noqa: E402
 
 from cfmem.dialects.nn_control import LoopOp  # noqa: E402
 from cfmem.dialects.nn_dma import DmaStartOp  # noqa: E402
-from cfmem.importers.onnx.entry import onnx_importer  # noqa: E402
+from cfmem.importers.onnx import onnx_importer  # noqa: E402
 from cfmem.importers.onnx.reference import max_abs_error, onnxruntime_outputs  # noqa: E402
 from cfmem.interp.flat import run_flat  # noqa: E402
 from cfmem.interp.golden import run_function  # noqa: E402

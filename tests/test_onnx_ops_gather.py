@@ -24,8 +24,8 @@ from test_onnx_ops_mapping import refusal, three_runs, unchecked_model  # noqa: 
 
 from cfmem.builder import GraphBuilder  # noqa: E402
 from cfmem.dialects import nn_compute as nc  # noqa: E402
-from cfmem.importers.onnx.entry import onnx_importer  # noqa: E402
-from cfmem.importers.onnx_opsets import OPERATOR_VERSIONS  # noqa: E402
+from cfmem.importers.onnx import onnx_importer  # noqa: E402
+from cfmem.importers.onnx.registry import OPERATOR_VERSIONS  # noqa: E402
 
 SETTINGS = settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 DATA = st.floats(-8, 8, width=32)

@@ -18,9 +18,7 @@ from onnx import numpy_helper as nh  # noqa: E402
 from test_onnx_conv_pool import Node, pool  # noqa: E402
 from test_onnx_opsets import Case, model_of, with_known  # noqa: E402
 
-from cfmem.importers.onnx import core  # noqa: E402
-from cfmem.importers.onnx.core import Importer, OnnxImportError, ssa_name  # noqa: E402
-from cfmem.importers.onnx.entry import onnx_importer  # noqa: E402
+from cfmem.importers.onnx import Importer, OnnxImportError, core, onnx_importer  # noqa: E402
 from cfmem.importers.onnx.reference import max_abs_error, onnxruntime_outputs  # noqa: E402
 from cfmem.interp.footprint import format_bytes  # noqa: E402
 from cfmem.interp.flat import run_flat  # noqa: E402

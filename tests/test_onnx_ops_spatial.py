@@ -18,9 +18,8 @@ from onnx import helper as h  # noqa: E402
 from onnx import numpy_helper as nh  # noqa: E402
 from test_onnx_ops_mapping import three_runs  # noqa: E402
 
-from cfmem.importers.onnx.core import OnnxImportError  # noqa: E402
-from cfmem.importers.onnx.entry import onnx_importer  # noqa: E402
-from cfmem.importers.onnx_opsets import OPERATOR_VERSIONS  # noqa: E402
+from cfmem.importers.onnx import OnnxImportError, onnx_importer  # noqa: E402
+from cfmem.importers.onnx.registry import OPERATOR_VERSIONS  # noqa: E402
 from cfmem.importers.onnx.reference import onnxruntime_outputs  # noqa: E402
 
 OLDEST_OPSET = 7

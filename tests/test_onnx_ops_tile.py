@@ -16,8 +16,7 @@ from onnx import helper as h  # noqa: E402
 from onnx import numpy_helper as nh  # noqa: E402
 from test_onnx_ops_mapping import three_runs  # noqa: E402
 
-from cfmem.importers.onnx.core import OnnxImportError  # noqa: E402
-from cfmem.importers.onnx.entry import onnx_importer  # noqa: E402
+from cfmem.importers.onnx import OnnxImportError, onnx_importer  # noqa: E402
 
 
 def tile_model(shape, repeats, opset: int) -> onnx.ModelProto:

@@ -14,11 +14,9 @@ from onnx import TensorProto as T  # noqa: E402
 from onnx import helper as h  # noqa: E402
 from onnx import numpy_helper as nh  # noqa: E402
 
-from cfmem.importers import onnx_ops  # noqa: E402
-from cfmem.importers.onnx.core import OnnxImportError  # noqa: E402
-from cfmem.importers.onnx.entry import onnx_importer  # noqa: E402
+from cfmem.importers.onnx import OnnxImportError, onnx_importer, registry  # noqa: E402
 from cfmem.importers.onnx.helpers import operator_version  # noqa: E402
-from cfmem.importers.onnx_opsets import OPERATOR_VERSIONS  # noqa: E402
+from cfmem.importers.onnx.registry import OPERATOR_VERSIONS  # noqa: E402
 from cfmem.importers.onnx.reference import max_abs_error, onnxruntime_outputs  # noqa: E402
 from cfmem.interp.golden import run_function  # noqa: E402
 
@@ -410,9 +408,9 @@ def versions() -> list[tuple[str, int]]:
 
 
 def test_every_handled_op_has_a_version_table_entry_and_a_case():
-    from cfmem.importers.onnx_sequences import SEQUENCE_OPS
+    from cfmem.importers.onnx.sequences import SEQUENCE_OPS
 
-    default_domain = set(onnx_ops.HANDLERS) - set(onnx_ops.MICROSOFT_OPS)
+    default_domain = set(registry.HANDLERS) - set(registry.MICROSOFT_OPS)
     assert default_domain | {"If", "Loop", "Scan", *SEQUENCE_OPS} == set(OPERATOR_VERSIONS) == set(CASES)
 
 

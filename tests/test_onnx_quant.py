@@ -25,7 +25,7 @@ from onnx import helper as h  # noqa: E402
 from onnx import numpy_helper as nh  # noqa: E402
 from test_onnx_ops_mapping import refusal, three_runs  # noqa: E402
 
-from cfmem.importers.onnx.entry import onnx_importer  # noqa: E402
+from cfmem.importers.onnx import onnx_importer  # noqa: E402
 from cfmem.importers.onnx.reference import onnxruntime_outputs  # noqa: E402
 from cfmem.pipeline import lower_model  # noqa: E402
 

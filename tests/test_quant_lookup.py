@@ -137,7 +137,7 @@ def test_the_importer_fuses_what_onnxruntimes_quantizer_leaves_in_float():
     from onnx import helper as h
     from onnx import numpy_helper as nh
 
-    from cfmem.importers.onnx.entry import onnx_importer
+    from cfmem.importers.onnx import onnx_importer
 
     nodes = [h.make_node("DequantizeLinear", ["q", "s", "z"], ["x"]), h.make_node("HardSigmoid", ["x"], ["hs"]),
              h.make_node("QuantizeLinear", ["hs", "s2", "z"], ["y"])]  # fmt: skip

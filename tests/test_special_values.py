@@ -26,7 +26,7 @@ from test_onnx_ops_mapping import cfmem_runs  # noqa: E402
 
 from cfmem.differential import run_mlir  # noqa: E402
 from cfmem.importers.onnx.reference import onnxruntime_outputs  # noqa: E402
-from cfmem.importers.onnx.entry import onnx_importer  # noqa: E402
+from cfmem.importers.onnx import onnx_importer  # noqa: E402
 from cfmem.mlir_check.prepare import prepare_for_jit  # noqa: E402
 from cfmem.pipeline import lower_model  # noqa: E402
 

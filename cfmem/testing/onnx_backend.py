@@ -116,8 +116,7 @@ def run_case(case: Case, work: Path) -> Outcome:
     module docstring); files go to ``work``."""
     from cfmem.builder import GraphBuildError
     from cfmem.errors import CfmemError
-    from cfmem.importers.onnx.core import OnnxImportError
-    from cfmem.importers.onnx.entry import import_onnx
+    from cfmem.importers.onnx import OnnxImportError, import_onnx
     from cfmem.importers.onnx.reference import cfmem_inputs
     from cfmem.interp.flat import run_flat
     from cfmem.interp.golden import run_function

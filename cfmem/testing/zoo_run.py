@@ -25,8 +25,7 @@ import onnx
 from onnx import numpy_helper
 
 from cfmem.dma.timing import Chip
-from cfmem.importers.onnx.core import OnnxImportError
-from cfmem.importers.onnx.entry import import_onnx
+from cfmem.importers.onnx import OnnxImportError, import_onnx
 from cfmem.importers.onnx.qdq import fuse_qdq, has_qdq
 from cfmem.importers.onnx.reference import cfmem_inputs, max_abs_error, onnxruntime_runs
 from cfmem.interp.flat import run_flat

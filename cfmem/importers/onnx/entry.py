@@ -3,8 +3,9 @@ the registry's handlers (``onnx_importer``), and the parsing of the import comma
 ``--input-shape``, ``--dim`` and ``--input-value`` specs.
 
 This module sits above the core (:mod:`cfmem.importers.onnx.core`) and the registry of op
-handlers, which it joins: the core takes the registry's ``translate`` as an argument, so
-neither imports the other.
+handlers (:mod:`cfmem.importers.onnx.registry`), and joins them: the core is given the
+registry's ``translate`` as an argument, so it does not import the registry, which imports
+the core as every handler module does.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from pathlib import Path
 import onnx
 
 from cfmem.importers.onnx.core import ImportedModel, Importer, InputValue, OnnxImportError, load_onnx
-from cfmem.importers.onnx_ops import translate
+from cfmem.importers.onnx.registry import translate
 
 
 def onnx_importer(model: onnx.ModelProto, blob_file: str, func_name: str = "main", recurrence: str = "unroll") -> Importer:
