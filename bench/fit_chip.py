@@ -266,8 +266,8 @@ def example_subjects() -> list[Subject]:
 
 def zoo_subject(name: str, group: str, work: Path) -> Subject:
     """A zoo model imported the way cfmem.testing.zoo_run does, with the zoo's input sets."""
-    from cfmem.importers.onnx_import import import_onnx
-    from cfmem.importers.onnx_reference import cfmem_inputs
+    from cfmem.importers.onnx import import_onnx
+    from cfmem.importers.onnx.reference import cfmem_inputs
     from cfmem.testing import zoo
     from cfmem.testing.zoo_run import BLOB
 

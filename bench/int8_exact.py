@@ -19,9 +19,9 @@ import onnx
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _common import each_in_work_dir, machine_section, md_table  # noqa: E402
 
-from cfmem.importers.onnx_import import import_onnx  # noqa: E402
-from cfmem.importers.onnx_qdq import fuse_qdq, has_qdq  # noqa: E402
-from cfmem.importers.onnx_reference import max_abs_error, onnxruntime_runs  # noqa: E402
+from cfmem.importers.onnx import import_onnx  # noqa: E402
+from cfmem.importers.onnx.qdq import fuse_qdq, has_qdq  # noqa: E402
+from cfmem.importers.onnx.reference import max_abs_error, onnxruntime_runs  # noqa: E402
 from cfmem.interp.flat import run_flat  # noqa: E402
 from cfmem.interp.golden import run_function  # noqa: E402
 from cfmem.pipeline import lower_model  # noqa: E402

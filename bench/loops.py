@@ -82,8 +82,8 @@ def lstm_kws(work: Path) -> Subject:
     import onnx
     from onnx import TensorProto, helper, numpy_helper
 
-    from cfmem.importers.onnx_import import Importer
-    from cfmem.importers.onnx_reference import onnxruntime_outputs
+    from cfmem.importers.onnx import onnx_importer
+    from cfmem.importers.onnx.reference import onnxruntime_outputs
 
     steps, features, hidden, classes = 25, 40, 64, 12
     rng = np.random.default_rng(7)
@@ -105,7 +105,7 @@ def lstm_kws(work: Path) -> Subject:
         [helper.make_tensor_value_info("probs", TensorProto.FLOAT, [1, classes])], inits)
     path = work / "lstm_kws.onnx"
     onnx.save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)], ir_version=8), str(path))
-    imported = Importer(onnx.load(str(path)), "lstm_kws.weights.bin", recurrence="loop").import_graph({}, {})
+    imported = onnx_importer(onnx.load(str(path)), "lstm_kws.weights.bin", recurrence="loop").import_graph({}, {})
     (work / "lstm_kws.weights.bin").write_bytes(imported.blob)
 
     def candidates() -> Iterator[dict[str, np.ndarray]]:
@@ -122,8 +122,8 @@ def onnx_while(work: Path) -> Subject:
     import onnx
     from onnx import TensorProto, helper, numpy_helper
 
-    from cfmem.importers.onnx_import import Importer
-    from cfmem.importers.onnx_reference import onnxruntime_outputs
+    from cfmem.importers.onnx import onnx_importer
+    from cfmem.importers.onnx.reference import onnxruntime_outputs
 
     width = 64
     rng = np.random.default_rng(11)
@@ -144,7 +144,7 @@ def onnx_while(work: Path) -> Subject:
                               [state("y", TensorProto.FLOAT, [1, width])], [w, limit, half])
     path = work / "onnx_while.onnx"
     onnx.save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)], ir_version=8), str(path))
-    imported = Importer(onnx.load(str(path)), "onnx_while.weights.bin").import_graph({}, {})
+    imported = onnx_importer(onnx.load(str(path)), "onnx_while.weights.bin").import_graph({}, {})
     (work / "onnx_while.weights.bin").write_bytes(imported.blob)
 
     def candidates() -> Iterator[dict[str, np.ndarray]]:

@@ -22,8 +22,8 @@ from pathlib import Path
 import numpy as np
 
 from cfmem.dma.timing import Chip
-from cfmem.importers.onnx_import import import_onnx
-from cfmem.importers.onnx_reference import cfmem_inputs, max_abs_error, onnxruntime_outputs, onnxruntime_session
+from cfmem.importers.onnx import import_onnx
+from cfmem.importers.onnx.reference import cfmem_inputs, max_abs_error, onnxruntime_outputs, onnxruntime_session
 from cfmem.interp.flat import FlatInterpreter, run_flat
 from cfmem.interp.golden import GoldenInterpreter, find_function, run_function
 from cfmem.pipeline import lower_model

@@ -131,7 +131,7 @@ def input_args(name: str, work: Path) -> list[str]:
     ``work/inputs.npz``), or seeded random ones for the light models."""
     if name not in ZOO:
         return ["--seed", str(SEED)]
-    from cfmem.importers.onnx_reference import cfmem_inputs
+    from cfmem.importers.onnx.reference import cfmem_inputs
     from cfmem.testing import zoo
 
     feeds = cfmem_inputs(zoo.zoo_model(name).feeds()[0], {})

@@ -89,7 +89,7 @@ class ModelLines:
 
 
 def light_subject(name: str, work: Path) -> Subject:
-    from cfmem.importers.onnx_import import import_onnx
+    from cfmem.importers.onnx import import_onnx
     from cfmem.interp.golden import find_function, random_inputs
     from cfmem.testing.zoo_run import BLOB
 

@@ -103,7 +103,7 @@ def backend_digests() -> dict[str, str]:
     """``{case label: digest of its imported module and blob}`` for every backend model that
     imports with its first data set's shapes (refusals give their message's digest)."""
     from cfmem.errors import CfmemError
-    from cfmem.importers.onnx_import import OnnxImportError, import_onnx
+    from cfmem.importers.onnx import OnnxImportError, import_onnx
     from cfmem.testing.onnx_backend import BLOB, cases, data_sets
 
     found = {}

@@ -213,8 +213,8 @@ def test_examples_never_need_more_with_aliases_and_run_bit_identically(name, sha
 
 
 def imported_models():
-    from cfmem.importers.onnx_import import import_onnx
-    from cfmem.importers.onnx_reference import cfmem_inputs
+    from cfmem.importers.onnx import import_onnx
+    from cfmem.importers.onnx.reference import cfmem_inputs
     from cfmem.testing import onnx_models as om
     from test_onnx_real_models import SHARED_SAMPLES, silero_feeds, silero_shapes
 

@@ -11,8 +11,8 @@ from onnx import TensorProto as T
 from onnx import helper as h
 from onnx import numpy_helper as nh
 
-from cfmem.importers.onnx_import import Importer
-from cfmem.importers.onnx_qdq import fuse_qdq
+from cfmem.importers.onnx import onnx_importer
+from cfmem.importers.onnx.qdq import fuse_qdq
 from cfmem.interp.golden import run_function
 
 # --- QLinearConv: a weight zero point per output channel ------------------------------------
@@ -62,7 +62,7 @@ def test_a_conv_with_a_zero_point_per_output_channel_fuses_and_centres_each_chan
     fused = fuse_qdq(model)
     conv = next(n for n in fused.graph.node if n.op_type == "QLinearConv")
     assert conv.input[4:6] == ["ws", "wz"]  # the weight's own scale and zero point, per channel
-    imported = Importer(model, "w.bin").import_graph({}, {})
+    imported = onnx_importer(model, "w.bin").import_graph({}, {})
     (tmp_path / "w.bin").write_bytes(imported.blob)
     assert any(op.name == "nn.qconv2d" for op in imported.module.walk())
     x = (RNG.standard_normal((1, 2, 4, 4)) * 2).astype(np.float32)

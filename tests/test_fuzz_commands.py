@@ -579,6 +579,6 @@ def _warm_imports():
     import matplotlib
 
     matplotlib.use("Agg")
-    import cfmem.importers.onnx_import  # noqa: F401
+    import cfmem.importers.onnx  # noqa: F401
     import cfmem.mlir_check.jit  # noqa: F401
     import cfmem.reports.gantt  # noqa: F401

@@ -31,8 +31,8 @@ from onnx import numpy_helper as nh  # noqa: E402
 from test_lower_to_linalg import flat_form, needs_mlir, to_linalg  # noqa: E402
 
 from cfmem.differential import run_mlir  # noqa: E402
-from cfmem.importers.onnx_import import Importer  # noqa: E402
-from cfmem.importers.onnx_reference import onnxruntime_outputs, onnxruntime_runs  # noqa: E402
+from cfmem.importers.onnx import onnx_importer  # noqa: E402
+from cfmem.importers.onnx.reference import onnxruntime_outputs, onnxruntime_runs  # noqa: E402
 from cfmem.interp.flat import run_flat  # noqa: E402
 from cfmem.interp.golden import run_function  # noqa: E402
 from cfmem.mlir_check.prepare import prepare_for_jit  # noqa: E402
@@ -64,7 +64,7 @@ def runs(tmp_path, proto: onnx.ModelProto, feeds: dict[str, np.ndarray]) -> np.n
     path = tmp_path / "m.onnx"
     onnx.save(proto, str(path))
     want = onnxruntime_outputs(path, feeds)["y"]
-    imported = Importer(onnx.load(str(path)), "w.bin").import_graph({}, {})
+    imported = onnx_importer(onnx.load(str(path)), "w.bin").import_graph({}, {})
     (tmp_path / "w.bin").write_bytes(imported.blob)
     np.testing.assert_array_equal(run_function(imported.module, dict(feeds), base_dir=tmp_path).outputs["y"], want)
     flat = flat_form(imported.module)
@@ -329,7 +329,7 @@ def test_image_calibrated_mobilenet_v2_is_bit_exact_on_eight_image_crops(tmp_pat
     """The zoo's mobilenet_v2 quantized by onnxruntime with calibration on photographs, run on
     eight other crops: every output element of the reference interpreter and of the checked
     flat form equals onnxruntime's (bench/int8_exact.py measures every int8 zoo model so)."""
-    from cfmem.importers.onnx_import import import_onnx
+    from cfmem.importers.onnx import import_onnx
     from cfmem.pipeline import lower_model
     from cfmem.testing import onnx_models, zoo
 

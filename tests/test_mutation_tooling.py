@@ -54,7 +54,7 @@ def test_outside_a_mutant_every_tested_module_keeps_all_its_tests(tmp_path, monk
 
 
 def test_module_path_of_a_method_mutant():
-    assert selection.module_path("cfmem.importers.onnx_qdq.x\u01c1_Graph\u01c1scalar__mutmut_3") == "cfmem/importers/onnx_qdq.py"
+    assert selection.module_path("cfmem.importers.onnx.qdq.x\u01c1_Graph\u01c1scalar__mutmut_3") == "cfmem/importers/onnx/qdq.py"
 
 
 @pytest.mark.parametrize("args", [["check-arena", "--help"], ["check-arena", "no-such-file.mlir"], ["--version"]])

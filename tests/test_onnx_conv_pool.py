@@ -22,8 +22,8 @@ from onnx import helper as h  # noqa: E402
 from onnx import numpy_helper as nh  # noqa: E402
 from onnx.reference import ReferenceEvaluator  # noqa: E402
 
-from cfmem.importers.onnx_import import Importer, OnnxImportError  # noqa: E402
-from cfmem.importers.onnx_reference import max_abs_error, onnxruntime_outputs  # noqa: E402
+from cfmem.importers.onnx import OnnxImportError, onnx_importer  # noqa: E402
+from cfmem.importers.onnx.reference import max_abs_error, onnxruntime_outputs  # noqa: E402
 from cfmem.interp.flat import run_flat  # noqa: E402
 from cfmem.interp.golden import run_function  # noqa: E402
 from cfmem.pipeline import lower_model  # noqa: E402
@@ -81,7 +81,7 @@ def imported_and_reference(tmp_path: Path, node: Node, lowered: bool = False) ->
     refuses the node, onnx's reference evaluator)."""
     model, feeds = node.model()
     path = save(tmp_path, model)
-    imported = Importer(onnx.load(str(path)), "w.bin").import_graph({}, {})
+    imported = onnx_importer(onnx.load(str(path)), "w.bin").import_graph({}, {})
     (tmp_path / "w.bin").write_bytes(imported.blob)
     got = run_function(imported.module, feeds, base_dir=tmp_path).outputs
     if lowered:
@@ -333,7 +333,7 @@ REFUSED = {
 def test_unsupported_conv_and_pooling_are_refused_by_op_and_node(node, message):
     model, _ = node.model()
     with pytest.raises(OnnxImportError) as err:
-        Importer(model, "w.bin").import_graph({}, {})
+        onnx_importer(model, "w.bin").import_graph({}, {})
     assert str(err.value) == message
 
 

@@ -16,8 +16,8 @@ pytest.importorskip("onnxruntime")
 from onnx import TensorProto as T  # noqa: E402
 from onnx import helper as h  # noqa: E402
 
-from cfmem.importers.onnx_import import OnnxImportError, import_onnx  # noqa: E402
-from cfmem.importers.onnx_reference import max_abs_error, onnxruntime_outputs  # noqa: E402
+from cfmem.importers.onnx import OnnxImportError, import_onnx  # noqa: E402
+from cfmem.importers.onnx.reference import max_abs_error, onnxruntime_outputs  # noqa: E402
 from cfmem.interp.golden import run_function  # noqa: E402
 
 

@@ -27,8 +27,8 @@ from test_onnx_ops_mapping import refusal, three_runs  # noqa: E402
 
 from cfmem.dialects import nn_dma  # noqa: E402
 from cfmem.dialects.types import tensor_bytes  # noqa: E402
-from cfmem.importers.onnx_import import Importer  # noqa: E402
-from cfmem.importers.onnx_ops import FLOAT16_OPS, FLOAT16_VIA_FLOAT32  # noqa: E402
+from cfmem.importers.onnx import onnx_importer  # noqa: E402
+from cfmem.importers.onnx.registry import FLOAT16_OPS, FLOAT16_VIA_FLOAT32  # noqa: E402
 from cfmem.passes.liveness import analyze_function  # noqa: E402
 from cfmem.passes.plan_memory import BOUND_ATTR  # noqa: E402
 from cfmem.passes.stored_plan import declared_aliases  # noqa: E402
@@ -287,7 +287,7 @@ def test_ops_of_several_nn_ops_round_to_float16_once_like_onnxruntime(tmp_path, 
     out = {"ReduceL2": (1, 1, 1, 1), "ReduceLogSumExp": (1, 1, 1, 1), "Gemm": (2, 4)}.get(op, shape)
     node = h.make_node(op, ["x", *inits], ["y"], **attrs)
     model = f16_model([node], {"x": shape}, {"y": out}, inits, opset=18 if op.startswith("Reduce") else 17)
-    imported = Importer(model, "w.bin").import_graph({}, {})
+    imported = onnx_importer(model, "w.bin").import_graph({}, {})
     casts = [o for o in imported.module.walk() if o.name == "nn.cast"]
     assert casts and casts[-1].results[0].type.get_element_type().bitwidth == 16  # one rounding, at the end
     got = check(tmp_path, model, {"x": x}, work)
@@ -349,7 +349,7 @@ def test_float16_constant_nodes_become_f16_constants_and_weights(tmp_path):
         h.make_node("Add", ["x", "r"], ["z"]),
     ]
     model = f16_model(nodes, {"x": (3, 4)}, {"y": (3, 4), "z": (3, 4)})
-    imported = Importer(model, "w.bin").import_graph({}, {})
+    imported = onnx_importer(model, "w.bin").import_graph({}, {})
     constants = [o for o in imported.module.walk() if o.name == "nn.constant"]
     assert [str(o.results[0].type) for o in constants] == ["tensor<f16>"]
     assert row.tobytes() in imported.blob and len(imported.blob) == 64  # one aligned 8-byte weight
@@ -429,7 +429,7 @@ def test_a_small_float16_network_matches_onnxruntime(tmp_path):
 
 
 def planned(model: onnx.ModelProto, tmp_path: Path):
-    imported = Importer(model, "w.bin").import_graph({}, {})
+    imported = onnx_importer(model, "w.bin").import_graph({}, {})
     (tmp_path / "w.bin").write_bytes(imported.blob)
     module = imported.module.clone()
     apply_pipeline(module, "nn-insert-dma,nn-plan-memory", None, tmp_path)
@@ -572,7 +572,7 @@ def test_nn_lower_to_linalg_runs_float16_as_the_flat_interpreter(tmp_path, name)
     that only move elements ("moves") take f16 as it is: no widening, bit for bit."""
     model, feeds = LOWERING_MODELS[name]
     onnx.checker.check_model(model)
-    imported = Importer(model, "w.bin").import_graph({}, {})
+    imported = onnx_importer(model, "w.bin").import_graph({}, {})
     (tmp_path / "w.bin").write_bytes(imported.blob)
     flat = lower_model(imported.module, "nn-plan-memory", tmp_path)
     want = run_flat(flat, dict(feeds), check=True).outputs

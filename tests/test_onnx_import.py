@@ -15,9 +15,8 @@ from onnx import TensorProto as T  # noqa: E402
 from onnx import helper as h  # noqa: E402
 from onnx import numpy_helper as nh  # noqa: E402
 
-from cfmem.importers import onnx_import  # noqa: E402
-from cfmem.importers.onnx_import import Importer, OnnxImportError, import_onnx  # noqa: E402
-from cfmem.importers.onnx_reference import cfmem_inputs, max_abs_error, onnxruntime_outputs  # noqa: E402
+from cfmem.importers.onnx import OnnxImportError, core, import_onnx, onnx_importer, parse_value_spec  # noqa: E402
+from cfmem.importers.onnx.reference import cfmem_inputs, max_abs_error, onnxruntime_outputs  # noqa: E402
 from cfmem.interp.flat import run_flat  # noqa: E402
 from cfmem.interp.golden import run_function  # noqa: E402
 from cfmem.pipeline import lower_model  # noqa: E402
@@ -315,11 +314,11 @@ def test_a_huge_initializer_is_refused_before_it_is_read():
     graph = h.make_graph([h.make_node("Add", ["x", "w"], ["y"])], "g", [float_info("x", [1])], [float_info("y", None)], [big])
     model = h.make_model(graph, opset_imports=[h.make_opsetid("", 17)], ir_version=8)
     with pytest.raises(OnnxImportError, match=r"^initializer 'w' of shape \[50000, 50000\] \(float32\) takes 9.3 GiB"):
-        Importer(model, "w.bin").import_graph({}, {})
+        onnx_importer(model, "w.bin").import_graph({}, {})
 
 
 def test_the_weight_blob_is_capped(tmp_path, monkeypatch):
-    monkeypatch.setattr(onnx_import, "MAX_WEIGHT_BYTES", 300)
+    monkeypatch.setattr(core, "MAX_WEIGHT_BYTES", 300)
     nodes = [h.make_node("MatMul", ["x", "W"], ["h"]), h.make_node("MatMul", ["h", "V"], ["y"])]
     path = save(tmp_path, nodes, [float_info("x", [1, 8])], [float_info("y", [1, 8])], [weight("W", 8, 8), weight("V", 8, 8)])
     with pytest.raises(OnnxImportError, match=r"^node #1 \(MatMul\): weight 'V' \(256 bytes\) would grow the weight blob past 300 bytes"):
@@ -364,7 +363,7 @@ def test_an_integer_input_value_is_taken_exactly(tmp_path, value):
     """A float holds 53 bits: an int64 input fixed through one would come out rounded."""
     inputs = [h.make_tensor_value_info("n", T.INT64, [2]), h.make_tensor_value_info("z", T.INT64, [2])]
     path = save(tmp_path, [h.make_node("Add", ["n", "z"], ["y"])], inputs, [h.make_tensor_value_info("y", T.INT64, [2])], [])
-    name, parsed = onnx_import.parse_value_spec(f"n={value}")
+    name, parsed = parse_value_spec(f"n={value}")
     imported = import_onnx(path, blob_file="model.weights.bin", input_values={name: parsed})
     got = run_function(imported.module, {"z": np.zeros(2, np.int64)}, base_dir=tmp_path).outputs
     assert next(iter(got.values())).tolist() == [value, value]
@@ -377,7 +376,7 @@ def test_a_shape_given_as_an_input_is_fixed_by_a_list_of_input_values(tmp_path):
     path = save(tmp_path, [h.make_node("Expand", ["x", "shape"], ["y"])], inputs, [h.make_tensor_value_info("y", T.FLOAT, [2, 1, 3])], [])
     refused = cfmem("import", str(path), "-o", "m.mlir", cwd=tmp_path)
     assert refused.returncode == 1 and "it is an input of the model: fix it with --input-value" in refused.stderr
-    assert onnx_import.parse_value_spec("shape=2,1,3") == ("shape", (2, 1, 3))
+    assert parse_value_spec("shape=2,1,3") == ("shape", (2, 1, 3))
     imported = import_onnx(path, blob_file="model.weights.bin", input_values={"shape": (2, 1, 3)})
     x = RNG.standard_normal((1, 3)).astype(np.float32)
     got = run_function(imported.module, {"x": x}, base_dir=tmp_path).outputs["y"]

@@ -1,5 +1,5 @@
 """Models of opset 6 and older are converted to opset 7 by onnx's version converter before
-import (cfmem.importers.onnx_legacy): their legacy broadcasting and per-channel PRelu slopes
+import (cfmem.importers.onnx.legacy): their legacy broadcasting and per-channel PRelu slopes
 compute what opset 6 defines, and a model the converter cannot convert is a one-line refusal."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ import onnx
 import pytest
 from onnx import TensorProto, helper, numpy_helper
 
-from cfmem.importers.onnx_import import Importer, OnnxImportError, load_onnx
+from cfmem.importers.onnx import OnnxImportError, load_onnx, onnx_importer
 from cfmem.interp.golden import run_function
 
 
@@ -24,7 +24,7 @@ def _model(nodes, inputs, output_shape, initializers=(), opset=6) -> onnx.ModelP
 def _run(tmp_path, model: onnx.ModelProto, feeds: dict[str, np.ndarray]) -> np.ndarray:
     path = tmp_path / "m.onnx"
     onnx.save(model, str(path))
-    imported = Importer(load_onnx(path), "w.bin").import_graph({}, {})
+    imported = onnx_importer(load_onnx(path), "w.bin").import_graph({}, {})
     (tmp_path / "w.bin").write_bytes(imported.blob)
     (y,) = run_function(imported.module, feeds, base_dir=tmp_path).outputs.values()
     return y

@@ -20,8 +20,8 @@ from test_onnx_ops_mapping import refusal  # noqa: E402
 
 from cfmem.dialects.nn_control import LoopOp  # noqa: E402
 from cfmem.dialects.nn_dma import DmaStartOp  # noqa: E402
-from cfmem.importers.onnx_import import Importer  # noqa: E402
-from cfmem.importers.onnx_reference import max_abs_error, onnxruntime_outputs  # noqa: E402
+from cfmem.importers.onnx import onnx_importer  # noqa: E402
+from cfmem.importers.onnx.reference import max_abs_error, onnxruntime_outputs  # noqa: E402
 from cfmem.interp.flat import run_flat  # noqa: E402
 from cfmem.interp.golden import run_function  # noqa: E402
 from cfmem.pipeline import apply_pipeline, lower_model  # noqa: E402
@@ -58,7 +58,7 @@ def runs(tmp_path: Path, m: onnx.ModelProto, feeds: dict[str, np.ndarray], recur
     the planned flat form's, the reference run's iteration count of each loop, and the import."""
     path = tmp_path / "m.onnx"
     onnx.save(m, str(path))
-    imported = Importer(onnx.load(str(path)), "w.bin", recurrence=recurrence).import_graph({}, {})
+    imported = onnx_importer(onnx.load(str(path)), "w.bin", recurrence=recurrence).import_graph({}, {})
     (tmp_path / "w.bin").write_bytes(imported.blob)
     ref = run_function(imported.module, dict(feeds), base_dir=tmp_path)
     flat = run_flat(lower_model(imported.module, "nn-insert-dma,nn-plan-memory", tmp_path), dict(feeds), check=True)

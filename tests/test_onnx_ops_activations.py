@@ -17,8 +17,8 @@ from onnx import helper as h  # noqa: E402
 from onnx import numpy_helper as nh  # noqa: E402
 from test_onnx_ops_mapping import three_runs  # noqa: E402
 
-from cfmem.importers.onnx_import import Importer, OnnxImportError  # noqa: E402
-from cfmem.importers.onnx_opsets import OPERATOR_VERSIONS  # noqa: E402
+from cfmem.importers.onnx import OnnxImportError, onnx_importer  # noqa: E402
+from cfmem.importers.onnx.registry import OPERATOR_VERSIONS  # noqa: E402
 
 OLDEST_OPSET = 7
 POSITIVE = st.floats(0.125, 4, width=32)
@@ -79,7 +79,7 @@ def test_an_unknown_gelu_approximation_is_refused(tmp_path):
     graph = h.make_graph([node], "g", [h.make_tensor_value_info("x", T.FLOAT, [2])], [h.make_tensor_value_info("y", T.FLOAT, [2])])
     model = h.make_model(graph, opset_imports=[h.make_opsetid("", 20)], ir_version=9)
     with pytest.raises(OnnxImportError) as err:
-        Importer(model, "w.bin").import_graph({}, {})
+        onnx_importer(model, "w.bin").import_graph({}, {})
     assert str(err.value) == "node g (Gelu): Gelu approximate 'fast' is not one of none, tanh"
 
 

@@ -24,8 +24,8 @@ from test_onnx_ops_mapping import refusal, three_runs, unchecked_model  # noqa: 
 
 from cfmem.builder import GraphBuilder  # noqa: E402
 from cfmem.dialects import nn_compute as nc  # noqa: E402
-from cfmem.importers.onnx_import import Importer  # noqa: E402
-from cfmem.importers.onnx_opsets import OPERATOR_VERSIONS  # noqa: E402
+from cfmem.importers.onnx import onnx_importer  # noqa: E402
+from cfmem.importers.onnx.registry import OPERATOR_VERSIONS  # noqa: E402
 
 SETTINGS = settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 DATA = st.floats(-8, 8, width=32)
@@ -113,7 +113,7 @@ def test_integer_data_keeps_its_type(tmp_path, op):
 @pytest.mark.parametrize("op, cls", [("Gather", nc.GatherOp), ("GatherElements", nc.GatherElementsOp)])
 def test_run_time_indices_import_as_one_indexed_read(op, cls):
     model = indexed_model(op, np.zeros((3, 4), np.float32), np.zeros((2, 4), np.int64), set(), 13, axis=-2)
-    imported = Importer(model, "w.bin").import_graph({}, {})
+    imported = onnx_importer(model, "w.bin").import_graph({}, {})
     (read,) = [o for o in imported.module.walk() if isinstance(o, nc.IndexedReadOp)]
     assert type(read) is cls and read.normalized_axis() == 0
 
@@ -223,7 +223,7 @@ def test_einsum_of_a_batched_matmul_is_one_nn_matmul_and_no_transpose():
     graph = h.make_graph([h.make_node("Einsum", ["a", "b"], ["y"], equation="bhid,bhdj->bhij")], "g",
                          [h.make_tensor_value_info("a", T.FLOAT, [2, 3, 4, 5]), h.make_tensor_value_info("b", T.FLOAT, [2, 3, 5, 6])],
                          [h.make_tensor_value_info("y", T.FLOAT, [2, 3, 4, 6])])  # fmt: skip
-    imported = Importer(h.make_model(graph, opset_imports=[h.make_opsetid("", 12)], ir_version=8), "w.bin").import_graph({}, {})
+    imported = onnx_importer(h.make_model(graph, opset_imports=[h.make_opsetid("", 12)], ir_version=8), "w.bin").import_graph({}, {})
     names = [op.name for op in imported.module.walk() if op.name.startswith("nn.")]
     assert names.count("nn.matmul") == 1 and "nn.transpose" not in names
 

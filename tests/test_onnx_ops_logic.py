@@ -22,7 +22,7 @@ from onnx import numpy_helper as nh  # noqa: E402
 from test_onnx_ops_mapping import info, refusal, three_runs, unchecked_model  # noqa: E402
 from test_onnx_opsets import Case, model_of  # noqa: E402
 
-from cfmem.importers.onnx_opsets import OPERATOR_VERSIONS  # noqa: E402
+from cfmem.importers.onnx.registry import OPERATOR_VERSIONS  # noqa: E402
 
 OLDEST_OPSET = 7
 """The oldest opset onnxruntime runs."""

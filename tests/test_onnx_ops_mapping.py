@@ -18,9 +18,8 @@ from onnx import numpy_helper as nh  # noqa: E402
 from test_onnx_conv_pool import Node, pool  # noqa: E402
 from test_onnx_opsets import Case, model_of, with_known  # noqa: E402
 
-from cfmem.importers import onnx_import, onnx_ops  # noqa: E402
-from cfmem.importers.onnx_import import Importer, OnnxImportError, ssa_name  # noqa: E402
-from cfmem.importers.onnx_reference import max_abs_error, onnxruntime_outputs  # noqa: E402
+from cfmem.importers.onnx import Importer, OnnxImportError, core, onnx_importer  # noqa: E402
+from cfmem.importers.onnx.reference import max_abs_error, onnxruntime_outputs  # noqa: E402
 from cfmem.interp.footprint import format_bytes  # noqa: E402
 from cfmem.interp.flat import run_flat  # noqa: E402
 from cfmem.interp.golden import run_function  # noqa: E402
@@ -45,7 +44,7 @@ def matches_onnxruntime(tmp_path: Path, model: onnx.ModelProto, feeds: dict[str,
     the outputs must agree in names, shapes, element types and values."""
     path = tmp_path / "m.onnx"
     onnx.save(model, str(path))
-    imported = Importer(onnx.load(str(path)), "w.bin").import_graph({}, {})
+    imported = onnx_importer(onnx.load(str(path)), "w.bin").import_graph({}, {})
     (tmp_path / "w.bin").write_bytes(imported.blob)
     got = run_function(imported.module, dict(feeds), base_dir=tmp_path).outputs
     want = onnxruntime_outputs(path, feeds)
@@ -63,7 +62,7 @@ def cfmem_runs(tmp_path: Path, model: onnx.ModelProto, feeds: dict[str, np.ndarr
         onnx.checker.check_model(model)
     path = tmp_path / "m.onnx"
     onnx.save(model, str(path))
-    imported = Importer(onnx.load(str(path)), "w.bin").import_graph({}, {})
+    imported = onnx_importer(onnx.load(str(path)), "w.bin").import_graph({}, {})
     (tmp_path / "w.bin").write_bytes(imported.blob)
     got = run_function(imported.module, dict(feeds), base_dir=tmp_path).outputs
     flat = lower_model(imported.module, "nn-insert-dma,nn-plan-memory", tmp_path)
@@ -89,7 +88,7 @@ def unchecked_model(nodes, inputs, outputs, inits=(), opset: int = 17) -> onnx.M
 
 def refusal(model: onnx.ModelProto) -> str:
     with pytest.raises(OnnxImportError) as err:
-        Importer(model, "w.bin").import_graph({}, {})
+        onnx_importer(model, "w.bin").import_graph({}, {})
     return str(err.value)
 
 
@@ -202,7 +201,7 @@ def test_folding_uses_the_models_opset_not_the_newest(tmp_path, case, opset):
 @pytest.fixture
 def small_cap(monkeypatch):
     """Known tensors of at most 1000 bytes, so a refused fold is tiny."""
-    monkeypatch.setattr(onnx_import, "MAX_WEIGHT_BYTES", 1000)
+    monkeypatch.setattr(core, "MAX_WEIGHT_BYTES", 1000)
     return 1000
 
 
@@ -281,7 +280,7 @@ def test_an_evaluator_error_without_text_is_reported_by_its_type():
 
 def empty_importer() -> Importer:
     model = unchecked_model([h.make_node("Relu", ["x"], ["y"])], [info("x", T.FLOAT, [1])], [info("y", T.FLOAT, [1])])
-    return Importer(model, "w.bin")
+    return onnx_importer(model, "w.bin")
 
 
 @pytest.mark.parametrize(
@@ -291,7 +290,7 @@ def empty_importer() -> Importer:
 )
 def test_a_constant_holds_its_values_whatever_their_byte_order(array):
     imp = empty_importer()
-    value = onnx_ops.constant(imp, array, "c")
+    value = core.constant(imp, array, "c")
     attr = value.owner.value
     assert list(attr.get_shape()) == list(array.shape)
     assert [v for v in attr.get_values()] == array.reshape(-1).tolist()
@@ -299,7 +298,7 @@ def test_a_constant_holds_its_values_whatever_their_byte_order(array):
 
 def test_a_bool_constant_holds_its_values():
     imp = empty_importer()
-    value = onnx_ops.constant(imp, np.array([[True, False, True]]), "c")
+    value = core.constant(imp, np.array([[True, False, True]]), "c")
     attr = value.owner.value
     assert list(attr.get_shape()) == [1, 3]
     assert [v != 0 for v in attr.get_values()] == [True, False, True]
@@ -307,7 +306,7 @@ def test_a_bool_constant_holds_its_values():
 
 def test_an_unsupported_element_type_is_refused_by_name():
     with pytest.raises(OnnxImportError) as err:
-        onnx_ops.element_type(np.dtype(np.complex64))
+        core.element_type(np.dtype(np.complex64))
     assert str(err.value) == "unsupported element type complex64"
 
 

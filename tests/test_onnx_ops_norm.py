@@ -22,8 +22,9 @@ from onnx import helper as h  # noqa: E402
 from onnx import numpy_helper as nh  # noqa: E402
 from test_onnx_ops_mapping import refusal, three_runs  # noqa: E402
 
-from cfmem.importers.onnx_opsets import OPERATOR_VERSIONS, operator_version  # noqa: E402
-from cfmem.importers.onnx_reference import max_abs_error  # noqa: E402
+from cfmem.importers.onnx.helpers import operator_version  # noqa: E402
+from cfmem.importers.onnx.registry import OPERATOR_VERSIONS  # noqa: E402
+from cfmem.importers.onnx.reference import max_abs_error  # noqa: E402
 
 OLDEST_OPSET = 7  # the oldest onnxruntime runs
 TOLERANCE = 1e-5

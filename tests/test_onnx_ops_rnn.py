@@ -20,8 +20,8 @@ from onnx import helper as h  # noqa: E402
 from onnx import numpy_helper as nh  # noqa: E402
 from test_onnx_ops_mapping import cfmem_runs, refusal  # noqa: E402
 
-from cfmem.importers.onnx_opsets import OPERATOR_VERSIONS  # noqa: E402
-from cfmem.importers.onnx_reference import max_abs_error, onnxruntime_outputs  # noqa: E402
+from cfmem.importers.onnx.registry import OPERATOR_VERSIONS  # noqa: E402
+from cfmem.importers.onnx.reference import max_abs_error, onnxruntime_outputs  # noqa: E402
 
 OLDEST_OPSET = 7  # the oldest onnxruntime runs
 GATES = {"GRU": 3, "LSTM": 4}

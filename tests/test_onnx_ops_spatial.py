@@ -18,9 +18,9 @@ from onnx import helper as h  # noqa: E402
 from onnx import numpy_helper as nh  # noqa: E402
 from test_onnx_ops_mapping import three_runs  # noqa: E402
 
-from cfmem.importers.onnx_import import Importer, OnnxImportError  # noqa: E402
-from cfmem.importers.onnx_opsets import OPERATOR_VERSIONS  # noqa: E402
-from cfmem.importers.onnx_reference import onnxruntime_outputs  # noqa: E402
+from cfmem.importers.onnx import OnnxImportError, onnx_importer  # noqa: E402
+from cfmem.importers.onnx.registry import OPERATOR_VERSIONS  # noqa: E402
+from cfmem.importers.onnx.reference import onnxruntime_outputs  # noqa: E402
 
 OLDEST_OPSET = 7
 DRAWN = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -50,7 +50,7 @@ def check(tmp_path, onnx_model: onnx.ModelProto, x: np.ndarray) -> None:
 
 def refusal(onnx_model: onnx.ModelProto) -> str:
     with pytest.raises(OnnxImportError) as err:
-        Importer(onnx_model, "w.bin").import_graph({}, {})
+        onnx_importer(onnx_model, "w.bin").import_graph({}, {})
     return str(err.value)
 
 

@@ -16,7 +16,7 @@ from onnx import helper as h  # noqa: E402
 from onnx import numpy_helper as nh  # noqa: E402
 from test_onnx_ops_mapping import three_runs  # noqa: E402
 
-from cfmem.importers.onnx_import import Importer, OnnxImportError  # noqa: E402
+from cfmem.importers.onnx import OnnxImportError, onnx_importer  # noqa: E402
 
 
 def tile_model(shape, repeats, opset: int) -> onnx.ModelProto:
@@ -45,5 +45,5 @@ def test_matches_onnxruntime_on_drawn_shapes_and_repeats(tmp_path, data):
 def test_repeats_that_do_not_fit_the_input_are_refused(repeats):
     model = tile_model((2, 3, 1), repeats, 13)
     with pytest.raises(OnnxImportError) as err:
-        Importer(model, "w.bin").import_graph({}, {})
+        onnx_importer(model, "w.bin").import_graph({}, {})
     assert str(err.value) == f"node t (Tile): Tile repeats {repeats} must be 3 positive counts, one per axis of the input"

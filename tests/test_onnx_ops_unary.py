@@ -18,8 +18,8 @@ from onnx import TensorProto as T  # noqa: E402
 from onnx import helper as h  # noqa: E402
 from test_onnx_ops_mapping import three_runs  # noqa: E402
 
-from cfmem.importers.onnx_opsets import OPERATOR_VERSIONS  # noqa: E402
-from cfmem.importers.onnx_reference import max_abs_error  # noqa: E402
+from cfmem.importers.onnx.registry import OPERATOR_VERSIONS  # noqa: E402
+from cfmem.importers.onnx.reference import max_abs_error  # noqa: E402
 
 OPS = ("Log", "Abs", "Floor", "Ceil", "Round", "Sign", "Erf", "Sin", "Cos", "Reciprocal")
 OLDEST_OPSET = 7  # the oldest onnxruntime runs

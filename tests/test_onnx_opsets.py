@@ -14,10 +14,10 @@ from onnx import TensorProto as T  # noqa: E402
 from onnx import helper as h  # noqa: E402
 from onnx import numpy_helper as nh  # noqa: E402
 
-from cfmem.importers import onnx_ops  # noqa: E402
-from cfmem.importers.onnx_import import Importer, OnnxImportError  # noqa: E402
-from cfmem.importers.onnx_opsets import OPERATOR_VERSIONS, operator_version  # noqa: E402
-from cfmem.importers.onnx_reference import max_abs_error, onnxruntime_outputs  # noqa: E402
+from cfmem.importers.onnx import OnnxImportError, onnx_importer, registry  # noqa: E402
+from cfmem.importers.onnx.helpers import operator_version  # noqa: E402
+from cfmem.importers.onnx.registry import OPERATOR_VERSIONS  # noqa: E402
+from cfmem.importers.onnx.reference import max_abs_error, onnxruntime_outputs  # noqa: E402
 from cfmem.interp.golden import run_function  # noqa: E402
 
 RNG = np.random.default_rng(7)
@@ -408,9 +408,9 @@ def versions() -> list[tuple[str, int]]:
 
 
 def test_every_handled_op_has_a_version_table_entry_and_a_case():
-    from cfmem.importers.onnx_sequences import SEQUENCE_OPS
+    from cfmem.importers.onnx.sequences import SEQUENCE_OPS
 
-    default_domain = set(onnx_ops.HANDLERS) - set(onnx_ops.MICROSOFT_OPS)
+    default_domain = set(registry.HANDLERS) - set(registry.MICROSOFT_OPS)
     assert default_domain | {"If", "Loop", "Scan", *SEQUENCE_OPS} == set(OPERATOR_VERSIONS) == set(CASES)
 
 
@@ -421,7 +421,7 @@ def test_each_accepted_version_matches_onnxruntime(tmp_path, op, version):
     case = CASES[op](opset)
     path = tmp_path / "m.onnx"
     onnx.save(model_of(case, opset), str(path))
-    imported = Importer(onnx.load(str(path)), "w.bin").import_graph({}, {})
+    imported = onnx_importer(onnx.load(str(path)), "w.bin").import_graph({}, {})
     (tmp_path / "w.bin").write_bytes(imported.blob)
     got = run_function(imported.module, dict(case.inputs), base_dir=tmp_path).outputs
     want = onnxruntime_outputs(path, case.inputs)
@@ -437,7 +437,7 @@ def test_folding_on_known_inputs_follows_the_models_opset(tmp_path, op, opset):
     case = Case([h.make_node(op, ["x"], ["y"], axis=1)], {}, {"y": T.FLOAT}, {"x": x})
     path = tmp_path / "m.onnx"
     onnx.save(model_of(case, opset), str(path))
-    imported = Importer(onnx.load(str(path)), "w.bin").import_graph({}, {})
+    imported = onnx_importer(onnx.load(str(path)), "w.bin").import_graph({}, {})
     (tmp_path / "w.bin").write_bytes(imported.blob)
     got = run_function(imported.module, {}, base_dir=tmp_path).outputs
     assert max_abs_error(onnxruntime_outputs(path, {}), got) <= 1e-6
@@ -449,7 +449,7 @@ def test_an_unimplemented_version_is_refused_by_op_node_and_version(op, opset, v
     graph = h.make_graph([node], "g", [h.make_tensor_value_info("x", T.FLOAT, [2])], [h.make_tensor_value_info("y", T.FLOAT, [2])])
     model = h.make_model(graph, opset_imports=[h.make_opsetid("", opset)], ir_version=8)
     with pytest.raises(OnnxImportError) as err:
-        Importer(model, "w.bin").import_graph({}, {})
+        onnx_importer(model, "w.bin").import_graph({}, {})
     supported = ", ".join(map(str, OPERATOR_VERSIONS[op]))
     assert str(err.value) == (
         f"node n1 ({op}): {op} version {version} (the model's opset {opset}) is not supported; supported versions: {supported}"

@@ -19,8 +19,8 @@ from onnx import helper as h  # noqa: E402
 from onnx import numpy_helper as nh  # noqa: E402
 from test_onnx_ops_mapping import cfmem_runs  # noqa: E402
 
-from cfmem.importers.onnx_qdq import fuse_qdq, has_qdq  # noqa: E402
-from cfmem.importers.onnx_reference import onnxruntime_outputs  # noqa: E402
+from cfmem.importers.onnx.qdq import fuse_qdq, has_qdq  # noqa: E402
+from cfmem.importers.onnx.reference import onnxruntime_outputs  # noqa: E402
 
 
 def unoptimized_outputs(path, feeds: dict[str, np.ndarray]) -> dict[str, np.ndarray]:

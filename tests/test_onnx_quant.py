@@ -25,8 +25,8 @@ from onnx import helper as h  # noqa: E402
 from onnx import numpy_helper as nh  # noqa: E402
 from test_onnx_ops_mapping import refusal, three_runs  # noqa: E402
 
-from cfmem.importers.onnx_import import Importer  # noqa: E402
-from cfmem.importers.onnx_reference import onnxruntime_outputs  # noqa: E402
+from cfmem.importers.onnx import onnx_importer  # noqa: E402
+from cfmem.importers.onnx.reference import onnxruntime_outputs  # noqa: E402
 from cfmem.pipeline import lower_model  # noqa: E402
 
 DRAWN = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -177,7 +177,7 @@ def test_quantize_and_dequantize_of_known_tensors_fold_to_onnxruntimes_numbers(t
     graph.nodes.append(h.make_node("DequantizeLinear", ["xq", "q_scale", "q_zero_point"], ["xd"], axis=-1))
     node = h.make_node("Add", ["xd", graph.tensor("a", np.zeros((2, 3), np.float32))], ["y"])
     check(tmp_path, graph, node, T.FLOAT)
-    imported = Importer(graph.model(node, {"y": T.FLOAT}, 21, tmp_path), "w.bin").import_graph({}, {})
+    imported = onnx_importer(graph.model(node, {"y": T.FLOAT}, 21, tmp_path), "w.bin").import_graph({}, {})
     assert not [op.name for op in imported.module.walk() if op.name in ("nn.quantize", "nn.dequantize")]
 
 
@@ -381,7 +381,7 @@ def test_the_plan_of_an_int8_convolution_counts_one_byte_per_element(tmp_path):
     graph.nodes.append(h.make_node("QLinearConv", conv, ["yq"], pads=[1, 1, 1, 1]))
     node = h.make_node("DequantizeLinear", ["yq", "yq_scale", "yq_zero_point"], ["y"])
     check(tmp_path, graph, node, T.FLOAT)
-    imported = Importer(graph.model(node, {"y": T.FLOAT}, 21, tmp_path), "w.bin").import_graph({}, {})
+    imported = onnx_importer(graph.model(node, {"y": T.FLOAT}, 21, tmp_path), "w.bin").import_graph({}, {})
     (tmp_path / "w.bin").write_bytes(imported.blob)
     flat = lower_model(imported.module, "nn-insert-dma,nn-plan-memory", tmp_path)
     main = next(op for op in flat.walk() if op.name == "func.func")

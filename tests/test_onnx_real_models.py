@@ -16,8 +16,8 @@ pytest.importorskip("onnx")
 pytest.importorskip("onnxruntime")
 
 from cfmem.differential import check  # noqa: E402
-from cfmem.importers.onnx_import import import_onnx  # noqa: E402
-from cfmem.importers.onnx_reference import cfmem_inputs, max_abs_error, onnxruntime_outputs  # noqa: E402
+from cfmem.importers.onnx import import_onnx  # noqa: E402
+from cfmem.importers.onnx.reference import cfmem_inputs, max_abs_error, onnxruntime_outputs  # noqa: E402
 from cfmem.interp.flat import run_flat  # noqa: E402
 from cfmem.interp.flat_bounds import BoundedFlatInterpreter  # noqa: E402
 from cfmem.interp.golden import find_function, run_function  # noqa: E402

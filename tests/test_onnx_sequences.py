@@ -1,4 +1,4 @@
-"""ONNX sequences resolved at import (cfmem.importers.onnx_sequences): the ops against
+"""ONNX sequences resolved at import (cfmem.importers.onnx.sequences): the ops against
 onnxruntime are in test_onnx_opsets and the backend test data; here what is refused, in one
 line each."""
 

@@ -97,7 +97,7 @@ def test_random_graphs_with_nested_ifs_measure_the_same_from_records_as_built(se
 
 
 def _zoo_module(name: str):
-    from cfmem.importers.onnx_import import import_onnx
+    from cfmem.importers.onnx import import_onnx
     from cfmem.testing import onnx_models as om
     from cfmem.testing import zoo
 

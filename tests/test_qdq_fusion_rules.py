@@ -13,7 +13,7 @@ from onnx import TensorProto as T  # noqa: E402
 from onnx import helper as h  # noqa: E402
 from onnx import numpy_helper as nh  # noqa: E402
 
-from cfmem.importers.onnx_qdq import fuse_qdq, has_qdq  # noqa: E402
+from cfmem.importers.onnx.qdq import fuse_qdq, has_qdq  # noqa: E402
 
 X_SCALE, W_SCALE, Y_SCALE = np.float32(0.05), np.float32(0.02), np.float32(0.07)
 

@@ -137,13 +137,13 @@ def test_the_importer_fuses_what_onnxruntimes_quantizer_leaves_in_float():
     from onnx import helper as h
     from onnx import numpy_helper as nh
 
-    from cfmem.importers.onnx_import import Importer
+    from cfmem.importers.onnx import onnx_importer
 
     nodes = [h.make_node("DequantizeLinear", ["q", "s", "z"], ["x"]), h.make_node("HardSigmoid", ["x"], ["hs"]),
              h.make_node("QuantizeLinear", ["hs", "s2", "z"], ["y"])]  # fmt: skip
     inits = [nh.from_array(np.array(0.05, np.float32), "s"), nh.from_array(np.array(0.004, np.float32), "s2"),
              nh.from_array(np.array(0, np.int8), "z")]  # fmt: skip
     graph = h.make_graph(nodes, "g", [h.make_tensor_value_info("q", T.INT8, [1, 256])], [h.make_tensor_value_info("y", T.INT8, [1, 256])], inits)
-    imported = Importer(h.make_model(graph, opset_imports=[h.make_opsetid("", 17)], ir_version=8), "w.bin").import_graph({}, {})
+    imported = onnx_importer(h.make_model(graph, opset_imports=[h.make_opsetid("", 17)], ir_version=8), "w.bin").import_graph({}, {})
     assert [op.name for op in imported.module.walk() if op.name.startswith("nn.")] == ["nn.qlookup"]
     assert isinstance(next(op for op in imported.module.walk() if op.name == "nn.qlookup"), nq.QLookupOp)

@@ -80,7 +80,7 @@ def test_the_zoos_chains_agree_with_their_tensors_shapes(name):
     """Every chain of a real CNN: consecutive windows agree on rows, each window's rows are its
     tensors' heights, and the tiles of one row cover every output row once."""
     from cfmem.dialects.types import static_shape
-    from cfmem.importers.onnx_import import import_onnx
+    from cfmem.importers.onnx import import_onnx
     from cfmem.testing import onnx_models as om
     from cfmem.testing import zoo
 

@@ -25,8 +25,8 @@ from test_lower_to_linalg import check_lowered, needs_mlir, to_linalg  # noqa: E
 from test_onnx_ops_mapping import cfmem_runs  # noqa: E402
 
 from cfmem.differential import run_mlir  # noqa: E402
-from cfmem.importers.onnx_reference import onnxruntime_outputs  # noqa: E402
-from cfmem.importers.onnx_import import Importer  # noqa: E402
+from cfmem.importers.onnx.reference import onnxruntime_outputs  # noqa: E402
+from cfmem.importers.onnx import onnx_importer  # noqa: E402
 from cfmem.mlir_check.prepare import prepare_for_jit  # noqa: E402
 from cfmem.pipeline import lower_model  # noqa: E402
 
@@ -196,7 +196,7 @@ def test_upstream_jit_matches_onnxruntime(tmp_path, name):
     onnx_model, feeds = CASES[name]()
     path = tmp_path / "m.onnx"
     onnx.save(onnx_model, str(path))
-    imported = Importer(onnx.load(str(path)), "w.bin").import_graph({}, {})
+    imported = onnx_importer(onnx.load(str(path)), "w.bin").import_graph({}, {})
     (tmp_path / "w.bin").write_bytes(imported.blob)
     flat = lower_model(imported.module, "nn-plan-memory", tmp_path)
     lowered = to_linalg(flat)

@@ -116,8 +116,8 @@ def run_case(case: Case, work: Path) -> Outcome:
     module docstring); files go to ``work``."""
     from cfmem.builder import GraphBuildError
     from cfmem.errors import CfmemError
-    from cfmem.importers.onnx_import import OnnxImportError, import_onnx
-    from cfmem.importers.onnx_reference import cfmem_inputs
+    from cfmem.importers.onnx import OnnxImportError, import_onnx
+    from cfmem.importers.onnx.reference import cfmem_inputs
     from cfmem.interp.flat import run_flat
     from cfmem.interp.golden import run_function
     from cfmem.pipeline import lower_model

@@ -7,7 +7,7 @@ output with onnxruntime's. A model cfmem refuses comes back with the refusal as 
 status, so a table can show it; nothing is counted as checked that was not run.
 
 A QDQ model is compared with onnxruntime running the QOperator graph cfmem computes
-(:func:`cfmem.importers.onnx_qdq.fuse_qdq`), which fixes the integer arithmetic, with its
+(:func:`cfmem.importers.onnx.qdq.fuse_qdq`), which fixes the integer arithmetic, with its
 basic graph optimizations only (its extended fusions of float subgraphs, a Gelu say, round
 differently, and a quantizer after them turns that into whole steps); its difference from
 onnxruntime's own run of the QDQ file, which computes some of those groups in float
@@ -25,9 +25,9 @@ import onnx
 from onnx import numpy_helper
 
 from cfmem.dma.timing import Chip
-from cfmem.importers.onnx_import import OnnxImportError, import_onnx
-from cfmem.importers.onnx_qdq import fuse_qdq, has_qdq
-from cfmem.importers.onnx_reference import cfmem_inputs, max_abs_error, onnxruntime_runs
+from cfmem.importers.onnx import OnnxImportError, import_onnx
+from cfmem.importers.onnx.qdq import fuse_qdq, has_qdq
+from cfmem.importers.onnx.reference import cfmem_inputs, max_abs_error, onnxruntime_runs
 from cfmem.interp.flat import run_flat
 from cfmem.interp.golden import find_function, run_function
 from cfmem.ir_io import CfmemError

@@ -48,13 +48,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 
 def main(args: argparse.Namespace) -> int:
     from cfmem.dialects.nn_control import LoopOp
-    from cfmem.importers.onnx_import import (
-        OnnxImportError,
-        import_onnx,
-        parse_dim_spec,
-        parse_shape_spec,
-        parse_value_spec,
-    )
+    from cfmem.importers.onnx import OnnxImportError, import_onnx, parse_dim_spec, parse_shape_spec, parse_value_spec
 
     if args.output == STDOUT:
         raise CfmemError("the module needs a file name: its weights are written beside it", "-o")

@@ -16,7 +16,9 @@ from dataclasses import dataclass
 import numpy as np
 import onnx
 
-from cfmem.importers.onnx_import import Importer, OnnxImportError, Value
+from cfmem.dialects.shapes import normalize_axis
+from cfmem.importers.onnx.core import Importer, OnnxImportError, Value
+from cfmem.importers.onnx.helpers import attr, ints, out_name, reshape, shape_of
 
 
 @dataclass(frozen=True)
@@ -34,8 +36,6 @@ SEQUENCE_OPS = (
 
 def translate_sequence(imp: Importer, node: onnx.NodeProto, inputs: list) -> list:
     """The sequence op ``node`` on ``inputs`` (see the module docstring)."""
-    from cfmem.importers import onnx_ops as ops
-
     op = node.op_type
     if op == "SequenceEmpty":
         return [TensorList(())]
@@ -49,15 +49,15 @@ def translate_sequence(imp: Importer, node: onnx.NodeProto, inputs: list) -> lis
     if op == "ConcatFromSequence":
         if not items:
             raise OnnxImportError("ConcatFromSequence of an empty sequence")
-        axis, new_axis = ops.attr(node, "axis"), ops.attr(node, "new_axis", 0)
+        axis, new_axis = attr(node, "axis"), attr(node, "new_axis", 0)
         if axis is None:
             raise OnnxImportError("ConcatFromSequence needs its axis attribute")
-        rank = len(ops.shape_of(imp, items[0])) + (1 if new_axis else 0)
-        axis = ops.normalize_axis(axis, rank)
+        rank = len(shape_of(imp, items[0])) + (1 if new_axis else 0)
+        axis = normalize_axis(axis, rank)
         values = [imp.runtime(v, f"{node.output[0]}_item") if isinstance(v, np.ndarray) else v for v in items]
         if new_axis:
-            values = [ops.reshape(imp, v, (*imp.b.shape(v)[:axis], 1, *imp.b.shape(v)[axis:])) for v in values]
-        return [imp.b.concat(values, axis, ops.out_name(imp, node))]
+            values = [reshape(imp, v, (*imp.b.shape(v)[:axis], 1, *imp.b.shape(v)[axis:])) for v in values]
+        return [imp.b.concat(values, axis, out_name(imp, node))]
     if op == "SequenceInsert":
         at = len(items) if len(inputs) < 3 or inputs[2] is None else _position(inputs[2], node, imp, len(items))
         if not 0 <= at <= len(items):
@@ -80,9 +80,7 @@ def _sequence(value, node: onnx.NodeProto) -> tuple:
 
 def _position(value, node: onnx.NodeProto, imp: Importer, length: int) -> int:
     """A known position, a negative one counted from the end of a sequence of ``length``."""
-    from cfmem.importers import onnx_ops as ops
-
-    (position,) = ops.ints(value, f"{node.op_type} position", imp)
+    (position,) = ints(value, f"{node.op_type} position", imp)
     return position + length if position < 0 else position
 
 
@@ -95,14 +93,12 @@ def _in_range(position: int, length: int, node: onnx.NodeProto) -> int:
 def _split(imp: Importer, node: onnx.NodeProto, inputs: list) -> list[Value]:
     """SplitToSequence: pieces of the given sizes along ``axis``, or pieces of one element
     (each squeezed unless ``keepdims`` is 1 when no sizes are given)."""
-    from cfmem.importers import onnx_ops as ops
-
     x = inputs[0]
-    xs = ops.shape_of(imp, x)
-    axis = ops.normalize_axis(ops.attr(node, "axis", 0), len(xs))
+    xs = shape_of(imp, x)
+    axis = normalize_axis(attr(node, "axis", 0), len(xs))
     sizes_given = len(inputs) > 1 and inputs[1] is not None
     if sizes_given:
-        split = ops.ints(inputs[1], "SplitToSequence split", imp)
+        split = ints(inputs[1], "SplitToSequence split", imp)
         if np.ndim(inputs[1]) != 1 and split[0] < 1:
             raise OnnxImportError(f"SplitToSequence split {split[0]} is not a positive size")
         sizes = split if np.ndim(inputs[1]) == 1 else [split[0]] * (xs[axis] // split[0]) + ([xs[axis] % split[0]] if xs[axis] % split[0] else [])
@@ -110,7 +106,7 @@ def _split(imp: Importer, node: onnx.NodeProto, inputs: list) -> list[Value]:
         sizes = [1] * xs[axis]
     if sum(sizes) != xs[axis] or min(sizes, default=1) < 1:
         raise OnnxImportError(f"SplitToSequence sizes {sizes} do not split an axis of {xs[axis]}")
-    keep = sizes_given or ops.attr(node, "keepdims", 1)
+    keep = sizes_given or attr(node, "keepdims", 1)
     pieces, start = [], 0
     for k, size in enumerate(sizes):
         if isinstance(x, np.ndarray):
@@ -118,8 +114,8 @@ def _split(imp: Importer, node: onnx.NodeProto, inputs: list) -> list[Value]:
         else:
             piece = imp.b.slice(x, [start], [start + size], [axis], name=imp.name(f"{node.output[0]}_{k}", "slice"))
         if not keep:
-            shape = [d for i, d in enumerate(ops.shape_of(imp, piece)) if i != axis]
-            piece = piece.reshape(shape) if isinstance(piece, np.ndarray) else ops.reshape(imp, piece, shape)
+            shape = [d for i, d in enumerate(shape_of(imp, piece)) if i != axis]
+            piece = piece.reshape(shape) if isinstance(piece, np.ndarray) else reshape(imp, piece, shape)
         pieces.append(piece)
         start += size
     return pieces

@@ -1,26 +1,15 @@
-"""ONNX to the nn dialect, with ``If`` kept as ``nn.if`` where it depends on data.
+"""The import's core: the state every ONNX op handler reads and writes.
 
-The import walks the graph once, in order, with every tensor either *known*
-(a numpy array: initializers, ``Constant`` nodes, fixed inputs, and anything
-computed from known values only, folded with onnx's reference evaluator) or a
-*runtime* value (an SSA value of static shape). Shape-only subgraphs
-(``Shape``, ``Gather``, ``Concat``, ``Equal`` ... on static shapes) fold this way,
-and an ``If`` whose condition folds is replaced by the branch it takes.
-``Loop`` and ``Scan`` become ``nn.loop`` (:mod:`cfmem.importers.onnx_loops`); LSTM and
-GRU are unrolled, or loops with ``recurrence="loop"``.
-Known tensors that runtime ops read become weights in one blob, in execution
-order, written to a binary file next to the module (tiny ones stay
-``nn.constant``).
+:class:`Importer` holds one import: the GraphBuilder the nn ops go to, the weight blob, the
+SSA names given so far, and how known tensors become IR (``runtime``: a blob weight, or an
+``nn.constant`` when tiny). It walks a graph in order (``run_nodes``), each node through the
+``translate`` function it is given (:func:`cfmem.importers.onnx.registry.translate`), so this
+module knows no op. :class:`Scope` maps tensor names to values, a subgraph's scope reading its
+parents'. Also here: the model file's loading and checks, the inputs' shapes (``--input-shape``,
+``--dim``) and fixed values (``--input-value``), and the cap on known tensors and weights.
 
-The function keeps the model's own input and output names (``cfmem.input_names``,
-``cfmem.result_names``), so ``cfmem run`` reads and writes them; SSA names are
-ASCII renderings of the ONNX names.
-
-Assumptions: every graph input has a static shape once ``input_shapes`` and
-``dims`` are applied; runtime tensors are f32 (or f16, see ``FLOAT16_OPS`` in
-:mod:`cfmem.importers.onnx_ops`) except integer or bool values feeding comparisons
-and reshapes; branches of a data-dependent ``If`` yield equal types;
-no known tensor, and not the weight blob, exceeds ``MAX_WEIGHT_BYTES``.
+Assumptions: every graph input has a static shape once ``input_shapes`` and ``dims`` are
+applied; no known tensor, and not the weight blob, exceeds ``MAX_WEIGHT_BYTES``.
 """
 
 from __future__ import annotations
@@ -28,7 +17,7 @@ from __future__ import annotations
 import functools
 import math
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -36,13 +25,28 @@ import numpy as np
 import onnx
 from onnx import numpy_helper
 from xdsl.dialects import func
-from xdsl.dialects.builtin import ArrayAttr, IntegerAttr, ModuleOp, StringAttr, i64
-from xdsl.ir import SSAValue
+from xdsl.dialects.builtin import (
+    ArrayAttr,
+    BytesAttr,
+    DenseIntOrFPElementsAttr,
+    IntegerAttr,
+    IntegerType,
+    ModuleOp,
+    StringAttr,
+    TensorType,
+    f16,
+    f32,
+    i1,
+    i64,
+)
+from xdsl.ir import Attribute, SSAValue
 
 from cfmem.builder import GraphBuilder, GraphBuildError
+from cfmem.dialects import nn_compute as nc
+from cfmem.dialects.nn_quant import ui8
 from cfmem.dialects.nn_weights import GlobalOp
-from cfmem.importers.onnx_legacy import upgraded
-from cfmem.importers.onnx_qdq import fuse_qdq, has_qdq
+from cfmem.importers.onnx.legacy import upgraded
+from cfmem.importers.onnx.qdq import fuse_qdq, has_qdq
 from cfmem.passes.quant_lookup import fuse_quantized_elementwise
 from cfmem.interp.footprint import format_bytes
 from cfmem.signature import INPUT_NAMES_ATTR, RESULT_NAMES_ATTR
@@ -61,6 +65,10 @@ weights and their i32 biases among them); other ones (bools, int64 indices) stay
 MAX_WEIGHT_BYTES = 2 * 2**30
 """The largest weight blob an import writes, and the largest known tensor it computes
 (checked from the shape before anything that large is allocated)."""
+
+RECURRENCES = ("unroll", "loop")
+"""How LSTM and GRU run over the sequence: unrolled, one cell per time step, or as an
+``nn.loop`` per direction (for sequences longer than one step)."""
 
 
 class OnnxImportError(Exception):
@@ -95,7 +103,7 @@ def ssa_name(onnx_name: str, fallback: str = "t") -> str:
 
 def load_onnx(path: str | Path) -> onnx.ModelProto:
     """Read and check a model file (onnx's checker, and its shape inference comparing operand
-    types), converted to opset 7 if older (:mod:`cfmem.importers.onnx_legacy`); one-line
+    types), converted to opset 7 if older (:mod:`cfmem.importers.onnx.legacy`); one-line
     errors (without the path) for missing, corrupt, invalid or unconvertible files."""
     path = Path(path)
     try:
@@ -122,34 +130,6 @@ def _first_line(err: BaseException) -> str:
     return text[0] if text else type(err).__name__
 
 
-def parse_shape_spec(spec: str) -> tuple[str, tuple[int, ...]]:
-    """``name=1,512`` to ``("name", (1, 512))``."""
-    name, sep, dims = spec.partition("=")
-    try:
-        if not sep or not name:
-            raise ValueError
-        shape = tuple(int(d) for d in dims.split(",")) if dims.strip() else ()
-        if any(d <= 0 for d in shape):
-            raise ValueError
-    except ValueError:
-        raise OnnxImportError(f"bad --input-shape {spec!r}: expected name=d0,d1,... with positive sizes") from None
-    return name, shape
-
-
-def parse_dim_spec(spec: str) -> tuple[str, int]:
-    """``batch=1`` to ``("batch", 1)``: a symbolic dimension and its size."""
-    name, sep, size = spec.partition("=")
-    try:
-        if not sep or not name:
-            raise ValueError
-        value = int(size)
-        if value <= 0:
-            raise ValueError
-    except ValueError:
-        raise OnnxImportError(f"bad --dim {spec!r}: expected name=size with a positive size") from None
-    return name, value
-
-
 def check_known_size(name: str, shape: Sequence[int], dtype: np.dtype, what: str = "tensor") -> None:
     """Refuse a known tensor of more than ``MAX_WEIGHT_BYTES``, before it is allocated."""
     size = math.prod(int(d) for d in shape) * np.dtype(dtype).itemsize
@@ -164,25 +144,9 @@ InputValue = int | float | tuple[int | float, ...]
 """A value fixed for an input: one number for every element, or each element of a 1-D input."""
 
 
-def parse_value_spec(spec: str) -> tuple[str, InputValue]:
-    """``name=16000`` to ``("name", 16000)``, ``name=3,1`` to ``("name", (3, 1))``: an integer
-    stays an exact ``int`` (an int64 input needs all its digits, which a float does not hold);
-    any other number is a float."""
-    name, sep, text = spec.partition("=")
-
-    def number(item: str) -> int | float:
-        try:
-            return int(item)
-        except ValueError:
-            return float(item)
-
-    try:
-        if not sep or not name:
-            raise ValueError
-        items = [number(item) for item in text.split(",")]
-        return name, items[0] if len(items) == 1 and "," not in text else tuple(items)
-    except ValueError:
-        raise OnnxImportError(f"bad --input-value {spec!r}: expected name=number or name=number,number,...") from None
+Translate = Callable[["Importer", onnx.NodeProto, list, Scope], list]
+"""How an :class:`Importer` turns one node into values: (importer, node, its input values,
+``None`` for an omitted optional one, the scope it runs in) -> one value per node output."""
 
 
 @dataclass
@@ -198,14 +162,14 @@ class ImportedModel:
 class Importer:
     """One import; see the module docstring."""
 
-    def __init__(self, model: onnx.ModelProto, blob_file: str, func_name: str = "main", recurrence: str = "unroll"):
-        from cfmem.importers import onnx_ops  # the op table imports this module's names
-
-        self.ops = onnx_ops
-        if recurrence not in onnx_ops.RECURRENCES:
-            raise OnnxImportError(f"recurrence {recurrence!r} is not one of {', '.join(onnx_ops.RECURRENCES)}")
+    def __init__(self, model: onnx.ModelProto, blob_file: str, func_name: str = "main", recurrence: str = "unroll", *,
+                 translate: Translate):  # fmt: skip
+        self.translate = translate
+        """Each node's translation (see :data:`Translate`)."""
+        if recurrence not in RECURRENCES:
+            raise OnnxImportError(f"recurrence {recurrence!r} is not one of {', '.join(RECURRENCES)}")
         self.recurrence = recurrence
-        """How LSTM and GRU are imported (``onnx_ops.RECURRENCES``)."""
+        """How LSTM and GRU are imported (``RECURRENCES``)."""
         self.model = fuse_qdq(model) if has_qdq(model) else model
         self.opset = next((o.version for o in model.opset_import if o.domain in ("", "ai.onnx")), 18)
         self.blob_file = blob_file
@@ -257,10 +221,10 @@ class Importer:
                     f"weight {hint!r} ({format_bytes(array.nbytes)}) would grow the weight blob past"
                     f" {format_bytes(MAX_WEIGHT_BYTES)}, the most cfmem import writes"
                 )
-            result = self.b.weight(self.name(hint, "w"), array.shape, self.ops.element_type(array.dtype))
+            result = self.b.weight(self.name(hint, "w"), array.shape, element_type(array.dtype))
             self.blob_parts.append((self.b.weights[-1].offset, array))
         else:
-            result = self.ops.constant(self, array, hint)
+            result = constant(self, array, hint)
         if dtype is None:
             self.materialized[(id(value), id(self.b._scopes[-1]))] = (value, result)
         return result
@@ -291,7 +255,7 @@ class Importer:
             if inp.name in input_values:
                 scope.values[inp.name] = _fixed_input(inp.name, input_values[inp.name], shapes[inp.name], dtype)
                 continue
-            scope.values[inp.name] = self.ops.function_input(self, self.name(inp.name, "in"), shapes[inp.name], dtype)
+            scope.values[inp.name] = function_input(self, self.name(inp.name, "in"), shapes[inp.name], dtype)
             input_names.append(inp.name)
         self.run_nodes(graph.node, scope)
         outputs = []
@@ -331,7 +295,7 @@ class Importer:
                     raise OnnxImportError(f"{where}: input {name!r} is not defined before use")
                 inputs.append(value)
             try:
-                results = self.ops.translate(self, node, inputs, scope)
+                results = self.translate(self, node, inputs, scope)
             except (OnnxImportError, GraphBuildError, ValueError) as err:  # shape rules raise ValueError
                 message = " ".join(str(err).split())  # verifier messages span lines
                 raise OnnxImportError(message if message.startswith("node ") else f"{where}: {message}") from None
@@ -506,32 +470,31 @@ def _tensor_dtype(elem_type: int, what: str) -> np.dtype:
     return np.dtype(_ELEMENT_DTYPES[elem_type])
 
 
-def import_onnx(
-    path: str | Path,
-    *,
-    blob_file: str,
-    input_shapes: Mapping[str, Sequence[int]] | None = None,
-    input_values: Mapping[str, InputValue] | None = None,
-    dims: Mapping[str, int] | None = None,
-    recurrence: str = "unroll",
-) -> ImportedModel:
-    """Import the model at ``path``; its weights are read from ``blob_file`` (a path
-    relative to the module file) by the returned module. ``recurrence`` is how LSTM and
-    GRU run over their sequence: ``unroll`` or ``loop`` (an ``nn.loop``)."""
-    model = load_onnx(path)
-    importer = Importer(model, blob_file, recurrence=recurrence)
-    return importer.import_graph(input_shapes or {}, input_values or {}, dims or {})
+def element_type(dtype: np.dtype) -> Attribute:
+    if dtype == np.bool_:
+        return i1
+    if dtype == np.float32:
+        return f32
+    if dtype == np.float16:
+        return f16
+    if dtype == np.uint8:
+        return ui8
+    if np.issubdtype(dtype, np.signedinteger):
+        return IntegerType(dtype.itemsize * 8)
+    raise OnnxImportError(f"unsupported element type {dtype}")
 
 
-__all__ = [
-    "ImportedModel",
-    "Importer",
-    "OnnxImportError",
-    "Scope",
-    "import_onnx",
-    "load_onnx",
-    "parse_dim_spec",
-    "parse_shape_spec",
-    "parse_value_spec",
-    "ssa_name",
-]
+def constant(imp: Importer, array: np.ndarray, hint: str) -> SSAValue:
+    """An ``nn.constant`` of any supported element type."""
+    ty = TensorType(element_type(array.dtype), list(array.shape))
+    if array.dtype == np.bool_:
+        attr_ = DenseIntOrFPElementsAttr.from_list(ty, [int(v) for v in array.reshape(-1)])
+    else:
+        data = np.ascontiguousarray(array, dtype=array.dtype.newbyteorder("<")).tobytes()
+        attr_ = DenseIntOrFPElementsAttr(ty, BytesAttr(data))
+    return imp.b._emit(nc.ConstantOp(attr_), imp.name(hint, "cst"))
+
+
+def function_input(imp: Importer, name: str, shape: Sequence[int], dtype: np.dtype) -> SSAValue:
+    return imp.b.input(name, shape, dtype=dtype)
+

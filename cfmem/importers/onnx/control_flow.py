@@ -1,4 +1,9 @@
-"""ONNX ``Loop`` and ``Scan`` as ``nn.loop``.
+"""ONNX ``If``, ``Loop`` and ``Scan``.
+
+``If``: a condition known at import time picks the branch, whose nodes run in place
+(``folded_ifs``); any other becomes ``nn.if``, each branch a subgraph run in a scope below the
+node's, both yielding values of equal types. ``run_branch`` runs a subgraph (a branch, or a
+Loop or Scan body) for the three.
 
 ``Loop``: M (absent: INT64_MAX), cond (absent: true) and the carried values
 become the loop's operands; the body graph runs in a scope whose parent is the
@@ -29,12 +34,60 @@ from xdsl.ir import BlockArgument, SSAValue
 
 from cfmem.builder import GraphBuilder
 from cfmem.dialects.shapes import normalize_axis
-from cfmem.importers.onnx_import import Importer, OnnxImportError, Scope, Value
-from cfmem.importers.onnx_ops import attr, dtype_of, optional_input, out_name, reshape, run_branch, shape_of
+from cfmem.importers.onnx.core import Importer, OnnxImportError, Scope, Value, add_initializers
+from cfmem.importers.onnx.helpers import attr, dtype_of, optional_input, out_name, reshape, shape_of
 
 INT64_MAX = np.iinfo(np.int64).max
 MAX_SCAN_LENGTH = 2**31 - 1
 """The most rows a Loop's scan output stacks (its static trip count)."""
+
+
+def translate_if(imp: Importer, node: onnx.NodeProto, inputs: list, scope: Scope) -> list[Value]:
+    cond = inputs[0]
+    then_graph, else_graph = attr(node, "then_branch"), attr(node, "else_branch")
+    if isinstance(cond, np.ndarray):
+        if cond.size != 1:
+            raise OnnxImportError(f"If condition has {cond.size} elements, not 1")
+        imp.folded_ifs += 1
+        return run_branch(imp, then_graph if bool(cond.reshape(-1)[0]) else else_graph, scope)
+    if imp.b.shape(cond) and int(np.prod(imp.b.shape(cond))) != 1:
+        raise OnnxImportError(f"If condition has shape {list(imp.b.shape(cond))}, not one element")
+    if dtype_of(cond) != np.bool_:
+        raise OnnxImportError(f"If condition must be bool, got {cond.type}")
+    imp.kept_ifs += 1
+    names = [out_name(imp, node, k) for k in range(len(node.output))]
+
+    def branch(graph):
+        def build(_):
+            values = run_branch(imp, graph, scope)
+            return [imp.runtime(v, f"{graph.name}_{k}") for k, v in enumerate(values)]
+
+        return build
+
+    return list(imp.b.if_(cond, branch(then_graph), branch(else_graph), names=names))
+
+
+def run_branch(imp: Importer, graph: onnx.GraphProto, scope: Scope, args: Sequence[Value] = (),
+               what: str = "branch") -> list[Value]:  # fmt: skip
+    """The outputs of subgraph ``graph`` (an If branch, a Loop or Scan body) run in a scope
+    below ``scope``, its inputs bound to ``args``. An initializer of ``graph`` may not reuse a
+    name of the enclosing graphs: onnxruntime resolves such a name to the enclosing tensor in
+    an If branch but to the subgraph's own in a Loop body."""
+    for init in graph.initializer:
+        if scope.lookup(init.name) is not None:
+            raise OnnxImportError(f"{what} {graph.name!r} initializer {init.name!r} shadows a tensor of an enclosing graph")
+    inner = Scope(parent=scope)
+    add_initializers(inner, graph)
+    for graph_input, value in zip(graph.input, args):
+        inner.values[graph_input.name] = value
+    imp.run_nodes(graph.node, inner)
+    results = []
+    for out in graph.output:
+        value = inner.lookup(out.name)
+        if value is None:
+            raise OnnxImportError(f"{what} {graph.name!r} output {out.name!r} is never computed")
+        results.append(value)
+    return results
 
 
 def scalar(imp: Importer, value: Value, dtype: type, what: str, hint: str) -> SSAValue:
