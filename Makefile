@@ -13,7 +13,7 @@ OUT    := out
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
-	$(BIN)/python -m pip install -q -e '.[test,mlir,torch]'
+	$(BIN)/python -m pip install -q -e '.[test,mlir,torch,tflite]'
 	touch $(STAMP)
 
 test: $(STAMP)

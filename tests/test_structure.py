@@ -18,7 +18,8 @@ LAYERS = {
     "reports": ("cfmem.reports", "cfmem.differential", "cfmem.fit_sweep"),
     "drivers": ("cfmem.fit", "cfmem.fit_tiled", "cfmem.pipeline", "cfmem.importers"),
     "passes": ("cfmem.passes", "cfmem.builder"),
-    "core": ("cfmem.dialects", "cfmem.planning", "cfmem.dma", "cfmem.interp", "cfmem.mlir_check", "cfmem.ir_io"),
+    "core": ("cfmem.dialects", "cfmem.planning", "cfmem.dma", "cfmem.interp", "cfmem.mlir_check", "cfmem.ir_io",
+             "cfmem.tflite"),
     "base": ("cfmem.errors", "cfmem.files", "cfmem.float_literals", "cfmem.gc_pause", "cfmem.signature",
              "cfmem.weight_file", "cfmem"),
 }  # fmt: skip
