@@ -3,6 +3,8 @@ import io
 import os
 import subprocess
 import sys
+import tempfile
+import warnings
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -43,37 +45,102 @@ def pytest_collection_modifyitems(config, items):
             item._id = type(item._id).parse(item.nodeid + suffix)
 
 
-def run_cfmem(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess:
-    """Run the cfmem command line as a user would; capture its output.
+def run_cfmem(*args: str, cwd: Path | None = None, process: bool = False) -> subprocess.CompletedProcess:
+    """Run the cfmem command line and capture its output, exit code and files.
 
-    Under mutation testing (``MUTANT_UNDER_TEST`` set) the command runs in this process,
-    so mutmut sees which of the command's functions a test calls; otherwise in a child process."""
-    if os.environ.get("MUTANT_UNDER_TEST"):
-        return run_cfmem_in_process(list(args), cwd)
-    return subprocess.run([*CFMEM, *args], capture_output=True, text=True, cwd=cwd)
+    By default ``cli.main`` runs in this process (``run_cfmem_in_process``): the output,
+    files and exit code are what a child process's would be, without a Python start-up
+    per command. ``process=True`` runs ``python -m cfmem.tools.cli`` in a child process,
+    for tests of the process itself (its start-up, exit, or what the test process
+    changed that the command must not see). Under mutation testing
+    (``MUTANT_UNDER_TEST`` set) every command runs in this process, so mutmut sees which
+    of the command's functions a test calls."""
+    if process and not os.environ.get("MUTANT_UNDER_TEST"):
+        return subprocess.run([*CFMEM, *args], capture_output=True, text=True, cwd=cwd)
+    return run_cfmem_in_process(list(args), cwd)
 
 
-def run_cfmem_in_process(args: list[str], cwd: Path | None) -> subprocess.CompletedProcess:
-    """``cli.main(args)`` with its output captured as a child process's would be (text, and bytes
-    written to ``sys.stdout.buffer``), run in ``cwd``; an ``argparse`` exit gives its status."""
+def run_cfmem_in_process(args: list[str], cwd: Path | None = None) -> subprocess.CompletedProcess:
+    """``cli.main(args)`` run in ``cwd`` with its output captured as a child process's would be:
+    text and bytes written to ``sys.stdout``, ``sys.stderr``, and to file descriptors 1 and 2
+    (by C code or child processes, appended), newlines translated as ``text=True`` does, and
+    warnings printed to standard error under a fresh interpreter's filters. An ``argparse``
+    exit gives its status. The working directory, environment and warning filters are
+    restored after, so commands run in any order see the same process."""
     from cfmem.tools import cli
 
     out = io.TextIOWrapper(io.BytesIO(), encoding="utf-8", write_through=True)
     err = io.StringIO()
-    here = os.getcwd()
+    here, environment = os.getcwd(), dict(os.environ)
     try:
         if cwd is not None:
             os.chdir(cwd)
-        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-            try:
-                code = cli.main(args)
-            except SystemExit as exit_:
-                code = exit_.code if isinstance(exit_.code, int) else (0 if exit_.code is None else 1)
+        with _fd_captured(1) as fd_out, _fd_captured(2) as fd_err, _process_warnings():
+            with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+                try:
+                    code = cli.main(args)
+                except SystemExit as exit_:
+                    code = exit_.code if isinstance(exit_.code, int) else (0 if exit_.code is None else 1)
     finally:
         os.chdir(here)
+        _restore_environment(environment)
     out.flush()
-    stdout = out.buffer.getvalue().decode("utf-8", errors="replace")
-    return subprocess.CompletedProcess([*CFMEM, *args], code, stdout, err.getvalue())
+    stdout = out.buffer.getvalue() + fd_out.data
+    stderr = err.getvalue().encode("utf-8", errors="backslashreplace") + fd_err.data
+    return subprocess.CompletedProcess([*CFMEM, *args], code, _as_text(stdout), _as_text(stderr))
+
+
+class _Captured:
+    data = b""
+
+
+@contextlib.contextmanager
+def _fd_captured(fd: int):
+    """File descriptor ``fd`` pointed at a temporary file for the block; its bytes in ``.data`` after."""
+    captured = _Captured()
+    saved = os.dup(fd)
+    try:
+        with tempfile.TemporaryFile() as tmp:
+            os.dup2(tmp.fileno(), fd)
+            try:
+                yield captured
+            finally:
+                os.dup2(saved, fd)
+                tmp.seek(0)
+                captured.data = tmp.read()
+    finally:
+        os.close(saved)
+
+
+@contextlib.contextmanager
+def _process_warnings():
+    """Warnings shown on ``sys.stderr`` as a fresh interpreter shows them (not collected by
+    pytest); the filters and the display are restored after."""
+    with warnings.catch_warnings():
+        warnings.resetwarnings()
+        warnings.simplefilter("default")
+        for category in (DeprecationWarning, PendingDeprecationWarning, ImportWarning, ResourceWarning):
+            warnings.simplefilter("ignore", category)
+
+        def show(message, category, filename, lineno, file=None, line=None):
+            (file or sys.stderr).write(warnings.formatwarning(message, category, filename, lineno, line))
+
+        warnings.showwarning = show
+        yield
+
+
+def _restore_environment(environment: dict[str, str]) -> None:
+    """``os.environ`` as ``environment`` again (``cli.main`` sets defaults in it)."""
+    for name in set(os.environ) - set(environment):
+        del os.environ[name]
+    for name, value in environment.items():
+        if os.environ.get(name) != value:
+            os.environ[name] = value
+
+
+def _as_text(data: bytes) -> str:
+    """``data`` decoded as ``subprocess.run(..., text=True)`` does (universal newlines)."""
+    return data.decode("utf-8", errors="replace").replace("\r\n", "\n").replace("\r", "\n")
 
 
 @pytest.fixture

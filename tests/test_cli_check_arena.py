@@ -76,7 +76,8 @@ def test_a_plan_that_shares_bytes_wrongly_is_caught(cfmem, bufferized, tmp_path,
     PassPipeline.parse_spec(PASSES, "memref-plan-arena").apply(program_context(), module)
     broken = tmp_path / "broken.mlir"
     broken.write_text(str(module))
-    res = cfmem("check-arena", str(bufferized["nested_loops"]), "--planned", str(broken), "--sets", "4")
+    # a child process: the command must not see this process's broken planner
+    res = cfmem("check-arena", str(bufferized["nested_loops"]), "--planned", str(broken), "--sets", "4", process=True)
     assert res.returncode == 1
     assert "DIFFERENT" in res.stdout
     assert len(res.stderr.strip().splitlines()) == 1
@@ -197,7 +198,7 @@ def test_a_wrong_plan_inside_a_loop_no_random_set_enters_is_caught(cfmem, tmp_pa
     model, broken = tmp_path / "m.mlir", tmp_path / "broken.mlir"
     model.write_text(LATE_LOOP)
     broken.write_text(str(module))
-    res = cfmem("check-arena", str(model), "--planned", str(broken))
+    res = cfmem("check-arena", str(model), "--planned", str(broken), process=True)  # not this process's broken planner
     assert res.returncode == 1 and "DIFFERENT" in res.stdout
     assert len(res.stderr.strip().splitlines()) == 1
     assert "error: the planned @main leaves other bits than the unplanned one: %out after set #8" in res.stderr

@@ -45,8 +45,9 @@ def test_the_flat_form_written_by_xdsl_opt_keeps_an_infinity(tmp_path):
     opt = subprocess.run([str(Path(sys.executable).parent / "xdsl-opt"), str(source), "-p", "nn-plan-memory,nn-lower-to-memref",
                           "-o", str(flat)], capture_output=True, text=True)  # fmt: skip
     assert opt.returncode == 0, opt.stderr
-    run = subprocess.run([sys.executable, "-m", "cfmem.tools.cli", "run", str(flat), "--seed", "0", "-o", str(tmp_path / "o.npz")],
-                         capture_output=True, text=True)  # fmt: skip
+    from conftest import run_cfmem
+
+    run = run_cfmem("run", str(flat), "--seed", "0", "-o", str(tmp_path / "o.npz"))
     assert run.returncode == 0, run.stderr
     out = np.load(tmp_path / "o.npz")
     y = out[out.files[0]]

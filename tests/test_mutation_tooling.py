@@ -66,11 +66,11 @@ def test_under_a_mutant_the_command_runs_in_the_test_process_with_the_same_outpu
     from cfmem.tools import cli
 
     monkeypatch.delenv("MUTANT_UNDER_TEST", raising=False)
-    child = run_cfmem(*args, cwd=tmp_path)
+    child = run_cfmem(*args, cwd=tmp_path, process=True)
     calls = []
     real_main = cli.main
     monkeypatch.setattr(cli, "main", lambda argv: calls.append(argv) or real_main(argv))
     monkeypatch.setenv("MUTANT_UNDER_TEST", "cfmem.passes.place.x_nothing__mutmut_1")
-    here = run_cfmem(*args, cwd=tmp_path)
+    here = run_cfmem(*args, cwd=tmp_path, process=True)
     assert calls == [args]
     assert (here.returncode, here.stdout, here.stderr) == (child.returncode, child.stdout, child.stderr)

@@ -5,7 +5,6 @@ that, pasted as they are, import the model."""
 from __future__ import annotations
 
 import subprocess
-import sys
 from pathlib import Path
 
 import numpy as np
@@ -66,7 +65,9 @@ def test_a_dim_the_inputs_do_not_have_is_refused_with_the_names_they_have(tmp_pa
 
 
 def cfmem(*args: str, cwd: Path) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "cfmem.tools.cli", *args], capture_output=True, text=True, cwd=cwd)
+    from conftest import run_cfmem
+
+    return run_cfmem(*args, cwd=cwd)
 
 
 def test_every_unfixed_dimension_is_listed_once_with_a_fix_that_works(tmp_path):

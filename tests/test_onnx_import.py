@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import subprocess
-import sys
 from pathlib import Path
 
 import numpy as np
@@ -156,7 +155,9 @@ def test_weights_go_to_the_blob_in_execution_order_with_their_bytes(tmp_path):
 
 
 def cfmem(*args: str, cwd: Path) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "cfmem.tools.cli", *args], capture_output=True, text=True, cwd=cwd)
+    from conftest import run_cfmem
+
+    return run_cfmem(*args, cwd=cwd)
 
 
 def test_cfmem_import_then_cfmem_run_reproduce_onnxruntime(tmp_path):

@@ -274,8 +274,8 @@ def test_a_command_started_without_standard_output_says_so_in_one_line(workdir):
 )
 def test_two_outputs_to_standard_output_are_refused_before_anything_is_written(workdir, outputs, where):
     """Their bytes would run together on one stream, as two outputs to one file would."""
-    done = subprocess.run([*CFMEM, "report", "m.mlir", *outputs], cwd=workdir, capture_output=True, text=True)
+    done = run_cfmem("report", "m.mlir", *outputs, cwd=workdir)
     line = one_error_line(done, where)
     assert line.endswith("one output at most may be '-'") and done.stdout == ""
-    done = subprocess.run([*CFMEM, "report", "m.mlir", *outputs[:2]], cwd=workdir, capture_output=True)
+    done = run_cfmem("report", "m.mlir", *outputs[:2], cwd=workdir)
     assert done.returncode == 0 and done.stdout, done.stderr  # one of them alone is fine

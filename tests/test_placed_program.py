@@ -82,13 +82,17 @@ def _compare(module, placements: int, seed: int) -> int:
     return compared
 
 
-@pytest.mark.parametrize("seed", range(12))
+SEEDS = range(6)
+"""Random graphs of each kind: six run every line and branch of cfmem that twelve run."""
+
+
+@pytest.mark.parametrize("seed", SEEDS)
 def test_random_graphs_measure_the_same_from_records_as_built(seed):
     module = random_graph(seed, GraphShape(ops=24, ifs=0))
     assert _compare(module, 25, seed) == 1
 
 
-@pytest.mark.parametrize("seed", range(12))
+@pytest.mark.parametrize("seed", SEEDS)
 def test_random_graphs_with_nested_ifs_measure_the_same_from_records_as_built(seed):
     """Values from above read deep in branches, results yielded, each branch its own DMA
     segments, ifs between a block's segments."""
@@ -121,11 +125,11 @@ def test_a_function_with_a_loop_is_built_and_one_with_ifs_alone_is_read_as_recor
             assert (_records(module, name) is not None) is expected
 
 
-@pytest.mark.parametrize("seed", [5, 8])
-@pytest.mark.parametrize("share", [0.6, 0.3])
+@pytest.mark.parametrize("share, seed", [(0.6, 5), (0.6, 8), (0.3, 8)])
 def test_a_search_chooses_the_same_placement_from_records_as_from_built_ir(monkeypatch, seed, share):
     """The whole search, at budgets where it must shrink, grow from the floor and finish: the
-    same placement, need and latency both ways."""
+    same placement, need and latency both ways. (Seed 5 at 0.3 of its need runs no line or
+    branch of cfmem that these three do not, at twice the time of seed 5 at 0.6.)"""
     module = random_graph(seed, GraphShape(ops=30, ifs=0))
     with _keyed(module):
         name = functions(module)[0].sym_name.data

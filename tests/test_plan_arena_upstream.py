@@ -21,9 +21,10 @@ from cfmem.passes import PASSES
 from cfmem.planning.control_flow import MODES
 from cfmem.testing.upstream_programs import BUFFERIZE, PROGRAMS, bufferize, jit_mismatches, parse_program, program_context
 
-pytestmark = pytest.mark.skipif(
-    not mlir_available(), reason="upstream MLIR python bindings not installed (pip install 'cfmem[mlir]')"
-)
+pytestmark = [
+    pytest.mark.skipif(not mlir_available(), reason="upstream MLIR python bindings not installed (pip install 'cfmem[mlir]')"),
+    pytest.mark.xdist_group("plan-arena-upstream"),  # one worker bufferizes each program once (``bufferized``)
+]
 
 HELPER = re.compile(r'(sym_name = "dealloc_helper", sym_visibility = "private"\}> )\(\{.*?\n  \}\) : \(\) -> \(\)', re.S)
 REFUSED = {
@@ -43,6 +44,7 @@ it is then refused."""
 
 @functools.cache
 def bufferized(name: str) -> str:
+    """Program ``name`` bufferized by upstream MLIR, once per process (read, never changed)."""
     return bufferize(PROGRAMS[name].text)
 
 

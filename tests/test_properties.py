@@ -42,10 +42,13 @@ from cfmem.planning.control_flow import MODES  # noqa: E402
 from cfmem.planning.strategies import STRATEGY_NAMES  # noqa: E402
 from cfmem.testing.random_graphs import GraphShape, covering_input_sets, random_graph  # noqa: E402
 
-EXAMPLES = int(os.environ.get("CFMEM_PROPERTY_EXAMPLES", "100"))
+EXAMPLES = int(os.environ.get("CFMEM_PROPERTY_EXAMPLES", "70"))
+"""The CI draw: 70 programs run every line and branch of cfmem that a draw of 100 runs (but the
+flat interpreter's check of a read whose bytes several tensors own, which its own tests run),
+and 34 more, with fewer one-if programs."""
 SEARCH_SECONDS = 0.002
 """Time limit of the ``search`` strategy: enough for these small problems to be
-searched, short enough for 100 programs in CI."""
+searched, short enough for the CI draw."""
 
 
 @dataclass(frozen=True)
@@ -65,7 +68,7 @@ class Case:
 
 @st.composite
 def graph_shapes(draw: st.DrawFn) -> GraphShape:
-    """Small programs (a CI budget of 100) with one chain of ifs 1 to 3 deep."""
+    """Small programs (a CI budget) with one chain of ifs 1 to 3 deep."""
     nesting = draw(st.integers(1, 3))
     return GraphShape(
         ops=draw(st.integers(1, 4)),
@@ -170,7 +173,7 @@ def assert_the_draw_is_rich(drawn: list[Case]) -> None:
     """Every program has an if, at least a third nest ifs two deep, a tenth three deep
     and a twentieth have four ifs or more, and every strategy is drawn to be lowered and
     run (three times or more)."""
-    assert len(drawn) >= min(EXAMPLES, 100), f"only {len(drawn)} programs drawn"
+    assert len(drawn) >= min(EXAMPLES, 70), f"only {len(drawn)} programs drawn"
     shapes = [shape_of(case) for case in drawn]
     ifs = Counter(count for count, _ in shapes)
     deepest = Counter(depth for _, depth in shapes)

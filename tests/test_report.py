@@ -6,6 +6,7 @@ itself (which nn.if branch holds each tensor), not from the report's code.
 """
 
 import csv
+import functools
 import io
 import json
 import re
@@ -30,7 +31,7 @@ from cfmem.planning.problem import paths_compatible
 from cfmem.planning.regions import IfNode, RegionTree, Tensor
 from cfmem.planning.strategies import get_strategy
 from cfmem.reports.tables import format_pct
-from conftest import EXAMPLES
+from conftest import EXAMPLES, run_cfmem
 
 EXAMPLE_FILES = sorted(EXAMPLES.glob("*.mlir"))
 STRATEGIES = ("sequential", "large-first", "short-first", "best-fit", "tflm", "by-size", "auto")
@@ -49,8 +50,10 @@ def test_the_examples_are_there():
     assert len(EXAMPLE_FILES) >= 4 and len(WITH_IFS) >= 3
 
 
+@functools.cache
 def reference(path: Path, mode: str, strategy: str, align: int) -> dict:
-    """What nn-plan-memory writes into the IR for ``@main``, by tensor id."""
+    """What nn-plan-memory writes into the IR for ``@main``, by tensor id (computed once per
+    process for each set of options; read, never changed)."""
     module, _ = load_module(path)
     spec = f"nn-plan-memory{{mode={mode} strategy={strategy} align={align}}}"
     PassPipeline.parse_spec(PASSES, spec).apply(make_context(), module)
@@ -121,6 +124,23 @@ def report_json(cfmem, *args: str) -> dict:
     return json.loads(res.stdout)  # the whole of stdout is one JSON object
 
 
+@functools.cache
+def compared(*args: str):
+    """``cfmem report ARGS --compare`` (it writes no file), run once per process: several tests
+    read the same comparison, as text and as JSON."""
+    return run_cfmem("report", *args, "--compare")
+
+
+def compared_json(*args: str) -> dict:
+    res = compared(*args, "--json")
+    assert res.returncode == 0, res.stderr
+    return json.loads(res.stdout)
+
+
+same_comparisons = pytest.mark.xdist_group("report-compare")
+"""The tests reading ``compared``'s outputs, on one worker so that each comparison runs once."""
+
+
 @pytest.mark.parametrize("path", EXAMPLE_FILES, ids=lambda p: p.stem)
 @pytest.mark.parametrize(
     "mode, strategy, align", [("hoist", "best-fit", 16), ("exact", "auto", 32), ("conservative", "sequential", 16)]
@@ -181,9 +201,10 @@ def test_json_has_every_number_and_a_valid_plan(cfmem, path, mode):
                 assert a["end_offset"] <= b["offset"] or b["end_offset"] <= a["offset"], (a["tensor"], b["tensor"])
 
 
+@same_comparisons
 @pytest.mark.parametrize("path", EXAMPLE_FILES, ids=lambda p: p.stem)
-def test_comparison_grid_orders_the_modes(cfmem, path):
-    data = report_json(cfmem, str(path), "--compare")
+def test_comparison_grid_orders_the_modes(path):
+    data = compared_json(str(path))
     grid = data["comparison"]["main"]
     assert grid["strategies"] == list(STRATEGIES) and grid["modes"] == list(MODES)
     bound, peaks = grid["lower_bound"], grid["peaks"]
@@ -202,11 +223,12 @@ def test_comparison_grid_orders_the_modes(cfmem, path):
     assert grid["best"]["gap_pct"] == pytest.approx(100 * (best - bound) / bound)
 
 
+@same_comparisons
 @pytest.mark.parametrize("path", WITH_IFS[:1], ids=lambda p: p.stem)
-def test_comparison_text_table(cfmem, path):
-    res = cfmem("report", str(path), "--compare")
+def test_comparison_text_table(path):
+    res = compared(str(path))
     assert res.returncode == 0, res.stderr
-    grid = report_json(cfmem, str(path), "--compare")["comparison"]["main"]
+    grid = compared_json(str(path))["comparison"]["main"]
     lines = res.stdout.splitlines()
     assert lines[1].split() == ["strategy", *MODES, "best", "gap", "%"]
     rows = {line.split()[0]: line.split() for line in lines[3:]}
@@ -217,10 +239,11 @@ def test_comparison_text_table(cfmem, path):
     assert f"lower bound {grid['lower_bound']} bytes, gap " in res.stdout
 
 
+@same_comparisons
 @pytest.mark.parametrize("path", WITH_IFS[:1], ids=lambda p: p.stem)
-def test_json_comparison_carries_the_printed_table(cfmem, path):
-    printed = [line.split() for line in cfmem("report", str(path), "--compare").stdout.splitlines()]
-    table = report_json(cfmem, str(path), "--compare")["comparison"]["main"]["table"]
+def test_json_comparison_carries_the_printed_table(path):
+    printed = [line.split() for line in compared(str(path)).stdout.splitlines()]
+    table = compared_json(str(path))["comparison"]["main"]["table"]
     assert table["columns"] == ["strategy", *MODES, "best", "gap %"]
     assert [row[0] for row in table["rows"]] == [*STRATEGIES, "best", "gap %", "lower bound"]
     for row in table["rows"]:
@@ -228,8 +251,9 @@ def test_json_comparison_carries_the_printed_table(cfmem, path):
         assert cells in printed, row
 
 
-def test_json_of_several_models_carries_the_table_of_models(cfmem):
-    data = report_json(cfmem, *map(str, EXAMPLE_FILES), "--compare")
+@same_comparisons
+def test_json_of_several_models_carries_the_table_of_models():
+    data = compared_json(*map(str, EXAMPLE_FILES))
     table = data["table"]
     assert table["columns"][:3] == ["model", "naive", "sequential/conservative"]
     assert table["columns"][-3:] == ["bound", "best", "gap %"]
@@ -265,11 +289,12 @@ def test_compare_adds_an_asked_strategy_as_a_row(cfmem):
     assert all(grid["lower_bound"] <= p for p in grid["peaks"]["search"].values())
 
 
-def test_several_models_give_one_row_each(cfmem):
-    res = cfmem("report", *map(str, EXAMPLE_FILES), "--compare")
+@same_comparisons
+def test_several_models_give_one_row_each():
+    res = compared(*map(str, EXAMPLE_FILES))
     assert res.returncode == 0, res.stderr
     rows = {line.split()[0]: line.split() for line in res.stdout.splitlines() if line.split()[:1]}
-    data = report_json(cfmem, *map(str, EXAMPLE_FILES), "--compare")
+    data = compared_json(*map(str, EXAMPLE_FILES))
     assert [m["model"] for m in data["models"]] == list(map(str, EXAMPLE_FILES))
     for model in data["models"]:
         grid = model["comparison"]["main"]
