@@ -12,13 +12,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from cfmem.planning.strategies import solve
 from cfmem.testing.tflm_models import OPENWAKEWORD_MODELS, example_models, if_model, openwakeword_models, sine_model, while_model
-from cfmem.tflite.lifetimes import arena_problem, arena_tensors
+from cfmem.tflite.arena_plan import TflmComparison, compare_in_tflm, plan_for_tflm
 from cfmem.tflite.model_file import parse_tflite
-from cfmem.tflite.offline_plan import planned_model
-from cfmem.tflite.scratch_probe import measure_scratch
-from cfmem.tflite.tflm_runtime import ArenaProbe, identical, random_inputs, run
+from cfmem.tflite.tflm_runtime import ArenaProbe, run
 
 CFMEM_SMALLER = {"embedding_model", "melspectrogram"}
 """Where TFLM's greedy planner stays above the lower bound and cfmem reaches it."""
@@ -38,31 +35,22 @@ def wakeword_models():
         pytest.skip(f"the openwakeword models cannot be fetched: {err}")
 
 
-def check_in_tflm(data: bytes, probe: ArenaProbe, inputs: list[list[np.ndarray]] | None = None) -> tuple[int, int]:
-    """Plan ``data``, run both models in TFLM, check; the two smallest arenas (own, cfmem's)."""
-    model = parse_tflite(data)
-    tensors = arena_tensors(model)
-    scratch = measure_scratch(model, probe)
-    assert scratch.unmeasured == []
-    problem = arena_problem(tensors, scratch.blocks)
-    solution = solve(problem)
-    planned = planned_model(model, tensors, solution.offsets)
-
-    own, mine = probe.smallest_arena(data), probe.smallest_arena(planned)
-    own_report, my_report = probe.allocate(data, own), probe.allocate(planned, mine)
-    assert own_report is not None and my_report is not None
+def check_in_tflm(data: bytes, probe: ArenaProbe, inputs: list[list[np.ndarray]] | None = None) -> TflmComparison:
+    """Plan ``data``, run both models in TFLM, check."""
+    plan = plan_for_tflm(parse_tflite(data), probe)
+    assert plan.scratch.unmeasured == []
+    compared = compare_in_tflm(probe, data, plan.planned, inputs)
     # TFLM's own head is what its planner gives on cfmem's buffers: lifetimes and scratch are TFLM's
-    assert solve(problem, "tflm").peak == own_report.head
+    assert plan.tflm_peak == compared.own.head
     # TFLM puts the tensors where the plan says and fits its scratch buffers into the room left
-    assert my_report.head == solution.peak <= own_report.head
-    assert my_report.tail == own_report.tail
-    assert mine <= own
-    if probe.allocate(data, own_report.head + own_report.tail) is not None:
+    assert compared.planned.head == plan.solution.peak <= compared.own.head
+    assert compared.planned.tail == compared.own.tail
+    assert compared.planned_arena <= compared.own_arena
+    if probe.allocate(data, compared.own.total) is not None:
         # where TFLM's set-up fits in head + tail, cfmem's head and TFLM's persistent part are enough
-        assert probe.allocate(planned, solution.peak + my_report.tail) is not None
-    for values in inputs or [random_inputs(data, own, seed) for seed in range(3)]:
-        assert identical(run(data, own, values), run(planned, mine, values))
-    return own, mine
+        assert probe.allocate(plan.planned, plan.solution.peak + compared.planned.tail) is not None
+    assert compared.identical
+    return compared
 
 
 @pytest.mark.parametrize("name", sorted(example_models()))
@@ -95,9 +83,9 @@ def test_while_model(probe):
 
 @pytest.mark.parametrize("name", OPENWAKEWORD_MODELS)
 def test_openwakeword(name, probe, wakeword_models):
-    own, mine = check_in_tflm(wakeword_models[name].read_bytes(), probe)
+    compared = check_in_tflm(wakeword_models[name].read_bytes(), probe)
     if name in CFMEM_SMALLER:
-        assert mine < own
+        assert compared.planned_arena < compared.own_arena
 
 
 def test_the_command_reports_tflm_arenas(tmp_path, cfmem, wakeword_models):
@@ -108,7 +96,7 @@ def test_the_command_reports_tflm_arenas(tmp_path, cfmem, wakeword_models):
     assert "arena head: 454656 bytes planned by cfmem" in text and "lower bound 454656 bytes" in text
     assert "TFLite Micro's own planner on the same buffers: 663552 bytes (cfmem 31.48 % smaller)" in text
     assert "(head 454656, tail " in text and "(head 663552)" in text
-    assert "outputs of both models in TFLite Micro on a random input: identical" in text
+    assert "outputs of both models in TFLite Micro on 3 random input sets: identical" in text
     assert text.splitlines()[-1] == f"wrote {out}"
 
 

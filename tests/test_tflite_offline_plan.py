@@ -241,9 +241,9 @@ def test_tree_differences_names_the_field():
 
 
 def test_a_wrong_plan_from_the_planner_is_refused_before_anything_is_written(tmp_path, monkeypatch):
-    from cfmem.tools import plan_tflite
+    from cfmem.tflite import arena_plan
 
-    real_solve = plan_tflite.solve
+    real_solve = arena_plan.solve
 
     def overlapping(problem, strategy="auto", options=None):
         solution = real_solve(problem, strategy, options)
@@ -251,7 +251,7 @@ def test_a_wrong_plan_from_the_planner_is_refused_before_anything_is_written(tmp
             return solution
         return Solution({b.id: 0 for b in problem.buffers}, solution.peak, solution.lower_bound, strategy)
 
-    monkeypatch.setattr(plan_tflite, "solve", overlapping)
+    monkeypatch.setattr(arena_plan, "solve", overlapping)
     source = tmp_path / "if.tflite"
     source.write_bytes(if_model())
     out = tmp_path / "planned.tflite"

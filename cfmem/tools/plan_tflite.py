@@ -4,15 +4,14 @@ TFLite Micro's offline memory plan."""
 from __future__ import annotations
 
 import argparse
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from cfmem.errors import CfmemError
 from cfmem.files import atomic_write_bytes
 from cfmem.planning.option_checks import OptionError, check_beam_width, check_time_limit, parsed_int
-from cfmem.planning.problem import PlanOptions, Solution
-from cfmem.planning.strategies import AUTO_CANDIDATES, STRATEGY_NAMES, solve
+from cfmem.planning.problem import PlanOptions
+from cfmem.planning.strategies import AUTO_CANDIDATES, STRATEGY_NAMES
 from cfmem.planning.verify import PlanError
 
 DESCRIPTION = (
@@ -56,87 +55,48 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     p.set_defaults(handler=main)
 
 
-@dataclass
-class Measured:
-    """What running TFLM showed (all sizes in bytes)."""
-
-    own_arena: int
-    planned_arena: int
-    own_head: int
-    planned_head: int
-    tail: int
-    identical: bool
-
-
 def main(args: argparse.Namespace) -> int:
-    from cfmem.tflite.lifetimes import arena_problem, arena_tensors
+    from cfmem.tflite.arena_plan import compare_in_tflm, plan_for_tflm
     from cfmem.tflite.model_file import TfliteFileError, read_tflite
-    from cfmem.tflite.offline_plan import OfflinePlanError, plan_metadata, planned_model
-    from cfmem.tflite.scratch_probe import ScratchSizes, measure_scratch
+    from cfmem.tflite.offline_plan import OfflinePlanError, plan_metadata
     from cfmem.tflite.tflm_runtime import ArenaProbe, TflmError
 
     try:
         check_time_limit("--time-limit", args.time_limit)
     except OptionError as err:
         raise CfmemError(err.rule, err.option) from None
-    try:
-        data, model = read_tflite(args.model)
-        tensors = arena_tensors(model)
-    except TfliteFileError as err:
-        # the reader's messages start with the file's name: it becomes the error's location
-        raise CfmemError(err.message.removeprefix(f"{args.model}: "), err.location or args.model) from None
-
+    options = PlanOptions(time_limit=args.time_limit, beam_width=args.beam_width)
     with ArenaProbe() as probe:
-        not_run = "--no-tflm" if args.no_tflm else ""
-        own_arena = 0
-        if not not_run:
-            try:
-                own_arena = probe.smallest_arena(data)
-            except TflmError as err:
-                not_run = f"the tflite-micro package's TFLite Micro cannot load the model: {err.reason}"
-        scratch = ScratchSizes() if args.no_tflm else measure_scratch(model, probe)
-        problem = arena_problem(tensors, scratch.blocks, name=Path(args.model).name)
-        solution = _solve(problem, args)
-        own_plan = solve(problem, "tflm").peak
         try:
-            planned = planned_model(model, tensors, solution.offsets)
-        except OfflinePlanError as err:
+            data, model = read_tflite(args.model)
+            own_arena, not_run = 0, "--no-tflm" if args.no_tflm else ""
+            if not not_run:
+                try:
+                    own_arena = probe.smallest_arena(data)
+                except TflmError as err:
+                    not_run = f"the tflite-micro package's TFLite Micro cannot load the model: {err.reason}"
+            plan = plan_for_tflm(model, None if args.no_tflm else probe, args.strategy, options)
+            compared = None if not_run else compare_in_tflm(probe, data, plan.planned, own_arena=own_arena)
+        except TfliteFileError as err:
+            # the reader's messages start with the file's name: it becomes the error's location
+            raise CfmemError(err.message.removeprefix(f"{args.model}: "), err.location or args.model) from None
+        except (OfflinePlanError, TflmError) as err:
             raise CfmemError(err.message, args.model) from None
-        measured = None if not_run else _measure(probe, data, own_arena, planned, args.model)
-    if measured is not None and not measured.identical:
+        except PlanError as err:
+            raise CfmemError(f"strategy '{args.strategy}' produced an invalid plan (a bug in cfmem): {err}") from None
+    if compared is not None and not compared.identical:
         raise CfmemError(
-            "TFLite Micro's outputs of the planned model differ from the original's on the same input:"
+            "TFLite Micro's outputs of the planned model differ from the original's on the same inputs:"
             " nothing written (a bug in cfmem's model of TFLM's lifetimes)",
             args.model,
         )
-    atomic_write_bytes(args.output, planned)
-    _report(args, model, tensors, scratch, not_run, solution, own_plan, measured, replaced=bool(plan_metadata(model)))
+    atomic_write_bytes(args.output, plan.planned)
+    _report(args, model, plan, not_run, compared, replaced=bool(plan_metadata(model)))
     return 0
 
 
-def _solve(problem: Any, args: argparse.Namespace) -> Solution:
-    options = PlanOptions(time_limit=args.time_limit, beam_width=args.beam_width)
-    try:
-        return solve(problem, args.strategy, options)
-    except PlanError as err:
-        raise CfmemError(f"strategy '{args.strategy}' produced an invalid plan (a bug in cfmem): {err}") from None
-
-
-def _measure(probe: Any, original: bytes, own: int, planned: bytes, where: str) -> Measured:
-    from cfmem.tflite.tflm_runtime import TflmError, identical, random_inputs, run
-
-    try:
-        mine = probe.smallest_arena(planned)
-        own_report, my_report = probe.allocate(original, own), probe.allocate(planned, mine)
-        inputs = random_inputs(original, own)
-        same = identical(run(original, own, inputs), run(planned, mine, inputs))
-    except TflmError as err:
-        raise CfmemError(err.message, where) from None
-    assert own_report is not None and my_report is not None
-    return Measured(own, mine, own_report.head, my_report.head, my_report.tail, same)
-
-
-def _report(args, model, tensors, scratch, not_run, solution, own_plan, measured, replaced) -> None:
+def _report(args: argparse.Namespace, model: Any, plan: Any, not_run: str, compared: Any, replaced: bool) -> None:
+    tensors, scratch, solution = plan.tensors, plan.scratch, plan.solution
     kinds = {kind: sum(t.kind == kind for t in tensors) for kind in ("planned", "constant", "variable", "empty")}
     subgraphs = len(model.subgraphs)
     print(
@@ -158,17 +118,17 @@ def _report(args, model, tensors, scratch, not_run, solution, own_plan, measured
         f"arena head: {solution.peak} bytes planned by cfmem (strategy {args.strategy}{chosen}),"
         f" lower bound {solution.lower_bound} bytes, gap {solution.gap_pct:.2f} %"
     )
-    saved = 100.0 * (own_plan - solution.peak) / own_plan if own_plan else 0.0
-    print(f"TFLite Micro's own planner on the same buffers: {own_plan} bytes (cfmem {saved:.2f} % smaller)")
-    if measured is None:
+    saved = 100.0 * (plan.tflm_peak - solution.peak) / plan.tflm_peak if plan.tflm_peak else 0.0
+    print(f"TFLite Micro's own planner on the same buffers: {plan.tflm_peak} bytes (cfmem {saved:.2f} % smaller)")
+    if compared is None:
         print(f"arena TFLite Micro needs: the head above, plus its persistent part (not measured: {not_run})")
     else:
         print(
-            f"arena TFLite Micro needs (smallest that allocates, reference kernels): {measured.planned_arena} bytes"
-            f" (head {measured.planned_head}, tail {measured.tail}); the model as it was: {measured.own_arena} bytes"
-            f" (head {measured.own_head})"
+            f"arena TFLite Micro needs (smallest that allocates, reference kernels): {compared.planned_arena} bytes"
+            f" (head {compared.planned.head}, tail {compared.planned.tail}); the model as it was:"
+            f" {compared.own_arena} bytes (head {compared.own.head})"
         )
-        print("outputs of both models in TFLite Micro on a random input: identical")
+        print("outputs of both models in TFLite Micro on 3 random input sets: identical")
     if kinds["variable"]:
         print("variable tensors are not in the plan: TFLite Micro keeps them in its persistent part")
     if replaced:
