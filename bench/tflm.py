@@ -29,7 +29,7 @@ import numpy as np
 from cfmem.testing.tflm_models import example_models, if_model, openwakeword_models, sine_model, while_model
 from cfmem.tflite.arena_plan import compare_in_tflm, plan_for_tflm
 from cfmem.tflite.model_file import parse_tflite
-from cfmem.tflite.tflm_runtime import ArenaProbe
+from cfmem.tflite.tflm_runtime import TflmWorker
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _common import machine_section, md_table, write_atomic  # noqa: E402
@@ -52,11 +52,11 @@ def models() -> list[tuple[str, str, bytes, list | None]]:
     return found
 
 
-def row(probe: ArenaProbe, name: str, source: str, data: bytes, inputs) -> tuple[list[str], dict]:
+def row(tflm: TflmWorker, name: str, source: str, data: bytes, inputs) -> tuple[list[str], dict]:
     began = time.perf_counter()
     model = parse_tflite(data)
-    plan = plan_for_tflm(model, probe)
-    compared = compare_in_tflm(probe, data, plan.planned, inputs)
+    plan = plan_for_tflm(model, tflm)
+    compared = compare_in_tflm(tflm, data, plan.planned, inputs)
     seconds = time.perf_counter() - began
     scratch = sum(b.bytes for b in plan.scratch.blocks)
     cells = [
@@ -73,10 +73,10 @@ def row(probe: ArenaProbe, name: str, source: str, data: bytes, inputs) -> tuple
 
 def run() -> str:
     rows, facts = [], []
-    with ArenaProbe() as probe:
+    with TflmWorker() as tflm:
         for k, (name, source, data, inputs) in enumerate(entries := models()):
             print(f"[{k + 1}/{len(entries)}] {name}", file=sys.stderr, flush=True)
-            cells, fact = row(probe, name, source, data, inputs)
+            cells, fact = row(tflm, name, source, data, inputs)
             rows.append(cells)
             facts.append((name, fact))
     header = [

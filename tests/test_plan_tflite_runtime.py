@@ -15,16 +15,16 @@ import pytest
 from cfmem.testing.tflm_models import OPENWAKEWORD_MODELS, example_models, if_model, openwakeword_models, sine_model, while_model
 from cfmem.tflite.arena_plan import TflmComparison, compare_in_tflm, plan_for_tflm
 from cfmem.tflite.model_file import parse_tflite
-from cfmem.tflite.tflm_runtime import ArenaProbe, run
+from cfmem.tflite.tflm_runtime import TflmWorker
 
 CFMEM_SMALLER = {"embedding_model", "melspectrogram"}
 """Where TFLM's greedy planner stays above the lower bound and cfmem reaches it."""
 
 
 @pytest.fixture(scope="module")
-def probe():
-    with ArenaProbe() as arena_probe:
-        yield arena_probe
+def tflm():
+    with TflmWorker() as worker:
+        yield worker
 
 
 @pytest.fixture(scope="module")
@@ -35,55 +35,55 @@ def wakeword_models():
         pytest.skip(f"the openwakeword models cannot be fetched: {err}")
 
 
-def check_in_tflm(data: bytes, probe: ArenaProbe, inputs: list[list[np.ndarray]] | None = None) -> TflmComparison:
+def check_in_tflm(data: bytes, tflm: TflmWorker, inputs: list[list[np.ndarray]] | None = None) -> TflmComparison:
     """Plan ``data``, run both models in TFLM, check."""
-    plan = plan_for_tflm(parse_tflite(data), probe)
+    plan = plan_for_tflm(parse_tflite(data), tflm)
     assert plan.scratch.unmeasured == []
-    compared = compare_in_tflm(probe, data, plan.planned, inputs)
+    compared = compare_in_tflm(tflm, data, plan.planned, inputs)
     # TFLM's own head is what its planner gives on cfmem's buffers: lifetimes and scratch are TFLM's
     assert plan.tflm_peak == compared.own.head
     # TFLM puts the tensors where the plan says and fits its scratch buffers into the room left
     assert compared.planned.head == plan.solution.peak <= compared.own.head
     assert compared.planned.tail == compared.own.tail
     assert compared.planned_arena <= compared.own_arena
-    if probe.allocate(data, compared.own.total) is not None:
+    if tflm.allocate(data, compared.own.total) is not None:
         # where TFLM's set-up fits in head + tail, cfmem's head and TFLM's persistent part are enough
-        assert probe.allocate(plan.planned, plan.solution.peak + compared.planned.tail) is not None
+        assert tflm.allocate(plan.planned, plan.solution.peak + compared.planned.tail) is not None
     assert compared.identical
     return compared
 
 
 @pytest.mark.parametrize("name", sorted(example_models()))
-def test_tflm_examples(name, probe):
-    check_in_tflm(example_models()[name].read_bytes(), probe)
+def test_tflm_examples(name, tflm):
+    check_in_tflm(example_models()[name].read_bytes(), tflm)
 
 
-def test_sine(probe):
-    check_in_tflm(sine_model().read_bytes(), probe)
+def test_sine(tflm):
+    check_in_tflm(sine_model().read_bytes(), tflm)
 
 
-def test_if_model_both_branches(probe):
+def test_if_model_both_branches(tflm):
     x = np.linspace(-2, 2, 64).astype(np.float32)
     inputs = [[np.array([taken]), x] for taken in (True, False)]
     data = if_model()
-    outputs = [run(data, 1 << 20, values)[0] for values in inputs]
+    outputs = [tflm.run(data, 1 << 20, values)[0] for values in inputs]
     assert not np.array_equal(outputs[0], outputs[1])  # the two branches do differ
-    check_in_tflm(data, probe, inputs)
+    check_in_tflm(data, tflm, inputs)
 
 
-def test_while_model(probe):
+def test_while_model(tflm):
     x = np.linspace(-2, 2, 64).astype(np.float32)
     data = while_model(trips=5)
     acc = x.copy()
     for _ in range(5):
         acc = acc * np.float32(0.5) + x
-    np.testing.assert_allclose(run(data, 1 << 20, [x])[0], acc + x, rtol=1e-6)
-    check_in_tflm(data, probe, [[x]])
+    np.testing.assert_allclose(tflm.run(data, 1 << 20, [x])[0], acc + x, rtol=1e-6)
+    check_in_tflm(data, tflm, [[x]])
 
 
 @pytest.mark.parametrize("name", OPENWAKEWORD_MODELS)
-def test_openwakeword(name, probe, wakeword_models):
-    compared = check_in_tflm(wakeword_models[name].read_bytes(), probe)
+def test_openwakeword(name, tflm, wakeword_models):
+    compared = check_in_tflm(wakeword_models[name].read_bytes(), tflm)
     if name in CFMEM_SMALLER:
         assert compared.planned_arena < compared.own_arena
 

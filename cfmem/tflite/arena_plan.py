@@ -2,7 +2,7 @@
 
 ``plan_for_tflm`` goes from the model's object tree to the bytes of the planned model:
 TFLM's tensors and lifetimes (``lifetimes``), the scratch blocks its kernels ask for
-(``scratch_probe``, when a probe is given), one of cfmem's strategies on that buffer
+(``scratch_probe``, when a ``TflmWorker`` is given), one of cfmem's strategies on that buffer
 problem (the plan is verified by ``solve``), TFLM's own greedy planner on the same buffers
 for comparison, and the written offline plan (``offline_plan``).
 
@@ -23,7 +23,7 @@ from cfmem.planning.strategies import solve
 from cfmem.tflite.lifetimes import ArenaTensor, arena_problem, arena_tensors
 from cfmem.tflite.offline_plan import planned_model
 from cfmem.tflite.scratch_probe import ScratchSizes, measure_scratch
-from cfmem.tflite.tflm_runtime import AllocationReport, ArenaProbe, identical, random_inputs, run
+from cfmem.tflite.tflm_runtime import AllocationReport, TflmWorker, identical
 
 
 @dataclass
@@ -49,24 +49,24 @@ class TflmComparison:
     """Whether every input set gave both models the same outputs, bit for bit."""
 
 
-def plan_for_tflm(model: Any, probe: ArenaProbe | None, strategy: str = "auto",
+def plan_for_tflm(model: Any, tflm: TflmWorker | None, strategy: str = "auto",
                   options: PlanOptions | None = None) -> TflmPlan:  # fmt: skip
-    """Plan ``model`` (a ``ModelT``); scratch buffers are measured only with a ``probe``."""
+    """Plan ``model`` (a ``ModelT``); scratch buffers are measured only with a ``TflmWorker``."""
     tensors = arena_tensors(model)
-    scratch = measure_scratch(model, probe) if probe is not None else ScratchSizes()
+    scratch = measure_scratch(model, tflm) if tflm is not None else ScratchSizes()
     problem = arena_problem(tensors, scratch.blocks)
     solution = solve(problem, strategy, options)
     tflm_peak = solve(problem, "tflm").peak
     return TflmPlan(tensors, scratch, problem, solution, tflm_peak, planned_model(model, tensors, solution.offsets))
 
 
-def compare_in_tflm(probe: ArenaProbe, original: bytes, planned: bytes,
+def compare_in_tflm(tflm: TflmWorker, original: bytes, planned: bytes,
                     inputs: list[list[np.ndarray]] | None = None, own_arena: int | None = None) -> TflmComparison:  # fmt: skip
     """Both models in TFLM; ``inputs`` default to three random input sets (seeds 0, 1, 2)."""
-    own = probe.smallest_arena(original) if own_arena is None else own_arena
-    mine = probe.smallest_arena(planned)
-    own_report, my_report = probe.allocate(original, own), probe.allocate(planned, mine)
+    own = tflm.smallest_arena(original) if own_arena is None else own_arena
+    mine = tflm.smallest_arena(planned)
+    own_report, my_report = tflm.allocate(original, own), tflm.allocate(planned, mine)
     assert own_report is not None and my_report is not None  # they allocated at these sizes before
-    sets = inputs if inputs is not None else [random_inputs(original, own, seed) for seed in range(3)]
-    same = all(identical(run(original, own, values), run(planned, mine, values)) for values in sets)
+    sets = inputs if inputs is not None else [tflm.random_inputs(original, own, seed) for seed in range(3)]
+    same = all(identical(tflm.run(original, own, values), tflm.run(planned, mine, values)) for values in sets)
     return TflmComparison(own, mine, own_report, my_report, same)

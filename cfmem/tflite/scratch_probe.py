@@ -2,7 +2,7 @@
 
 A kernel asks for scratch buffers while it prepares, from the shapes and parameters of its
 tensors; the model file does not hold their sizes. They are measured in TFLM itself (the
-reference kernels of the ``tflite-micro`` package, through ``tflm_runtime.ArenaProbe``):
+reference kernels of the ``tflite-micro`` package, through ``tflm_runtime.TflmWorker``):
 each operator is put alone into a model of its own (its tensors, the constants it reads,
 the same operator codes), which TFLM allocates without an offline plan. In such a model
 every tensor and every scratch buffer is live at the operator's one scope, so TFLM's
@@ -25,7 +25,7 @@ from cfmem.planning.problem import align_up
 from cfmem.tflite.lifetimes import ARENA_ALIGNMENT, ArenaScratch, arena_tensors, operator_scopes
 from cfmem.tflite.model_file import builtin_name, schema
 from cfmem.tflite.repack import pack_model
-from cfmem.tflite.tflm_runtime import ArenaProbe
+from cfmem.tflite.tflm_runtime import TflmWorker
 
 NOT_MEASURED = ("IF", "WHILE", "CALL_ONCE")
 SPARE_ARENA = 4 << 20
@@ -40,7 +40,7 @@ class ScratchSizes:
     """``<subgraph>:<operator> <NAME>`` of the operators TFLM could not allocate alone."""
 
 
-def measure_scratch(model: Any, probe: ArenaProbe) -> ScratchSizes:
+def measure_scratch(model: Any, tflm: TflmWorker) -> ScratchSizes:
     """The scratch blocks of every operator of every subgraph that TFLM's walk reaches."""
     scopes = operator_scopes(model)
     sizes = ScratchSizes()
@@ -50,7 +50,7 @@ def measure_scratch(model: Any, probe: ArenaProbe) -> ScratchSizes:
             continue
         alone = operator_model(model, sg, k)
         tensor_bytes = sum(align_up(t.bytes, ARENA_ALIGNMENT) for t in arena_tensors(alone) if t.planned)
-        report = probe.allocate(pack_model(alone), 2 * tensor_bytes + SPARE_ARENA)
+        report = tflm.allocate(pack_model(alone), 2 * tensor_bytes + SPARE_ARENA)
         if report is None:
             sizes.unmeasured.append(f"{sg}:{k} {name}")
         elif report.head > tensor_bytes:

@@ -3,19 +3,20 @@
 That interpreter is TFLM's C++ runtime with its reference kernels and its recording
 allocator, on the host. What is measured with it:
 
-- ``ArenaProbe.allocate``: whether TFLM allocates a model in an arena of a given size, and
+- ``TflmWorker.allocate``: whether TFLM allocates a model in an arena of a given size, and
   then the recording allocator's report (``print_allocations``): the head (planned tensors
   and the scratch buffers kernels asked for) and the tail (TFLM's persistent structures,
   kernel data, variable tensors).
-- ``ArenaProbe.smallest_arena``: the smallest ``arena_size`` with which TFLM allocates the
+- ``TflmWorker.smallest_arena``: the smallest ``arena_size`` with which TFLM allocates the
   model, by bisection. It is the arena a deployment needs: head, tail and, while the model
   is set up, TFLM's temporary allocations between them.
-- ``run``: the outputs of one invocation on given inputs.
+- ``TflmWorker.run``: the outputs of one invocation on given inputs (and
+  ``random_inputs``, input sets of the model's shapes and types).
 
 TFLM crashes outright (a segmentation fault) on some arena sizes just below what a model
-needs, so ``ArenaProbe`` allocates in a child process: a crash there is one more size that
-does not work, and the next question goes to a new child. ``run`` and ``random_inputs``
-work in this process, at sizes a probe has shown to allocate.
+needs, and may on a model it cannot run, so ``TflmWorker`` does all of it in a child
+process: a crash there is one more size that does not work, or a one-line error, and the
+next request goes to a new child.
 
 TFLM writes its messages to the C standard error stream; they are captured (by redirecting
 file descriptor 2) and put into reports and one-line errors, not printed. Kernels built for
@@ -26,6 +27,7 @@ data than these reference kernels.
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import re
 import subprocess
@@ -94,7 +96,7 @@ def captured_stderr() -> Iterator[list[str]]:
 
 def interpreter(data: bytes, arena_size: int) -> Any:
     """A TFLM interpreter of ``data`` that has allocated its tensors in ``arena_size`` bytes
-    (in this process: only for sizes an ``ArenaProbe`` has shown to work)."""
+    (in the calling process: ``TflmWorker``'s child calls it)."""
     with captured_stderr() as messages:
         try:
             return runtime().Interpreter.from_bytes(data, arena_size=arena_size)
@@ -114,8 +116,8 @@ def report_of(loaded: Any) -> AllocationReport:
     return AllocationReport(head=int(found["head"]), tail=int(found["tail"]))
 
 
-class ArenaProbe:
-    """Allocations in a child process (see the module's docstring); a context manager."""
+class TflmWorker:
+    """TFLM in a child process (see the module's docstring); a context manager."""
 
     def __init__(self) -> None:
         self._child: subprocess.Popen | None = None
@@ -123,7 +125,7 @@ class ArenaProbe:
         self._paths: dict[bytes, str] = {}
         self.last_failure = ""
 
-    def __enter__(self) -> ArenaProbe:
+    def __enter__(self) -> TflmWorker:
         return self
 
     def __exit__(self, *exc: object) -> None:
@@ -140,33 +142,11 @@ class ArenaProbe:
     def allocate(self, data: bytes, arena_size: int) -> AllocationReport | None:
         """The report if TFLM allocates ``data`` in ``arena_size`` bytes, else None
         (``last_failure`` then holds TFLM's reason)."""
-        path = self._paths.get(data)
-        if path is None:
-            path = str(Path(self._files.name) / f"model{len(self._paths)}.tflite")
-            Path(path).write_bytes(data)
-            self._paths[data] = path
-        if self._child is None:
-            runtime()  # a missing package is this process's one-line error, not the child's
-            self._child = subprocess.Popen(
-                [sys.executable, "-m", "cfmem.tflite.tflm_runtime"],
-                stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
-            )  # fmt: skip
-        assert self._child.stdin is not None and self._child.stdout is not None
-        try:
-            self._child.stdin.write(f"{arena_size}\t{path}\n")
-            self._child.stdin.flush()
-            answer = self._child.stdout.readline().split(maxsplit=2)
-        except OSError:
-            answer = []
-        if not answer:  # the child died on this size
-            self._child.wait()
-            self._child = None
-            self.last_failure = "TFLite Micro crashed"
+        answer = self._ask({"op": "allocate", "model": self._path(data), "arena": arena_size})
+        if not answer.get("ok"):
+            self.last_failure = answer.get("reason", "no reason given")
             return None
-        if answer[0] != "ok":
-            self.last_failure = " ".join(answer[1:]).strip()
-            return None
-        return AllocationReport(head=int(answer[1]), tail=int(answer[2]))
+        return AllocationReport(head=answer["head"], tail=answer["tail"])
 
     def smallest_arena(self, data: bytes) -> int:
         """The smallest arena size in bytes with which TFLM allocates the model (TflmError with
@@ -186,54 +166,113 @@ class ArenaProbe:
                 high = middle
         return high
 
+    def run(self, data: bytes, arena_size: int, inputs: list[np.ndarray]) -> list[np.ndarray]:
+        """The outputs of one invocation of subgraph 0 on ``inputs``."""
+        folder = Path(self._files.name)
+        np.savez(folder / "inputs.npz", *inputs)
+        request = {"op": "run", "model": self._path(data), "arena": arena_size,
+                   "inputs": str(folder / "inputs.npz"), "outputs": str(folder / "outputs.npz")}  # fmt: skip
+        self._check(self._ask(request), "run the model")
+        with np.load(folder / "outputs.npz") as saved:
+            return [saved[f"arr_{k}"] for k in range(len(saved.files))]
+
+    def random_inputs(self, data: bytes, arena_size: int, seed: int = 0) -> list[np.ndarray]:
+        """One input per input of subgraph 0, with TFLM's shapes and types: floats normal, 8-
+        and 16-bit integers over their whole range, wider integers small (they may be indices)."""
+        answer = self._ask({"op": "inputs", "model": self._path(data), "arena": arena_size})
+        self._check(answer, "read the model's inputs")
+        rng = np.random.default_rng(seed)
+        values = []
+        for shape, name in answer["inputs"]:
+            dtype = np.dtype(name)
+            if dtype.kind == "f":
+                values.append(rng.standard_normal(shape).astype(dtype))
+            elif dtype.kind == "b":
+                values.append(rng.integers(0, 2, shape).astype(dtype))
+            elif dtype.itemsize <= 2:
+                info = np.iinfo(dtype)
+                values.append(rng.integers(info.min, info.max, shape, endpoint=True).astype(dtype))
+            else:
+                values.append(rng.integers(0, 4, shape).astype(dtype))
+        return values
+
+    def _path(self, data: bytes) -> str:
+        path = self._paths.get(data)
+        if path is None:
+            path = str(Path(self._files.name) / f"model{len(self._paths)}.tflite")
+            Path(path).write_bytes(data)
+            self._paths[data] = path
+        return path
+
+    def _ask(self, request: dict) -> dict:
+        """The child's answer, or ``{"ok": False}`` with a crash as the reason (the next
+        request starts a new child)."""
+        if self._child is None:
+            runtime()  # a missing package is this process's one-line error, not the child's
+            self._child = subprocess.Popen(
+                [sys.executable, "-m", "cfmem.tflite.tflm_runtime"],
+                stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+            )  # fmt: skip
+        assert self._child.stdin is not None and self._child.stdout is not None
+        try:
+            self._child.stdin.write(json.dumps(request) + "\n")
+            self._child.stdin.flush()
+            line = self._child.stdout.readline()
+        except OSError:
+            line = ""
+        if not line:
+            self._child.wait()
+            self._child = None
+            return {"ok": False, "reason": "TFLite Micro crashed"}
+        return json.loads(line)
+
+    @staticmethod
+    def _check(answer: dict, what: str) -> None:
+        if not answer.get("ok"):
+            reason = answer.get("reason", "no reason given")
+            raise TflmError(f"TFLite Micro failed to {what}: {reason}", reason)
+
 
 def _serve() -> None:
-    """The child of ``ArenaProbe``: one line ``<arena size>\\t<path>`` in, one answer out."""
+    """The child of ``TflmWorker``: one JSON request per line in, one JSON answer out."""
     for line in sys.stdin:
-        size, path = line.rstrip("\n").split("\t", 1)
+        request = json.loads(line)
         try:
-            report = report_of(interpreter(Path(path).read_bytes(), int(size)))
+            loaded = interpreter(Path(request["model"]).read_bytes(), request["arena"])
+            if request["op"] == "allocate":
+                report = report_of(loaded)
+                answer = {"ok": True, "head": report.head, "tail": report.tail}
+            elif request["op"] == "inputs":
+                count = len(parse_tflite(Path(request["model"]).read_bytes()).subgraphs[0].inputs)
+                details = [loaded.get_input_details(k) for k in range(count)]
+                answer = {"ok": True, "inputs": [[[int(d) for d in x["shape"]], np.dtype(x["dtype"]).name] for x in details]}
+            else:
+                answer = {"ok": True}
+                _invoke(loaded, request)
         except TflmError as err:
-            print("fail", " ".join(err.reason.split()) or "no reason given", flush=True)
-        else:
-            print("ok", report.head, report.tail, flush=True)
+            answer = {"ok": False, "reason": " ".join(err.reason.split()) or "no reason given"}
+        print(json.dumps(answer), flush=True)
 
 
-def run(data: bytes, arena_size: int, inputs: list[np.ndarray]) -> list[np.ndarray]:
-    """The outputs of one invocation of subgraph 0 on ``inputs``."""
-    loaded = interpreter(data, arena_size)
+def _invoke(loaded: Any, request: dict) -> None:
+    """Set the inputs of ``request``, invoke, save the outputs where it says."""
+    count = len(parse_tflite(Path(request["model"]).read_bytes()).subgraphs[0].outputs)
+    with np.load(request["inputs"]) as saved:
+        inputs = [saved[f"arr_{k}"] for k in range(len(saved.files))]
     with captured_stderr() as messages:
         try:
             for k, value in enumerate(inputs):
                 loaded.set_input(value, k)
             loaded.invoke()
-            return [np.array(loaded.get_output(k)) for k in range(_output_count(data))]
+            outputs = [np.array(loaded.get_output(k)) for k in range(count)]
         except (RuntimeError, ValueError) as err:
             failure: Exception = err
-    reason = _reason(messages[0], failure)
-    raise TflmError(f"TFLite Micro failed to run the model: {reason}", reason)
-
-
-def random_inputs(data: bytes, arena_size: int, seed: int = 0) -> list[np.ndarray]:
-    """One input per input of subgraph 0, with TFLM's shapes and types: floats normal, 8- and
-    16-bit integers over their whole range, wider integers small (they may be indices)."""
-    count = len(parse_tflite(data).subgraphs[0].inputs)
-    loaded = interpreter(data, arena_size)
-    rng = np.random.default_rng(seed)
-    values = []
-    for k in range(count):
-        details = loaded.get_input_details(k)
-        shape, dtype = tuple(int(d) for d in details["shape"]), np.dtype(details["dtype"])
-        if dtype.kind == "f":
-            values.append(rng.standard_normal(shape).astype(dtype))
-        elif dtype.kind == "b":
-            values.append(rng.integers(0, 2, shape).astype(dtype))
-        elif dtype.itemsize <= 2:
-            info = np.iinfo(dtype)
-            values.append(rng.integers(info.min, info.max, shape, endpoint=True).astype(dtype))
         else:
-            values.append(rng.integers(0, 4, shape).astype(dtype))
-    return values
+            failure = None
+    if failure is not None:
+        reason = _reason(messages[0], failure)
+        raise TflmError(f"TFLite Micro failed to run the model: {reason}", reason)
+    np.savez(request["outputs"], *outputs)
 
 
 def identical(a: list[np.ndarray], b: list[np.ndarray]) -> bool:
@@ -241,10 +280,6 @@ def identical(a: list[np.ndarray], b: list[np.ndarray]) -> bool:
     return len(a) == len(b) and all(
         x.dtype == y.dtype and x.shape == y.shape and x.tobytes() == y.tobytes() for x, y in zip(a, b)
     )
-
-
-def _output_count(data: bytes) -> int:
-    return len(parse_tflite(data).subgraphs[0].outputs)
 
 
 def _reason(messages: str, err: Exception) -> str:

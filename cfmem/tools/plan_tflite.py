@@ -59,24 +59,24 @@ def main(args: argparse.Namespace) -> int:
     from cfmem.tflite.arena_plan import compare_in_tflm, plan_for_tflm
     from cfmem.tflite.model_file import TfliteFileError, read_tflite
     from cfmem.tflite.offline_plan import OfflinePlanError, plan_metadata
-    from cfmem.tflite.tflm_runtime import ArenaProbe, TflmError
+    from cfmem.tflite.tflm_runtime import TflmWorker, TflmError
 
     try:
         check_time_limit("--time-limit", args.time_limit)
     except OptionError as err:
         raise CfmemError(err.rule, err.option) from None
     options = PlanOptions(time_limit=args.time_limit, beam_width=args.beam_width)
-    with ArenaProbe() as probe:
+    with TflmWorker() as tflm:
         try:
             data, model = read_tflite(args.model)
             own_arena, not_run = 0, "--no-tflm" if args.no_tflm else ""
             if not not_run:
                 try:
-                    own_arena = probe.smallest_arena(data)
+                    own_arena = tflm.smallest_arena(data)
                 except TflmError as err:
                     not_run = f"the tflite-micro package's TFLite Micro cannot load the model: {err.reason}"
-            plan = plan_for_tflm(model, None if args.no_tflm else probe, args.strategy, options)
-            compared = None if not_run else compare_in_tflm(probe, data, plan.planned, own_arena=own_arena)
+            plan = plan_for_tflm(model, None if args.no_tflm else tflm, args.strategy, options)
+            compared = None if not_run else compare_in_tflm(tflm, data, plan.planned, own_arena=own_arena)
         except TfliteFileError as err:
             # the reader's messages start with the file's name: it becomes the error's location
             raise CfmemError(err.message.removeprefix(f"{args.model}: "), err.location or args.model) from None
