@@ -15,7 +15,9 @@ import pytest
 from cfmem.testing.tflm_models import OPENWAKEWORD_MODELS, example_models, if_model, openwakeword_models, sine_model, while_model
 from cfmem.tflite.arena_plan import TflmComparison, compare_in_tflm, plan_for_tflm
 from cfmem.tflite.model_file import parse_tflite
-from cfmem.tflite.tflm_runtime import TflmWorker
+from cfmem.tflite import tflm_runtime
+from cfmem.tflite.repack import pack_model
+from cfmem.tflite.tflm_runtime import TflmError, TflmWorker
 
 CFMEM_SMALLER = {"embedding_model", "melspectrogram"}
 """Where TFLM's greedy planner stays above the lower bound and cfmem reaches it."""
@@ -105,3 +107,34 @@ def test_the_command_measures_scratch(tmp_path, cfmem):
     res = cfmem("plan-tflite", str(source), "-o", str(tmp_path / "planned.tflite"))
     assert res.returncode == 0, res.stderr
     assert "scratch buffers (TFLite Micro's reference kernels): 1024 bytes for 1 operator" in res.stdout
+
+
+def test_a_run_tflm_never_finishes_is_a_one_line_error(monkeypatch, tflm):
+    monkeypatch.setattr(tflm_runtime, "ANSWER_SECONDS", 2)
+    endless = while_model(trips=2**31 - 1)
+    with pytest.raises(TflmError, match="did not finish in 2 s"):
+        tflm.run(endless, 1 << 20, [np.ones(64, np.float32)])
+    assert tflm.smallest_arena(endless) == tflm.smallest_arena(while_model())  # a new child answers
+
+
+def test_a_model_tflm_cannot_allocate_is_a_one_line_error(tflm):
+    model = parse_tflite(example_models()["hello_world_int8"].read_bytes())
+    model.operatorCodes[model.subgraphs[0].operators[0].opcodeIndex].builtinCode = 200  # no such operator
+    model.operatorCodes[model.subgraphs[0].operators[0].opcodeIndex].deprecatedBuiltinCode = 127
+    with pytest.raises(TflmError) as caught:
+        tflm.smallest_arena(pack_model(model))
+    assert "\n" not in str(caught.value) and "cannot allocate the model" in str(caught.value)
+
+
+def test_the_command_plans_a_model_tflm_here_cannot_load(tmp_path, cfmem):
+    model = parse_tflite(example_models()["hello_world_int8"].read_bytes())
+    code = model.operatorCodes[model.subgraphs[0].operators[0].opcodeIndex]
+    code.builtinCode, code.deprecatedBuiltinCode = 32, 32  # CUSTOM, with a name no build registers
+    code.customCode = b"only-on-the-target"
+    source = tmp_path / "custom.tflite"
+    source.write_bytes(pack_model(model))
+    res = cfmem("plan-tflite", str(source), "-o", str(tmp_path / "planned.tflite"))
+    assert res.returncode == 0, res.stderr
+    assert "scratch not measured for (TFLite Micro cannot run them alone): 0:0 CUSTOM:only-on-the-target" in res.stdout
+    assert "not measured: the tflite-micro package's TFLite Micro cannot load the model:" in res.stdout
+    assert (tmp_path / "planned.tflite").exists()

@@ -30,6 +30,7 @@ import contextlib
 import json
 import os
 import re
+import select
 import subprocess
 import sys
 import tempfile
@@ -45,6 +46,9 @@ from cfmem.tflite.model_file import parse_tflite
 
 LARGEST_ARENA = 1 << 31
 """No arena is tried above this (TFLM's offsets are ``int``)."""
+ANSWER_SECONDS = 120
+"""How long one allocation or invocation may take before the child is stopped (a WHILE whose
+condition a random input never makes false would run for ever)."""
 
 
 class TflmError(CfmemError):
@@ -214,16 +218,21 @@ class TflmWorker:
                 stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
             )  # fmt: skip
         assert self._child.stdin is not None and self._child.stdout is not None
+        line, reason = "", "TFLite Micro crashed"
         try:
             self._child.stdin.write(json.dumps(request) + "\n")
             self._child.stdin.flush()
-            line = self._child.stdout.readline()
+            if select.select([self._child.stdout], [], [], ANSWER_SECONDS)[0]:
+                line = self._child.stdout.readline()
+            else:
+                reason = f"TFLite Micro did not finish in {ANSWER_SECONDS} s"
+                self._child.kill()
         except OSError:
-            line = ""
+            pass
         if not line:
             self._child.wait()
             self._child = None
-            return {"ok": False, "reason": "TFLite Micro crashed"}
+            return {"ok": False, "reason": reason}
         return json.loads(line)
 
     @staticmethod
