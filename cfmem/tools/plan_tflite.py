@@ -80,8 +80,10 @@ def main(args: argparse.Namespace) -> int:
         except TfliteFileError as err:
             # the reader's messages start with the file's name: it becomes the error's location
             raise CfmemError(err.message.removeprefix(f"{args.model}: "), err.location or args.model) from None
-        except (OfflinePlanError, TflmError) as err:
+        except OfflinePlanError as err:
             raise CfmemError(err.message, args.model) from None
+        except TflmError as err:
+            raise CfmemError(f"{err.message} (--no-tflm plans without running TFLite Micro)", args.model) from None
         except PlanError as err:
             raise CfmemError(f"strategy '{args.strategy}' produced an invalid plan (a bug in cfmem): {err}") from None
     if compared is not None and not compared.identical:
