@@ -28,6 +28,7 @@ COMMANDS = {
     "run": "run",
     "report": "report",
     "plan": "plan",
+    "plan-tflite": "plan_tflite",
     "opt": "opt",
     "check-mlir": "check_mlir",
     "check-arena": "check_arena",
