@@ -61,6 +61,11 @@ class TfliteImportError(Exception):
     """The model cannot be imported; the message is one line naming the operator."""
 
 
+def listed(values: Any) -> list:
+    """A vector of the object tree (a numpy array, a list or None) as a list."""
+    return [] if values is None else list(values)
+
+
 def text(name: bytes | str | None) -> str:
     """A name of the flatbuffer (bytes) as text."""
     if name is None:
@@ -215,7 +220,7 @@ class Importer:
 
     def known_tensor(self, tensor: Any) -> np.ndarray | None:
         """The constant data of ``tensor`` (``TensorT``), or None when it has none."""
-        shape = tuple(int(d) for d in (tensor.shape if tensor.shape is not None else ()))
+        shape = tuple(int(d) for d in listed(tensor.shape))
         if 0 in shape:  # no elements, no data (an empty shape tensor, say)
             return np.zeros(shape, self.tensor_dtype(tensor))
         buffer = self.model.buffers[tensor.buffer] if 0 <= tensor.buffer < len(self.model.buffers) else None
@@ -244,7 +249,7 @@ class Importer:
         if index in self.running:
             raise TfliteImportError(f"subgraph {index} calls itself (through subgraphs {self.running}); cfmem imports no recursion")
         sg = self.model.subgraphs[index]
-        inputs = list(sg.inputs if sg.inputs is not None else [])
+        inputs = listed(sg.inputs)
         if len(inputs) != len(args):
             raise TfliteImportError(f"subgraph {index} takes {len(inputs)} inputs, given {len(args)}")
         self.running.append(index)
@@ -252,20 +257,20 @@ class Importer:
             values: dict[int, Value] = dict(zip(inputs, args))
             self.shapes.update(((index, int(t)), self.logical_shape(v)) for t, v in zip(inputs, args))
             readers = self._readers(sg)
-            for k, op in enumerate(sg.operators or []):
+            for k, op in enumerate(listed(sg.operators)):
                 self._run_operator(index, k, op, sg, values, readers)
-            return [self._value(sg, t, values, f"output of subgraph {index}") for t in (sg.outputs or [])]
+            return [self._value(sg, t, values, f"output of subgraph {index}") for t in listed(sg.outputs)]
         finally:
             self.running.pop()
 
     def _readers(self, sg: Any) -> dict[int, list[tuple[str, int]]]:
         """Who reads each tensor of ``sg`` (see :attr:`Operator.readers`)."""
         readers: dict[int, list[tuple[str, int]]] = {}
-        for op in sg.operators or []:
+        for op in listed(sg.operators):
             name = self._builtin(op)
-            for k, t in enumerate(op.inputs if op.inputs is not None else []):
+            for k, t in enumerate(listed(op.inputs)):
                 readers.setdefault(int(t), []).append((name, k))
-        for k, t in enumerate(sg.outputs if sg.outputs is not None else []):
+        for k, t in enumerate(listed(sg.outputs)):
             readers.setdefault(int(t), []).append(("OUTPUT", k))
         return readers
 
@@ -288,8 +293,8 @@ class Importer:
 
     def _run_operator(self, sg_index: int, k: int, op: Any, sg: Any, values: dict[int, Value],
                       readers: dict[int, list[tuple[str, int]]]) -> None:  # fmt: skip
-        inputs = [int(i) for i in (op.inputs if op.inputs is not None else [])]
-        outputs = [int(i) for i in (op.outputs if op.outputs is not None else [])]
+        inputs = [int(i) for i in listed(op.inputs)]
+        outputs = [int(i) for i in listed(op.outputs)]
         operator = Operator(self._builtin(op), k, sg_index, op.builtinOptions,
                             [sg.tensors[i] if 0 <= i < len(sg.tensors) else None for i in inputs],
                             [sg.tensors[i] for i in outputs if 0 <= i < len(sg.tensors)],
@@ -326,7 +331,7 @@ class Importer:
     def import_model(self, input_shapes: Mapping[str, Sequence[int]]) -> ImportedModel:
         """The main subgraph as a function; the file's shapes, or ``input_shapes`` by input name."""
         sg = self.model.subgraphs[0]
-        tensors = [sg.tensors[i] for i in (sg.inputs if sg.inputs is not None else [])]
+        tensors = [sg.tensors[i] for i in listed(sg.inputs)]
         names = [text(t.name) for t in tensors]
         for given in input_shapes:
             if given not in names:
@@ -337,7 +342,7 @@ class Importer:
         for tensor, name in zip(tensors, names):
             shape, is_dynamic = input_shape(tensor, name, input_shapes.get(name))
             if is_dynamic:
-                dynamic.append(f"{name!r} {shape}")
+                dynamic.append(f"{name!r} {list(shape)}")
             value = self.b.input(self.name(name, "in"), shape, self.tensor_dtype(tensor))
             args.append(Tensor(value))
         try:
@@ -347,7 +352,7 @@ class Importer:
                 raise
             raise TfliteImportError(f"{err} (dynamic input dimensions took the file's sizes: {', '.join(dynamic)};"
                                     " fix them with --input-shape NAME=D0,D1,...)") from None  # fmt: skip
-        output_names = [text(sg.tensors[i].name) for i in (sg.outputs if sg.outputs is not None else [])]
+        output_names = [text(sg.tensors[i].name) for i in listed(sg.outputs)]
         try:
             results = [self.runtime(v, name) for v, name in zip(outputs, output_names)]
             self.b.output(*results)
@@ -365,7 +370,7 @@ class Importer:
 def input_shape(tensor: Any, name: str, given: Sequence[int] | None) -> tuple[tuple[int, ...], bool]:
     """An input's static shape and whether the file marks a dimension of it dynamic: ``given``
     (``--input-shape``), which must keep the file's fixed dimensions, or the file's shape."""
-    stored = tuple(int(d) for d in (tensor.shape if tensor.shape is not None else ()))
+    stored = tuple(int(d) for d in listed(tensor.shape))
     signature = tuple(int(d) for d in tensor.shapeSignature) if tensor.shapeSignature is not None else stored
     if given is None:
         if any(d <= 0 for d in stored):

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from cfmem.importers.tflite.core import Importer, Operator, TfliteImportError, Value
+from cfmem.importers.tflite.core import Importer, Operator, TfliteImportError, Value, listed
 from cfmem.importers.tflite.helpers import activated, axes_of, ints, known, out_name, pre_activation_name
 from cfmem.importers.tflite.layout import Perm, Tensor, composed
 
@@ -69,7 +69,7 @@ def reshape(imp: Importer, op: Operator, inputs: list[Value]) -> list[Value]:
     if len(inputs) > 1 and inputs[1] is not None:
         target = ints(inputs[1], "new shape")
     else:
-        target = [int(d) for d in (op.option("newShape") if op.option("newShape") is not None else [])]
+        target = [int(d) for d in listed(op.option("newShape"))]
         if not target and op.outputs[0].shape is not None:
             target = [int(d) for d in op.outputs[0].shape]
     return [reshaped(imp, op, x, target)]
@@ -79,7 +79,7 @@ def squeeze(imp: Importer, op: Operator, inputs: list[Value]) -> list[Value]:
     x = runtime_input(inputs[0])
     shape = imp.logical_shape(x)
     dims = op.option("squeezeDims")
-    axes = axes_of(np.asarray(dims if dims is not None else [], np.int64), len(shape), "squeeze dimension")
+    axes = axes_of(np.asarray(listed(dims), np.int64), len(shape), "squeeze dimension")
     if not axes:
         axes = [a for a, d in enumerate(shape) if d == 1]
     if any(shape[a] != 1 for a in axes):
