@@ -53,7 +53,7 @@ def tensor_dtypes() -> dict[int, np.dtype]:
     return {
         kinds.FLOAT32: np.dtype(np.float32), kinds.INT32: np.dtype(np.int32), kinds.INT64: np.dtype(np.int64),
         kinds.BOOL: np.dtype(np.bool_), kinds.INT8: np.dtype(np.int8), kinds.UINT8: np.dtype(np.uint8),
-        kinds.INT16: np.dtype(np.int16),
+        kinds.INT16: np.dtype(np.int16), kinds.FLOAT16: np.dtype(np.float16),
     }  # fmt: skip
 
 

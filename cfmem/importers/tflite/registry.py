@@ -21,6 +21,7 @@ from cfmem.importers.tflite.control_flow import translate_if, translate_while
 from cfmem.importers.tflite.core import Importer, Operator, TfliteImportError, Value
 from cfmem.importers.tflite.elementwise import ARITHMETIC, COMPARISONS, UNARY, activation, binary, compare, squared_difference, unary
 from cfmem.importers.tflite.nn import batch_matmul, conv, fully_connected, pool
+from cfmem.importers.tflite.quantized import dequantize, qadd, qconv, qfully_connected, qpool, quantize, refuse_softmax
 from cfmem.importers.tflite.reduce import REDUCTIONS, reduce, softmax
 from cfmem.importers.tflite.tensor import concatenation, expand_dims, pad, reshape, squeeze, transpose
 
@@ -49,7 +50,23 @@ FLOAT_HANDLER_OPS: tuple[tuple[tuple[str, ...], Handler], ...] = (
 )
 FLOAT_HANDLERS: dict[str, Handler] = {name: handler for names, handler in FLOAT_HANDLER_OPS for name in names}
 
-QUANTIZED_HANDLERS: dict[str, Handler] = {}
+QUANTIZED_HANDLER_OPS: tuple[tuple[tuple[str, ...], Handler], ...] = (
+    (("CONV_2D", "DEPTHWISE_CONV_2D"), qconv),
+    (("FULLY_CONNECTED",), qfully_connected),
+    (("ADD",), qadd),
+    (("MAX_POOL_2D", "AVERAGE_POOL_2D"), qpool),
+    (("QUANTIZE",), quantize),
+    (("DEQUANTIZE",), dequantize),
+    (("SOFTMAX",), refuse_softmax),
+    (("RESHAPE",), reshape),
+    (("SQUEEZE",), squeeze),
+    (("EXPAND_DIMS",), expand_dims),
+    (("TRANSPOSE",), transpose),
+    (("PAD", "PADV2"), pad),
+    (("IF",), translate_if),
+    (("WHILE",), translate_while),
+)
+QUANTIZED_HANDLERS: dict[str, Handler] = {name: handler for names, handler in QUANTIZED_HANDLER_OPS for name in names}
 
 QUANTIZED_TYPES = (np.dtype(np.int8), np.dtype(np.uint8), np.dtype(np.int16))
 

@@ -108,26 +108,44 @@ def transpose(imp: Importer, op: Operator, inputs: list[Value]) -> list[Value]:
 
 
 def pad(imp: Importer, op: Operator, inputs: list[Value]) -> list[Value]:
-    """PAD and PADV2 (whose third input is the pad value) of a float32 tensor."""
+    """PAD and PADV2 (whose third input is the pad value); a quantized tensor pads with its
+    zero point (a zero), and only where convolutions alone read it."""
     x = runtime_input(inputs[0])
     shape = imp.logical_shape(x)
     paddings = known(inputs[1], "paddings").astype(np.int64)
     if paddings.shape != (len(shape), 2) or (paddings < 0).any():
         raise TfliteImportError(f"paddings {paddings.tolist()} do not fit a tensor of rank {len(shape)}")
-    value = float(known(inputs[2], "pad value").reshape(-1)[0]) if len(inputs) > 2 and inputs[2] is not None else 0.0
-    if imp.dtype(x) != np.float32:
-        raise TfliteImportError(f"PAD of a {imp.dtype(x)} tensor is not supported (float32 only)")
+    quantized = imp.dtype(x) != np.float32
+    zero = zero_point(op.inputs[0]) if quantized else 0
+    value = known(inputs[2], "pad value").reshape(-1)[0].item() if len(inputs) > 2 and inputs[2] is not None else zero
+    if quantized and (value != zero or not same_quantization(op.inputs[0], op.outputs[0])):
+        raise TfliteImportError("a quantized PAD must pad with the zero point and keep its input's quantization")
     spatial = len(shape) == 4 and not paddings[[0, 3]].any()
     readers = op.readers[0]
-    if spatial and value == 0.0 and readers and all(r in CONVOLUTIONS and k == 0 for r, k in readers):
+    if spatial and value == zero and readers and all(r in CONVOLUTIONS and k == 0 for r, k in readers):
         (top, bottom), (left, right) = paddings[1], paddings[2]
         before = x.pads or (0, 0, 0, 0)
         return [Tensor(x.value, x.perm, tuple(int(p) for p in np.add(before, (top, left, bottom, right))))]
+    if quantized:
+        raise TfliteImportError(f"PAD of a {imp.dtype(x)} tensor is supported only where convolutions alone read it")
     if x.pads is not None:
         x = imp.padded(x, op.output_name())
     perm = x.perm if x.perm is not None else tuple(range(len(shape)))
     pads = [int(paddings[a, 0]) for a in perm] + [int(paddings[a, 1]) for a in perm]
-    return [Tensor(imp.b.pad(x.value, pads, value=value, name=out_name(imp, op)), x.perm)]
+    return [Tensor(imp.b.pad(x.value, pads, value=float(value), name=out_name(imp, op)), x.perm)]
+
+
+def zero_point(tensor) -> int:
+    q = tensor.quantization
+    return int(q.zeroPoint[0]) if q is not None and q.zeroPoint is not None and len(q.zeroPoint) else 0
+
+
+def same_quantization(a, b) -> bool:
+    """Whether two tensors (``TensorT``) have the same scales and zero points."""
+    qa, qb = a.quantization, b.quantization
+    scales = [np.asarray(q.scale if q is not None and q.scale is not None else [], np.float32) for q in (qa, qb)]
+    zeros = [np.asarray(q.zeroPoint if q is not None and q.zeroPoint is not None else [], np.int64) for q in (qa, qb)]
+    return np.array_equal(*scales) and np.array_equal(*zeros)
 
 
 def concatenation(imp: Importer, op: Operator, inputs: list[Value]) -> list[Value]:
