@@ -31,7 +31,7 @@ PROGRAMS = ("cfmem", "xdsl-opt")
 SLOW = ("check-mlir", "check-arena", "--budget-sweep", "--tile", "--strategy search", "--png", "--timeline",
         "--compare")
 OUTPUT_OPTIONS = ("-o", "--graph", "--png", "--csv", "--timeline")
-FILE_SUFFIXES = (".mlir", ".onnx", ".csv", ".npz", ".json", ".bin", ".png")
+FILE_SUFFIXES = (".mlir", ".onnx", ".tflite", ".csv", ".npz", ".json", ".bin", ".png")
 # Folders of the repository whose files the pages name.
 NAMED_PATH = re.compile(r"(?<![\w./<-])((?:examples|benchmarks|bench|tests|lit_tests|docs|cfmem)/[\w.*/-]*[\w*/])")
 

@@ -15,7 +15,8 @@ The modules, from the bottom up (each imports only those before it):
 - ``core``: :class:`Importer` (one import's state), running a subgraph, the inputs' shapes;
 - ``helpers``: reading constant inputs, fused activations, SAME padding;
 - one module per operator family: ``elementwise``, ``tensor``, ``nn`` (convolutions, pooling,
-  matrix products), ``reduce``, ``control_flow`` (IF, WHILE);
+  matrix products), ``reduce``, ``quantized`` (int8, as TFLite Micro computes it, bit for bit),
+  ``control_flow`` (IF, WHILE);
 - ``registry``: the tables of handlers and ``translate``, which takes an operator to its handler;
 - ``entry``: :func:`import_tflite` and :func:`tflite_importer`, which give the core the
   registry's ``translate``.

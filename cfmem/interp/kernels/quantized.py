@@ -193,16 +193,20 @@ def qadd(op: nq.QAddOp, a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """onnxruntime's x86 QLinearAdd (the AVX2 kernel): ``first * ratio_1 + (second * ratio_2
     + fixed)`` in fused float32 multiply-adds (see :func:`qadd_terms`; a second operand held
     at one value per span has its product folded into the fixed part the same way), then
-    :func:`convert_and_pack`. With the fixed-point parameters, TFLite's int8 ADD (``AddFunc``
-    of TFLite Micro's reference kernel)."""
-    if op.left_shift is not None:
-        left = np.int64(1) << op.left_shift.value.data
-        scaled = [multiply_by_quantized_multiplier(_centered(op, p, v) * left, *fixed_point(op, p)) for p, v in (("a", a), ("b", b))]
-        return requantize_fixed_point(scaled[0] + scaled[1], *fixed_point(op, "y"), int(quant_params(op, "y")[1][0]), _result_dtype(op))
+    :func:`convert_and_pack`. (With the fixed-point parameters, :func:`tflite_qadd`.)"""
     swap, ratio_1, ratio_2, fixed = qadd_terms(op)
     first, second = (b, a) if swap else (a, b)
     value = _fma32(first.astype(np.float32), ratio_1, _fma32(second.astype(np.float32), ratio_2, fixed))
     return convert_and_pack(value, _result_dtype(op))
+
+
+def tflite_qadd(op: nq.QAddOp, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """``nn.qadd`` with its fixed-point parameters: TFLite's int8 ADD (``AddFunc`` of TFLite
+    Micro's reference kernel): each centred operand shifted left by ``left_shift`` and scaled
+    by its multiplier, the sum scaled by ``y_multiplier``, plus the zero point, saturated."""
+    left = np.int64(1) << op.left_shift.value.data
+    scaled = [multiply_by_quantized_multiplier(_centered(op, p, v) * left, *fixed_point(op, p)) for p, v in (("a", a), ("b", b))]
+    return requantize_fixed_point(scaled[0] + scaled[1], *fixed_point(op, "y"), int(quant_params(op, "y")[1][0]), _result_dtype(op))
 
 
 def qmul(op: nq.QMulOp, a: np.ndarray, b: np.ndarray) -> np.ndarray:
