@@ -283,3 +283,75 @@ def test_malformed_file_is_one_line_error(tmp_path, how, expected):
     proc = cfmem_import("bad.tflite", "-o", "m.mlir", cwd=tmp_path)
     assert proc.returncode == 1, proc.stderr
     assert proc.stderr.startswith(f"cfmem: bad.tflite: error: {expected}") and proc.stderr.count("\n") == 1, proc.stderr
+
+
+# --- float operators the openwakeword models lack ----------------------------------------------
+
+
+def float_ops_model() -> bytes:
+    """A PAD read by a convolution and a pooling, CONV_2D (SAME, stride 2, RELU6), a dilated
+    DEPTHWISE_CONV_2D, LEAKY_RELU of a negative slope, CONCATENATION of NCHW values, MEAN and
+    REDUCE_MAX over NCHW values, AVERAGE_POOL_2D (SAME), FULLY_CONNECTED on an NCHW value
+    (its weight columns permuted), SOFTMAX with beta, SUB of a broadcast constant, RESHAPE,
+    HARD_SWISH and RSQRT; every intermediate tensor is an output too."""
+    rng = np.random.default_rng(5)
+    w = TfliteWriter()
+    sg = w.subgraph("main")
+    outs = []
+
+    def t(name, shape, output=True):
+        index = sg.tensor(name, shape)
+        if output:
+            outs.append(index)
+        return index
+
+    def const(name, shape):
+        return sg.const(name, rng.standard_normal(shape).astype(np.float32) * 0.5)
+
+    x = t("x", (1, 6, 6, 4), output=False)
+    padded = t("padded", (1, 8, 8, 4))
+    sg.op("PAD", [x, sg.const("pads", np.array([[0, 0], [1, 1], [1, 1], [0, 0]], np.int32))], [padded])
+    c1 = t("c1", (1, 4, 4, 8))
+    sg.op("CONV_2D", [padded, const("f1", (8, 3, 3, 4)), const("b1", (8,))], [c1],
+          options("Conv2DOptions", padding=0, strideH=2, strideW=2, dilationHFactor=1, dilationWFactor=1, fusedActivationFunction=3))  # fmt: skip
+    pooled = t("pooled", (1, 3, 3, 4))
+    sg.op("MAX_POOL_2D", [padded], [pooled], options("Pool2DOptions", padding=1, strideH=2, strideW=2, filterHeight=3, filterWidth=3))
+    d1 = t("d1", (1, 4, 4, 8))
+    sg.op("DEPTHWISE_CONV_2D", [c1, const("f2", (1, 3, 3, 8)), const("b2", (8,))], [d1],
+          options("DepthwiseConv2DOptions", padding=0, strideH=1, strideW=1, dilationHFactor=2, dilationWFactor=2, depthMultiplier=1))  # fmt: skip
+    leaky = t("leaky", (1, 4, 4, 8))
+    sg.op("LEAKY_RELU", [d1], [leaky], options("LeakyReluOptions", alpha=-0.1))
+    joined = t("joined", (1, 4, 4, 16))
+    sg.op("CONCATENATION", [c1, leaky], [joined], options("ConcatenationOptions", axis=3))
+    mean = t("mean", (1, 16))
+    sg.op("MEAN", [joined, sg.const("hw", np.array([1, 2], np.int32))], [mean], options("ReducerOptions", keepDims=False))
+    peak = t("peak", (1, 4, 4, 1))
+    sg.op("REDUCE_MAX", [joined, sg.const("c", np.array([3], np.int32))], [peak], options("ReducerOptions", keepDims=True))
+    avg = t("avg", (1, 2, 2, 8))
+    sg.op("AVERAGE_POOL_2D", [leaky], [avg], options("Pool2DOptions", padding=0, strideH=3, strideW=3, filterHeight=2, filterWidth=2))
+    fc = t("fc", (1, 5))
+    sg.op("FULLY_CONNECTED", [avg, const("w", (5, 32)), const("wb", (5,))], [fc], options("FullyConnectedOptions"))
+    soft = t("soft", (1, 5))
+    sg.op("SOFTMAX", [fc], [soft], options("SoftmaxOptions", beta=0.5))
+    shifted = t("shifted", (1, 3, 3, 4))
+    sg.op("SUB", [pooled, const("bias4", (4,))], [shifted], options("SubOptions"))
+    flat = t("flat", (1, 36))
+    sg.op("RESHAPE", [shifted, sg.const("shape", np.array([1, 36], np.int32))], [flat], options("ReshapeOptions", newShape=[1, 36]))
+    swish = t("swish", (1, 36))
+    sg.op("HARD_SWISH", [flat], [swish])
+    square, one, root = t("square", (1, 16)), sg.const("one", np.array([1.0], np.float32)), t("root", (1, 16))
+    sg.op("MUL", [mean, mean], [square], options("MulOptions"))
+    plus = t("plus", (1, 16))
+    sg.op("ADD", [square, one], [plus], options("AddOptions"))
+    sg.op("RSQRT", [plus], [root])
+    sg.io([x], outs)
+    return w.pack()
+
+
+def test_float_operators_match_tflm(tmp_path):
+    data = float_ops_model()
+    _, imported = import_bytes(data, tmp_path)
+    names = [op.name for op in imported.module.walk()]
+    assert names.count("nn.pad") == 1  # the pooling reads the padded tensor, so the pad is applied
+    for seed in range(3):
+        assert_matches_tflm(data, imported, tmp_path, [np.random.default_rng(seed).standard_normal((1, 6, 6, 4)).astype(np.float32)])
