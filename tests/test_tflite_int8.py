@@ -211,3 +211,37 @@ def test_fixed_point_multiply_matches_the_scalar_definition():
     halves = np.arange(-40, 41) * 2**26  # products landing on halves after the shift
     got = multiply_by_quantized_multiplier(halves, 1 << 30, -3)
     assert [int(v) for v in got] == [reference_multiply(int(x), 1 << 30, -3) for x in halves]
+
+
+@pytest.mark.parametrize("per_channel", [True, False])
+def test_sliced_weights_keep_the_fixed_point_results(tmp_path, per_channel):
+    """nn-slice-weights cuts the int8 convolutions and fully connected layers in two, per-channel
+    multipliers and shifts sliced with the weights: the same bytes come out."""
+    from xdsl.dialects.builtin import IntegerAttr, i64
+
+    from cfmem.pipeline import rewritten_graph
+
+    _, imported = import_bytes(int8_model(per_channel), tmp_path)
+    marked = imported.module.clone()
+    for op in marked.walk():
+        if isinstance(op, nq.QConv2dOp | nq.QGemmOp):
+            op.attributes["cfmem.slices"] = IntegerAttr(2, i64)
+    sliced = rewritten_graph(marked, "nn-slice-weights")
+    assert sum(isinstance(op, nq.QConcatOp) for op in sliced.walk()) == 4
+    x = np.random.default_rng(4).uniform(-2.5, 2.5, (1, 9, 9, 3)).astype(np.float32)
+    whole = run_function(imported.module, {"image": x}, base_dir=tmp_path).outputs.values()
+    parts = run_function(sliced, {"image": x}, base_dir=tmp_path).outputs.values()
+    for a, b in zip(whole, parts, strict=True):
+        np.testing.assert_array_equal(a, b)
+
+
+def test_linalg_lowering_refuses_tflite_arithmetic(tmp_path):
+    """nn-lower-to-linalg has no lowering of TFLite's rounding and fixed-point requantization:
+    one line naming the op, not onnxruntime's arithmetic in their place."""
+    from cfmem.errors import CfmemError
+    from cfmem.pipeline import apply_pipeline, lower_model
+
+    _, imported = import_bytes(int8_io_model(), tmp_path)
+    flat = lower_model(imported.module, "nn-plan-memory", tmp_path)
+    with pytest.raises(CfmemError, match=r"nn-lower-to-linalg: 'nn.qconv2d' with TFLite's fixed-point requantization \(y_multiplier\) is not supported$"):
+        apply_pipeline(flat, "nn-lower-to-linalg", "m.mlir", tmp_path)
