@@ -255,6 +255,26 @@ class GraphBuilderCore:
                 raise GraphBuildError(f"{op.name} %{name}: {err}") from None
         return op.results[0]
 
+    def compute(
+        self, cls: type[nc.ComputeOp], operands: Sequence[SSAValue | None], properties: dict[str, Attribute],
+        name: str | None = None,
+    ) -> SSAValue:  # fmt: skip
+        """Any compute op ``cls`` on existing values (``None`` for an absent trailing optional
+        operand), its result's shape and element type given by the op's own rules."""
+        name = self._name(name, cls.name.removeprefix("nn."))
+        present = [v for v in operands if v is not None]  # an absent operand is a trailing optional one
+        for k, v in enumerate(present):
+            self._check_visible(v, f"{cls.name} operand #{k}")
+        probe = cls.create(operands=present, properties=properties)
+        try:  # infer_shape reads operands and properties only
+            shape, element = probe.infer_shape(), probe.result_element_type()
+        except ValueError as err:
+            raise GraphBuildError(f"{cls.name} %{name}: {err}") from None
+        finally:
+            probe.drop_all_references()
+        op = cls.create(operands=present, result_types=[TensorType(element, list(shape))], properties=properties)
+        return self._emit(op, name)
+
     # --- function inputs, weights, constants ----------------------------------
 
     def input(self, name: str, shape: Sequence[int], dtype: npt.DTypeLike = np.float32) -> SSAValue:

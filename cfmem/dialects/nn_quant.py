@@ -16,6 +16,14 @@ type. QLinearAdd and QLinearMul compute in float32 as onnxruntime's MLAS kernels
 zero point added in float before rounding). ``interp/kernels/quantized.py`` computes it
 and says which onnxruntime path each kernel follows; the byte sizes the planner uses are
 those of the real element types (one byte per i8 element).
+
+TFLite's int8 kernels (TFLite Micro's reference kernels) requantize in fixed point instead: an
+op that carries ``y_multiplier`` and ``y_shift`` (``nn.qconv2d``, ``nn.qgemm``; ``nn.qadd`` also
+``a_``/``b_multiplier``, ``a_``/``b_shift`` and ``left_shift``) multiplies the int32 sum by the
+Q31 multiplier with TFLite's ``MultiplyByQuantizedMultiplier`` (a rounding doubling high
+multiply, then a rounding right shift), the importer having derived the multipliers from the
+scales as TFLite Micro does; the scales stay for what reads them (slicing, reports).
+``nn.quantize`` with ``rounding = "half_away_from_zero"`` rounds as TFLite's QUANTIZE does.
 """
 
 from __future__ import annotations
@@ -31,6 +39,7 @@ from xdsl.dialects.builtin import (
     IntegerAttr,
     IntegerType,
     Signedness,
+    StringAttr,
     TensorType,
     f32,
     i8,
@@ -99,6 +108,29 @@ def check_zero_points(prefix: str, zero_point: Sequence[int], element: Attribute
         raise ValueError(f"{prefix}_zero_point {outside[0]} is not a value of {element} ({low} to {high - 1})")
 
 
+ROUNDINGS = ("half_even", "half_away_from_zero")
+"""How ``nn.quantize`` rounds ``x / scale``: onnxruntime's way, or TFLite's."""
+
+
+def check_fixed_point(op: ComputeOp, prefix: str, channels: int | None = None) -> bool:
+    """Whether ``op`` requantizes in fixed point with ``<prefix>_multiplier``/``<prefix>_shift``
+    (checked: both or neither, one element or ``channels``, multipliers Q31 values from 0 to
+    2^31 - 1 and shifts from -31 to 30)."""
+    multiplier, shift = op.properties.get(f"{prefix}_multiplier"), op.properties.get(f"{prefix}_shift")
+    if multiplier is None and shift is None:
+        return False
+    if multiplier is None or shift is None:
+        raise ValueError(f"{prefix}_multiplier and {prefix}_shift come together")
+    multipliers, shifts = _ints(multiplier), _ints(shift)
+    lengths = (1,) if channels is None else (1, channels)
+    if len(multipliers) not in lengths or len(shifts) != len(multipliers):
+        raise ValueError(f"{prefix}_multiplier and {prefix}_shift must have {' or '.join(map(str, lengths))} element(s),"
+                         f" got {len(multipliers)} and {len(shifts)}")  # fmt: skip
+    if not all(0 <= m < 2**31 for m in multipliers) or not all(-31 <= v <= 30 for v in shifts):
+        raise ValueError(f"{prefix}_multiplier must lie in [0, 2^31) and {prefix}_shift in [-31, 30]")
+    return True
+
+
 def element_of(value: SSAValue) -> Attribute:
     return value.type.get_element_type()  # type: ignore[attr-defined]
 
@@ -151,16 +183,20 @@ class QuantizedResultOp(ComputeOp):
 @irdl_op_definition
 class QuantizeOp(QuantizedResultOp):
     """ONNX QuantizeLinear: ``saturate(round_half_even(x / scale) + zero_point)``; a
-    per-axis ``y_scale`` runs along ``axis``."""
+    per-axis ``y_scale`` runs along ``axis``; ``rounding = "half_away_from_zero"`` rounds as
+    TFLite's QUANTIZE does."""
 
     name = "nn.quantize"
     input = operand_def(F32_TENSOR)
     result = result_def(TensorType)
     axis = opt_prop_def(IntegerAttr[I64], default_value=IntegerAttr(1, i64))
+    rounding = opt_prop_def(StringAttr, default_value=StringAttr("half_even"))
 
     def infer_shape(self) -> shapes.Shape:
         x = self.operand_shape(0)
         check_params(self, "y", self.element, axis_size(self, "y", x))
+        if self.rounding.data not in ROUNDINGS:
+            raise ValueError(f"rounding must be one of {', '.join(ROUNDINGS)}, got {self.rounding.data!r}")
         return x
 
 
@@ -190,7 +226,8 @@ class DequantizeOp(ComputeOp):
 class QConv2dOp(QuantizedResultOp, ConvWindowOp):
     """ONNX QLinearConv over NCHW/OIHW, with ``nn.conv2d``'s window properties; the
     weight scale is per tensor or per output channel; ``bias`` is i32 of scale
-    ``x_scale * w_scale``."""
+    ``x_scale * w_scale``. With ``y_multiplier``/``y_shift`` (one or one per output channel)
+    the sum is requantized in fixed point, as TFLite's int8 CONV_2D does."""
 
     name = "nn.qconv2d"
     input = operand_def(TensorType)
@@ -201,10 +238,13 @@ class QConv2dOp(QuantizedResultOp, ConvWindowOp):
     x_zero_point = prop_def(DenseArrayBase[I64])
     w_scale = prop_def(DenseArrayBase)
     w_zero_point = prop_def(DenseArrayBase[I64])
+    y_multiplier = opt_prop_def(DenseArrayBase[I64])
+    y_shift = opt_prop_def(DenseArrayBase[I64])
 
     def infer_shape(self) -> shapes.Shape:
         check_quantized(self, 0, 1)
         out = self.window_shape()
+        check_fixed_point(self, "y", out[1])
         if self.bias is not None and (self.bias.type.get_element_type() != i32 or static_shape(self.bias.type) != (out[1],)):
             raise ValueError(f"bias must be an i32 tensor of shape [{out[1]}]")
         check_params(self, "x", element_of(self.input))
@@ -218,7 +258,9 @@ class QGemmOp(ComputeOp):
     """onnxruntime QGemm (and ONNX QLinearMatMul on 2-D operands): ``alpha * a @ b + c``
     on quantized ``a`` [M, K] and ``b`` [K, N] (``b.T`` with ``trans_b``), ``c`` an i32
     bias [N] of scale ``a_scale * b_scale``; the result is quantized with
-    ``y_scale``/``y_zero_point`` into ``element``, or f32 when they are absent."""
+    ``y_scale``/``y_zero_point`` into ``element``, or f32 when they are absent. With
+    ``y_multiplier``/``y_shift`` (one or one per column) a quantized result is requantized in
+    fixed point, as TFLite's int8 FULLY_CONNECTED does."""
 
     name = "nn.qgemm"
     a = operand_def(TensorType)
@@ -234,6 +276,8 @@ class QGemmOp(ComputeOp):
     element = opt_prop_def(IntegerType)
     y_scale = opt_prop_def(DenseArrayBase)
     y_zero_point = opt_prop_def(DenseArrayBase[I64])
+    y_multiplier = opt_prop_def(DenseArrayBase[I64])
+    y_shift = opt_prop_def(DenseArrayBase[I64])
 
     def result_element_type(self) -> Attribute:
         return f32 if self.element is None else self.element
@@ -254,6 +298,8 @@ class QGemmOp(ComputeOp):
             if self.element not in QUANT_TYPES:
                 raise ValueError(f"element must be i8 or ui8, got {self.element}")
             check_params(self, "y", self.element)
+        if check_fixed_point(self, "y", n) and self.element is None:
+            raise ValueError("y_multiplier and y_shift need a quantized result")
         return out
 
     def macs(self) -> int:
@@ -281,9 +327,28 @@ class QBinaryOp(QuantizedResultOp):
 
 @irdl_op_definition
 class QAddOp(QBinaryOp):
-    """onnxruntime QLinearAdd: ``a + b`` requantized to ``y``."""
+    """onnxruntime QLinearAdd: ``a + b`` requantized to ``y``. With the fixed-point
+    parameters (``left_shift``, ``a_``/``b_``/``y_multiplier`` and ``_shift``), TFLite's int8
+    ADD: each centred operand shifted left by ``left_shift`` and scaled by its multiplier, the
+    sum scaled by ``y_multiplier``, all with TFLite's ``MultiplyByQuantizedMultiplier``."""
 
     name = "nn.qadd"
+    left_shift = opt_prop_def(IntegerAttr[I64])
+    a_multiplier = opt_prop_def(DenseArrayBase[I64])
+    a_shift = opt_prop_def(DenseArrayBase[I64])
+    b_multiplier = opt_prop_def(DenseArrayBase[I64])
+    b_shift = opt_prop_def(DenseArrayBase[I64])
+    y_multiplier = opt_prop_def(DenseArrayBase[I64])
+    y_shift = opt_prop_def(DenseArrayBase[I64])
+
+    def infer_shape(self) -> shapes.Shape:
+        out = super().infer_shape()
+        fixed = [check_fixed_point(self, prefix) for prefix in "aby"]
+        if any(fixed) and not (all(fixed) and self.left_shift is not None):
+            raise ValueError("the fixed-point parameters (left_shift, a_, b_ and y_multiplier and _shift) come together")
+        if self.left_shift is not None and not 0 <= self.left_shift.value.data <= 30:
+            raise ValueError(f"left_shift must lie in [0, 30], got {self.left_shift.value.data}")
+        return out
 
 
 @irdl_op_definition

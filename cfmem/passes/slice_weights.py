@@ -8,7 +8,7 @@ their results are joined:
   ``nn.concat`` / ``nn.qconcat`` on axis 1. With ``groups > 1`` a slice holds
   whole groups, reads its input channels through ``nn.slice`` and has the
   matching smaller ``groups``. A bias, per-channel weight scales and zero
-  points are sliced with the weight.
+  points (and TFLite's per-channel fixed-point multipliers) are sliced with the weight.
 - ``nn.gemm`` with ``trans_b`` / ``nn.qgemm`` with ``trans_b = 1`` (weight
   [N, K]): rows N, joined on the last axis. A bias of N elements is sliced, a
   broadcasting one kept for every slice.
@@ -156,12 +156,17 @@ def _refuse_other_weights(op: Operation, allowed: set[SSAValue | None]) -> None:
 
 
 def _per_axis(props: dict, op: Operation, prefix: str, lo: int, hi: int) -> None:
-    """Slice a per-axis ``<prefix>_scale``/``<prefix>_zero_point`` property to [lo, hi)."""
+    """Slice a per-axis ``<prefix>_scale``/``<prefix>_zero_point`` property to [lo, hi), and
+    per-channel fixed-point multipliers and shifts (``y_multiplier``/``y_shift``) with it."""
     scale = floats(op.properties[f"{prefix}_scale"])
     if len(scale) > 1:
         zero = [int(v) for v in op.properties[f"{prefix}_zero_point"].get_values()]
         props[f"{prefix}_scale"] = f32_array(scale[lo:hi])
         props[f"{prefix}_zero_point"] = i64_array(zero[lo:hi])
+    for name in ("y_multiplier", "y_shift"):
+        values = [int(v) for v in op.properties[name].get_values()] if name in op.properties else []
+        if len(values) > 1:
+            props[name] = i64_array(values[lo:hi])
 
 
 def _join(b: _Builder, parts: list[SSAValue], axis: int) -> SSAValue:

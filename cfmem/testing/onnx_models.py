@@ -37,7 +37,7 @@ import tempfile
 import time
 import warnings
 import zipfile
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -74,23 +74,30 @@ def silero_model(name: str) -> Path:
     target = cache_dir() / "silero" / SILERO_VERSION / name
     if target.exists():
         return target
+    member = f"silero_vad/data/{name}"
     target.parent.mkdir(parents=True, exist_ok=True)
+    atomic_write_bytes(target, wheel_members("silero-vad", SILERO_VERSION, [member])[member])
+    return target
+
+
+def wheel_members(distribution: str, version: str, members: Sequence[str]) -> dict[str, bytes]:
+    """The files ``members`` of the wheel of ``distribution==version``, downloaded once with
+    ``pip download --no-deps`` into a temporary directory (network access to the package
+    index assumed); a RuntimeError naming the reason when that fails."""
     with tempfile.TemporaryDirectory() as tmp:
         cmd = [sys.executable, "-m", "pip", "download", "--no-deps", "--disable-pip-version-check",
-               f"silero-vad=={SILERO_VERSION}", "-d", tmp]
+               f"{distribution}=={version}", "-d", tmp]
         proc = subprocess.run(cmd, capture_output=True, text=True)
-        wheels = sorted(Path(tmp).glob("silero_vad-*.whl"))
+        wheels = sorted(Path(tmp).glob(f"{distribution.replace('-', '_')}-*.whl"))
         if proc.returncode != 0 or not wheels:
             lines = (proc.stderr or proc.stdout).strip().splitlines()
             reason = lines[-1] if lines else f"exit code {proc.returncode}"
-            raise RuntimeError(f"could not download silero-vad=={SILERO_VERSION}: {reason}")
+            raise RuntimeError(f"could not download {distribution}=={version}: {reason}")
         with zipfile.ZipFile(wheels[0]) as wheel:
-            try:
-                data = wheel.read(f"silero_vad/data/{name}")
-            except KeyError:
-                raise RuntimeError(f"silero-vad=={SILERO_VERSION} wheel has no {name}") from None
-    atomic_write_bytes(target, data)
-    return target
+            missing = [m for m in members if m not in wheel.namelist()]
+            if missing:
+                raise RuntimeError(f"{distribution}=={version} wheel has no {missing[0]}")
+            return {m: wheel.read(m) for m in members}
 
 
 # ---------------------------------------------------------------------------- torch.cond models

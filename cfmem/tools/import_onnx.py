@@ -1,4 +1,5 @@
-"""``cfmem import``: an ONNX model to an nn-dialect module and its weight blob."""
+"""``cfmem import``: an ONNX model to an nn-dialect module and its weight blob; a TFLite model
+goes to :mod:`cfmem.tools.import_tflite`."""
 
 from __future__ import annotations
 
@@ -13,21 +14,23 @@ from cfmem.files import STDOUT, atomic_write_bytes, atomic_write_text, check_out
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser(
         "import",
-        help="import an ONNX model (with If, Loop and Scan) into the nn dialect",
+        help="import an ONNX or TFLite model (with If, Loop and Scan; IF and WHILE) into the nn dialect",
         description=(
             "Translate an ONNX model into an nn-dialect module. Initializers and tensor-valued"
             " Constant nodes go, in execution order, into one weight blob written next to the"
             " module (OUT.weights.bin) and read through nn.view at their offsets. Shape-only"
             " computations are folded; an If whose condition folds is replaced by the branch it"
             " takes; an If that depends on data becomes nn.if; Loop and Scan become nn.loop. Every input needs a static shape:"
-            " fix symbolic dimensions by name with --dim, or whole shapes with --input-shape."
+            " fix symbolic dimensions by name with --dim, or whole shapes with --input-shape. A TFLite model (a .tflite file,"
+            " or one with the TFL3 identifier) is imported likewise, IF and WHILE becoming nn.if and nn.loop; its"
+            " dynamic dimensions take the file's sizes unless --input-shape fixes them."
         ),
     )
-    p.add_argument("model", metavar="MODEL.onnx", help="the ONNX model")
+    p.add_argument("model", metavar="MODEL", help="the ONNX model (MODEL.onnx) or TFLite model (MODEL.tflite)")
     p.add_argument("-o", "--output", required=True, metavar="OUT.mlir", help="the module to write")
     p.add_argument(
         "--input-shape", action="append", default=[], metavar="NAME=D0,D1,...",
-        help="fix the shape of input NAME (for symbolic dimensions); repeatable",
+        help="fix the shape of input NAME (for symbolic or, in a TFLite model, dynamic dimensions); repeatable",
     )  # fmt: skip
     p.add_argument(
         "--dim", action="append", default=[], metavar="NAME=SIZE",
@@ -49,6 +52,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 def main(args: argparse.Namespace) -> int:
     from cfmem.dialects.nn_control import LoopOp
     from cfmem.importers.onnx import OnnxImportError, import_onnx, parse_dim_spec, parse_shape_spec, parse_value_spec
+    from cfmem.tools import import_tflite
 
     if args.output == STDOUT:
         raise CfmemError("the module needs a file name: its weights are written beside it", "-o")
@@ -59,6 +63,8 @@ def main(args: argparse.Namespace) -> int:
         shapes = dict(parse_shape_spec(s) for s in args.input_shape)
     except OnnxImportError as err:
         raise CfmemError(str(err), "--input-shape") from None
+    if import_tflite.is_tflite(args.model):
+        return import_tflite.main(args, out, blob_path, shapes)
     try:
         dims = dict(parse_dim_spec(s) for s in args.dim)
     except OnnxImportError as err:

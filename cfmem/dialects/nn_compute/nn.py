@@ -132,12 +132,9 @@ class Pool2dOp(ComputeOp, ABC):
         return prod(self.out_shape) * prod(_ints(self.kernel))
 
 
-@irdl_op_definition
-class MaxPool2dOp(Pool2dOp):
-    """Max pooling over NCHW; padding never wins the max. Takes f32, f16 or quantized
-    (i8, ui8) data and keeps its element type (the max commutes with dequantizing)."""
+class ByteOrFloatPool2dOp(Pool2dOp, ABC):
+    """A pooling that takes f32, f16 or quantized (i8, ui8) data and keeps its element type."""
 
-    name = "nn.max_pool2d"
     input = operand_def(TensorType)
 
     def result_element_type(self) -> Attribute:
@@ -151,8 +148,18 @@ class MaxPool2dOp(Pool2dOp):
 
 
 @irdl_op_definition
-class AvgPool2dOp(Pool2dOp):
-    """Average pooling over NCHW; padded positions are not counted."""
+class MaxPool2dOp(ByteOrFloatPool2dOp):
+    """Max pooling over NCHW; padding never wins the max. Takes f32, f16 or quantized
+    (i8, ui8) data and keeps its element type (the max commutes with dequantizing)."""
+
+    name = "nn.max_pool2d"
+
+
+@irdl_op_definition
+class AvgPool2dOp(ByteOrFloatPool2dOp):
+    """Average pooling over NCHW; padded positions are not counted. Quantized (i8, ui8) data
+    keeps its element type and quantization: the mean of the window's elements rounded half
+    away from zero (TFLite's int8 AVERAGE_POOL_2D)."""
 
     name = "nn.avg_pool2d"
 

@@ -30,10 +30,11 @@ from collections.abc import Sequence
 
 import numpy as np
 import onnx
-from xdsl.ir import BlockArgument, SSAValue
+from xdsl.ir import SSAValue
 
 from cfmem.builder import GraphBuilder
 from cfmem.dialects.shapes import normalize_axis
+from cfmem.importers.imported import moves_argument
 from cfmem.importers.onnx.core import Importer, OnnxImportError, Scope, Value, add_initializers
 from cfmem.importers.onnx.helpers import attr, dtype_of, optional_input, out_name, reshape, shape_of
 
@@ -120,8 +121,8 @@ def next_values(imp: Importer, graph: onnx.GraphProto, values: Sequence[Value], 
 
 def unmoved(imp: Importer, value: SSAValue, arg: SSAValue, name: str) -> SSAValue:
     """``value`` yielded in place of body argument ``arg``: a copy if it is another argument
-    of the same body (nn-lower-to-memref refuses values carried between positions)."""
-    if value is not arg and isinstance(value, BlockArgument) and value.owner is arg.owner:
+    of the same body (:func:`~cfmem.importers.imported.moves_argument`)."""
+    if moves_argument(value, arg):
         return imp.b.cast(value, dtype_of(value), imp.name(f"{name}_copy"))
     return value
 

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import functools
 import math
-import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -29,22 +28,19 @@ from xdsl.dialects.builtin import (
     ArrayAttr,
     BytesAttr,
     DenseIntOrFPElementsAttr,
-    IntegerAttr,
     IntegerType,
-    ModuleOp,
     StringAttr,
     TensorType,
     f16,
     f32,
     i1,
-    i64,
 )
 from xdsl.ir import Attribute, SSAValue
 
 from cfmem.builder import GraphBuilder, GraphBuildError
 from cfmem.dialects import nn_compute as nc
 from cfmem.dialects.nn_quant import ui8
-from cfmem.dialects.nn_weights import GlobalOp
+from cfmem.importers.imported import ImportedModel, blob_bytes, point_blob_at_file, ssa_name
 from cfmem.importers.onnx.legacy import upgraded
 from cfmem.importers.onnx.qdq import fuse_qdq, has_qdq
 from cfmem.passes.quant_lookup import fuse_quantized_elementwise
@@ -89,16 +85,6 @@ class Scope:
                 return scope.values[name]
             scope = scope.parent
         return None
-
-
-def ssa_name(onnx_name: str, fallback: str = "t") -> str:
-    """The SSA name cfmem gives an ONNX tensor: its ASCII letters, digits and ``$.-``, others ``_``."""
-    base = re.sub(r"[^\w$.-]", "_", onnx_name, flags=re.ASCII).strip("_.") or fallback
-    if base[0].isdigit():
-        base = f"t{base}"
-    while re.search(r"_\d+$", base):  # printers treat _<digits> as their own suffix
-        base = re.sub(r"_(\d+)$", r"\1", base)
-    return base
 
 
 def load_onnx(path: str | Path) -> onnx.ModelProto:
@@ -147,16 +133,6 @@ InputValue = int | float | tuple[int | float, ...]
 Translate = Callable[["Importer", onnx.NodeProto, list, Scope], list]
 """How an :class:`Importer` turns one node into values: (importer, node, its input values,
 ``None`` for an omitted optional one, the scope it runs in) -> one value per node output."""
-
-
-@dataclass
-class ImportedModel:
-    module: ModuleOp
-    blob: bytes
-    """The weight blob's bytes (the module's ``nn.global`` reads them from ``blob_file``)."""
-    blob_file: str
-    folded_ifs: int
-    kept_ifs: int
 
 
 class Importer:
@@ -278,8 +254,8 @@ class Importer:
         fn = next(op for op in module.ops if isinstance(op, func.FuncOp))
         fn.attributes[INPUT_NAMES_ATTR] = ArrayAttr([StringAttr(name) for name in input_names])
         fn.attributes[RESULT_NAMES_ATTR] = ArrayAttr([StringAttr(out.name) for out in graph.output])
-        blob = self._blob_bytes()
-        self._point_blob_at_file(module)
+        blob = blob_bytes(self.b.blob_size, self.blob_parts)
+        point_blob_at_file(module, self.blob_file)
         return ImportedModel(module, blob, self.blob_file, self.folded_ifs, self.kept_ifs)
 
     def run_nodes(self, nodes: Sequence[onnx.NodeProto], scope: Scope) -> None:
@@ -302,23 +278,6 @@ class Importer:
             for name, value in zip(node.output, results):
                 if name:
                     scope.values[name] = value
-
-    def _blob_bytes(self) -> bytes:
-        size = self.b.blob_size
-        data = bytearray(size)
-        for offset, array in self.blob_parts:
-            raw = np.ascontiguousarray(array, dtype=array.dtype.newbyteorder("<")).tobytes()
-            data[offset : offset + len(raw)] = raw
-        return bytes(data)
-
-    def _point_blob_at_file(self, module: ModuleOp) -> None:
-        for op in module.ops:
-            if isinstance(op, GlobalOp):
-                for prop in ("seed", "scale"):
-                    op.properties.pop(prop, None)
-                op.properties["file"] = StringAttr(self.blob_file)
-                op.properties["file_offset"] = IntegerAttr(0, i64)
-        module.verify()
 
 
 def input_shapes_of(

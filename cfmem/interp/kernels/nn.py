@@ -139,6 +139,14 @@ def max_pool2d(op: nc.MaxPool2dOp, x: np.ndarray) -> np.ndarray:
 
 
 def avg_pool2d(op: nc.AvgPool2dOp, x: np.ndarray) -> np.ndarray:
+    """Floats: the float32 sum over the unpadded taps, divided by their count. Integers (i8,
+    ui8): the exact sum divided by the count, halves rounded away from zero (TFLite's
+    ``(acc + count / 2) / count`` toward zero, negated for a negative sum)."""
+    if x.dtype.kind != "f":
+        sums = _pool_windows(op, x.astype(np.int64), 0).sum(axis=(4, 5))
+        counts = _pool_windows(op, np.ones_like(x[:1, :1], np.int64), 0).sum(axis=(4, 5))
+        rounded = np.sign(sums) * ((np.abs(sums) + counts // 2) // counts)
+        return rounded.astype(x.dtype)
     sums = _pool_windows(op, x, 0.0).sum(axis=(4, 5), dtype=np.float32)
     counts = _pool_windows(op, np.ones_like(x[:1, :1]), 0.0).sum(axis=(4, 5))
     return (sums / counts).astype(np.float32)

@@ -14,6 +14,7 @@ from xdsl.ir import Operation
 from cfmem.dialects import nn_quant as nq
 from cfmem.dialects.shapes import normalize_axis
 from cfmem.interp.kernels.attributes import _ints
+from cfmem.interp.kernels.fixed_point import fixed_point, multiply_by_quantized_multiplier, requantize_fixed_point
 from cfmem.interp.kernels.nn import conv2d
 from cfmem.interp.weights import numpy_dtype
 
@@ -62,9 +63,14 @@ def _result_dtype(op: Operation) -> np.dtype:
 
 def quantize(op: nq.QuantizeOp, x: np.ndarray) -> np.ndarray:
     """onnxruntime QuantizeLinear (MlasQuantizeLinear): ``x / scale`` in float32, then
-    :func:`saturate`."""
+    :func:`saturate`; with ``rounding = "half_away_from_zero"``, TFLite's AffineQuantize
+    (``std::round`` of the float32 quotient)."""
     scale, zero_point = (_along(p, op.axis.value.data, x.ndim) for p in quant_params(op, "y"))
-    return saturate(x / scale, zero_point, _result_dtype(op))
+    quotient = x / scale
+    if op.rounding.data == "half_away_from_zero":  # exact in float64: a float32 plus a half
+        wide = quotient.astype(np.float64)
+        quotient = np.copysign(np.floor(np.abs(wide) + 0.5), wide)
+    return saturate(quotient, zero_point, _result_dtype(op))
 
 
 def dequantize(op: nq.DequantizeOp, x: np.ndarray) -> np.ndarray:
@@ -107,7 +113,13 @@ def requant_ratio(op: Operation, *prefixes: str, alpha: float = 1.0) -> np.ndarr
 def _requantize_output(acc: np.ndarray, ratio: np.ndarray, op: Operation) -> np.ndarray:
     """MlasRequantizeOutput (and the same steps in MlasConvSym's kernels): the int32 sum
     (bias included, wrapping as int32 does) converted to float32, times the float32 ratio,
-    then :func:`saturate` with the y zero point."""
+    then :func:`saturate` with the y zero point. With ``y_multiplier``/``y_shift``, TFLite's
+    fixed-point requantization instead (:mod:`~cfmem.interp.kernels.fixed_point`), along the
+    same axis as a per-channel ratio."""
+    fixed = fixed_point(op, "y")
+    if fixed is not None:
+        multiplier, shift = (v.reshape(ratio.shape) if v.size > 1 else v.reshape(()) for v in fixed)
+        return requantize_fixed_point(acc, multiplier, shift, int(quant_params(op, "y")[1][0]), _result_dtype(op))
     scaled = acc.astype(np.int32).astype(np.float32) * ratio
     return saturate(scaled, quant_params(op, "y")[1], _result_dtype(op))
 
@@ -181,11 +193,20 @@ def qadd(op: nq.QAddOp, a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """onnxruntime's x86 QLinearAdd (the AVX2 kernel): ``first * ratio_1 + (second * ratio_2
     + fixed)`` in fused float32 multiply-adds (see :func:`qadd_terms`; a second operand held
     at one value per span has its product folded into the fixed part the same way), then
-    :func:`convert_and_pack`."""
+    :func:`convert_and_pack`. (With the fixed-point parameters, :func:`tflite_qadd`.)"""
     swap, ratio_1, ratio_2, fixed = qadd_terms(op)
     first, second = (b, a) if swap else (a, b)
     value = _fma32(first.astype(np.float32), ratio_1, _fma32(second.astype(np.float32), ratio_2, fixed))
     return convert_and_pack(value, _result_dtype(op))
+
+
+def tflite_qadd(op: nq.QAddOp, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """``nn.qadd`` with its fixed-point parameters: TFLite's int8 ADD (``AddFunc`` of TFLite
+    Micro's reference kernel): each centred operand shifted left by ``left_shift`` and scaled
+    by its multiplier, the sum scaled by ``y_multiplier``, plus the zero point, saturated."""
+    left = np.int64(1) << op.left_shift.value.data
+    scaled = [multiply_by_quantized_multiplier(_centered(op, p, v) * left, *fixed_point(op, p)) for p, v in (("a", a), ("b", b))]
+    return requantize_fixed_point(scaled[0] + scaled[1], *fixed_point(op, "y"), int(quant_params(op, "y")[1][0]), _result_dtype(op))
 
 
 def qmul(op: nq.QMulOp, a: np.ndarray, b: np.ndarray) -> np.ndarray:

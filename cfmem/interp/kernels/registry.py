@@ -40,6 +40,7 @@ from cfmem.interp.kernels.quantized import (
     qlookup,
     qmul,
     quantize,
+    tflite_qadd,
 )
 from cfmem.interp.kernels.reduce import arg_extreme, cumsum, prepare_reduce, top_k
 from cfmem.interp.weights import numpy_dtype
@@ -120,7 +121,7 @@ KERNELS: dict[type[Operation], Kernel] = {
     nq.DequantizeOp: dequantize,
     nq.QConv2dOp: qconv2d,
     nq.QGemmOp: qgemm,
-    nq.QAddOp: qadd,
+    nq.QAddOp: lambda op, a, b: tflite_qadd(op, a, b) if op.left_shift is not None else qadd(op, a, b),
     nq.QMulOp: qmul,
     nq.QConcatOp: qconcat,
     nq.QLookupOp: qlookup,

@@ -60,6 +60,7 @@ from cfmem.passes.linalg.helpers import (
     shape_of,
     subview,
 )
+from cfmem.passes.failures import OpFailure
 from cfmem.passes.linalg.op_lowering import OpLowering
 
 
@@ -185,6 +186,8 @@ def pool(lowering: OpLowering, op: nc.Pool2dOp, ins: list[SSAValue], out: SSAVal
     is_max = isinstance(op, nc.MaxPool2dOp)
     element = x.type.get_element_type()
     quantized = isinstance(element, IntegerType)  # i8/ui8 max pooling: padding is the lowest value
+    if quantized and not is_max:
+        raise OpFailure(op, f"nn-lower-to-linalg: '{op.name}' of {element} data (TFLite's rounded mean) is not supported")
     pad_value = (integer_range(element)[0] if quantized else float("nan")) if is_max else 0.0
     fill(pad_value, out)
     n, c, y, xx, ky, kx = dims(6)

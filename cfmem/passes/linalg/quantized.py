@@ -16,7 +16,7 @@ paths) do.
 
 The unsigned ops (``extui``, ``uitofp``, ``fptoui``, ``maxui``) are picked here for ui8 data,
 while the types still say ui8. Assumes one weight zero point for every channel (per-channel
-scales are fine).
+scales are fine). TFLite's fixed-point requantization and half-away rounding are refused.
 """
 
 from __future__ import annotations
@@ -60,6 +60,15 @@ from cfmem.passes.linalg.op_lowering import OpLowering
 def ratio_of(op: Operation, *prefixes: str, alpha: float = 1.0) -> np.ndarray:
     """The float32 requantization ratio the kernels use, one value or one per channel."""
     return np.asarray(kernels.requant_ratio(op, *prefixes, alpha=alpha), np.float32).reshape(-1)
+
+
+def refuse_tflite_arithmetic(op: Operation) -> None:
+    """TFLite's fixed-point requantization and rounding (see :mod:`cfmem.dialects.nn_quant`)
+    have no lowering yet: a one-line failure rather than onnxruntime's arithmetic."""
+    if "y_multiplier" in op.properties:
+        raise OpFailure(op, f"nn-lower-to-linalg: '{op.name}' with TFLite's fixed-point requantization (y_multiplier) is not supported")
+    if isinstance(op, nq.QuantizeOp) and op.rounding.data != "half_even":
+        raise OpFailure(op, f"nn-lower-to-linalg: '{op.name}' with rounding {op.rounding.data!r} is not supported")
 
 
 def uniform_zero_point(op: Operation, prefix: str) -> int:
@@ -159,6 +168,7 @@ def with_params(lowering: OpLowering, op: nq.QuantizeOp | nq.DequantizeOp, prefi
 
 
 def quantize(lowering: OpLowering, op: nq.QuantizeOp, ins: list[SSAValue], out: SSAValue) -> None:
+    refuse_tflite_arithmetic(op)
     with_params(lowering, op, "y", ins[0], out, lambda x, s, z: to_quantized(arith.DivfOp(x, s).result, z, out))
 
 
@@ -169,6 +179,7 @@ def dequantize(lowering: OpLowering, op: nq.DequantizeOp, ins: list[SSAValue], o
 def qconv2d(lowering: OpLowering, op: nq.QConv2dOp, ins: list[SSAValue], out: SSAValue) -> None:
     """One output row at a time (an ``scf.for``): the row's i32 sums in scratch, then
     requantized into the row of ``out``, so the sums never take more than a row."""
+    refuse_tflite_arithmetic(op)
     x, w, *bias = ins
     x_zero, w_zero = int(quant_params(op, "x")[1][0]), uniform_zero_point(op, "w")
     n, channels, height, width = shape_of(out)
@@ -209,6 +220,7 @@ def matmul_integer(lowering: OpLowering, op: nq.MatmulIntegerOp, ins: list[SSAVa
 
 
 def qgemm(lowering: OpLowering, op: nq.QGemmOp, ins: list[SSAValue], out: SSAValue) -> None:
+    refuse_tflite_arithmetic(op)
     a, b, *c = ins
     trans = bool(op.trans_b.value.data)
     a_zero, b_zero = int(quant_params(op, "a")[1][0]), uniform_zero_point(op, "b")
@@ -230,6 +242,7 @@ def qgemm(lowering: OpLowering, op: nq.QGemmOp, ins: list[SSAValue], out: SSAVal
 
 
 def qadd(lowering: OpLowering, op: nq.QAddOp, ins: list[SSAValue], out: SSAValue) -> None:
+    refuse_tflite_arithmetic(op)
     swap, ratio_1, ratio_2, fixed = kernels.qadd_terms(op)
 
     def body(a: SSAValue, b: SSAValue, _: SSAValue) -> SSAValue:

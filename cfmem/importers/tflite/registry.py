@@ -1,0 +1,86 @@
+"""The TFLite operator registry: which handler translates each builtin operator
+(``FLOAT_HANDLERS`` for float32 and integer tensors, ``QUANTIZED_HANDLERS`` for int8 ones) and
+``translate``, which takes one operator to its handler.
+
+``translate`` is what :class:`~cfmem.importers.tflite.core.Importer` is given to run each
+operator: an operator reading or writing a quantized (int8) tensor goes to the quantized
+table, any other to the float table (QUANTIZE and DEQUANTIZE are in the quantized table
+only); an operator in neither is refused in one line naming it. No handler module imports
+this one.
+
+A new operator: its handler in the module of its family and its entry in a table here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+
+from cfmem.importers.tflite.control_flow import translate_if, translate_while
+from cfmem.importers.tflite.core import Importer, Operator, TfliteImportError, Value
+from cfmem.importers.tflite.elementwise import ARITHMETIC, COMPARISONS, UNARY, activation, binary, compare, squared_difference, unary
+from cfmem.importers.tflite.nn import batch_matmul, conv, fully_connected, pool
+from cfmem.importers.tflite.quantized import dequantize, qadd, qconv, qfully_connected, qpool, quantize, refuse_softmax
+from cfmem.importers.tflite.reduce import REDUCTIONS, reduce, softmax
+from cfmem.importers.tflite.tensor import concatenation, expand_dims, pad, reshape, squeeze, transpose
+
+Handler = Callable[[Importer, Operator, list], list]
+
+FLOAT_HANDLER_OPS: tuple[tuple[tuple[str, ...], Handler], ...] = (
+    ((*ARITHMETIC,), binary),
+    (("SQUARED_DIFFERENCE",), squared_difference),
+    ((*COMPARISONS,), compare),
+    ((*UNARY,), unary),
+    (("RSQRT", "RELU6", "RELU_N1_TO_1", "RELU_0_TO_1", "LEAKY_RELU", "HARD_SWISH"), activation),
+    (("CONV_2D", "DEPTHWISE_CONV_2D"), conv),
+    (("MAX_POOL_2D", "AVERAGE_POOL_2D"), pool),
+    (("FULLY_CONNECTED",), fully_connected),
+    (("BATCH_MATMUL",), batch_matmul),
+    ((*REDUCTIONS,), reduce),
+    (("SOFTMAX",), softmax),
+    (("RESHAPE",), reshape),
+    (("SQUEEZE",), squeeze),
+    (("EXPAND_DIMS",), expand_dims),
+    (("TRANSPOSE",), transpose),
+    (("PAD", "PADV2"), pad),
+    (("CONCATENATION",), concatenation),
+    (("IF",), translate_if),
+    (("WHILE",), translate_while),
+)
+FLOAT_HANDLERS: dict[str, Handler] = {name: handler for names, handler in FLOAT_HANDLER_OPS for name in names}
+
+QUANTIZED_HANDLER_OPS: tuple[tuple[tuple[str, ...], Handler], ...] = (
+    (("CONV_2D", "DEPTHWISE_CONV_2D"), qconv),
+    (("FULLY_CONNECTED",), qfully_connected),
+    (("ADD",), qadd),
+    (("MAX_POOL_2D", "AVERAGE_POOL_2D"), qpool),
+    (("QUANTIZE",), quantize),
+    (("DEQUANTIZE",), dequantize),
+    (("SOFTMAX",), refuse_softmax),
+    (("RESHAPE",), reshape),
+    (("SQUEEZE",), squeeze),
+    (("EXPAND_DIMS",), expand_dims),
+    (("TRANSPOSE",), transpose),
+    (("PAD", "PADV2"), pad),
+    (("IF",), translate_if),
+    (("WHILE",), translate_while),
+)
+QUANTIZED_HANDLERS: dict[str, Handler] = {name: handler for names, handler in QUANTIZED_HANDLER_OPS for name in names}
+
+QUANTIZED_TYPES = (np.dtype(np.int8), np.dtype(np.uint8), np.dtype(np.int16))
+
+
+def is_quantized(imp: Importer, tensor) -> bool:
+    """Whether a tensor (``TensorT``) holds quantized values: an 8- or 16-bit integer type."""
+    return tensor is not None and imp.dtypes.get(tensor.type) in QUANTIZED_TYPES
+
+
+def translate(imp: Importer, op: Operator, inputs: list[Value]) -> list[Value]:
+    quantized = any(is_quantized(imp, t) for t in (*op.inputs, *op.outputs))
+    table = QUANTIZED_HANDLERS if quantized or op.builtin in ("QUANTIZE", "DEQUANTIZE") else FLOAT_HANDLERS
+    handler = table.get(op.builtin)
+    if handler is None:
+        kind = "int8 " if quantized else ""
+        raise TfliteImportError(f"{kind}{op.builtin} is not supported by cfmem import")
+    return handler(imp, op, inputs)
