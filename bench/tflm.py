@@ -26,7 +26,8 @@ from pathlib import Path
 
 import numpy as np
 
-from cfmem.testing.tflm_models import example_models, if_model, openwakeword_models, sine_model, while_model
+from cfmem.testing.tflite_models import sine_float_model
+from cfmem.testing.tflm_models import example_models, if_model, openwakeword_models, while_model
 from cfmem.tflite.arena_plan import compare_in_tflm, plan_for_tflm
 from cfmem.tflite.model_file import parse_tflite
 from cfmem.tflite.tflm_runtime import TflmWorker
@@ -43,7 +44,7 @@ def models() -> list[tuple[str, str, bytes, list | None]]:
             found.append((name, "openwakeword 0.5.1", path.read_bytes(), None))
     except RuntimeError as err:
         print(f"openwakeword models skipped: {err}", file=sys.stderr)
-    found.append(("sine_float", "tflite-micro wheel", sine_model().read_bytes(), None))
+    found.append(("sine_float", "tflite-micro wheel", sine_float_model().read_bytes(), None))
     for name, path in example_models().items():
         found.append((name, "TFLM example", path.read_bytes(), None))
     x = np.linspace(-2, 2, 64).astype(np.float32)

@@ -12,7 +12,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from cfmem.testing.tflm_models import OPENWAKEWORD_MODELS, example_models, if_model, openwakeword_models, sine_model, while_model
+from cfmem.testing.tflite_models import sine_float_model
+from cfmem.testing.tflm_models import OPENWAKEWORD_MODELS, example_models, if_model, openwakeword_models, while_model
 from cfmem.tflite.arena_plan import TflmComparison, compare_in_tflm, plan_for_tflm
 from cfmem.tflite.model_file import parse_tflite
 from cfmem.tflite import tflm_runtime
@@ -61,7 +62,7 @@ def test_tflm_examples(name, tflm):
 
 
 def test_sine(tflm):
-    check_in_tflm(sine_model().read_bytes(), tflm)
+    check_in_tflm(sine_float_model().read_bytes(), tflm)
 
 
 def test_if_model_both_branches(tflm):

@@ -13,7 +13,8 @@ import pytest
 
 from cfmem.planning.problem import Solution
 from cfmem.planning.strategies import solve
-from cfmem.testing.tflm_models import example_models, if_model, sine_model, while_model
+from cfmem.testing.tflite_models import sine_float_model
+from cfmem.testing.tflm_models import example_models, if_model, while_model
 from cfmem.tflite.lifetimes import arena_problem, arena_tensors, operator_scopes
 from cfmem.tflite.model_file import TfliteFileError, parse_tflite, schema
 from cfmem.tflite.offline_plan import (
@@ -27,7 +28,7 @@ from cfmem.tflite.offline_plan import (
 from cfmem.tflite.repack import BUFFER_ALIGNMENT, pack_model, tree_differences
 from conftest import run_cfmem_in_process
 
-MODELS = {**{name: path.read_bytes() for name, path in example_models().items()}, "sine_float": sine_model().read_bytes()}
+MODELS = {**{name: path.read_bytes() for name, path in example_models().items()}, "sine_float": sine_float_model().read_bytes()}
 
 
 def built_models() -> dict[str, bytes]:

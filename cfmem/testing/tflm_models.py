@@ -1,9 +1,7 @@
 """``.tflite`` models for the TFLite Micro tests and the TFLM bench, fetched, found or built.
 
-* :func:`openwakeword_models` extracts the ``.tflite`` models of the ``openwakeword`` wheel
-  (downloaded with pip, no dependencies installed) into the cache (:func:`cache_dir`);
-  nothing is committed.
-* :func:`sine_model` is the ``sine_float.tflite`` the ``tflite-micro`` wheel ships.
+* :func:`openwakeword_models` are the ``.tflite`` models of the ``openwakeword`` wheel, by
+  name (``cfmem.testing.tflite_models`` fetches them into the cache; nothing is committed).
 * :func:`example_models` are TFLM's example models under ``tests/data/tflite/`` (see its
   README for their source and licence).
 * :func:`if_model` and :func:`while_model` build small float models with an ``IF`` and a
@@ -12,63 +10,22 @@
 
 from __future__ import annotations
 
-import subprocess
-import sys
-import tempfile
-import zipfile
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from cfmem.files import atomic_write_bytes
-from cfmem.testing.onnx_models import cache_dir
+from cfmem.testing.tflite_models import OPENWAKEWORD_MODELS, openwakeword_model
 from cfmem.tflite.model_file import SCHEMA_VERSION, schema
 from cfmem.tflite.repack import pack_model
 
-OPENWAKEWORD_VERSION = "0.5.1"
-OPENWAKEWORD_MODELS = (
-    "alexa_v0.1", "embedding_model", "hey_jarvis_v0.1", "hey_mycroft_v0.1", "hey_rhasspy_v0.1",
-    "melspectrogram", "timer_v0.1", "weather_v0.1",
-)  # fmt: skip
 EXAMPLES = Path(__file__).resolve().parents[2] / "tests" / "data" / "tflite"
 
 
 def openwakeword_models() -> dict[str, Path]:
-    """The cached openwakeword ``.tflite`` models by name (``embedding_model`` ...).
-
-    On a cache miss, downloads the ``openwakeword`` wheel with pip (network access to the
-    package index assumed) and extracts ``openwakeword/resources/models/<name>.tflite``;
-    ``RuntimeError`` with pip's last line if that is impossible.
-    """
-    folder = cache_dir() / "openwakeword" / OPENWAKEWORD_VERSION
-    paths = {name: folder / f"{name}.tflite" for name in OPENWAKEWORD_MODELS}
-    if all(path.exists() for path in paths.values()):
-        return paths
-    folder.mkdir(parents=True, exist_ok=True)
-    with tempfile.TemporaryDirectory() as tmp:
-        cmd = [sys.executable, "-m", "pip", "download", "--no-deps", "--disable-pip-version-check",
-               f"openwakeword=={OPENWAKEWORD_VERSION}", "-d", tmp]  # fmt: skip
-        proc = subprocess.run(cmd, capture_output=True, text=True)
-        wheels = sorted(Path(tmp).glob("openwakeword-*.whl"))
-        if proc.returncode != 0 or not wheels:
-            lines = (proc.stderr or proc.stdout).strip().splitlines()
-            reason = lines[-1] if lines else f"exit code {proc.returncode}"
-            raise RuntimeError(f"could not download openwakeword=={OPENWAKEWORD_VERSION}: {reason}")
-        with zipfile.ZipFile(wheels[0]) as wheel:
-            for name, path in paths.items():
-                try:
-                    atomic_write_bytes(path, wheel.read(f"openwakeword/resources/models/{name}.tflite"))
-                except KeyError:
-                    raise RuntimeError(f"openwakeword=={OPENWAKEWORD_VERSION} wheel has no {name}.tflite") from None
-    return paths
-
-
-def sine_model() -> Path:
-    """``sine_float.tflite`` from the ``tflite-micro`` wheel (TFLM's hello-world model, float)."""
-    from tflite_micro.python.tflite_micro import runtime
-
-    return Path(runtime.__file__).parent / "sine_float.tflite"
+    """The cached openwakeword ``.tflite`` models by name (``embedding_model`` ...), fetched on a
+    cache miss (``RuntimeError`` if that is impossible)."""
+    return {name: openwakeword_model(name) for name in OPENWAKEWORD_MODELS}
 
 
 def example_models() -> dict[str, Path]:
