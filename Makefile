@@ -59,6 +59,8 @@ bench: $(STAMP)
 	$(BIN)/python bench/plan_benchmarks.py
 	$(BIN)/python bench/plan_scaling.py
 	$(BIN)/python bench/plan_arena.py
+	$(BIN)/python bench/onnx_backend.py
+	$(BIN)/python bench/tflm.py
 
 # Mutation testing of the checkers, then of the other modules under [tool.mutmut] in
 # pyproject.toml; results are kept in mutants/ and only changed functions rerun, then the
