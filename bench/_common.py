@@ -294,6 +294,20 @@ def write_atomic(path: str | Path, text: str) -> None:
     atomic_write_text(path, text)
 
 
+def report_main(doc: str, run: Callable[[], str], results_name: str) -> int:
+    """The command line of a bench script that writes one Markdown report: ``--out`` (default
+    ``bench/results/<results_name>``), written atomically and printed."""
+    import argparse
+
+    parser = argparse.ArgumentParser(description=doc.split("\n\n")[0])
+    parser.add_argument("--out", default=str(Path(__file__).resolve().parent / "results" / results_name))
+    args = parser.parse_args()
+    report = run()
+    write_atomic(args.out, report + "\n")
+    print(report)
+    return 0
+
+
 def each_in_work_dir(items: list, prefix: str, run, label=lambda item: item.name) -> list:
     """``run(item, work)`` for each item, ``work`` a fresh directory of one temporary folder
     (removed afterwards); progress on stderr, ``[k/n] label``."""

@@ -26,7 +26,6 @@ JIT gives the re-planned module the original's bits on the branch-covering input
 
 from __future__ import annotations
 
-import argparse
 import math
 import sys
 import time
@@ -49,7 +48,7 @@ from cfmem.testing.upstream_programs import (
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _common import machine_section, md_table, write_atomic  # noqa: E402
+from _common import machine_section, md_table, report_main  # noqa: E402
 
 ALIGN = 64
 SHOWN_MODES = tuple(m for m in MODES if m != "naive")
@@ -207,14 +206,7 @@ def run() -> str:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--out", default=str(Path(__file__).resolve().parent / "results" / "plan_arena.md"))
-    args = parser.parse_args()
-    report = run()
-    write_atomic(args.out, report + "\n")
-    print(report)
-    return 0
-
+    return report_main(__doc__, run, "plan_arena.md")
 
 if __name__ == "__main__":
     sys.exit(main())

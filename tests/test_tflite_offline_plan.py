@@ -14,9 +14,11 @@ import pytest
 from cfmem.planning.problem import Solution
 from cfmem.planning.strategies import solve
 from cfmem.testing.tflite_models import sine_float_model
-from cfmem.testing.tflm_models import example_models, if_model, while_model
+from cfmem.planning.problem import lower_bound
+from cfmem.testing.tflm_models import example_models, if_model, while_model, while_swap_model
+from cfmem.tflite.aliases import aliased_problem, reshape_aliases, with_aliases
 from cfmem.tflite.lifetimes import arena_problem, arena_tensors, operator_scopes
-from cfmem.tflite.model_file import TfliteFileError, parse_tflite, schema
+from cfmem.tflite.model_file import TfliteFileError, builtin_name, parse_tflite, schema
 from cfmem.tflite.offline_plan import (
     METADATA_NAME,
     OfflinePlanError,
@@ -203,6 +205,64 @@ def test_an_overlapping_plan_is_refused_with_one_line():
     text = str(caught.value)
     assert "\n" not in text and "refusing to write a wrong plan" in text
     assert "'1:0' (a)" in text and "'1:2' (square)" in text and "overlap" in text
+
+
+def aliased_plan(data: bytes) -> tuple[object, list, dict[str, str], dict[str, int]]:
+    """A plan with every RESHAPE output on its input's bytes."""
+    model = parse_tflite(data)
+    tensors = arena_tensors(model)
+    roots = reshape_aliases(model, tensors)
+    offsets = solve(aliased_problem(arena_problem(tensors), roots)).offsets
+    return model, tensors, roots, with_aliases(offsets, roots)
+
+
+def test_reshape_outputs_and_only_they_alias_their_inputs():
+    model, tensors, roots, _ = aliased_plan(while_swap_model())
+    assert roots == {"2:6": "2:1"}  # the body's 'moved' on its input 'a', both subgraph borders
+    for name, path in example_models().items():
+        model = parse_tflite(path.read_bytes())
+        tensors = arena_tensors(model)
+        reshaped = {
+            f"{sg}:{op.outputs[0]}"
+            for sg, subgraph in enumerate(model.subgraphs)
+            for op in subgraph.operators or []
+            if builtin_name(model, op.opcodeIndex) == "RESHAPE"
+        }
+        assert set(reshape_aliases(model, tensors)) <= reshaped, name
+    assert reshape_aliases(parse_tflite(if_model()), arena_tensors(parse_tflite(if_model()))) == {}
+
+
+def test_a_chain_of_reshapes_shares_one_root():
+    model = parse_tflite(while_swap_model())
+    body = model.subgraphs[2]
+    moved = body.tensors[6]
+    again = copy.copy(moved)
+    again.name = b"moved_again"
+    body.tensors.append(again)
+    second = copy.copy(body.operators[1])
+    second.inputs, second.outputs = [6, 4], [len(body.tensors) - 1]
+    body.operators.append(second)
+    body.outputs = [5, 2, len(body.tensors) - 1]
+    tensors = arena_tensors(model)
+    assert reshape_aliases(model, tensors) == {"2:6": "2:1", "2:7": "2:1"}
+
+
+def test_the_aliased_bound_is_below_the_plain_one_and_the_plan_is_accepted():
+    model, tensors, roots, offsets = aliased_plan(example_models()["person_detect"].read_bytes())
+    assert roots
+    plain, merged = arena_problem(tensors), aliased_problem(arena_problem(tensors), roots)
+    assert len(merged.buffers) == len(plain.buffers) - len(roots)
+    assert lower_bound(merged.buffers) <= lower_bound(plain.buffers)
+    assert read_plan(parse_tflite(planned_model(model, tensors, offsets))) is not None
+
+
+def test_a_reshape_output_beside_its_input_is_refused():
+    model, tensors, _, offsets = aliased_plan(while_swap_model())
+    assert offsets["2:6"] == offsets["2:1"]
+    planned_model(model, tensors, offsets)
+    shifted = {**offsets, "2:6": offsets["2:1"] + 16}  # overlaps 'a' by all but 16 bytes
+    with pytest.raises(OfflinePlanError, match="overlap"):
+        planned_model(model, tensors, shifted)
 
 
 def test_a_misaligned_plan_is_refused():

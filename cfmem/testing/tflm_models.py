@@ -151,3 +151,36 @@ def while_model(width: int = 64, trips: int = 5) -> bytes:
     b.op(body, "ADD", [halved, xx], [next_acc], b.s.AddOptionsT())
     body.inputs, body.outputs = [i, acc, xx], [next_i, next_acc, xx]
     return b.bytes()
+
+
+def while_swap_model(width: int = 64, trips: int = 3) -> bytes:
+    """``(i, a, b) = WHILE(i < trips) (i + 1, b, RESHAPE(a))`` from ``i = 0``, ``a = x``,
+    ``b = x * 2``: the body swaps ``a`` and ``b``, passing ``a`` on through a RESHAPE of a
+    body input into a body output; the outputs are ``a`` and ``b``."""
+    b = _Builder()
+    main, cond, body = b.subgraph("main"), b.subgraph("cond"), b.subgraph("body")
+    x = b.tensor(main, "x", [width])
+    two = b.tensor(main, "two", [1], "FLOAT32", np.array([2.0], dtype=np.float32))
+    doubled = b.tensor(main, "doubled", [width])
+    zero = b.tensor(main, "zero", [1], "INT32", np.array([0], dtype=np.int32))
+    i_out, a_out, b_out = b.tensor(main, "i_out", [1], "INT32"), b.tensor(main, "a_out", [width]), b.tensor(main, "b_out", [width])
+    b.op(main, "MUL", [x, two], [doubled], b.s.MulOptionsT())
+    options = b.s.WhileOptionsT()
+    options.condSubgraphIndex, options.bodySubgraphIndex = 1, 2
+    b.op(main, "WHILE", [zero, x, doubled], [i_out, a_out, b_out], options)
+    main.inputs, main.outputs = [x], [a_out, b_out]
+
+    i, a, bb = b.tensor(cond, "i", [1], "INT32"), b.tensor(cond, "a", [width]), b.tensor(cond, "b", [width])
+    limit = b.tensor(cond, "limit", [1], "INT32", np.array([trips], dtype=np.int32))
+    going = b.tensor(cond, "going", [1], "BOOL")
+    b.op(cond, "LESS", [i, limit], [going], b.s.LessOptionsT())
+    cond.inputs, cond.outputs = [i, a, bb], [going]
+
+    i, a, bb = b.tensor(body, "i", [1], "INT32"), b.tensor(body, "a", [width]), b.tensor(body, "b", [width])
+    one = b.tensor(body, "one", [1], "INT32", np.array([1], dtype=np.int32))
+    shape = b.tensor(body, "shape", [1], "INT32", np.array([width], dtype=np.int32))
+    next_i, moved = b.tensor(body, "next_i", [1], "INT32"), b.tensor(body, "moved", [width])
+    b.op(body, "ADD", [i, one], [next_i], b.s.AddOptionsT())
+    b.op(body, "RESHAPE", [a, shape], [moved])
+    body.inputs, body.outputs = [i, a, bb], [next_i, bb, moved]
+    return b.bytes()

@@ -3,8 +3,10 @@
 ``plan_for_tflm`` goes from the model's object tree to the bytes of the planned model:
 TFLM's tensors and lifetimes (``lifetimes``), the scratch blocks its kernels ask for
 (``scratch_probe``, when a ``TflmWorker`` is given), one of cfmem's strategies on that buffer
-problem (the plan is verified by ``solve``), TFLM's own greedy planner on the same buffers
-for comparison, and the written offline plan (``offline_plan``).
+problem and on the same problem with each RESHAPE output on its input's bytes (``aliases``;
+the plan with fewer bytes is kept, the plain one on a tie; both are verified by ``solve``),
+TFLM's own greedy planner on the plain buffers for comparison, and the written offline plan
+(``offline_plan``).
 
 ``compare_in_tflm`` loads the original and the planned model in TFLM (``tflm_runtime``):
 the smallest arena each allocates in, the recording allocator's head and tail there, and
@@ -20,6 +22,7 @@ import numpy as np
 
 from cfmem.planning.problem import PlanOptions, Problem, Solution
 from cfmem.planning.strategies import solve
+from cfmem.tflite.aliases import aliased_problem, reshape_aliases, with_aliases
 from cfmem.tflite.lifetimes import ArenaTensor, arena_problem, arena_tensors
 from cfmem.tflite.offline_plan import planned_model
 from cfmem.tflite.scratch_probe import ScratchSizes, measure_scratch
@@ -31,9 +34,17 @@ class TflmPlan:
     tensors: list[ArenaTensor]
     scratch: ScratchSizes
     problem: Problem
+    """The buffers as TFLM sees them, each tensor on bytes of its own."""
     solution: Solution
+    """The plan written; with ``aliases``, a plan of ``aliased_problem(problem, aliases)``
+    whose offsets also name each aliased tensor."""
+    aliases: dict[str, str]
+    """``tensor -> root`` of the RESHAPE outputs the plan puts on their inputs' bytes
+    (empty when the plain plan was no larger)."""
+    plain_peak: int
+    """The peak of the plan without aliases."""
     tflm_peak: int
-    """The head TFLM's ``GreedyMemoryPlanner`` gives the same buffers (its own plan)."""
+    """The head TFLM's ``GreedyMemoryPlanner`` gives the plain buffers (its own plan)."""
     planned: bytes
     """The model with cfmem's offline plan."""
 
@@ -55,9 +66,19 @@ def plan_for_tflm(model: Any, tflm: TflmWorker | None, strategy: str = "auto",
     tensors = arena_tensors(model)
     scratch = measure_scratch(model, tflm) if tflm is not None else ScratchSizes()
     problem = arena_problem(tensors, scratch.blocks)
-    solution = solve(problem, strategy, options)
+    solution = plain = solve(problem, strategy, options)
+    roots = reshape_aliases(model, tensors)
+    aliases: dict[str, str] = {}
+    if roots:
+        aliased = solve(aliased_problem(problem, roots), strategy, options)
+        if aliased.peak < plain.peak:
+            aliased.offsets = with_aliases(aliased.offsets, roots)
+            solution, aliases = aliased, roots
+        else:  # the bound of every plan, with or without the aliases
+            solution.lower_bound = min(plain.lower_bound, aliased.lower_bound)
     tflm_peak = solve(problem, "tflm").peak
-    return TflmPlan(tensors, scratch, problem, solution, tflm_peak, planned_model(model, tensors, solution.offsets))
+    planned = planned_model(model, tensors, solution.offsets)
+    return TflmPlan(tensors, scratch, problem, solution, aliases, plain.peak, tflm_peak, planned)
 
 
 def compare_in_tflm(tflm: TflmWorker, original: bytes, planned: bytes,

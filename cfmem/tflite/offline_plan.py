@@ -9,7 +9,8 @@ without checking them, and plans the rest (the ``-1`` entries and every scratch 
 kernels ask for) online around them. If several entries carry the name, the last one counts.
 
 ``planned_model`` writes a plan into a model, and refuses, before anything is written, a
-plan cfmem's verifier rejects: one whose tensors overlap while live, or are misaligned.
+plan cfmem's verifier rejects: one whose tensors overlap while live, or are misaligned. The
+one overlap it accepts is a RESHAPE's output at its input's offset (``aliases``).
 Everything but the entry and its buffer is left as it was, which the written bytes are
 checked for by reading them back.
 
@@ -28,6 +29,7 @@ import numpy as np
 
 from cfmem.errors import CfmemError
 from cfmem.planning.verify import PlanError, verify_plan
+from cfmem.tflite.aliases import aliased_problem, reshape_aliases, taken_aliases
 from cfmem.tflite.lifetimes import ArenaTensor, arena_problem
 from cfmem.tflite.model_file import parse_tflite, schema
 from cfmem.tflite.repack import pack_model, tree_differences
@@ -85,9 +87,11 @@ def planned_model(model: Any, tensors: list[ArenaTensor], offsets: dict[str, int
     """The bytes of ``model`` with ``offsets`` as its offline plan, replacing any plan it had.
 
     ``tensors`` are ``arena_tensors(model)``. Nothing is returned for a plan the verifier
-    rejects or TFLM would misread: ``OfflinePlanError``, one line.
+    rejects or TFLM would misread: ``OfflinePlanError``, one line. A RESHAPE's output at
+    its input's offset is checked as one buffer with it (``aliases``); any other overlap of
+    live tensors is refused.
     """
-    problem = arena_problem(tensors)
+    problem = aliased_problem(arena_problem(tensors), taken_aliases(offsets, reshape_aliases(model, tensors)))
     try:
         verify_plan(problem.buffers, offsets)
     except PlanError as err:

@@ -19,6 +19,7 @@ from cfmem.planning.option_checks import (
 )
 from cfmem.planning.problem import PlanOptions, Problem, Solution
 from cfmem.planning.strategies import AUTO_CANDIDATES, STRATEGY_NAMES, get_strategy, solve
+from cfmem.reports.tables import summary_line
 from cfmem.planning.verify import PlanError
 from cfmem.files import atomic_write_text
 
@@ -115,10 +116,7 @@ def main(args: argparse.Namespace) -> int:
         return 0
     strategy = f"{args.strategy} ({chosen})" if chosen else args.strategy
     print(f"{Path(args.problem).name}: {len(problem.buffers)} buffers, strategy {strategy}")
-    print(
-        f"peak {solution.peak} bytes, lower bound {solution.lower_bound} bytes,"
-        f" gap {solution.gap_pct:.2f} %, {solution.seconds:.3f} s"
-    )
+    print(f"{summary_line(solution.peak, solution.lower_bound)}, {solution.seconds:.3f} s")
     if solution.proven_optimal:
         print("proven optimal")
     if args.output:

@@ -13,13 +13,16 @@ from cfmem.planning.option_checks import OptionError, check_beam_width, check_ti
 from cfmem.planning.problem import PlanOptions
 from cfmem.planning.strategies import AUTO_CANDIDATES, STRATEGY_NAMES
 from cfmem.planning.verify import PlanError
+from cfmem.reports.tables import summary_line
 
 DESCRIPTION = (
     "Plan the arena of a TFLite model for TFLite Micro (TFLM) and write the offsets into a copy of the"
     " model as TFLM's offline memory plan (the OfflineMemoryAllocation metadata entry), which TFLM then"
     " uses instead of planning those tensors itself. Tensors live as TFLM's allocator decides (from the"
     " operator that creates them to the last that reads them, the subgraphs of IF, WHILE and CALL_ONCE"
-    " walked in place); every tensor of every subgraph gets an entry, 16-byte aligned. Constants and"
+    " walked in place); every tensor of every subgraph gets an entry, 16-byte aligned. A RESHAPE's output"
+    " may share its input's bytes (TFLM's RESHAPE kernel then copies nothing) when that makes the arena"
+    " smaller; no other tensors share bytes while live. Constants and"
     " variable tensors (which TFLM keeps in its persistent part) get -1. The scratch buffers kernels ask"
     " for are measured in TFLM's reference kernels (the tflite-micro package) and left room for; TFLM"
     " places them itself, around the plan. The plan is checked by cfmem's verifier before anything is"
@@ -116,10 +119,13 @@ def _report(args: argparse.Namespace, model: Any, plan: Any, not_run: str, compa
     chosen = ""
     if args.strategy == "auto" and "auto_choice" in solution.stats:
         chosen = f" ({AUTO_CANDIDATES[int(solution.stats['auto_choice'])]})"
-    print(
-        f"arena head: {solution.peak} bytes planned by cfmem (strategy {args.strategy}{chosen}),"
-        f" lower bound {solution.lower_bound} bytes, gap {solution.gap_pct:.2f} %"
-    )
+    print(f"arena head planned by cfmem (strategy {args.strategy}{chosen}): {summary_line(solution.peak, solution.lower_bound)}")
+    if plan.aliases:
+        count = len(plan.aliases)
+        print(
+            f"RESHAPE outputs on their inputs' bytes (TFLite Micro's RESHAPE then copies nothing): {count}"
+            f" tensor{'s' * (count != 1)}; each tensor on bytes of its own: {plan.plain_peak} bytes"
+        )
     saved = 100.0 * (plan.tflm_peak - solution.peak) / plan.tflm_peak if plan.tflm_peak else 0.0
     print(f"TFLite Micro's own planner on the same buffers: {plan.tflm_peak} bytes (cfmem {saved:.2f} % smaller)")
     if compared is None:
