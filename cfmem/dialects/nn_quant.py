@@ -24,6 +24,7 @@ Q31 multiplier with TFLite's ``MultiplyByQuantizedMultiplier`` (a rounding doubl
 multiply, then a rounding right shift), the importer having derived the multipliers from the
 scales as TFLite Micro does; the scales stay for what reads them (slicing, reports).
 ``nn.quantize`` with ``rounding = "half_away_from_zero"`` rounds as TFLite's QUANTIZE does.
+``nn.qsoftmax`` is TFLite's int8 SOFTMAX, gemmlowp's fixed-point exponential and reciprocal.
 """
 
 from __future__ import annotations
@@ -410,6 +411,43 @@ class QLookupOp(ComputeOp):
         return self.operand_shape(0)
 
 
+@irdl_op_definition
+class QSoftmaxOp(QuantizedResultOp):
+    """TFLite's int8 SOFTMAX along ``axis``, as TFLite Micro's reference kernel computes it
+    (int8 in, int8 out): each element's difference from the largest along the axis, scaled
+    into Q5.26 by ``x_multiplier``/``x_shift`` (TFLite's ``PreprocessSoftmaxScaling`` of
+    ``beta * x_scale``, a left shift), gemmlowp's fixed-point exponential, summed in Q12.19,
+    times the fixed-point reciprocal of the sum; differences below ``-floor(31 * 2^26 /
+    2^x_shift)`` count as 0. The result has scale 1/256 and zero point -128, as TFLite
+    requires; ``x_scale``/``x_zero_point`` stay for what reads them."""
+
+    name = "nn.qsoftmax"
+    input = operand_def(TensorType)
+    result = result_def(TensorType)
+    x_scale = prop_def(DenseArrayBase)
+    x_zero_point = prop_def(DenseArrayBase[I64])
+    x_multiplier = prop_def(DenseArrayBase[I64])
+    x_shift = prop_def(DenseArrayBase[I64])
+    axis = opt_prop_def(IntegerAttr[I64], default_value=IntegerAttr(-1, i64))
+
+    def infer_shape(self) -> shapes.Shape:
+        if element_of(self.input) != i8 or self.element != i8:
+            raise ValueError(f"input and result must be i8 tensors, got {self.input.type} and {self.element}")
+        x = self.operand_shape(0)
+        shapes.normalize_axis(self.axis.value.data, len(x))
+        check_params(self, "x", i8)
+        check_params(self, "y", i8)
+        if floats(self.y_scale) != (1 / 256,) or _ints(self.y_zero_point) != (-128,):
+            raise ValueError("the result must have y_scale 1/256 and y_zero_point -128 (TFLite's int8 softmax)")
+        multiplier, shift = _ints(self.x_multiplier), _ints(self.x_shift)
+        if len(multiplier) != 1 or len(shift) != 1 or not 0 <= multiplier[0] < 2**31 or not 0 <= shift[0] <= 31:
+            raise ValueError("x_multiplier must be one value in [0, 2^31) and x_shift one in [0, 31]")
+        return x
+
+    def macs(self) -> int:
+        return 3 * prod(self.out_shape)
+
+
 # --- integer products -------------------------------------------------------------------
 
 
@@ -465,4 +503,5 @@ class ConvIntegerOp(ConvWindowOp):
         return self.window_shape()
 
 
-QUANT_OPS = (QuantizeOp, DequantizeOp, QConv2dOp, QGemmOp, QAddOp, QMulOp, QConcatOp, QLookupOp, MatmulIntegerOp, ConvIntegerOp)
+QUANT_OPS = (QuantizeOp, DequantizeOp, QConv2dOp, QGemmOp, QAddOp, QMulOp, QConcatOp, QLookupOp, QSoftmaxOp, MatmulIntegerOp,
+             ConvIntegerOp)  # fmt: skip

@@ -627,6 +627,7 @@ RULES: dict[type[Operation], Callable[[Operation], Bound]] = {
     nq.QMulOp: _exact_unless_moved,
     nq.QConcatOp: _exact_unless_moved,
     nq.QLookupOp: _exact_unless_moved,
+    nq.QSoftmaxOp: _exact_unless_moved,
     nq.MatmulIntegerOp: _exact_unless_moved,
     nq.ConvIntegerOp: _exact_unless_moved,
 }

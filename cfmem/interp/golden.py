@@ -397,8 +397,8 @@ def _read_only(array: np.ndarray) -> np.ndarray:
 
 
 def prepare_kernel(op: Operation) -> list[Callable[[list[np.ndarray]], np.ndarray]]:
-    """A one-element list holding ``kernels.prepare(op)`` (with an index out of range as an
-    ``InterpError`` at ``op``); until its first call it holds the preparer, which puts the
+    """A one-element list holding ``kernels.prepare(op)`` (with an index out of range or a row
+    TFLite Micro stops on as an ``InterpError`` at ``op``); until its first call it holds the preparer, which puts the
     kernel in its place: an op that never runs costs nothing."""
 
     def first(args: list[np.ndarray]) -> np.ndarray:

@@ -16,11 +16,13 @@ carried by the nn op (``y_multiplier``/``y_shift``, see :mod:`cfmem.dialects.nn_
 - QUANTIZE from float32: ``nn.quantize`` rounding half away from zero; int8 to int8: an
   ``nn.qlookup`` of TFLite's ``Requantize``; DEQUANTIZE: ``nn.dequantize`` (a constant input
   is dequantized at import, float16 ones too);
+- SOFTMAX from int8 to int8: ``nn.qsoftmax`` (gemmlowp's fixed-point exponential and
+  reciprocal), with the multiplier and left shift of TFLite's ``PreprocessSoftmaxScaling``;
 - RESHAPE, SQUEEZE, EXPAND_DIMS, TRANSPOSE and a zero PAD read by convolutions move int8 data
   as they move floats.
 
-Refused: int8 SOFTMAX (TFLite Micro computes it with gemmlowp's fixed-point exponential, which
-no nn op follows), and every other int8 operator.
+Refused: SOFTMAX to int16 (TFLite Micro's lookup tables) and of int16, and every other int8
+operator.
 """
 
 from __future__ import annotations
@@ -35,9 +37,9 @@ from cfmem.dialects.nn_quant import ui8
 from cfmem.importers.tflite.core import Importer, Operator, TfliteImportError, Value, text
 from cfmem.importers.tflite.elementwise import common_operands
 from cfmem.importers.tflite.helpers import activation_kind, known, out_name, window_pads
-from cfmem.importers.tflite.layout import NCHW, Tensor
+from cfmem.importers.tflite.layout import NCHW, Tensor, physical_axes
 from cfmem.importers.tflite.nn import conv_filter, conv_window, flatten_order, nchw_input, window_properties
-from cfmem.interp.kernels.fixed_point import multiply_by_quantized_multiplier, quantize_multiplier
+from cfmem.interp.kernels.fixed_point import multiply_by_quantized_multiplier, preprocess_softmax_scaling, quantize_multiplier
 
 QUANT_DTYPES = {np.dtype(np.int8): i8, np.dtype(np.uint8): ui8}
 
@@ -279,6 +281,26 @@ def dequantize(imp: Importer, op: Operator, inputs: list[Value]) -> list[Value]:
     return [Tensor(imp.b.compute(nq.DequantizeOp, [value], quant_props("x", scale, zero), out_name(imp, op)), x.perm)]
 
 
-def refuse_softmax(imp: Importer, op: Operator, inputs: list[Value]) -> list[Value]:
-    raise TfliteImportError("int8 SOFTMAX is not supported: TFLite Micro computes it with gemmlowp's fixed-point"
-                            " exponential, which no nn op follows, and cfmem does not approximate it")  # fmt: skip
+# --- softmax ------------------------------------------------------------------------------------
+
+
+def qsoftmax(imp: Importer, op: Operator, inputs: list[Value]) -> list[Value]:
+    """int8 SOFTMAX to int8 along the last axis (held where it is): ``nn.qsoftmax`` with the
+    multiplier and left shift of TFLite's ``PreprocessSoftmaxScaling`` of the double ``beta *
+    input_scale``; TFLite Micro requires the output's scale 1/256 and zero point -128."""
+    x = quantized_tensor(imp, inputs[0], "input")
+    source, target = imp.dtype(x), imp.tensor_dtype(op.outputs[0])
+    if source != np.int8 or target != np.int8:
+        raise TfliteImportError(f"SOFTMAX of {source} to {target} is not supported (int8 to int8 is)")
+    x_scale, x_zero, _ = params(op.inputs[0], "input")
+    y_scale, y_zero, _ = params(op.outputs[0], "output")
+    if y_scale[0] != np.float32(1 / 256) or y_zero[0] != -128:
+        raise TfliteImportError(f"int8 SOFTMAX writes scale 1/256 and zero point -128 in TFLite Micro, not {float(y_scale[0]):.6g} and {y_zero[0]}")
+    scaling = preprocess_softmax_scaling(float(np.float32(op.option("beta", 1.0))), float(x_scale[0]))
+    if scaling is None:
+        raise TfliteImportError(f"beta times the input scale {float(x_scale[0]):.6g} is at most 2^-26, which TFLite Micro refuses")
+    value = imp.held(x, x.perm, op.output_name())
+    (axis,) = physical_axes([len(imp.logical_shape(x)) - 1], x.perm)
+    props = {**quant_props("x", x_scale, x_zero), **quant_props("y", y_scale, y_zero), "element": i8,
+             "x_multiplier": nc.i64_array([scaling[0]]), "x_shift": nc.i64_array([scaling[1]]), "axis": IntegerAttr(axis, i64)}  # fmt: skip
+    return [Tensor(imp.b.compute(nq.QSoftmaxOp, [value], props, out_name(imp, op)), x.perm)]

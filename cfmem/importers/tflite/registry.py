@@ -21,7 +21,7 @@ from cfmem.importers.tflite.control_flow import translate_if, translate_while
 from cfmem.importers.tflite.core import Importer, Operator, TfliteImportError, Value
 from cfmem.importers.tflite.elementwise import ARITHMETIC, COMPARISONS, UNARY, activation, binary, compare, squared_difference, unary
 from cfmem.importers.tflite.nn import batch_matmul, conv, fully_connected, pool
-from cfmem.importers.tflite.quantized import dequantize, qadd, qconv, qfully_connected, qpool, quantize, refuse_softmax
+from cfmem.importers.tflite.quantized import dequantize, qadd, qconv, qfully_connected, qpool, qsoftmax, quantize
 from cfmem.importers.tflite.reduce import REDUCTIONS, reduce, softmax
 from cfmem.importers.tflite.tensor import concatenation, expand_dims, pad, reshape, squeeze, transpose
 
@@ -57,7 +57,7 @@ QUANTIZED_HANDLER_OPS: tuple[tuple[tuple[str, ...], Handler], ...] = (
     (("MAX_POOL_2D", "AVERAGE_POOL_2D"), qpool),
     (("QUANTIZE",), quantize),
     (("DEQUANTIZE",), dequantize),
-    (("SOFTMAX",), refuse_softmax),
+    (("SOFTMAX",), qsoftmax),
     (("RESHAPE",), reshape),
     (("SQUEEZE",), squeeze),
     (("EXPAND_DIMS",), expand_dims),

@@ -21,7 +21,10 @@ or compare values give the same bits either way.
   sums, indices chosen along an axis;
 - :mod:`~cfmem.interp.kernels.movement`: slices, pads, gathers, concatenation, transposes, reshapes;
 - :mod:`~cfmem.interp.kernels.quantized`: the quantized ops, as onnxruntime's MLAS kernels
-  compute them.
+  compute them (with TFLite's fixed-point parameters, and ``nn.qsoftmax``, as TFLite Micro's
+  reference kernels do);
+- :mod:`~cfmem.interp.kernels.fixed_point`: TFLite's fixed-point arithmetic and gemmlowp's
+  fixed-point functions, vectorized.
 
 The package exports the public names of these modules.
 """

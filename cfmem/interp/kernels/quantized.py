@@ -3,7 +3,9 @@
 Integer sums are exact and wrap to int32 as MLAS accumulates them (two's complement); the
 float32 operations of each op's MLAS kernel run in the same order, each rounded once (each
 kernel's docstring names the onnxruntime path it follows). Zero points are of their element
-type, as the nn verifier requires.
+type, as the nn verifier requires. The ops with TFLite's fixed-point parameters, and
+``nn.qsoftmax``, compute what TFLite Micro's reference kernels compute instead
+(:mod:`~cfmem.interp.kernels.fixed_point`).
 """
 
 from __future__ import annotations
@@ -14,7 +16,20 @@ from xdsl.ir import Operation
 from cfmem.dialects import nn_quant as nq
 from cfmem.dialects.shapes import normalize_axis
 from cfmem.interp.kernels.attributes import _ints
-from cfmem.interp.kernels.fixed_point import fixed_point, multiply_by_quantized_multiplier, requantize_fixed_point
+from cfmem.interp.kernels.fixed_point import (
+    SOFTMAX_DIFF_INTEGER_BITS,
+    TfliteAbort,
+    exp_on_negative_values,
+    fixed_point,
+    get_reciprocal,
+    multiply_by_quantized_multiplier,
+    requantize_fixed_point,
+    rescale,
+    rounding_divide_by_pot,
+    saturating_rounding_doubling_high_mul,
+    softmax_diff_min,
+    wrap_int32,
+)
 from cfmem.interp.kernels.nn import conv2d
 from cfmem.interp.weights import numpy_dtype
 
@@ -228,3 +243,35 @@ def qconcat(op: nq.QConcatOp, *xs: np.ndarray) -> np.ndarray:
     parts = [saturate((x.astype(np.int64) - zp).astype(np.float32) * s / y_scale, y_zero_point, dtype)
              for x, s, zp in zip(xs, scales, zero_points, strict=True)]  # fmt: skip
     return np.concatenate(parts, axis=op.axis.value.data)
+
+
+ACCUMULATION_INTEGER_BITS = 12
+"""The integer bits of int8 SOFTMAX's sum of exponentials (Q12.19), ``kAccumulationIntegerBits``."""
+
+
+def qsoftmax(op: nq.QSoftmaxOp, x: np.ndarray) -> np.ndarray:
+    """TFLite's int8 SOFTMAX (``reference_ops::Softmax`` of TFLite Micro, int8 in and out) along
+    ``axis``: each difference ``d`` from the row's largest element that is at least
+    ``diff_min`` (:func:`~cfmem.interp.kernels.fixed_point.softmax_diff_min`) scaled into Q5.26
+    (``MultiplyByQuantizedMultiplierGreaterThanOne``: ``d * 2^x_shift``, then the doubling
+    high multiply by ``x_multiplier``) and taken through gemmlowp's ``exp_on_negative_values``;
+    the exponentials rescaled to Q12.19 and summed (wrapping as int32); the sum's reciprocal
+    (``GetReciprocal``) times each exponential, divided by ``2^(bits over unit + 23)`` with
+    rounding, minus 128, saturated; an element below ``diff_min`` gives -128. A row whose
+    divisor exponent leaves [0, 31] (a sum of at least 2^9 with the largest count) stops
+    TFLite Micro (``TFLITE_CHECK``): :class:`~cfmem.interp.kernels.fixed_point.TfliteAbort`."""
+    multiplier, shift = (int(v[0]) for v in fixed_point(op, "x"))
+    rows = np.moveaxis(x.astype(np.int64), op.axis.value.data, -1)
+    diff = rows - rows.max(axis=-1, keepdims=True, initial=-128)
+    counted = diff >= softmax_diff_min(shift)
+    scaled = saturating_rounding_doubling_high_mul(wrap_int32(diff << shift), multiplier)
+    exps = exp_on_negative_values(scaled, SOFTMAX_DIFF_INTEGER_BITS)
+    terms = np.where(counted, rescale(exps, 0, ACCUMULATION_INTEGER_BITS), 0)
+    reciprocal, bits_over_unit = get_reciprocal(wrap_int32(terms.sum(axis=-1, keepdims=True)), ACCUMULATION_INTEGER_BITS)
+    exponent = bits_over_unit + 31 - 8
+    if exponent.size and not (0 <= exponent.min() and exponent.max() <= 31):
+        raise TfliteAbort(f"TFLite Micro's int8 SOFTMAX stops on a row whose sum of exponentials takes"
+                          f" {int(bits_over_unit.max())} bits above one (at most 8)")  # fmt: skip
+    unsaturated = rounding_divide_by_pot(saturating_rounding_doubling_high_mul(reciprocal, exps), exponent)
+    result = np.where(counted, np.clip(unsaturated - 128, -128, 127), -128)
+    return np.moveaxis(result, -1, op.axis.value.data).astype(np.int8)

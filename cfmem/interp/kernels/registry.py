@@ -28,6 +28,7 @@ from cfmem.interp.kernels.movement import (
     prepare_pad,
     prepare_slice,
 )
+from cfmem.interp.kernels.fixed_point import TfliteAbort
 from cfmem.interp.kernels.nn import avg_pool2d, global_avg_pool, max_pool2d, prepare_conv2d, prepare_gemm, softmax
 from cfmem.interp.kernels.quantized import (
     conv_integer,
@@ -38,6 +39,7 @@ from cfmem.interp.kernels.quantized import (
     qconv2d,
     qgemm,
     qlookup,
+    qsoftmax,
     qmul,
     quantize,
     tflite_qadd,
@@ -125,17 +127,18 @@ KERNELS: dict[type[Operation], Kernel] = {
     nq.QMulOp: qmul,
     nq.QConcatOp: qconcat,
     nq.QLookupOp: qlookup,
+    nq.QSoftmaxOp: qsoftmax,
     nq.MatmulIntegerOp: matmul_integer,
     nq.ConvIntegerOp: conv_integer,
 }
 
 
-def prepare(op: Operation, index_error: Callable[[IndexError], Exception] | None = None
+def prepare(op: Operation, run_error: Callable[[Exception], Exception] | None = None
             ) -> Callable[[list[np.ndarray]], np.ndarray]:
     """A function from ``op``'s arguments to its result as a fresh contiguous array, with
     the kernel, the op's attributes and its result type resolved once; the caller runs it
-    under ``np.errstate(all="ignore")``. An index out of range (a gather's) raises
-    ``index_error(err)`` when given.
+    under ``np.errstate(all="ignore")``. An index out of range (a gather's) or a row TFLite
+    Micro stops on (``TfliteAbort``, an int8 softmax's) raises ``run_error(err)`` when given.
 
     float16 arguments are given to the kernel as float32 and a float32 result of an op
     whose result type is f16 is rounded to float16 once: float32 computation, one
@@ -159,10 +162,10 @@ def prepare(op: Operation, index_error: Callable[[IndexError], Exception] | None
             args = [a.astype(np.float32) if a.dtype == np.float16 else a for a in args]
         try:
             result = kernel(*args)
-        except IndexError as err:
-            if index_error is None:
+        except (IndexError, TfliteAbort) as err:
+            if run_error is None:
                 raise
-            raise index_error(err) from None
+            raise run_error(err) from None
         if type(result) is not np.ndarray:
             result = np.asarray(result)
         if round_to_f16 and result.dtype == np.float32:

@@ -49,6 +49,7 @@ from cfmem.passes.linalg.quantized import (
     qgemm,
     qlookup,
     qmul,
+    qsoftmax,
     quantize,
 )
 from cfmem.passes.linalg.reductions import arg_extreme, cumsum, mean, reduce, softmax, top_k
@@ -121,6 +122,7 @@ LOWERINGS: dict[type[Operation], Lowering] = {
     nq.QMulOp: qmul,
     nq.QConcatOp: qconcat,
     nq.QLookupOp: qlookup,
+    nq.QSoftmaxOp: qsoftmax,
     nq.MatmulIntegerOp: matmul_integer,
     nq.ConvIntegerOp: conv_integer,
 }

@@ -16,7 +16,8 @@ paths) do.
 
 The unsigned ops (``extui``, ``uitofp``, ``fptoui``, ``maxui``) are picked here for ui8 data,
 while the types still say ui8. Assumes one weight zero point for every channel (per-channel
-scales are fine). TFLite's fixed-point requantization and half-away rounding are refused.
+scales are fine). TFLite's fixed-point requantization, half-away rounding and int8 softmax
+(``qsoftmax``) are refused.
 """
 
 from __future__ import annotations
@@ -65,6 +66,8 @@ def ratio_of(op: Operation, *prefixes: str, alpha: float = 1.0) -> np.ndarray:
 def refuse_tflite_arithmetic(op: Operation) -> None:
     """TFLite's fixed-point requantization and rounding (see :mod:`cfmem.dialects.nn_quant`)
     have no lowering yet: a one-line failure rather than onnxruntime's arithmetic."""
+    if isinstance(op, nq.QSoftmaxOp):
+        raise OpFailure(op, f"nn-lower-to-linalg: '{op.name}' (TFLite's fixed-point softmax) is not supported")
     if "y_multiplier" in op.properties:
         raise OpFailure(op, f"nn-lower-to-linalg: '{op.name}' with TFLite's fixed-point requantization (y_multiplier) is not supported")
     if isinstance(op, nq.QuantizeOp) and op.rounding.data != "half_even":
@@ -191,6 +194,10 @@ def qconv2d(lowering: OpLowering, op: nq.QConv2dOp, ins: list[SSAValue], out: SS
         requantize(lowering, op, acc, rows_of(out, row, 2), ratio, 1)
 
     for_each(height, one_row)
+
+
+def qsoftmax(lowering: OpLowering, op: nq.QSoftmaxOp, ins: list[SSAValue], out: SSAValue) -> None:
+    refuse_tflite_arithmetic(op)
 
 
 def qlookup(lowering: OpLowering, op: nq.QLookupOp, ins: list[SSAValue], out: SSAValue) -> None:
