@@ -248,3 +248,14 @@ def test_linalg_lowering_refuses_tflite_arithmetic(tmp_path):
     flat = lower_model(imported.module, "nn-plan-memory", tmp_path)
     with pytest.raises(CfmemError, match=r"nn-lower-to-linalg: 'nn.qconv2d' with TFLite's fixed-point requantization \(y_multiplier\) is not supported$"):
         apply_pipeline(flat, "nn-lower-to-linalg", "m.mlir", tmp_path)
+
+
+def test_check_mlir_refuses_tflite_arithmetic_in_one_line_at_the_file(tmp_path, cfmem):
+    source = Path(__file__).parent / "data" / "tflite" / "hello_world_int8.tflite"
+    assert cfmem("import", str(source), "-o", str(tmp_path / "hw.mlir")).returncode == 0
+    res = cfmem("check-mlir", str(tmp_path / "hw.mlir"))
+    assert res.returncode == 1, res.stderr
+    assert res.stderr == (
+        f"cfmem: {tmp_path / 'hw.mlir'}: error: nn-lower-to-linalg: 'nn.qgemm' with TFLite's fixed-point"
+        " requantization (y_multiplier) is not supported\n"
+    )

@@ -175,6 +175,8 @@ def main(args: argparse.Namespace) -> int:
         raise CfmemError(str(err), args.model) from None
     except MlirCheckError as err:
         raise CfmemError(f"upstream MLIR: {err}", args.model) from None
+    except CfmemError as err:  # the linalg lowering's refusal names the op, not the file
+        raise CfmemError(err.message, err.location or args.model) from None
     tolerance = f"rtol {fixed[0]:g}, atol {fixed[1]:g}" if fixed else "computed bound"
     print(f"{'set':<4} {'reference = flat':<18} {f'MLIR vs flat ({tolerance})':<38}"
           " branches (xN: runs), loops (loop:iterations)")
