@@ -219,3 +219,30 @@ def test_an_add_lowered_one_ulp_wrong_fails_the_computed_bound(tmp_path, monkeyp
     assert not wrong.ok() and wrong.mlir_vs_flat == np.inf
     fixed = check(None, flat, sets, rtol=1e-5, atol=1e-6)[0]
     assert fixed.ok()  # the fixed tolerance lets the wrong add through
+
+
+@needs_mlir
+def test_workers_fork_from_one_warm_parent_which_survives_crashes_and_is_replaced_when_gone():
+    add = prepared("add.mlir")
+    x = np.arange(16, dtype=np.float32).reshape(2, 8)
+    expected = run_with_mlir(add, [x], [((2, 8), np.float32)])[0]
+    zygote = jit._zygote
+    assert zygote is not None and zygote.alive() and zygote.owner == __import__("os").getpid()
+    with pytest.raises(MlirCheckError, match="worker was killed by SIGABRT"):  # a child dies, not the parent
+        run_with_mlir(unprepared("if.mlir"), [np.array([True]), np.zeros(4, np.float32)],
+                      [((4,), np.float32), ((4,), np.bool_), ((4,), np.float32)])  # fmt: skip
+    np.testing.assert_array_equal(run_with_mlir(add, [x], [((2, 8), np.float32)])[0], expected)
+    assert jit._zygote is zygote
+    zygote.process.kill()  # gone: the next run starts another
+    zygote.process.wait()
+    np.testing.assert_array_equal(run_with_mlir(add, [x], [((2, 8), np.float32)])[0], expected)
+    assert jit._zygote is not zygote and jit._zygote.alive()
+
+
+@needs_mlir
+def test_a_worker_past_its_time_is_killed_and_the_next_run_is_answered():
+    add = prepared("add.mlir")
+    x = np.ones((2, 8), np.float32)
+    with pytest.raises(MlirCheckError, match=r"did not finish within 0.001 s"):
+        run_with_mlir(add, [x], [((2, 8), np.float32)], timeout=0.001)
+    np.testing.assert_array_equal(run_with_mlir(add, [x], [((2, 8), np.float32)])[0], x + blob(parse("add.mlir"), 0, (2, 8)))

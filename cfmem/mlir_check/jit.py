@@ -4,17 +4,24 @@ The MLIR bindings are only ever imported by ``cfmem.mlir_check.worker``, in a
 child process: they bring their own libLLVM, and a crash in JIT-compiled code
 (or an assertion in MLIR) then costs one child, not the caller. Module,
 arrays and results travel through a temporary directory (text and ``.npz``).
+Each child is forked from a warm parent (``cfmem.mlir_check.zygote``, one per
+process, started on first use) that has the bindings loaded already; if that
+parent cannot be started or dies, the child is a fresh Python process.
 """
 
 from __future__ import annotations
 
 import importlib.util
+import atexit
 import json
 import os
+import select
 import signal
 import subprocess
 import sys
 import tempfile
+import threading
+import time
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -107,25 +114,127 @@ def _run_worker(module_text: str, request: dict, arrays: dict[str, np.ndarray], 
         (work / "module.mlir").write_text(module_text)
         (work / "request.json").write_text(json.dumps(request))
         np.savez(work / "inputs.npz", **arrays)
-        try:
-            done = subprocess.run(
-                [sys.executable, "-m", "cfmem.mlir_check.worker", str(work)],
-                capture_output=True,
-                text=True,
-                timeout=timeout,  # run where the caller runs: its relative paths, its project settings
-                env=_worker_env(),
-            )
-        except subprocess.TimeoutExpired:
-            raise MlirCheckError(f"upstream MLIR did not finish within {timeout:g} s") from None
+        returncode, stderr = _run_child(work, timeout)
         error = work / "error.txt"
-        if done.returncode == 1 and error.is_file():
-            raise MlirCheckError(error.read_text().strip() + _jit_errors(done.stderr))
-        if done.returncode != 0:
-            raise MlirCheckError(f"the MLIR worker {_death(done.returncode)}: {_last_line(done.stderr)}")
+        if returncode == 1 and error.is_file():
+            raise MlirCheckError(error.read_text().strip() + _jit_errors(stderr))
+        if returncode != 0:
+            raise MlirCheckError(f"the MLIR worker {_death(returncode)}: {_last_line(stderr)}")
         if request["mode"] != "run":
             return {}
         with np.load(work / "outputs.npz") as data:
             return {key: data[key] for key in data.files}
+
+
+def _run_child(work: Path, timeout: float) -> tuple[int, str]:
+    """Run the worker on ``work`` in a child process: its exit code and its standard error."""
+    with _ZYGOTE_LOCK:
+        global _zygote
+        if _zygote is None or not _zygote.alive() or _zygote.owner != os.getpid():  # a forked copy starts its own
+            _zygote = _Zygote.start()
+        if _zygote is not None:
+            try:
+                return _zygote.run(work, timeout), _read(work / "stderr.txt")
+            except _ZygoteGone:
+                _zygote = None
+    try:
+        done = subprocess.run(
+            [sys.executable, "-m", "cfmem.mlir_check.worker", str(work)],
+            capture_output=True,
+            text=True,
+            timeout=timeout,  # run where the caller runs: its relative paths, its project settings
+            env=_worker_env(),
+        )
+    except subprocess.TimeoutExpired:
+        raise MlirCheckError(f"upstream MLIR did not finish within {timeout:g} s") from None
+    return done.returncode, done.stderr
+
+
+class _ZygoteGone(Exception):
+    """The warm parent ended or stopped answering; the request was not run."""
+
+
+class _Zygote:
+    """The client side of ``cfmem.mlir_check.zygote``."""
+
+    def __init__(self, process: subprocess.Popen):
+        self.process = process
+        self.owner = os.getpid()
+        self.pending = b""
+
+    @classmethod
+    def start(cls) -> _Zygote | None:
+        try:
+            process = subprocess.Popen(
+                [sys.executable, "-m", "cfmem.mlir_check.zygote"],
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.DEVNULL,
+                env=_worker_env(),
+            )
+        except OSError:
+            return None
+        zygote = cls(process)
+        atexit.register(zygote.stop)
+        return zygote
+
+    def alive(self) -> bool:
+        return self.process.poll() is None
+
+    def stop(self) -> None:
+        if self.owner == os.getpid() and self.alive():  # at exit: its input ends, so does it
+            self.process.stdin.close()
+            try:
+                self.process.wait(timeout=5)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+
+    def run(self, work: Path, timeout: float) -> int:
+        """The exit code of a child run on ``work`` (``-N``: killed by signal ``N``)."""
+        try:
+            self.process.stdin.write((json.dumps({"dir": str(work), "cwd": os.getcwd()}) + "\n").encode())
+            self.process.stdin.flush()
+        except OSError:
+            raise _ZygoteGone from None
+        try:
+            pid = self._answer(time.monotonic() + 60.0)["pid"]
+        except TimeoutError:
+            self.process.kill()
+            raise _ZygoteGone from None
+        try:
+            answer = self._answer(time.monotonic() + timeout)
+            if answer.get("pid") != pid:
+                self.process.kill()
+                raise _ZygoteGone
+            return answer["status"]
+        except TimeoutError:
+            os.kill(pid, signal.SIGKILL)
+            self._answer(time.monotonic() + 60.0)
+            raise MlirCheckError(f"upstream MLIR did not finish within {timeout:g} s") from None
+
+    def _answer(self, deadline: float) -> dict:
+        """The zygote's next line (``TimeoutError`` past ``deadline``, ``_ZygoteGone`` if it ended)."""
+        while b"\n" not in self.pending:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise TimeoutError
+            ready, _, _ = select.select([self.process.stdout], [], [], left)
+            if ready:
+                chunk = os.read(self.process.stdout.fileno(), 4096)
+                if not chunk:
+                    self.process.kill()
+                    raise _ZygoteGone
+                self.pending += chunk
+        line, self.pending = self.pending.split(b"\n", 1)
+        return json.loads(line)
+
+
+_zygote: _Zygote | None = None
+_ZYGOTE_LOCK = threading.Lock()
+
+
+def _read(path: Path) -> str:
+    return path.read_text(errors="replace") if path.is_file() else ""
 
 
 def _worker_env() -> dict[str, str]:
