@@ -14,6 +14,7 @@ from cfmem.planning.problem import PlanOptions
 from cfmem.planning.strategies import AUTO_CANDIDATES, STRATEGY_NAMES
 from cfmem.planning.verify import PlanError
 from cfmem.reports.tables import summary_line
+from cfmem.tools.progress import step_progress
 
 DESCRIPTION = (
     "Plan the arena of a TFLite model for TFLite Micro (TFLM) and write the offsets into a copy of the"
@@ -69,16 +70,20 @@ def main(args: argparse.Namespace) -> int:
     except OptionError as err:
         raise CfmemError(err.rule, err.option) from None
     options = PlanOptions(time_limit=args.time_limit, beam_width=args.beam_width)
-    with TflmWorker() as tflm:
+    with TflmWorker() as tflm, step_progress(Path(args.model).name, 3) as step:
         try:
             data, model = read_tflite(args.model)
             own_arena, not_run = 0, "--no-tflm" if args.no_tflm else ""
             if not not_run:
+                step("TFLite Micro: the model's smallest arena")
                 try:
                     own_arena = tflm.smallest_arena(data)
                 except TflmError as err:
                     not_run = f"the tflite-micro package's TFLite Micro cannot load the model: {err.reason}"
+            step("scratch buffers and the plan")
             plan = plan_for_tflm(model, None if args.no_tflm else tflm, args.strategy, options)
+            if not not_run:
+                step("TFLite Micro: the planned model's arena and outputs")
             compared = None if not_run else compare_in_tflm(tflm, data, plan.planned, own_arena=own_arena)
         except TfliteFileError as err:
             # the reader's messages start with the file's name: it becomes the error's location

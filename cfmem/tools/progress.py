@@ -1,9 +1,10 @@
-"""Progress of a placement search on standard error, shown only when it is a terminal."""
+"""Progress on standard error, shown only when it is a terminal: the placements a search
+has measured, or the steps of a command that takes seconds."""
 
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import TextIO
 
@@ -34,3 +35,26 @@ def placement_progress(what: str, stream: TextIO | None = None) -> Iterator[dict
 
     with tqdm(desc=what, unit=" placements", file=stream, leave=False, dynamic_ncols=True) as bar:
         yield _Counting(bar)
+
+
+@contextmanager
+def step_progress(what: str, steps: int, stream: TextIO | None = None) -> Iterator[Callable[[str], None]]:
+    """A function ``step(label)`` to call before each of ``steps`` steps: while the block runs,
+    a tqdm bar of the steps begun, showing the label, on ``stream`` (default standard error)
+    when it is a terminal, cleared at the end; else a function that writes nothing."""
+    stream = sys.stderr if stream is None else stream
+    if not stream.isatty():
+        yield lambda label: None
+        return
+    from tqdm import tqdm
+
+    with tqdm(desc=what, total=steps, unit=" steps", file=stream, leave=False, dynamic_ncols=True) as bar:
+        begun = [0]
+
+        def step(label: str) -> None:
+            if begun[0]:
+                bar.update(1)
+            begun[0] += 1
+            bar.set_postfix_str(label)
+
+        yield step
