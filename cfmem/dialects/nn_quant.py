@@ -24,7 +24,11 @@ Q31 multiplier with TFLite's ``MultiplyByQuantizedMultiplier`` (a rounding doubl
 multiply, then a rounding right shift), the importer having derived the multipliers from the
 scales as TFLite Micro does; the scales stay for what reads them (slicing, reports).
 ``nn.quantize`` with ``rounding = "half_away_from_zero"`` rounds as TFLite's QUANTIZE does.
-``nn.qsoftmax`` is TFLite's int8 SOFTMAX, gemmlowp's fixed-point exponential and reciprocal.
+``nn.qsoftmax`` is TFLite's int8 SOFTMAX (to int8 or int16), gemmlowp's fixed-point exponential
+and reciprocal. ``nn.qrequantize`` is TFLite's integer QUANTIZE (``Requantize``) between i8,
+ui8, i16 and i32 tensors. ``nn.qsvdf_state`` and ``nn.qsvdf`` are TFLite's integer SVDF, its
+state update and its output: TFLite's variable (state) tensor is an operand and a result, not
+memory kept between calls.
 """
 
 from __future__ import annotations
@@ -44,6 +48,7 @@ from xdsl.dialects.builtin import (
     TensorType,
     f32,
     i8,
+    i16,
     i32,
     i64,
 )
@@ -165,6 +170,8 @@ def check_one_element_type(op: ComputeOp, *indices: int) -> None:
 class QuantizedResultOp(ComputeOp):
     """A compute op whose result is quantized with ``y_scale``/``y_zero_point`` into ``element``."""
 
+    ELEMENTS: ClassVar[tuple[Attribute, ...]] = QUANT_TYPES
+    """The element types the result may have."""
     element = prop_def(IntegerType)
     y_scale = prop_def(DenseArrayBase)
     y_zero_point = prop_def(DenseArrayBase[I64])
@@ -173,8 +180,8 @@ class QuantizedResultOp(ComputeOp):
         return self.element
 
     def verify_(self) -> None:
-        if self.element not in QUANT_TYPES:
-            raise VerifyException(f"element must be i8 or ui8, got {self.element}")
+        if self.element not in self.ELEMENTS:
+            raise VerifyException(f"element must be {' or '.join(map(str, self.ELEMENTS))}, got {self.element}")
         super().verify_()
 
 
@@ -414,14 +421,16 @@ class QLookupOp(ComputeOp):
 @irdl_op_definition
 class QSoftmaxOp(QuantizedResultOp):
     """TFLite's int8 SOFTMAX along ``axis``, as TFLite Micro's reference kernel computes it
-    (int8 in, int8 out): each element's difference from the largest along the axis, scaled
-    into Q5.26 by ``x_multiplier``/``x_shift`` (TFLite's ``PreprocessSoftmaxScaling`` of
+    (int8 in, int8 or int16 out): each element's difference from the largest along the axis,
+    scaled into Q5.26 by ``x_multiplier``/``x_shift`` (TFLite's ``PreprocessSoftmaxScaling`` of
     ``beta * x_scale``, a left shift), gemmlowp's fixed-point exponential, summed in Q12.19,
     times the fixed-point reciprocal of the sum; differences below ``-floor(31 * 2^26 /
-    2^x_shift)`` count as 0. The result has scale 1/256 and zero point -128, as TFLite
-    requires; ``x_scale``/``x_zero_point`` stay for what reads them."""
+    2^x_shift)`` count as 0. An i8 result has scale 1/256 and zero point -128, an i16 one scale
+    1/65536 (within TFLite's 0.1 %) and zero point -32768, as TFLite requires;
+    ``x_scale``/``x_zero_point`` stay for what reads them."""
 
     name = "nn.qsoftmax"
+    ELEMENTS: ClassVar[tuple[Attribute, ...]] = (i8, i16)
     input = operand_def(TensorType)
     result = result_def(TensorType)
     x_scale = prop_def(DenseArrayBase)
@@ -431,14 +440,15 @@ class QSoftmaxOp(QuantizedResultOp):
     axis = opt_prop_def(IntegerAttr[I64], default_value=IntegerAttr(-1, i64))
 
     def infer_shape(self) -> shapes.Shape:
-        if element_of(self.input) != i8 or self.element != i8:
-            raise ValueError(f"input and result must be i8 tensors, got {self.input.type} and {self.element}")
+        if element_of(self.input) != i8:
+            raise ValueError(f"input must be an i8 tensor, got {self.input.type}")
         x = self.operand_shape(0)
         shapes.normalize_axis(self.axis.value.data, len(x))
         check_params(self, "x", i8)
-        check_params(self, "y", i8)
-        if floats(self.y_scale) != (1 / 256,) or _ints(self.y_zero_point) != (-128,):
-            raise ValueError("the result must have y_scale 1/256 and y_zero_point -128 (TFLite's int8 softmax)")
+        check_params(self, "y", self.element)
+        bits = self.element.width.data
+        if abs(floats(self.y_scale)[0] * 2**bits - 1) > 1e-3 or _ints(self.y_zero_point) != (-(2 ** (bits - 1)),):
+            raise ValueError(f"the result must have y_scale 1/{2**bits} and y_zero_point {-(2 ** (bits - 1))} (TFLite's int8 softmax to {self.element})")
         multiplier, shift = _ints(self.x_multiplier), _ints(self.x_shift)
         if len(multiplier) != 1 or len(shift) != 1 or not 0 <= multiplier[0] < 2**31 or not 0 <= shift[0] <= 31:
             raise ValueError("x_multiplier must be one value in [0, 2^31) and x_shift one in [0, 31]")
@@ -446,6 +456,143 @@ class QSoftmaxOp(QuantizedResultOp):
 
     def macs(self) -> int:
         return 3 * prod(self.out_shape)
+
+
+TFLITE_INTEGERS: tuple[Attribute, ...] = (i8, ui8, i16, i32)
+"""Element types TFLite's integer QUANTIZE reads and writes."""
+
+
+@irdl_op_definition
+class QRequantizeOp(QuantizedResultOp):
+    """TFLite's QUANTIZE of an integer tensor (``reference_ops::Requantize``), elementwise:
+    ``x - x_zero_point`` (as int32) times the Q31 ``y_multiplier`` with ``y_shift`` (TFLite's
+    ``MultiplyByQuantizedMultiplier`` of ``x_scale / y_scale``), plus ``y_zero_point`` (wrapping
+    as int32), saturated to ``element``. Input and result are i8, ui8, i16 or i32."""
+
+    name = "nn.qrequantize"
+    ELEMENTS: ClassVar[tuple[Attribute, ...]] = TFLITE_INTEGERS
+    input = operand_def(TensorType)
+    result = result_def(TensorType)
+    x_scale = prop_def(DenseArrayBase)
+    x_zero_point = prop_def(DenseArrayBase[I64])
+    y_multiplier = prop_def(DenseArrayBase[I64])
+    y_shift = prop_def(DenseArrayBase[I64])
+
+    def infer_shape(self) -> shapes.Shape:
+        if element_of(self.input) not in TFLITE_INTEGERS:
+            raise ValueError(f"input must be an i8, ui8, i16 or i32 tensor, got {self.input.type}")
+        check_params(self, "x", element_of(self.input))
+        check_params(self, "y", self.element)
+        check_fixed_point(self, "y")
+        return self.operand_shape(0)
+
+
+SVDF_STATES: tuple[Attribute, ...] = (i8, i16)
+"""Element types of an integer SVDF's state and time weights (TFLite Micro's two variants)."""
+
+
+def svdf_filters_and_memory(state: shapes.Shape, filters: int, batch: int) -> tuple[int, int]:
+    """The filters and memory length of an SVDF state of shape [batch, filters * memory]."""
+    if len(state) != 2 or state[0] != batch or filters == 0 or state[1] % filters:
+        raise ValueError(f"state must have shape [{batch}, {filters} * memory], got {shapes.format_shape(state)}")
+    return filters, state[1] // filters
+
+
+@irdl_op_definition
+class QSvdfStateOp(ComputeOp):
+    """The state update of TFLite's integer SVDF (``EvalIntegerSvdfReference``): ``state``
+    [batch, filters * memory] (i8 or i16, each filter's ``memory`` values in a row, oldest
+    first) shifted one place left, each filter's newest value the product of the i8 input
+    [batch, input] (less ``x_zero_point``) with its row of the i8 ``weights_feature``
+    [filters, input], summed in int32, times ``state_multiplier``/``state_shift``
+    (``MultiplyByQuantizedMultiplier`` of ``x_scale * w_scale / state_scale``), saturated to the
+    state's type, plus ``state_zero_point`` (wrapping to the state's type, as TFLite Micro's
+    store does). The result is the state after the call."""
+
+    name = "nn.qsvdf_state"
+    input = operand_def(TensorType)
+    weights_feature = operand_def(TensorType)
+    state = operand_def(TensorType)
+    result = result_def(TensorType)
+    x_scale = prop_def(DenseArrayBase)
+    x_zero_point = prop_def(DenseArrayBase[I64])
+    w_scale = prop_def(DenseArrayBase)
+    w_zero_point = prop_def(DenseArrayBase[I64])
+    state_scale = prop_def(DenseArrayBase)
+    state_zero_point = prop_def(DenseArrayBase[I64])
+    state_multiplier = prop_def(DenseArrayBase[I64])
+    state_shift = prop_def(DenseArrayBase[I64])
+
+    def result_element_type(self) -> Attribute:
+        return element_of(self.state)
+
+    def infer_shape(self) -> shapes.Shape:
+        if element_of(self.input) != i8 or element_of(self.weights_feature) != i8 or element_of(self.state) not in SVDF_STATES:
+            raise ValueError("input and weights_feature must be i8 tensors, state an i8 or i16 one")
+        x, w, state = self.operand_shape(0), self.operand_shape(1), self.operand_shape(2)
+        if len(x) != 2 or len(w) != 2 or w[1] != x[1]:
+            raise ValueError(f"input [batch, input] and weights_feature [filters, input] disagree: {shapes.format_shape(x)} and {shapes.format_shape(w)}")
+        svdf_filters_and_memory(state, w[0], x[0])
+        check_params(self, "x", i8)
+        check_params(self, "w", i8)
+        check_params(self, "state", element_of(self.state))
+        check_fixed_point(self, "state")
+        if "state_multiplier" not in self.properties:
+            raise ValueError("state_multiplier and state_shift are required")
+        return state
+
+    def macs(self) -> int:
+        return prod(self.operand_shape(1)) * self.operand_shape(0)[0]
+
+
+@irdl_op_definition
+class QSvdfOp(QuantizedResultOp):
+    """The output of TFLite's integer SVDF from the state after the call (``nn.qsvdf_state``):
+    for each filter, its ``memory`` state values (less ``state_zero_point``) times its row of
+    ``weights_time`` [filters, memory] (the state's type), summed in int32; the i32 ``bias``
+    [units] plus the sums of each unit's ``rank`` consecutive filters; times
+    ``y_multiplier``/``y_shift`` (``MultiplyByQuantizedMultiplier`` of ``state_scale * w_scale /
+    y_scale``), plus ``y_zero_point``, saturated to i8. TFLite Micro applies no fused activation
+    to it. The result is [batch, filters / rank]."""
+
+    name = "nn.qsvdf"
+    ELEMENTS: ClassVar[tuple[Attribute, ...]] = (i8,)
+    state = operand_def(TensorType)
+    weights_time = operand_def(TensorType)
+    bias = opt_operand_def(TensorType)
+    result = result_def(TensorType)
+    rank = prop_def(IntegerAttr[I64])
+    state_scale = prop_def(DenseArrayBase)
+    state_zero_point = prop_def(DenseArrayBase[I64])
+    w_scale = prop_def(DenseArrayBase)
+    w_zero_point = prop_def(DenseArrayBase[I64])
+    y_multiplier = prop_def(DenseArrayBase[I64])
+    y_shift = prop_def(DenseArrayBase[I64])
+
+    def infer_shape(self) -> shapes.Shape:
+        element = element_of(self.state)
+        if element not in SVDF_STATES or element_of(self.weights_time) != element:
+            raise ValueError(f"state and weights_time must be i8 or i16 tensors of one type, got {self.state.type} and {self.weights_time.type}")
+        state, w = self.operand_shape(0), self.operand_shape(1)
+        if len(w) != 2 or len(state) != 2:
+            raise ValueError(f"weights_time must be [filters, memory], got {shapes.format_shape(w)}")
+        _, memory = svdf_filters_and_memory(state, w[0], state[0])
+        if memory != w[1]:
+            raise ValueError(f"state {shapes.format_shape(state)} does not hold {w[0]} filters of memory {w[1]}")
+        rank = self.rank.value.data
+        if rank < 1 or w[0] % rank:
+            raise ValueError(f"rank {rank} does not divide the {w[0]} filters")
+        units = w[0] // rank
+        if self.bias is not None and (element_of(self.bias) != i32 or self.operand_shape(2) != (units,)):
+            raise ValueError(f"bias must be an i32 tensor of shape [{units}]")
+        check_params(self, "state", element)
+        check_params(self, "w", element)
+        check_params(self, "y", i8)
+        check_fixed_point(self, "y")
+        return (state[0], units)
+
+    def macs(self) -> int:
+        return prod(self.operand_shape(0))
 
 
 # --- integer products -------------------------------------------------------------------
@@ -503,5 +650,5 @@ class ConvIntegerOp(ConvWindowOp):
         return self.window_shape()
 
 
-QUANT_OPS = (QuantizeOp, DequantizeOp, QConv2dOp, QGemmOp, QAddOp, QMulOp, QConcatOp, QLookupOp, QSoftmaxOp, MatmulIntegerOp,
-             ConvIntegerOp)  # fmt: skip
+QUANT_OPS = (QuantizeOp, DequantizeOp, QConv2dOp, QGemmOp, QAddOp, QMulOp, QConcatOp, QLookupOp, QSoftmaxOp, QRequantizeOp,
+             QSvdfStateOp, QSvdfOp, MatmulIntegerOp, ConvIntegerOp)  # fmt: skip

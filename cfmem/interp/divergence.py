@@ -628,6 +628,9 @@ RULES: dict[type[Operation], Callable[[Operation], Bound]] = {
     nq.QConcatOp: _exact_unless_moved,
     nq.QLookupOp: _exact_unless_moved,
     nq.QSoftmaxOp: _exact_unless_moved,
+    nq.QRequantizeOp: _exact_unless_moved,
+    nq.QSvdfStateOp: _exact_unless_moved,
+    nq.QSvdfOp: _exact_unless_moved,
     nq.MatmulIntegerOp: _exact_unless_moved,
     nq.ConvIntegerOp: _exact_unless_moved,
 }

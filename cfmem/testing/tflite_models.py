@@ -5,7 +5,8 @@ Nothing here is committed: the openwakeword models are fetched into the cache on
 * :func:`openwakeword_model` extracts one of openwakeword 0.5.1's ``.tflite`` models from its
   wheel (downloaded with pip, no dependencies installed); the eight are fetched together.
 * :func:`sine_float_model` is the example model the ``tflite-micro`` wheel ships.
-* :func:`tflm_outputs` runs a model in TFLite Micro's Python interpreter.
+* :func:`tflm_outputs` runs a model in TFLite Micro's Python interpreter, and
+  :func:`tflm_invocations` several times in a row (its state carried between them).
 * :func:`with_shapes` rewrites the shapes a model stores, so that TFLite Micro (which resizes
   no tensor) runs a model of dynamic input dimensions at other sizes.
 """
@@ -58,17 +59,32 @@ def sine_float_model() -> Path:
 def tflm_outputs(model: bytes | Path, inputs: Sequence[np.ndarray], arena_size: int = TFLM_ARENA) -> list[np.ndarray]:
     """The outputs of one TFLite Micro run of ``model`` (a file or its bytes) on ``inputs``,
     in the model's input and output order."""
+    return tflm_invocations(model, [inputs], arena_size)[0]
+
+
+def tflm_invocations(model: bytes | Path, input_sets: Sequence[Sequence[np.ndarray]], arena_size: int = TFLM_ARENA,
+                     tensors: Sequence[int] = ()) -> list[list[np.ndarray]]:  # fmt: skip
+    """The outputs of consecutive invocations of one TFLite Micro interpreter of ``model``, one
+    list per set of inputs: its variable tensors (state) start as TFLite Micro resets them
+    and carry over from one invocation to the next. With ``tensors`` (indices into the main
+    subgraph), each list also holds those tensors after the invocation, after the outputs
+    (TFLite Micro then keeps every tensor: ``kPreserveAllTensors``)."""
     from tflite_micro.python.tflite_micro import runtime
 
     from cfmem.tflite.model_file import parse_tflite
 
     data = model.read_bytes() if isinstance(model, Path) else model
     count = len(parse_tflite(data).subgraphs[0].outputs)
-    interpreter = runtime.Interpreter.from_bytes(data, arena_size=arena_size)
-    for k, x in enumerate(inputs):
-        interpreter.set_input(np.ascontiguousarray(x), k)
-    interpreter.invoke()
-    return [np.array(interpreter.get_output(k)) for k in range(count)]
+    config = runtime.InterpreterConfig.kPreserveAllTensors if tensors else runtime.InterpreterConfig.kAllocationRecording
+    interpreter = runtime.Interpreter.from_bytes(data, arena_size=arena_size, intrepreter_config=config)
+    runs = []
+    for inputs in input_sets:
+        for k, x in enumerate(inputs):
+            interpreter.set_input(np.ascontiguousarray(x), k)
+        interpreter.invoke()
+        outputs = [np.array(interpreter.get_output(k)) for k in range(count)]
+        runs.append(outputs + [np.array(interpreter.GetTensor(t, 0)["tensor_data"]) for t in tensors])
+    return runs
 
 
 def with_shapes(data: bytes, shapes: Mapping[tuple[int, int], Sequence[int]]) -> bytes:

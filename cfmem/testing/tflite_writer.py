@@ -49,14 +49,16 @@ class SubgraphWriter:
 
     def tensor(self, name: str, shape: Sequence[int], dtype: Any = np.float32, data: np.ndarray | None = None, *,
                scale: Sequence[float] | float | None = None, zero_point: Sequence[int] | int | None = None,
-               axis: int = 0) -> int:  # fmt: skip
-        """A new tensor (constant when ``data`` is given), quantized when ``scale`` is; its index."""
+               axis: int = 0, variable: bool = False) -> int:  # fmt: skip
+        """A new tensor (constant when ``data`` is given), quantized when ``scale`` is, a
+        variable (state TFLite Micro keeps between invocations) when ``variable``; its index."""
         s = schema()
         t = s.TensorT()
         t.name = name.encode()
         t.shape = np.array(shape, np.int32)
         t.type = getattr(s.TensorType, TENSOR_TYPES[np.dtype(dtype)])
         t.buffer = 0
+        t.isVariable = variable
         if data is not None:
             array = np.asarray(data, np.dtype(dtype)).reshape(tuple(shape))
             buffer = s.BufferT()

@@ -7,7 +7,8 @@ stays NCHW between convolutions, returning to NHWC only at the model's edges and
 needs TFLite's order (:mod:`~cfmem.importers.tflite.layout`). Filters are transposed at
 import; constants that run-time ops read become weights in one blob written next to the
 module, as for ONNX. Tensor names are kept: the function's ``cfmem.input_names`` and
-``cfmem.result_names`` are the TFLite names, SSA names ASCII renderings of them.
+``cfmem.result_names`` are the TFLite names, SSA names ASCII renderings of them. Variable
+(state) tensors are extra inputs and results (see :mod:`~cfmem.importers.tflite.core`).
 
 The modules, from the bottom up (each imports only those before it):
 
@@ -16,7 +17,7 @@ The modules, from the bottom up (each imports only those before it):
 - ``helpers``: reading constant inputs, fused activations, SAME padding;
 - one module per operator family: ``elementwise``, ``tensor``, ``nn`` (convolutions, pooling,
   matrix products), ``reduce``, ``quantized`` (int8, as TFLite Micro computes it, bit for bit),
-  ``control_flow`` (IF, WHILE);
+  ``svdf`` (integer SVDF and its state), ``control_flow`` (IF, WHILE);
 - ``registry``: the tables of handlers and ``translate``, which takes an operator to its handler;
 - ``entry``: :func:`import_tflite` and :func:`tflite_importer`, which give the core the
   registry's ``translate``.
@@ -24,8 +25,8 @@ The modules, from the bottom up (each imports only those before it):
 The file is read by :mod:`cfmem.tflite.model_file` (one-line errors for malformed files).
 """
 
-from cfmem.importers.tflite.core import Importer, TfliteImportError
+from cfmem.importers.tflite.core import Importer, TfliteImportError, initial_state
 from cfmem.importers.tflite.entry import import_tflite, tflite_importer
 from cfmem.importers.tflite.layout import Tensor
 
-__all__ = ["Importer", "Tensor", "TfliteImportError", "import_tflite", "tflite_importer"]
+__all__ = ["Importer", "Tensor", "TfliteImportError", "import_tflite", "initial_state", "tflite_importer"]

@@ -15,8 +15,20 @@ function's inputs, with the file's shapes; a dimension the file marks dynamic (-
 signature) takes the size the file stores (the size TFLite Micro runs) unless ``--input-shape``
 fixes it.
 
+State: TFLite Micro keeps a *variable* tensor of the main subgraph (an SVDF's memory) across
+invocations, updating it in place. nn functions are stateless, so each variable tensor becomes
+an extra function input, the state before the call, named after the tensor
+(``variable<index>`` when it has no name), after the model's inputs, and an extra result, the
+state after the call, named ``<that name>_next``, after the model's outputs (the functional
+form ONNX gives recurrent state). An operator that updates a variable says so
+(:meth:`Importer.write_variable`); operators after it read the updated value. A caller runs
+the function with the state TFLite Micro starts from (:func:`initial_state`: each int8
+variable filled with its zero point, any other with zeros) and feeds each call the state
+results of the one before.
+
 Assumptions: tensors of the main subgraph's inputs and of run-time values are float32, int8,
-uint8, int32, int64 or bool; no tensor is a variable; subgraphs call no subgraph recursively.
+uint8, int16, int32, int64 or bool; only the main subgraph has variable tensors; subgraphs
+call no subgraph recursively.
 """
 
 from __future__ import annotations
@@ -43,7 +55,7 @@ Value = Tensor | np.ndarray
 CONSTANT_MAX_ELEMENTS = 1
 """Known tensors up to this many elements stay ``nn.constant``; larger ones go to the blob."""
 
-BLOB_DTYPES = tuple(np.dtype(t) for t in (np.float32, np.int8, np.uint8, np.int32))
+BLOB_DTYPES = tuple(np.dtype(t) for t in (np.float32, np.int8, np.uint8, np.int16, np.int32))
 """Element types of known tensors stored in the blob; others (bools, int64) stay ``nn.constant``."""
 
 
@@ -87,6 +99,8 @@ class Operator:
     readers: list[list[tuple[str, int]]]
     """For each output, who reads it in the subgraph: (builtin name, input position) of each
     operator, and ``("OUTPUT", k)`` for output ``k`` of the subgraph."""
+    input_indices: list[int]
+    """The subgraph's tensor index of each input (-1 for an omitted one)."""
 
     @property
     def where(self) -> str:
@@ -128,6 +142,8 @@ class Importer:
         self.input_shapes_given = False
         self.shapes: dict[tuple[int, int], tuple[int, ...]] = {}
         """(subgraph, tensor index) -> the TFLite shape computed for each run-time tensor."""
+        self.variables: dict[int, Value] = {}
+        """Tensor index of each variable tensor of the main subgraph -> its current value."""
 
     # --- names -------------------------------------------------------------------------------
 
@@ -284,7 +300,10 @@ class Importer:
             raise TfliteImportError(f"{what}: tensor index {index} out of range ({len(sg.tensors)} tensors)")
         tensor = sg.tensors[index]
         if tensor.isVariable:
-            raise TfliteImportError(f"{what}: tensor {text(tensor.name)!r} is a variable; cfmem imports no state")
+            if sg is self.model.subgraphs[0] and index in self.variables:
+                return self.variables[index]
+            raise TfliteImportError(f"{what}: tensor {text(tensor.name)!r} is a variable of a subgraph other than the main one;"
+                                    " cfmem imports the main subgraph's state only")  # fmt: skip
         known = self.known_tensor(tensor)
         if known is None:
             raise TfliteImportError(f"{what}: tensor {text(tensor.name)!r} is read before it is computed")
@@ -298,7 +317,7 @@ class Importer:
         operator = Operator(self._builtin(op), k, sg_index, op.builtinOptions,
                             [sg.tensors[i] if 0 <= i < len(sg.tensors) else None for i in inputs],
                             [sg.tensors[i] for i in outputs if 0 <= i < len(sg.tensors)],
-                            [readers.get(i, []) for i in outputs])  # fmt: skip
+                            [readers.get(i, []) for i in outputs], inputs)  # fmt: skip
         try:
             if len(operator.outputs) != len(outputs):
                 raise TfliteImportError(f"output tensor index out of range ({len(sg.tensors)} tensors)")
@@ -312,6 +331,14 @@ class Importer:
             message = " ".join(str(err).split())  # verifier messages span lines
             raise TfliteImportError(message if message.startswith("operator ") else f"{operator.where}: {message}") from None
         values.update(zip(outputs, results))
+
+    def write_variable(self, op: Operator, k: int, value: Value) -> None:
+        """Input ``k`` of ``op``, a variable tensor of the main subgraph, holds ``value`` after
+        ``op`` (TFLite Micro's in-place update)."""
+        index = op.input_indices[k] if k < len(op.input_indices) else -1
+        if op.subgraph != 0 or index not in self.variables:
+            raise TfliteImportError(f"input #{k} must be a variable tensor of the main subgraph (the operator's state)")
+        self.variables[index] = value
 
     def _check_shape(self, tensor: Any, value: Value) -> None:
         """The shape computed for ``tensor`` agrees with the file's, in every dimension the file
@@ -345,6 +372,7 @@ class Importer:
                 dynamic.append(f"{name!r} {list(shape)}")
             value = self.b.input(self.name(name, "in"), shape, self.tensor_dtype(tensor))
             args.append(Tensor(value))
+        state_names = self._state_inputs(sg)
         try:
             outputs = self.run_subgraph(0, args)
         except TfliteImportError as err:
@@ -353,6 +381,9 @@ class Importer:
             raise TfliteImportError(f"{err} (dynamic input dimensions took the file's sizes: {', '.join(dynamic)};"
                                     " fix them with --input-shape NAME=D0,D1,...)") from None  # fmt: skip
         output_names = [text(sg.tensors[i].name) for i in listed(sg.outputs)]
+        outputs = [*outputs, *self.variables.values()]
+        output_names += [f"{name}_next" for name in state_names]
+        names += state_names
         try:
             results = [self.runtime(v, name) for v, name in zip(outputs, output_names)]
             self.b.output(*results)
@@ -365,6 +396,41 @@ class Importer:
         blob = blob_bytes(self.b.blob_size, self.blob_parts)
         point_blob_at_file(module, self.blob_file)
         return ImportedModel(module, blob, self.blob_file, 0, self.kept_ifs)
+
+
+    def _state_inputs(self, sg: Any) -> list[str]:
+        """The variable tensors of the main subgraph ``sg`` as function inputs (after the
+        model's), in tensor order; their names. A variable of another subgraph is refused."""
+        for k, other in enumerate(self.model.subgraphs[1:], start=1):
+            if any(t.isVariable for t in listed(other.tensors)):
+                raise TfliteImportError(f"subgraph {k} has a variable tensor; cfmem imports the main subgraph's state only")
+        names = []
+        for index, tensor in enumerate(listed(sg.tensors)):
+            if not tensor.isVariable:
+                continue
+            name = text(tensor.name) or f"variable{index}"
+            shape = tuple(int(d) for d in listed(tensor.shape))
+            if any(d <= 0 for d in shape):
+                raise TfliteImportError(f"variable tensor {name!r} has shape {list(shape)}; its shape must be static")
+            self.variables[index] = Tensor(self.b.input(self.name(name, "state"), shape, self.tensor_dtype(tensor)))
+            names.append(name)
+        return names
+
+
+def initial_state(model: Any) -> list[np.ndarray]:
+    """The state TFLite Micro starts from after allocating ``model`` (``ModelT``) and after each
+    reset, one array per variable tensor of the main subgraph, in the order of the imported
+    function's state inputs: every byte set to the tensor's zero point when it is int8, to 0
+    otherwise (``ResetTensorData``)."""
+    state = []
+    for tensor in listed(model.subgraphs[0].tensors):
+        if not tensor.isVariable:
+            continue
+        dtype = tensor_dtypes().get(tensor.type, np.dtype(np.uint8))
+        q = tensor.quantization
+        zero = int(q.zeroPoint[0]) if dtype == np.int8 and q is not None and q.zeroPoint is not None and len(q.zeroPoint) else 0
+        state.append(np.full(tuple(int(d) for d in listed(tensor.shape)), zero, dtype))
+    return state
 
 
 def input_shape(tensor: Any, name: str, given: Sequence[int] | None) -> tuple[tuple[int, ...], bool]:

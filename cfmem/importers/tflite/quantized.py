@@ -13,22 +13,23 @@ carried by the nn op (``y_multiplier``/``y_shift``, see :mod:`cfmem.dialects.nn_
   data (input and output quantized alike, as TFLite requires);
 - a fused RELU, RELU6 or RELU_N1_TO_1: an ``nn.qlookup`` clamping to TFLite's activation range
   (the quantized 0, 6 or +-1, ``std::round``-ed);
-- QUANTIZE from float32: ``nn.quantize`` rounding half away from zero; int8 to int8: an
-  ``nn.qlookup`` of TFLite's ``Requantize``; DEQUANTIZE: ``nn.dequantize`` (a constant input
+- QUANTIZE from float32: ``nn.quantize`` rounding half away from zero; between 8-bit types:
+  an ``nn.qlookup`` of TFLite's ``Requantize``; from or to int16 or int32 (the pairs TFLite
+  Micro computes): ``nn.qrequantize``; DEQUANTIZE: ``nn.dequantize`` (a constant input
   is dequantized at import, float16 ones too);
-- SOFTMAX from int8 to int8: ``nn.qsoftmax`` (gemmlowp's fixed-point exponential and
+- SOFTMAX from int8 to int8 or int16: ``nn.qsoftmax`` (gemmlowp's fixed-point exponential and
   reciprocal), with the multiplier and left shift of TFLite's ``PreprocessSoftmaxScaling``;
 - RESHAPE, SQUEEZE, EXPAND_DIMS, TRANSPOSE and a zero PAD read by convolutions move int8 data
   as they move floats.
 
-Refused: SOFTMAX to int16 (TFLite Micro's lookup tables) and of int16, and every other int8
-operator.
+Refused: SOFTMAX of int16 (TFLite Micro's lookup tables), QUANTIZE between types TFLite Micro
+does not convert, and every other int8 operator.
 """
 
 from __future__ import annotations
 
 import numpy as np
-from xdsl.dialects.builtin import IntegerAttr, StringAttr, i8, i64
+from xdsl.dialects.builtin import IntegerAttr, StringAttr, i8, i16, i32, i64
 from xdsl.ir import Attribute, SSAValue
 
 from cfmem.dialects import nn_compute as nc
@@ -244,25 +245,37 @@ def qpool(imp: Importer, op: Operator, inputs: list[Value]) -> list[Value]:
 # --- conversions --------------------------------------------------------------------------------
 
 
+REQUANTIZED = {(np.dtype(a), np.dtype(b)) for a, b in (
+    (np.int16, np.int8), (np.int8, np.int8), (np.int8, np.uint8), (np.uint8, np.int8), (np.int8, np.int16), (np.int8, np.int32),
+    (np.int16, np.int16), (np.int16, np.int32), (np.int32, np.int8), (np.int32, np.int16))}  # fmt: skip
+"""The (input, output) types of the integer QUANTIZE TFLite Micro computes (``Requantize``)."""
+
+INTEGER_ELEMENTS = {np.dtype(np.int8): i8, np.dtype(np.uint8): ui8, np.dtype(np.int16): i16, np.dtype(np.int32): i32}
+
+
 def quantize(imp: Importer, op: Operator, inputs: list[Value]) -> list[Value]:
     x = inputs[0]
     if not isinstance(x, Tensor):
         raise TfliteImportError("input is a constant; cfmem folds no constant operators")
-    y = output_props(imp, op)
     hint = out_name(imp, op)
-    if imp.dtype(x) == np.float32:
-        value = imp.held(x, x.perm, op.output_name())
-        props = {**y, "rounding": StringAttr("half_away_from_zero")}
-        return [Tensor(imp.b.compute(nq.QuantizeOp, [value], props, hint), x.perm)]
-    quantized_tensor(imp, x, "input")
-    s_in, z_in, _ = params(op.inputs[0], "input")
-    s_out, z_out = (np.array(nq.floats(y["y_scale"]), np.float32), np.array([int(v) for v in y["y_zero_point"].get_values()]))
-    multiplier, shift = quantize_multiplier(float(s_in[0]) / float(s_out[0]))
     source, target = imp.dtype(x), imp.tensor_dtype(op.outputs[0])
-    values = np.arange(np.iinfo(source).min, np.iinfo(source).max + 1, dtype=np.int64)
-    table = multiply_by_quantized_multiplier(values - z_in[0], multiplier, shift) + z_out[0]
-    table = np.clip(table, np.iinfo(target).min, np.iinfo(target).max)
-    return [Tensor(lookup(imp, imp.held(x, x.perm, op.output_name()), table, target, hint), x.perm)]
+    if source == np.float32:
+        value = imp.held(x, x.perm, op.output_name())
+        props = {**output_props(imp, op), "rounding": StringAttr("half_away_from_zero")}
+        return [Tensor(imp.b.compute(nq.QuantizeOp, [value], props, hint), x.perm)]
+    if (source, target) not in REQUANTIZED:
+        raise TfliteImportError(f"QUANTIZE of {source} to {target} is not supported (TFLite Micro does not compute it)")
+    (s_in, z_in, _), (s_out, z_out, _) = params(op.inputs[0], "input"), params(op.outputs[0], "output")
+    multiplier, shift = quantize_multiplier(float(s_in[0]) / float(s_out[0]))
+    value = imp.held(x, x.perm, op.output_name())
+    if source.itemsize == 1 and target.itemsize == 1:  # a table of the 256 inputs
+        values = np.arange(np.iinfo(source).min, np.iinfo(source).max + 1, dtype=np.int64)
+        table = multiply_by_quantized_multiplier(values - z_in[0], multiplier, shift) + z_out[0]
+        table = np.clip(table, np.iinfo(target).min, np.iinfo(target).max)
+        return [Tensor(lookup(imp, value, table, target, hint), x.perm)]
+    props = {**quant_props("x", s_in, z_in), **quant_props("y", s_out, z_out), "element": INTEGER_ELEMENTS[target],
+             "y_multiplier": nc.i64_array([multiplier]), "y_shift": nc.i64_array([shift])}  # fmt: skip
+    return [Tensor(imp.b.compute(nq.QRequantizeOp, [value], props, hint), x.perm)]
 
 
 def dequantize(imp: Importer, op: Operator, inputs: list[Value]) -> list[Value]:
@@ -285,22 +298,25 @@ def dequantize(imp: Importer, op: Operator, inputs: list[Value]) -> list[Value]:
 
 
 def qsoftmax(imp: Importer, op: Operator, inputs: list[Value]) -> list[Value]:
-    """int8 SOFTMAX to int8 along the last axis (held where it is): ``nn.qsoftmax`` with the
-    multiplier and left shift of TFLite's ``PreprocessSoftmaxScaling`` of the double ``beta *
-    input_scale``; TFLite Micro requires the output's scale 1/256 and zero point -128."""
+    """int8 SOFTMAX to int8 or int16 along the last axis (held where it is): ``nn.qsoftmax``
+    with the multiplier and left shift of TFLite's ``PreprocessSoftmaxScaling`` of the double
+    ``beta * input_scale``; TFLite Micro requires the output's scale 1/256 and zero point -128
+    (int8), or a scale within 0.1 % of 1/65536 and zero point -32768 (int16)."""
     x = quantized_tensor(imp, inputs[0], "input")
     source, target = imp.dtype(x), imp.tensor_dtype(op.outputs[0])
-    if source != np.int8 or target != np.int8:
-        raise TfliteImportError(f"SOFTMAX of {source} to {target} is not supported (int8 to int8 is)")
+    if source != np.int8 or target not in (np.int8, np.int16):
+        raise TfliteImportError(f"SOFTMAX of {source} to {target} is not supported (int8 to int8 or int16 is)")
     x_scale, x_zero, _ = params(op.inputs[0], "input")
     y_scale, y_zero, _ = params(op.outputs[0], "output")
-    if y_scale[0] != np.float32(1 / 256) or y_zero[0] != -128:
+    if target == np.int8 and (y_scale[0] != np.float32(1 / 256) or y_zero[0] != -128):
         raise TfliteImportError(f"int8 SOFTMAX writes scale 1/256 and zero point -128 in TFLite Micro, not {float(y_scale[0]):.6g} and {y_zero[0]}")
+    if target == np.int16 and (abs(y_scale[0] - np.float32(1 / 65536)) > np.float32(0.001 / 65536) or y_zero[0] != -32768):
+        raise TfliteImportError(f"int8 SOFTMAX to int16 writes scale 1/65536 and zero point -32768 in TFLite Micro, not {float(y_scale[0]):.6g} and {y_zero[0]}")
     scaling = preprocess_softmax_scaling(float(np.float32(op.option("beta", 1.0))), float(x_scale[0]))
     if scaling is None:
         raise TfliteImportError(f"beta times the input scale {float(x_scale[0]):.6g} is at most 2^-26, which TFLite Micro refuses")
     value = imp.held(x, x.perm, op.output_name())
     (axis,) = physical_axes([len(imp.logical_shape(x)) - 1], x.perm)
-    props = {**quant_props("x", x_scale, x_zero), **quant_props("y", y_scale, y_zero), "element": i8,
+    props = {**quant_props("x", x_scale, x_zero), **quant_props("y", y_scale, y_zero), "element": INTEGER_ELEMENTS[target],
              "x_multiplier": nc.i64_array([scaling[0]]), "x_shift": nc.i64_array([scaling[1]]), "axis": IntegerAttr(axis, i64)}  # fmt: skip
     return [Tensor(imp.b.compute(nq.QSoftmaxOp, [value], props, out_name(imp, op)), x.perm)]

@@ -23,6 +23,7 @@ from cfmem.importers.tflite.elementwise import ARITHMETIC, COMPARISONS, UNARY, a
 from cfmem.importers.tflite.nn import batch_matmul, conv, fully_connected, pool
 from cfmem.importers.tflite.quantized import dequantize, qadd, qconv, qfully_connected, qpool, qsoftmax, quantize
 from cfmem.importers.tflite.reduce import REDUCTIONS, reduce, softmax
+from cfmem.importers.tflite.svdf import svdf
 from cfmem.importers.tflite.tensor import concatenation, expand_dims, pad, reshape, squeeze, transpose
 
 Handler = Callable[[Importer, Operator, list], list]
@@ -58,6 +59,7 @@ QUANTIZED_HANDLER_OPS: tuple[tuple[tuple[str, ...], Handler], ...] = (
     (("QUANTIZE",), quantize),
     (("DEQUANTIZE",), dequantize),
     (("SOFTMAX",), qsoftmax),
+    (("SVDF",), svdf),
     (("RESHAPE",), reshape),
     (("SQUEEZE",), squeeze),
     (("EXPAND_DIMS",), expand_dims),

@@ -3,8 +3,9 @@
 Integer sums are exact and wrap to int32 as MLAS accumulates them (two's complement); the
 float32 operations of each op's MLAS kernel run in the same order, each rounded once (each
 kernel's docstring names the onnxruntime path it follows). Zero points are of their element
-type, as the nn verifier requires. The ops with TFLite's fixed-point parameters, and
-``nn.qsoftmax``, compute what TFLite Micro's reference kernels compute instead
+type, as the nn verifier requires. The ops with TFLite's fixed-point parameters,
+``nn.qsoftmax``, ``nn.qrequantize``, ``nn.qsvdf_state`` and ``nn.qsvdf``, compute what TFLite
+Micro's reference kernels compute instead
 (:mod:`~cfmem.interp.kernels.fixed_point`).
 """
 
@@ -250,17 +251,20 @@ ACCUMULATION_INTEGER_BITS = 12
 
 
 def qsoftmax(op: nq.QSoftmaxOp, x: np.ndarray) -> np.ndarray:
-    """TFLite's int8 SOFTMAX (``reference_ops::Softmax`` of TFLite Micro, int8 in and out) along
-    ``axis``: each difference ``d`` from the row's largest element that is at least
-    ``diff_min`` (:func:`~cfmem.interp.kernels.fixed_point.softmax_diff_min`) scaled into Q5.26
-    (``MultiplyByQuantizedMultiplierGreaterThanOne``: ``d * 2^x_shift``, then the doubling
+    """TFLite's int8 SOFTMAX (``reference_ops::Softmax`` of TFLite Micro, int8 in, int8 or
+    int16 out) along ``axis``: each difference ``d`` from the row's largest element that is at
+    least ``diff_min`` (:func:`~cfmem.interp.kernels.fixed_point.softmax_diff_min`) scaled into
+    Q5.26 (``MultiplyByQuantizedMultiplierGreaterThanOne``: ``d * 2^x_shift``, then the doubling
     high multiply by ``x_multiplier``) and taken through gemmlowp's ``exp_on_negative_values``;
     the exponentials rescaled to Q12.19 and summed (wrapping as int32); the sum's reciprocal
-    (``GetReciprocal``) times each exponential, divided by ``2^(bits over unit + 23)`` with
-    rounding, minus 128, saturated; an element below ``diff_min`` gives -128. A row whose
-    divisor exponent leaves [0, 31] (a sum of at least 2^9 with the largest count) stops
-    TFLite Micro (``TFLITE_CHECK``): :class:`~cfmem.interp.kernels.fixed_point.TfliteAbort`."""
+    (``GetReciprocal``) times each exponential, divided by ``2^(bits over unit + 31 - B)``
+    with rounding (``B`` the result's bits, 8 or 16), plus the result type's minimum,
+    saturated; an element below ``diff_min`` gives the minimum. A row whose divisor exponent
+    leaves [0, 31] (for int8, a sum of at least 2^9 with the largest count) stops TFLite
+    Micro (``TFLITE_CHECK``): :class:`~cfmem.interp.kernels.fixed_point.TfliteAbort`."""
     multiplier, shift = (int(v[0]) for v in fixed_point(op, "x"))
+    dtype = numpy_dtype(op.element)
+    bits, lowest, highest = 8 * dtype.itemsize, int(np.iinfo(dtype).min), int(np.iinfo(dtype).max)
     rows = np.moveaxis(x.astype(np.int64), op.axis.value.data, -1)
     diff = rows - rows.max(axis=-1, keepdims=True, initial=-128)
     counted = diff >= softmax_diff_min(shift)
@@ -268,10 +272,57 @@ def qsoftmax(op: nq.QSoftmaxOp, x: np.ndarray) -> np.ndarray:
     exps = exp_on_negative_values(scaled, SOFTMAX_DIFF_INTEGER_BITS)
     terms = np.where(counted, rescale(exps, 0, ACCUMULATION_INTEGER_BITS), 0)
     reciprocal, bits_over_unit = get_reciprocal(wrap_int32(terms.sum(axis=-1, keepdims=True)), ACCUMULATION_INTEGER_BITS)
-    exponent = bits_over_unit + 31 - 8
+    exponent = bits_over_unit + 31 - bits
     if exponent.size and not (0 <= exponent.min() and exponent.max() <= 31):
         raise TfliteAbort(f"TFLite Micro's int8 SOFTMAX stops on a row whose sum of exponentials takes"
-                          f" {int(bits_over_unit.max())} bits above one (at most 8)")  # fmt: skip
+                          f" {int(bits_over_unit.max())} bits above one (at most {bits})")  # fmt: skip
     unsaturated = rounding_divide_by_pot(saturating_rounding_doubling_high_mul(reciprocal, exps), exponent)
-    result = np.where(counted, np.clip(unsaturated - 128, -128, 127), -128)
-    return np.moveaxis(result, -1, op.axis.value.data).astype(np.int8)
+    result = np.where(counted, np.clip(unsaturated + lowest, lowest, highest), lowest)
+    return np.moveaxis(result, -1, op.axis.value.data).astype(dtype)
+
+
+def qrequantize(op: nq.QRequantizeOp, x: np.ndarray) -> np.ndarray:
+    """TFLite's ``reference_ops::Requantize``: ``MultiplyByQuantizedMultiplier(x -
+    x_zero_point)`` plus ``y_zero_point`` (int32 arithmetic, wrapping), saturated to the
+    result's type."""
+    multiplier, shift = fixed_point(op, "y")
+    (x_zero,), (y_zero,) = _ints(op.x_zero_point), _ints(op.y_zero_point)
+    dtype = numpy_dtype(op.element)
+    scaled = multiply_by_quantized_multiplier(wrap_int32(x.astype(np.int64) - x_zero), multiplier, shift)
+    return np.clip(wrap_int32(scaled + y_zero), np.iinfo(dtype).min, np.iinfo(dtype).max).astype(dtype)
+
+
+def qsvdf_state(op: nq.QSvdfStateOp, x: np.ndarray, weights_feature: np.ndarray, state: np.ndarray) -> np.ndarray:
+    """The state after TFLite Micro's integer SVDF (``EvalIntegerSvdfReference``): each
+    filter's memory shifted one place toward the oldest, its newest value the int32 product of
+    the input (less its zero point) with the filter's feature weights, requantized with
+    ``state_multiplier``/``state_shift``, saturated to the state's type, plus the state's zero
+    point, stored as the state's type (wrapping as C's conversion does)."""
+    batch, filters = x.shape[0], weights_feature.shape[0]
+    memory = state.shape[1] // filters
+    multiplier, shift = fixed_point(op, "state")
+    (x_zero,), (state_zero,) = _ints(op.x_zero_point), _ints(op.state_zero_point)
+    info = np.iinfo(state.dtype)
+    acc = wrap_int32((x.astype(np.int64) - x_zero) @ weights_feature.astype(np.int64).T)
+    newest = np.clip(multiply_by_quantized_multiplier(acc, multiplier, shift), info.min, info.max) + state_zero
+    memories = state.reshape(batch, filters, memory)
+    shifted = np.concatenate([memories[:, :, 1:], newest.astype(state.dtype)[:, :, None]], axis=2)
+    return shifted.reshape(state.shape)
+
+
+def qsvdf(op: nq.QSvdfOp, state: np.ndarray, weights_time: np.ndarray, bias: np.ndarray | None = None) -> np.ndarray:
+    """TFLite Micro's integer SVDF output from the state after the call: each filter's memory
+    (less the state's zero point) times its time weights, summed in int32; the bias plus the
+    sums of each unit's ``rank`` filters (wrapping as int32), requantized with
+    ``y_multiplier``/``y_shift``, plus ``y_zero_point``, saturated to int8."""
+    batch = state.shape[0]
+    filters, memory = weights_time.shape
+    rank = op.rank.value.data
+    (state_zero,), (y_zero,) = _ints(op.state_zero_point), _ints(op.y_zero_point)
+    products = (state.reshape(batch, filters, memory).astype(np.int64) - state_zero) * weights_time.astype(np.int64)
+    per_filter = wrap_int32(products.sum(axis=2))
+    acc = per_filter.reshape(batch, filters // rank, rank).sum(axis=2)
+    if bias is not None:
+        acc = acc + bias.astype(np.int64)
+    multiplier, shift = fixed_point(op, "y")
+    return requantize_fixed_point(acc, multiplier, shift, y_zero, np.dtype(np.int8))

@@ -49,8 +49,8 @@ from cfmem.passes.linalg.quantized import (
     qgemm,
     qlookup,
     qmul,
-    qsoftmax,
     quantize,
+    tflite_only,
 )
 from cfmem.passes.linalg.reductions import arg_extreme, cumsum, mean, reduce, softmax, top_k
 
@@ -122,7 +122,10 @@ LOWERINGS: dict[type[Operation], Lowering] = {
     nq.QMulOp: qmul,
     nq.QConcatOp: qconcat,
     nq.QLookupOp: qlookup,
-    nq.QSoftmaxOp: qsoftmax,
+    nq.QSoftmaxOp: tflite_only,
+    nq.QRequantizeOp: tflite_only,
+    nq.QSvdfStateOp: tflite_only,
+    nq.QSvdfOp: tflite_only,
     nq.MatmulIntegerOp: matmul_integer,
     nq.ConvIntegerOp: conv_integer,
 }

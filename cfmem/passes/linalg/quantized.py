@@ -16,8 +16,8 @@ paths) do.
 
 The unsigned ops (``extui``, ``uitofp``, ``fptoui``, ``maxui``) are picked here for ui8 data,
 while the types still say ui8. Assumes one weight zero point for every channel (per-channel
-scales are fine). TFLite's fixed-point requantization, half-away rounding and int8 softmax
-(``qsoftmax``) are refused.
+scales are fine). TFLite's fixed-point requantization, half-away rounding and the ops only TFLite defines
+(``TFLITE_ONLY_OPS``: int8 softmax, integer requantization, SVDF) are refused.
 """
 
 from __future__ import annotations
@@ -63,11 +63,16 @@ def ratio_of(op: Operation, *prefixes: str, alpha: float = 1.0) -> np.ndarray:
     return np.asarray(kernels.requant_ratio(op, *prefixes, alpha=alpha), np.float32).reshape(-1)
 
 
+TFLITE_ONLY_OPS = {nq.QSoftmaxOp: "TFLite's fixed-point softmax", nq.QRequantizeOp: "TFLite's integer requantization",
+                   nq.QSvdfStateOp: "TFLite's integer SVDF state", nq.QSvdfOp: "TFLite's integer SVDF"}  # fmt: skip
+"""The ops only TFLite's fixed-point arithmetic defines, which have no lowering yet."""
+
+
 def refuse_tflite_arithmetic(op: Operation) -> None:
     """TFLite's fixed-point requantization and rounding (see :mod:`cfmem.dialects.nn_quant`)
     have no lowering yet: a one-line failure rather than onnxruntime's arithmetic."""
-    if isinstance(op, nq.QSoftmaxOp):
-        raise OpFailure(op, f"nn-lower-to-linalg: '{op.name}' (TFLite's fixed-point softmax) is not supported")
+    if type(op) in TFLITE_ONLY_OPS:
+        raise OpFailure(op, f"nn-lower-to-linalg: '{op.name}' ({TFLITE_ONLY_OPS[type(op)]}) is not supported")
     if "y_multiplier" in op.properties:
         raise OpFailure(op, f"nn-lower-to-linalg: '{op.name}' with TFLite's fixed-point requantization (y_multiplier) is not supported")
     if isinstance(op, nq.QuantizeOp) and op.rounding.data != "half_even":
@@ -196,7 +201,8 @@ def qconv2d(lowering: OpLowering, op: nq.QConv2dOp, ins: list[SSAValue], out: SS
     for_each(height, one_row)
 
 
-def qsoftmax(lowering: OpLowering, op: nq.QSoftmaxOp, ins: list[SSAValue], out: SSAValue) -> None:
+def tflite_only(lowering: OpLowering, op: Operation, ins: list[SSAValue], out: SSAValue) -> None:
+    """The lowering of each op of ``TFLITE_ONLY_OPS``: a one-line refusal."""
     refuse_tflite_arithmetic(op)
 
 
