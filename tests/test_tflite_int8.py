@@ -172,16 +172,17 @@ def test_int8_inputs_and_outputs(tmp_path):
     np.testing.assert_array_equal(flat[0], want)
 
 
-def test_int8_softmax_to_int16_is_refused(tmp_path):
-    """int8 SOFTMAX to int8 is imported (``tests/test_tflite_softmax.py``); to int16, which TFLite
-    Micro computes with lookup tables, is refused in one line."""
+def test_int16_softmax_is_refused(tmp_path):
+    """int8 SOFTMAX to int8 and int16 is imported (``tests/test_tflite_softmax.py``,
+    ``tests/test_tflite_svdf.py``); of int16, which TFLite Micro computes with lookup tables,
+    is refused in one line."""
     w = TfliteWriter()
     net = Net(w.subgraph("main"), 1)
-    x = net.q("x", (1, 10), 0.1, 0)
-    y = net.sg.tensor("y", (1, 10), np.int16, scale=1 / 65536, zero_point=-32768)
+    x = net.sg.tensor("x", (1, 10), np.int16, scale=0.001, zero_point=0)
+    y = net.sg.tensor("y", (1, 10), np.int16, scale=1 / 32768, zero_point=0)
     net.sg.op("SOFTMAX", [x], [y], options("SoftmaxOptions", beta=1.0))
     net.sg.io([x], [y])
-    with pytest.raises(TfliteImportError, match=r"^operator 0 \(SOFTMAX\) of subgraph 0: SOFTMAX of int8 to int16 is not supported \(int8 to int8 is\)$"):
+    with pytest.raises(TfliteImportError, match=r"^operator 0 \(SOFTMAX\) of subgraph 0: input is int16, expected int8 or uint8$"):
         import_bytes(w.pack(), Path(tmp_path))
 
 

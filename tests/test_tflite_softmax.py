@@ -312,7 +312,7 @@ SOFTMAX_TEXT = ("nn.qsoftmax %a0 {{x_scale = array<f32: 0.1>, x_zero_point = arr
     (0.00390625, 23, "tensor<2x4xi8>", None),
     (0.0078125, 23, "tensor<2x4xi8>", "the result must have y_scale 1/256 and y_zero_point -128"),
     (0.00390625, 32, "tensor<2x4xi8>", r"x_multiplier must be one value in \[0, 2\^31\) and x_shift one in \[0, 31\]"),
-    (0.00390625, 23, "tensor<2x4xui8>", "input and result must be i8 tensors"),
+    (0.00390625, 23, "tensor<2x4xui8>", "input must be an i8 tensor"),
 ])  # fmt: skip
 def test_the_verifier_holds_the_op_to_what_tflite_micro_computes(y_scale, shift, input, message):
     from cfmem.errors import CfmemError

@@ -1,0 +1,331 @@
+"""TFLite's integer SVDF with its state, int16 QUANTIZE and int8 SOFTMAX to int16, against
+TFLite Micro bit for bit.
+
+TFLite Micro keeps a variable tensor (an SVDF's memory) between invocations; cfmem imports it
+as an extra function input (the state before the call) and result (the state after it). Each
+model runs several invocations in a row in one TFLite Micro interpreter, and in the reference
+and the checking flat interpreter fed their own previous state results, starting from the
+state TFLite Micro resets to (``initial_state``): every output and every state after every
+call is the same bytes as TFLite Micro's (its variable tensors read back with
+``kPreserveAllTensors``). The models: TFLM's keyword_scrambled_8bit example (int16 QUANTIZE,
+seven SVDFs, int8 SOFTMAX to int16, QUANTIZE to int32) and single SVDFs written with the
+schema's object API (rank above 1, batch 1 and 2, int8 and int16 state, an invocation that
+saturates the state and wraps its zero point). QUANTIZE between 8-, 16- and 32-bit integers on
+hostile values (the extremes, halfway cases) matches TFLite Micro and a scalar transcription of
+``Requantize``. A state not carried between calls, a saturation moved after the zero point and
+a float requantization each differ, so these comparisons can fail.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+pytest.importorskip("tflite_micro")
+
+from test_tflite_import import import_bytes, run_both  # noqa: E402
+from test_tflite_int8 import reference_multiply  # noqa: E402
+from test_tflite_softmax import hostile_rows  # noqa: E402
+
+from cfmem.dialects import nn_quant as nq  # noqa: E402
+from cfmem.importers.tflite import TfliteImportError, initial_state  # noqa: E402
+from cfmem.interp import kernels  # noqa: E402
+from cfmem.interp.kernels.fixed_point import fixed_point, multiply_by_quantized_multiplier, quantize_multiplier, wrap_int32  # noqa: E402
+from cfmem.testing import tflite_models as tm  # noqa: E402
+from cfmem.testing.tflite_writer import TfliteWriter, options  # noqa: E402
+from cfmem.testing.tflm_models import example_models  # noqa: E402
+from cfmem.tflite.model_file import parse_tflite  # noqa: E402
+
+CALLS = 4
+
+
+def variables(data: bytes) -> list[int]:
+    return [k for k, t in enumerate(parse_tflite(data).subgraphs[0].tensors) if t.isVariable]
+
+
+def tflm_calls(data: bytes, inputs: list[list[np.ndarray]]) -> list[list[np.ndarray]]:
+    """TFLite Micro's outputs, then its variable tensors, after each consecutive invocation."""
+    return tm.tflm_invocations(data, inputs, tensors=variables(data))
+
+
+def cfmem_calls(imported, tmp_path: Path, data: bytes, inputs: list[list[np.ndarray]], carry: bool = True):
+    """The reference and flat interpreters' outputs and states after each call, each fed the
+    state results of the call before (or, without ``carry``, the initial state every time)."""
+    start = initial_state(parse_tflite(data))
+    golden_state, flat_state, calls = start, start, []
+    for x in inputs:
+        golden, flat, _ = run_both(imported, tmp_path, [*x, *golden_state])
+        if flat_state is not golden_state:
+            flat = run_both(imported, tmp_path, [*x, *flat_state])[1]
+        calls.append((golden, flat))
+        if carry:
+            golden_state, flat_state = golden[len(golden) - len(start):], flat[len(flat) - len(start):]
+    return calls
+
+
+def assert_same_calls(calls, want) -> None:
+    for k, ((golden, flat), expected) in enumerate(zip(calls, want, strict=True)):
+        for g, f, w in zip(golden, flat, expected, strict=True):
+            w = w.reshape(g.shape)
+            np.testing.assert_array_equal(g, w, err_msg=f"call {k}")
+            np.testing.assert_array_equal(f, w, err_msg=f"call {k}")
+
+
+# --- TFLM's keyword_scrambled_8bit ---------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def keyword(tmp_path_factory):
+    tmp_path = tmp_path_factory.mktemp("keyword")
+    data = example_models()["keyword_scrambled_8bit"].read_bytes()
+    _, imported = import_bytes(data, tmp_path)
+    rng = np.random.default_rng(7)
+    inputs = [[rng.integers(-limit, limit + 1, (1, 96)).astype(np.int16)] for limit in (3000, 9000, 32768, 1500)]
+    return data, imported, tmp_path, inputs, tflm_calls(data, inputs)
+
+
+def test_keyword_scrambled_matches_tflm_over_consecutive_calls(keyword):
+    data, imported, tmp_path, inputs, want = keyword
+    fn = next(op for op in imported.module.ops if op.name == "func.func")
+    names = [a.data for a in fn.attributes["cfmem.input_names"].data]
+    results = [a.data for a in fn.attributes["cfmem.result_names"].data]
+    states = [f"variable{k}" for k in variables(data)]
+    assert names == ["", *states] and results == ["", *(f"{s}_next" for s in states)]
+    assert sum(isinstance(op, nq.QSvdfOp) for op in imported.module.walk()) == 7
+    calls = cfmem_calls(imported, tmp_path, data, inputs)
+    assert_same_calls(calls, want)
+    first_states = [s.tobytes() for s in want[0][1:]]
+    assert all(s.tobytes() != f for s, f in zip(want[-1][1:], first_states))  # the state moves on
+    assert any(not (s == initial).all() for s, initial in zip(want[0][1:], initial_state(parse_tflite(data))))
+
+
+def test_a_state_not_carried_between_calls_differs(keyword):
+    data, imported, tmp_path, inputs, want = keyword
+    calls = cfmem_calls(imported, tmp_path, data, inputs, carry=False)
+    assert_same_calls(calls[:1], want[:1])
+    with pytest.raises(AssertionError):
+        assert_same_calls(calls[1:2], want[1:2])
+
+
+# --- single SVDFs --------------------------------------------------------------------------------
+
+
+def svdf_model(batch: int, rank: int, state_type, seed: int) -> bytes:
+    """One SVDF: ``units`` of ``rank`` filters over a memory of 6, int8 or int16 state with a
+    zero point far from 0 (saturated newest values wrap when it is added)."""
+    rng = np.random.default_rng(seed)
+    units, features, memory = 5, 20, 6
+    filters = units * rank
+    wide = state_type == np.int16
+    state_scale, time_scale = (0.0015, 1e-5) if wide else (0.2, 0.02)
+    time_limit = 2000 if wide else 127
+    w = TfliteWriter()
+    sg = w.subgraph("main")
+    x = sg.tensor("features", (batch, features), np.int8, scale=0.05, zero_point=3)
+    weights_feature = sg.const("weights_feature", rng.integers(-127, 128, (filters, features)).astype(np.int8), scale=0.01)
+    weights_time = sg.const("weights_time", rng.integers(-time_limit, time_limit + 1, (filters, memory)).astype(state_type), scale=time_scale)
+    bias = sg.const("bias", rng.integers(-20000, 20000, units).astype(np.int32), scale=float(np.float32(state_scale) * np.float32(time_scale)))
+    state = sg.tensor("memory", (batch, filters * memory), state_type, scale=state_scale, zero_point=-100 if not wide else 700,
+                      variable=True)  # fmt: skip
+    y = sg.tensor("y", (batch, units), np.int8, scale=0.8 if not wide else 0.06, zero_point=-4)
+    sg.op("SVDF", [x, weights_feature, weights_time, bias, state], [y], options("SVDFOptions", rank=rank, fusedActivationFunction=1))
+    sg.io([x], [y])
+    return w.pack()
+
+
+def svdf_inputs(batch: int, seed: int) -> list[list[np.ndarray]]:
+    """Random features, then all 127 (newest state values saturate), all -128, random again."""
+    rng = np.random.default_rng(seed)
+    shape = (batch, 20)
+    fills = [rng.integers(-128, 128, shape), np.full(shape, 127), np.full(shape, -128), rng.integers(-128, 128, shape)]
+    return [[f.astype(np.int8)] for f in fills]
+
+
+@pytest.mark.parametrize(("batch", "rank", "state_type"), [(1, 2, np.int8), (1, 3, np.int16), (2, 3, np.int8)])
+def test_one_svdf_matches_tflm_over_consecutive_calls(tmp_path, batch, rank, state_type):
+    data = svdf_model(batch, rank, state_type, seed=rank)
+    _, imported = import_bytes(data, tmp_path)
+    inputs = svdf_inputs(batch, seed=rank)
+    want = tflm_calls(data, inputs)
+    assert_same_calls(cfmem_calls(imported, tmp_path, data, inputs), want)
+    assert len({v for call in want for v in call[0].reshape(-1)}) > 8  # outputs spread over the int8 range
+
+
+def test_svdf_saturating_after_the_zero_point_differs(tmp_path, monkeypatch):
+    """Saturating the newest state value after adding the zero point (instead of before, and
+    then wrapping as TFLite Micro's store does) gives other states on the saturating call."""
+    data = svdf_model(1, 2, np.int8, seed=2)
+    _, imported = import_bytes(data, tmp_path)
+    inputs = svdf_inputs(1, seed=2)
+    want = tflm_calls(data, inputs)
+    right = kernels.KERNELS[nq.QSvdfStateOp]
+
+    def saturating_late(op, x, weights_feature, state):
+        zero = int(op.state_zero_point.get_values()[0])
+        shifted = right(op, x, weights_feature, state).astype(np.int64)
+        acc = wrap_int32((x.astype(np.int64) - int(op.x_zero_point.get_values()[0])) @ weights_feature.astype(np.int64).T)
+        newest = multiply_by_quantized_multiplier(acc, *fixed_point(op, "state"))
+        memory = shifted.shape[1] // weights_feature.shape[0]
+        shifted[:, memory - 1 :: memory] = np.clip(newest + zero, -128, 127)
+        return shifted.astype(np.int8)
+
+    monkeypatch.setitem(kernels.KERNELS, nq.QSvdfStateOp, saturating_late)
+    with pytest.raises(AssertionError):
+        assert_same_calls(cfmem_calls(imported, tmp_path, data, inputs), want)
+
+
+@pytest.mark.parametrize(("change", "message"), [
+    ("no_bias", r"SVDF without a bias is not supported \(TFLite Micro's Prepare reads the bias's scale\)"),
+    ("state_as_input", r"the state \(input #4\) must be a variable tensor of the main subgraph"),
+])  # fmt: skip
+def test_svdf_tflite_micro_does_not_run_is_refused(tmp_path, change, message):
+    model = parse_tflite(svdf_model(1, 2, np.int8, seed=0))
+    sg = model.subgraphs[0]
+    if change == "no_bias":
+        sg.operators[0].inputs[3] = -1
+    else:  # the state a model input instead of a variable
+        sg.tensors[sg.operators[0].inputs[4]].isVariable = False
+        sg.inputs = np.array([*sg.inputs, sg.operators[0].inputs[4]], np.int32)
+    data = _packed(model)
+    with pytest.raises(TfliteImportError, match=rf"^operator 0 \(SVDF\) of subgraph 0: {message}$"):
+        import_bytes(data, tmp_path)
+
+
+def _packed(model) -> bytes:
+    import flatbuffers
+
+    from cfmem.tflite.model_file import FILE_IDENTIFIER
+
+    builder = flatbuffers.Builder(1024)
+    builder.Finish(model.Pack(builder), file_identifier=FILE_IDENTIFIER)
+    return bytes(builder.Output())
+
+
+# --- integer QUANTIZE and SOFTMAX to int16 -----------------------------------------------------------
+
+REQUANTIZE_CASES = [  # (input type, its scale and zero point, output type, its scale and zero point)
+    (np.int16, 0.5, 0, np.int8, 1.0, -3),  # halves on every odd input
+    (np.int16, 1 / 256, 7, np.int8, 1.0, 0),  # halves at 128 mod 256
+    (np.int16, 0.000625, 0, np.int8, 0.0592083335, -128),  # keyword_scrambled's input
+    (np.int16, 1.5259022e-05, -32768, np.int32, 3.051851e-05, 0),  # keyword_scrambled's output
+    (np.int16, 3.0, 5, np.int16, 1.0, -9),  # a multiplier above one, saturating
+    (np.int8, 0.1, 2, np.int16, 0.00025, 11),
+    (np.int8, 0.5, -1, np.int32, 0.25, 1000),
+    (np.int32, 0.001, 0, np.int8, 0.5, 1),
+    (np.int32, 1 / 64, 0, np.int16, 1.0, -2),
+]
+
+
+def hostile_values(dtype, seed: int) -> np.ndarray:
+    info = np.iinfo(dtype)
+    rng = np.random.default_rng(seed)
+    edges = [info.min, info.min + 1, info.max, info.max - 1, 0, 1, -1, 2, -2, 3, -3, 127, 128, -128, -129, 383, -385, 640, -640]
+    edges = [v for v in edges if info.min <= v <= info.max]
+    return np.array([*edges, *rng.integers(info.min, info.max, 64 - len(edges), endpoint=True)], dtype).reshape(1, 64)
+
+
+def requantize_model() -> bytes:
+    w = TfliteWriter()
+    sg = w.subgraph("main")
+    ins, outs = [], []
+    for k, (source, s_in, z_in, target, s_out, z_out) in enumerate(REQUANTIZE_CASES):
+        ins.append(sg.tensor(f"x{k}", (1, 64), source, scale=s_in, zero_point=z_in))
+        outs.append(sg.tensor(f"y{k}", (1, 64), target, scale=s_out, zero_point=z_out))
+        sg.op("QUANTIZE", [ins[-1]], [outs[-1]])
+    sg.io(ins, outs)
+    return w.pack()
+
+
+def scalar_requantize(x: int, case) -> int:
+    """TFLite's ``Requantize`` of one value, with the scalar MultiplyByQuantizedMultiplier."""
+    _, s_in, z_in, target, s_out, z_out = case
+    multiplier, shift = quantize_multiplier(float(np.float32(s_in)) / float(np.float32(s_out)))
+    info = np.iinfo(target)
+    value = ((reference_multiply(x - z_in, multiplier, shift) + z_out + 2**31) % 2**32) - 2**31
+    return min(max(value, int(info.min)), int(info.max))
+
+
+def test_integer_quantize_matches_tflm_on_hostile_values(tmp_path):
+    data = requantize_model()
+    _, imported = import_bytes(data, tmp_path)
+    assert sum(isinstance(op, nq.QRequantizeOp) for op in imported.module.walk()) == len(REQUANTIZE_CASES)
+    xs = [hostile_values(case[0], k) for k, case in enumerate(REQUANTIZE_CASES)]
+    want = tm.tflm_outputs(data, xs)
+    golden, flat, _ = run_both(imported, tmp_path, xs)
+    for x, g, f, w, case in zip(xs, golden, flat, want, REQUANTIZE_CASES, strict=True):
+        np.testing.assert_array_equal(w, np.array([[scalar_requantize(int(v), case) for v in x[0]]], case[3]))
+        np.testing.assert_array_equal(g, w)
+        np.testing.assert_array_equal(f, w)
+        assert g.dtype == np.dtype(case[3])
+    float_rounding = np.clip(np.rint((xs[0].astype(np.float64) - 0) * 0.5) - 3, -128, 127)
+    assert (float_rounding != want[0]).any()  # half to even is not TFLite's rounding
+
+
+def test_quantize_tflite_micro_does_not_compute_is_refused(tmp_path):
+    w = TfliteWriter()
+    sg = w.subgraph("main")
+    x = sg.tensor("x", (1, 4), np.int16, scale=0.1)
+    y = sg.tensor("y", (1, 4), np.uint8, scale=0.1, zero_point=128)
+    sg.op("QUANTIZE", [x], [y])
+    sg.io([x], [y])
+    with pytest.raises(TfliteImportError, match=r"^operator 0 \(QUANTIZE\) of subgraph 0: QUANTIZE of int16 to uint8 is not supported \(TFLite Micro does not compute it\)$"):
+        import_bytes(w.pack(), tmp_path)
+
+
+SOFTMAX_CASES = [(2, 0.0699627325), (10, 0.1), (511, 0.0125), (512, 0.7), (3, 100.0)]
+"""(row length, input scale): 512 equal elements, which stop TFLite Micro's int8 SOFTMAX to int8, do not to int16."""
+
+
+def softmax_to_int16_model() -> bytes:
+    w = TfliteWriter()
+    sg = w.subgraph("main")
+    ins, outs = [], []
+    for k, (depth, scale) in enumerate(SOFTMAX_CASES):
+        ins.append(sg.tensor(f"x{k}", (14, depth), np.int8, scale=scale, zero_point=2))
+        outs.append(sg.tensor(f"y{k}", (14, depth), np.int16, scale=1.5259022e-05, zero_point=-32768))
+        sg.op("SOFTMAX", [ins[-1]], [outs[-1]], options("SoftmaxOptions", beta=1.0))
+    sg.io(ins, outs)
+    return w.pack()
+
+
+def test_int8_softmax_to_int16_matches_tflm_on_hostile_rows(tmp_path):
+    data = softmax_to_int16_model()
+    _, imported = import_bytes(data, tmp_path)
+    rows = [hostile_rows(depth, k) for k, (depth, _) in enumerate(SOFTMAX_CASES)]
+    want = tm.tflm_outputs(data, rows)
+    golden, flat, _ = run_both(imported, tmp_path, rows)
+    for g, f, w in zip(golden, flat, want, strict=True):
+        assert g.dtype == np.int16
+        np.testing.assert_array_equal(g, w)
+        np.testing.assert_array_equal(f, w)
+    assert len(np.unique(want[1])) > 40
+    differing = 0
+    for x, w, (_, scale) in zip(rows, want, SOFTMAX_CASES, strict=True):  # a float softmax rounded to int16
+        real = (x.astype(np.float64) - 2) * np.float32(scale)
+        exact = np.exp(real - real.max(axis=1, keepdims=True))
+        differing += int((np.clip(np.rint(exact / exact.sum(axis=1, keepdims=True) * 65536) - 32768, -32768, 32767) != w).sum())
+    assert differing > 0
+
+
+def test_softmax_to_int16_rounding_down_differs(tmp_path, monkeypatch):
+    """The final division by a power of two truncated instead of rounded: other outputs."""
+    from cfmem.interp.kernels import quantized
+
+    data = softmax_to_int16_model()
+    _, imported = import_bytes(data, tmp_path)
+    rows = [hostile_rows(depth, k) for k, (depth, _) in enumerate(SOFTMAX_CASES)]
+    want = tm.tflm_outputs(data, rows)
+    monkeypatch.setattr(quantized, "rounding_divide_by_pot", lambda x, exponent: np.asarray(x, np.int64) >> exponent)
+    golden = run_both(imported, tmp_path, rows)[0]
+    assert any((g != w).any() for g, w in zip(golden, want, strict=True))
+
+
+def test_linalg_lowering_refuses_the_tflite_integer_ops(tmp_path):
+    from cfmem.errors import CfmemError
+    from cfmem.pipeline import apply_pipeline, lower_model
+
+    _, imported = import_bytes(svdf_model(1, 2, np.int8, seed=0), tmp_path)
+    with pytest.raises(CfmemError, match=r"nn-lower-to-linalg: 'nn.qsvdf_state' \(TFLite's integer SVDF state\) is not supported"):
+        apply_pipeline(lower_model(imported.module, "nn-plan-memory", tmp_path), "nn-lower-to-linalg", "m.mlir", tmp_path)
