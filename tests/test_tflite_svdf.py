@@ -12,8 +12,10 @@ seven SVDFs, int8 SOFTMAX to int16, QUANTIZE to int32) and single SVDFs written 
 schema's object API (rank above 1, batch 1 and 2, int8 and int16 state, an invocation that
 saturates the state and wraps its zero point). QUANTIZE between 8-, 16- and 32-bit integers on
 hostile values (the extremes, halfway cases) matches TFLite Micro and a scalar transcription of
-``Requantize``. A state not carried between calls, a saturation moved after the zero point and
-a float requantization each differ, so these comparisons can fail.
+``Requantize``; int8 SOFTMAX to int16 matches TFLite Micro on hostile rows. A state not carried
+between calls, a saturation moved after the zero point, a float requantization and a truncating
+division each differ, so these comparisons can fail. What TFLite Micro refuses to prepare, the
+importer and the verifier refuse.
 """
 
 from __future__ import annotations
@@ -329,3 +331,39 @@ def test_linalg_lowering_refuses_the_tflite_integer_ops(tmp_path):
     _, imported = import_bytes(svdf_model(1, 2, np.int8, seed=0), tmp_path)
     with pytest.raises(CfmemError, match=r"nn-lower-to-linalg: 'nn.qsvdf_state' \(TFLite's integer SVDF state\) is not supported"):
         apply_pipeline(lower_model(imported.module, "nn-plan-memory", tmp_path), "nn-lower-to-linalg", "m.mlir", tmp_path)
+
+
+STATE_TEXT = ("nn.qsvdf_state %x, %wf, %s {{x_scale = array<f32: 0.05>, x_zero_point = array<i64: 3>, w_scale = array<f32: 0.01>,"
+              " w_zero_point = array<i64: 0>, state_scale = array<f32: 0.2>, state_zero_point = array<i64: {zero}>,"
+              " state_multiplier = array<i64: 1374389632>, state_shift = array<i64: -8>}}"
+              " : (tensor<1x20xi8>, tensor<10x20xi8>, tensor<1x{size}x{state}>) -> tensor<1x{size}x{state}>")  # fmt: skip
+OUTPUT_TEXT = ("nn.qsvdf %s, %wt {{state_scale = array<f32: 0.2>, state_zero_point = array<i64: 0>, w_scale = array<f32: 0.02>,"
+               " w_zero_point = array<i64: 0>, y_scale = array<f32: 0.8>, y_zero_point = array<i64: -4>, element = i8, rank = {rank} : i64,"
+               " y_multiplier = array<i64: 1374389632>, y_shift = array<i64: -7>}}"
+               " : (tensor<1x60x{state}>, tensor<10x6x{time}>) -> tensor<1x{units}xi8>")  # fmt: skip
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    (STATE_TEXT.format(zero=-100, size=60, state="i8"), None),
+    (STATE_TEXT.format(zero=-100, size=60, state="i16"), None),
+    (STATE_TEXT.format(zero=-100, size=64, state="i8"), r"state must have shape \[1, 10 \* memory\], got 1x64"),
+    (STATE_TEXT.format(zero=-200, size=60, state="i8"), "state_zero_point -200 is not a value of i8"),
+    (STATE_TEXT.format(zero=0, size=60, state="i32"), "input and weights_feature must be i8 tensors, state an i8 or i16 one"),
+    (OUTPUT_TEXT.format(rank=2, units=5, state="i8", time="i8"), None),
+    (OUTPUT_TEXT.format(rank=3, units=3, state="i8", time="i8"), "rank 3 does not divide the 10 filters"),
+    (OUTPUT_TEXT.format(rank=2, units=4, state="i8", time="i8"), "result shape 1x4 does not match the inferred shape 1x5"),
+    (OUTPUT_TEXT.format(rank=2, units=5, state="i16", time="i8"), "state and weights_time must be i8 or i16 tensors of one type"),
+])  # fmt: skip
+def test_the_verifier_holds_the_svdf_ops_to_what_tflite_micro_computes(text, message):
+    from cfmem.errors import CfmemError
+    from cfmem.ir_io import parse_module
+
+    types = text.split(" : (")[1].split(") -> ")[0].split(", ")
+    names = [v.strip("%") for v in text.split(" {")[0].split(" ", 1)[1].split(", ")]
+    args = ", ".join(f"%{n}: {t}" for n, t in zip(names, types, strict=True))
+    module = f"func.func @f({args}) {{\n  %r = {text}\n  func.return\n}}"
+    if message is None:
+        parse_module(module)
+        return
+    with pytest.raises(CfmemError, match=message):
+        parse_module(module)
