@@ -397,7 +397,6 @@ class Importer:
         point_blob_at_file(module, self.blob_file)
         return ImportedModel(module, blob, self.blob_file, 0, self.kept_ifs)
 
-
     def _state_inputs(self, sg: Any) -> list[str]:
         """The variable tensors of the main subgraph ``sg`` as function inputs (after the
         model's), in tensor order; their names. A variable of another subgraph is refused."""
@@ -426,7 +425,7 @@ def initial_state(model: Any) -> list[np.ndarray]:
     for tensor in listed(model.subgraphs[0].tensors):
         if not tensor.isVariable:
             continue
-        dtype = tensor_dtypes().get(tensor.type, np.dtype(np.uint8))
+        dtype = tensor_dtypes()[tensor.type]
         q = tensor.quantization
         zero = int(q.zeroPoint[0]) if dtype == np.int8 and q is not None and q.zeroPoint is not None and len(q.zeroPoint) else 0
         state.append(np.full(tuple(int(d) for d in listed(tensor.shape)), zero, dtype))
