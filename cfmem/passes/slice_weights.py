@@ -14,7 +14,8 @@ their results are joined:
   broadcasting one kept for every slice.
 - ``nn.gemm`` without ``trans_b`` and ``nn.matmul`` of a 2-D weight [K, N]:
   rows K, each slice the product of an ``nn.slice`` of the lhs columns,
-  summed with ``nn.add`` (the bias added once). This reorders the float sum.
+  summed with ``nn.add`` (the bias added once). This reorders the float sum, whatever
+  ``sum_order`` the op has (every slice keeps it).
 
 The ``qconcat`` joining quantized slices has every input's scale and zero
 point equal to the result's, which requantizes each value to itself. A slice's
@@ -251,6 +252,8 @@ def _reduction_plan(op: GemmOp | MatmulOp) -> _Plan:
     _refuse_other_weights(op, {weight, bias})
     axis = len(_shape(lhs)) - 1
 
+    order = {"sum_order": op.sum_order} if op.sum_order is not None else {}
+
     def build(b: _Builder, ranges: list[tuple[int, int]]) -> SSAValue:
         name = op.results[0].name_hint
         result_type = op.results[0].type
@@ -261,7 +264,8 @@ def _reduction_plan(op: GemmOp | MatmulOp) -> _Plan:
             if bias is not None and k == 0:
                 part = b.like([part_lhs, part_weight, bias], result_type, {}, _hint(name, f"_s{k}"))
             else:
-                part = b.add(MatmulOp.create(operands=[part_lhs, part_weight], result_types=[result_type]), _hint(name, f"_s{k}"))
+                product = MatmulOp.create(operands=[part_lhs, part_weight], result_types=[result_type], properties=dict(order))
+                part = b.add(product, _hint(name, f"_s{k}"))
             last = k == len(ranges) - 1
             total = part if total is None else b.add(AddOp(total, part, result_type), name if last else _hint(name, f"_sum{k}"))
         assert total is not None

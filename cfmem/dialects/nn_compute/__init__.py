@@ -11,7 +11,7 @@ type (the gathers read positions from an integer index tensor). Each op knows
 its output shape (checked by the verifier), its multiply-accumulate count and
 the bytes it reads and writes; the DMA cost model relies on these numbers.
 
-One module per op family: ``base`` (``ComputeOp`` and its helpers), ``elementwise``,
+One module per op family: ``base`` (``ComputeOp``, ``SumOrderOp`` and their helpers), ``elementwise``,
 ``logic``, ``nn`` (convolution, matrix products, pooling), ``reduce`` (reductions, arg
 extremes, softmax, cumsum), ``tensor`` (data movement) and ``constant``; ``COMPUTE_OPS``
 lists every op in the order the dialect registers them.
@@ -23,7 +23,10 @@ from cfmem.dialects.nn_compute.base import (
     F32_TENSOR,
     FLOAT_TENSOR,
     FLOAT_TYPES,
+    SEQUENTIAL,
+    SUM_ORDERS,
     ComputeOp,
+    SumOrderOp,
     i64_array,
 )
 from cfmem.dialects.nn_compute.constant import ConstantOp
@@ -176,6 +179,8 @@ __all__ = [
     "FLOAT_TENSOR",
     "FLOAT_TYPES",
     "INDEX_WIDTHS",
+    "SEQUENTIAL",
+    "SUM_ORDERS",
     "AbsOp",
     "AddOp",
     "AndOp",
@@ -239,6 +244,7 @@ __all__ = [
     "SoftmaxOp",
     "SqrtOp",
     "SubOp",
+    "SumOrderOp",
     "TanhOp",
     "TopKOp",
     "TransposeOp",

@@ -1,6 +1,7 @@
 """The base of the nn dialect's compute ops: ``ComputeOp`` (a single tensor result whose
-element type and shape the verifier checks against the op's own rules), the float tensor
-constraints, and the helpers for dense i64 array properties."""
+element type and shape the verifier checks against the op's own rules), ``SumOrderOp`` (an op
+whose float32 sums may be asked to follow TFLite Micro's order), the float tensor constraints,
+and the helpers for dense i64 array properties."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from typing import ClassVar
 
 from xdsl.dialects.builtin import (
     DenseArrayBase,
+    StringAttr,
     Float16Type,
     Float32Type,
     TensorType,
@@ -20,7 +22,7 @@ from xdsl.dialects.builtin import (
     i64,
 )
 from xdsl.ir import Attribute
-from xdsl.irdl import IRDLOperation, ParsePropInAttrDict, traits_def
+from xdsl.irdl import IRDLOperation, ParsePropInAttrDict, opt_prop_def, traits_def
 from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
 
@@ -99,6 +101,38 @@ class ComputeOp(IRDLOperation, ABC):
                 f"result shape {shapes.format_shape(self.out_shape)} does not match the"
                 f" inferred shape {shapes.format_shape(expected)}"
             )
+
+
+SEQUENTIAL = "sequential"
+"""The ``sum_order`` of TFLite Micro's reference kernels (see :class:`SumOrderOp`)."""
+SUM_ORDERS = (SEQUENTIAL,)
+
+
+class SumOrderOp(ComputeOp, ABC):
+    """A float op that adds float32 terms, with the order it adds them in.
+
+    Without ``sum_order`` the order is the interpreter's own: onnxruntime's where cfmem knows
+    it (``nn.reduce_sum`` and ``nn.reduce_mean``), numpy's elsewhere. ``sum_order =
+    "sequential"`` is the order of TFLite Micro's reference kernels, which the TFLite importer
+    asks for: each result element is one float32 accumulator that starts at 0.0 and adds one
+    term at a time, every product rounded to float32 before it is added (no fused
+    multiply-add), a bias added to the finished sum. The terms come in the order of the op's
+    reduction loops, the last innermost: a convolution's window rows, columns, then input
+    channels; a matrix product's contraction index; a reduction's elements in row-major order
+    of its axes taken in the order ``axes`` lists them; a pooling window's rows, then columns;
+    a softmax's exponentials along its axis. ``nn.reduce_prod`` multiplies in that order from
+    1.0; ``nn.reduce_max`` and ``nn.reduce_min`` do not depend on it."""
+
+    sum_order = opt_prop_def(StringAttr)
+
+    def sums_sequentially(self) -> bool:
+        """Whether the op's sums follow TFLite Micro's order (``sum_order = "sequential"``)."""
+        return self.sum_order is not None and self.sum_order.data == SEQUENTIAL
+
+    def verify_(self) -> None:
+        if self.sum_order is not None and self.sum_order.data not in SUM_ORDERS:
+            raise VerifyException(f"sum_order must be one of {', '.join(repr(o) for o in SUM_ORDERS)}, got {self.sum_order.data!r}")
+        super().verify_()
 
 
 def _refuse_unknown_attributes(op: IRDLOperation) -> None:

@@ -19,7 +19,7 @@ from xdsl.dialects.builtin import (
     i64,
 )
 from xdsl.ir import Attribute, Operation, SSAValue
-from xdsl.irdl import IRDLOperation, irdl_op_definition, operand_def, prop_def, result_def
+from xdsl.irdl import IRDLOperation, irdl_op_definition, operand_def, opt_prop_def, prop_def, result_def
 from xdsl.utils.exceptions import VerifyException
 
 from cfmem.dialects import shapes
@@ -182,9 +182,16 @@ class ReluOp(ElementwiseUnaryOp):
 
 @irdl_op_definition
 class SigmoidOp(ElementwiseUnaryOp):
-    """``1 / (1 + exp(-x))``."""
+    """``1 / (1 + exp(-x))``; below ``exp_below`` it is ``exp(x)`` and above ``one_above`` it
+    is 1.0 where they are given (TFLite Micro's LOGISTIC: -9 and 16.619047)."""
 
     name = "nn.sigmoid"
+    exp_below = opt_prop_def(FloatAttr)
+    one_above = opt_prop_def(FloatAttr)
+
+    def cutoffs(self) -> tuple[float | None, float | None]:
+        """``exp_below`` and ``one_above``, None where not given."""
+        return tuple(None if a is None else a.value.data for a in (self.exp_below, self.one_above))
 
 
 @irdl_op_definition

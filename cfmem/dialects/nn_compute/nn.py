@@ -1,6 +1,7 @@
 """Convolution, matrix products and pooling: ``nn.conv2d`` (NCHW input, OIHW weights),
 ``nn.matmul``, ``nn.gemm``, ``nn.max_pool2d``, ``nn.avg_pool2d`` and ``nn.global_avg_pool``;
-each counts its multiply-accumulates from its window or inner dimension."""
+each counts its multiply-accumulates from its window or inner dimension. ``nn.conv2d``,
+``nn.matmul``, ``nn.gemm`` and ``nn.avg_pool2d`` take a ``sum_order`` (``SumOrderOp``)."""
 
 from __future__ import annotations
 
@@ -28,7 +29,7 @@ from xdsl.irdl import (
 )
 
 from cfmem.dialects import shapes
-from cfmem.dialects.nn_compute.base import FLOAT_TENSOR, FLOAT_TYPES, ComputeOp, _ints, i64_array
+from cfmem.dialects.nn_compute.base import FLOAT_TENSOR, FLOAT_TYPES, ComputeOp, SumOrderOp, _ints, i64_array
 from cfmem.dialects.types import static_shape
 
 
@@ -53,7 +54,7 @@ class ConvWindowOp(ComputeOp, ABC):
 
 
 @irdl_op_definition
-class Conv2dOp(ConvWindowOp):
+class Conv2dOp(ConvWindowOp, SumOrderOp):
     """Grouped 2-D convolution, input NCHW, weight OIHW, optional bias [O]."""
 
     name = "nn.conv2d"
@@ -71,7 +72,7 @@ class Conv2dOp(ConvWindowOp):
 
 
 @irdl_op_definition
-class MatmulOp(ComputeOp):
+class MatmulOp(SumOrderOp):
     """numpy ``matmul`` of operands of rank >= 2."""
 
     name = "nn.matmul"
@@ -88,7 +89,7 @@ class MatmulOp(ComputeOp):
 
 
 @irdl_op_definition
-class GemmOp(ComputeOp):
+class GemmOp(SumOrderOp):
     """``a @ b + c`` (ONNX Gemm, alpha = beta = 1); ``trans_b`` uses ``b.T``."""
 
     name = "nn.gemm"
@@ -156,7 +157,7 @@ class MaxPool2dOp(ByteOrFloatPool2dOp):
 
 
 @irdl_op_definition
-class AvgPool2dOp(ByteOrFloatPool2dOp):
+class AvgPool2dOp(ByteOrFloatPool2dOp, SumOrderOp):
     """Average pooling over NCHW; padded positions are not counted. Quantized (i8, ui8) data
     keeps its element type and quantization: the mean of the window's elements rounded half
     away from zero (TFLite's int8 AVERAGE_POOL_2D)."""

@@ -1,5 +1,6 @@
 """Compute ops along axes: the reductions ``nn.reduce_*`` over ``axes``, ``nn.arg_max`` and
-``nn.arg_min`` (i64 positions), ``nn.softmax`` and the running sums of ``nn.cumsum``."""
+``nn.arg_min`` (i64 positions), ``nn.softmax`` and the running sums of ``nn.cumsum``. The
+reductions and ``nn.softmax`` take a ``sum_order`` (``SumOrderOp``)."""
 
 from __future__ import annotations
 
@@ -12,10 +13,10 @@ from xdsl.ir import Attribute
 from xdsl.irdl import irdl_op_definition, operand_def, opt_prop_def, prop_def, result_def
 
 from cfmem.dialects import shapes
-from cfmem.dialects.nn_compute.base import FLOAT_TENSOR, ComputeOp, _ints
+from cfmem.dialects.nn_compute.base import FLOAT_TENSOR, ComputeOp, SumOrderOp, _ints
 
 
-class ReduceOp(ComputeOp, ABC):
+class ReduceOp(SumOrderOp, ABC):
     """A reduction over ``axes``; ``keepdims`` keeps them with size 1."""
 
     FLOAT_OP: ClassVar[bool] = True
@@ -99,7 +100,7 @@ class ArgMinOp(ArgExtremeOp):
 
 
 @irdl_op_definition
-class SoftmaxOp(ComputeOp):
+class SoftmaxOp(SumOrderOp):
     """Softmax along ``axis``."""
 
     name = "nn.softmax"

@@ -7,12 +7,14 @@ The operands are taken in the axis order of the first run-time operand of the re
 of lower rank are taken in TFLite's order. Each operator computes what TFLite Micro's
 reference kernel computes, in float32: LEAKY_RELU is ``max(x, alpha * x)`` for ``0 <= alpha
 <= 1`` (``min`` above 1; a select below 0), RSQRT ``1 / sqrt(x)``, HARD_SWISH
-``x * relu6(x + 3) / 6``.
+``x * relu6(x + 3) / 6``, LOGISTIC an ``nn.sigmoid`` with TFLite Micro's cut-offs (``exp(x)``
+below -9, 1.0 above 16.619047).
 """
 
 from __future__ import annotations
 
 import numpy as np
+from xdsl.dialects.builtin import FloatAttr, f32
 from xdsl.ir import SSAValue
 
 from cfmem.importers.tflite.core import Importer, Operator, TfliteImportError, Value
@@ -29,6 +31,9 @@ COMPARISONS = {"EQUAL": "eq", "NOT_EQUAL": "ne", "LESS": "lt", "LESS_EQUAL": "le
 UNARY = {"LOGISTIC": "sigmoid", "TANH": "tanh", "EXP": "exp", "LOG": "log", "SQRT": "sqrt", "ABS": "abs", "NEG": "neg",
          "RELU": "relu", "FLOOR": "floor", "CEIL": "ceil", "SIN": "sin", "COS": "cos", "ROUND": "round"}  # fmt: skip
 """Unary float operators and the GraphBuilder methods computing them."""
+LOGISTIC_CUTOFFS = {"exp_below": -9.0, "one_above": 16.619047164916992188}
+"""TFLite Micro's reference LOGISTIC (``reference/logistic.h``): ``exp(x)`` below the first,
+1.0 above the second, ``1 / (1 + exp(-x))`` between."""
 
 
 def common_operands(imp: Importer, op: Operator, values: list[Value]) -> tuple[list[SSAValue], Perm | None]:
@@ -87,7 +92,10 @@ def compare(imp: Importer, op: Operator, inputs: list[Value]) -> list[Value]:
 def unary(imp: Importer, op: Operator, inputs: list[Value]) -> list[Value]:
     x = float_tensor(imp, inputs[0], "input")
     value = imp.held(x, x.perm, op.output_name())
-    return [Tensor(getattr(imp.b, UNARY[op.builtin])(value, out_name(imp, op)), x.perm)]
+    result = getattr(imp.b, UNARY[op.builtin])(value, out_name(imp, op))
+    if op.builtin == "LOGISTIC":
+        result.owner.properties.update({k: FloatAttr(v, f32) for k, v in LOGISTIC_CUTOFFS.items()})
+    return [Tensor(result, x.perm)]
 
 
 def activation(imp: Importer, op: Operator, inputs: list[Value]) -> list[Value]:

@@ -1,5 +1,5 @@
 """What the TFLite operator handlers share: reading constant inputs, naming results, fused
-activations and the SAME/VALID padding of a window.
+activations, the SAME/VALID padding of a window, and TFLite Micro's order of float sums.
 
 A handler receives the :class:`~cfmem.importers.tflite.core.Importer`, the
 :class:`~cfmem.importers.tflite.core.Operator` and its input values (``None`` for an omitted
@@ -11,8 +11,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import numpy as np
+from xdsl.dialects.builtin import StringAttr
 from xdsl.ir import SSAValue
 
+from cfmem.dialects import nn_compute as nc
 from cfmem.importers.tflite.core import Importer, Operator, TfliteImportError, Value
 from cfmem.importers.tflite.layout import Tensor
 from cfmem.tflite.model_file import schema
@@ -107,3 +109,13 @@ def window_pads(op: Operator, hw: Sequence[int], kernel: Sequence[int], strides:
         raise TfliteImportError(f"padding {padding} is neither SAME nor VALID")
     (top, bottom), (left, right) = (same_padding(s, k, st, d) for s, k, st, d in zip(hw, kernel, strides, dilations))
     return (top, left, bottom, right)
+
+
+def in_tflm_order(value: SSAValue) -> SSAValue:
+    """``value``, the result of an op that adds float32 terms, with its sums asked to follow
+    TFLite Micro's reference kernels (``sum_order = "sequential"``), so the interpreters compute
+    TFLite Micro's bits."""
+    op = value.owner
+    assert isinstance(op, nc.SumOrderOp), op
+    op.properties["sum_order"] = StringAttr(nc.SEQUENTIAL)
+    return value

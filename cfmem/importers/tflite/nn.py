@@ -9,7 +9,9 @@ convolution's own. FULLY_CONNECTED flattens its input in TFLite's order; an inpu
 another order is flattened as it is held and the filter's columns are permuted to match at
 import, when that order keeps each row's elements together. The window's SAME padding is
 TFLite's (the extra element after); pooling counts no padded position. A fused activation
-becomes the nn op after.
+becomes the nn op after. Convolutions, products and average pooling add their float32 sums in
+TFLite Micro's order (``sum_order = "sequential"``): a FULLY_CONNECTED whose weight columns
+are permuted adds in the order the input is held, not in TFLite's.
 
 Assumptions: filters are constants of the file.
 """
@@ -22,7 +24,9 @@ from xdsl.ir import Attribute, SSAValue
 
 from cfmem.dialects import nn_compute as nc
 from cfmem.importers.tflite.core import Importer, Operator, TfliteImportError, Value
-from cfmem.importers.tflite.helpers import activated, float_tensor, known, out_name, pre_activation_name, window_pads
+from cfmem.importers.tflite.helpers import (
+    activated, float_tensor, in_tflm_order, known, out_name, pre_activation_name, window_pads,
+)
 from cfmem.importers.tflite.layout import NCHW, Perm, Tensor
 
 
@@ -82,7 +86,7 @@ def conv(imp: Importer, op: Operator, inputs: list[Value]) -> list[Value]:
     bias = inputs[2] if len(inputs) > 2 else None
     operands = [nchw_input(imp, x, op.output_name()), imp.runtime(weight, f"{op.output_name()}_filter"),
                 None if bias is None else imp.runtime(bias, f"{op.output_name()}_bias")]  # fmt: skip
-    result = imp.b.compute(nc.Conv2dOp, operands, props, pre_activation_name(imp, op))
+    result = in_tflm_order(imp.b.compute(nc.Conv2dOp, operands, props, pre_activation_name(imp, op)))
     return [Tensor(activated(imp, op, result), NCHW)]
 
 
@@ -95,8 +99,11 @@ def pool(imp: Importer, op: Operator, inputs: list[Value]) -> list[Value]:
     value = imp.held(x, NCHW, op.output_name())
     pads = window_pads(op, imp.b.shape(value)[2:], kernel, strides)
     name = pre_activation_name(imp, op)
-    method = imp.b.max_pool2d if op.builtin == "MAX_POOL_2D" else imp.b.avg_pool2d
-    return [Tensor(activated(imp, op, method(value, kernel, strides, pads, name)), NCHW)]
+    if op.builtin == "MAX_POOL_2D":
+        result = imp.b.max_pool2d(value, kernel, strides, pads, name)
+    else:
+        result = in_tflm_order(imp.b.avg_pool2d(value, kernel, strides, pads, name))
+    return [Tensor(activated(imp, op, result), NCHW)]
 
 
 def flatten_order(shape: tuple[int, ...], perm: Perm, depth: int) -> np.ndarray | None:
@@ -136,6 +143,7 @@ def fully_connected(imp: Importer, op: Operator, inputs: list[Value]) -> list[Va
         result = imp.b.matmul(rows, imp.runtime(np.ascontiguousarray(w.T), f"{hint}_weights"), name)
     else:
         result = imp.b.gemm(rows, imp.runtime(w, f"{hint}_weights"), imp.runtime(bias, f"{hint}_bias"), trans_b=True, name=name)
+    in_tflm_order(result)
     if keep:
         result = imp.b.reshape(result, (*shape[:-1], w.shape[0]), pre_activation_name(imp, op))
     return [Tensor(activated(imp, op, result))]
@@ -155,4 +163,4 @@ def batch_matmul(imp: Importer, op: Operator, inputs: list[Value]) -> list[Value
             rank = len(imp.b.shape(v))
             v = imp.b.transpose(v, [*range(rank - 2), rank - 1, rank - 2], imp.name(f"{hint}_adj{k}"))
         operands.append(v)
-    return [Tensor(imp.b.matmul(*operands, out_name(imp, op)))]
+    return [Tensor(in_tflm_order(imp.b.matmul(*operands, out_name(imp, op))))]

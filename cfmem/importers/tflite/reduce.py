@@ -2,8 +2,11 @@
 and SOFTMAX, each along the axes the value is held in (see
 :mod:`~cfmem.importers.tflite.layout`), so no element moves before it.
 
-SOFTMAX's ``beta`` other than 1 scales the input first (TFLite Micro scales the difference to
-the maximum, so the two round differently in the last bit).
+Sums, products and softmax's sum follow TFLite Micro's order (``sum_order = "sequential"``):
+the reduced axes are listed in TFLite's order, so their elements are added in TFLite's
+row-major order whatever the order the value is held in. SOFTMAX's ``beta`` other than 1
+scales the input first (TFLite Micro scales the difference to the maximum, so the two round
+differently in the last bit).
 
 Assumptions: the axes are constants of the file.
 """
@@ -13,7 +16,7 @@ from __future__ import annotations
 import numpy as np
 
 from cfmem.importers.tflite.core import Importer, Operator, Value
-from cfmem.importers.tflite.helpers import axes_of, float_tensor, out_name
+from cfmem.importers.tflite.helpers import axes_of, float_tensor, in_tflm_order, out_name
 from cfmem.importers.tflite.layout import Tensor, after_reduction, physical_axes
 
 REDUCTIONS = {"MEAN": "reduce_mean", "SUM": "reduce_sum", "REDUCE_MAX": "reduce_max", "REDUCE_MIN": "reduce_min",
@@ -29,6 +32,8 @@ def reduce(imp: Importer, op: Operator, inputs: list[Value]) -> list[Value]:
     value = imp.held(x, x.perm, op.output_name())
     method = getattr(imp.b, REDUCTIONS[op.builtin])
     result = method(value, physical_axes(axes, x.perm), keepdims, out_name(imp, op))
+    if op.builtin in ("MEAN", "SUM", "REDUCE_PROD"):
+        in_tflm_order(result)
     return [Tensor(result, after_reduction(x.perm, axes, keepdims))]
 
 
@@ -40,4 +45,4 @@ def softmax(imp: Importer, op: Operator, inputs: list[Value]) -> list[Value]:
     if beta != 1:
         value = imp.b.mul(value, beta)
     (axis,) = physical_axes([rank - 1], x.perm)
-    return [Tensor(imp.b.softmax(value, axis, out_name(imp, op)), x.perm)]
+    return [Tensor(in_tflm_order(imp.b.softmax(value, axis, out_name(imp, op))), x.perm)]

@@ -16,9 +16,11 @@ or compare values give the same bits either way.
 - :mod:`~cfmem.interp.kernels.registry`: every kernel by op type (``KERNELS``, ``PREPARERS``)
   and :func:`prepare`, which runs one;
 - :mod:`~cfmem.interp.kernels.elementwise`: element-by-element arithmetic, comparisons, casts;
-- :mod:`~cfmem.interp.kernels.nn`: convolution, pooling, gemm, softmax;
+- :mod:`~cfmem.interp.kernels.nn`: convolution, pooling, gemm, matmul, softmax;
 - :mod:`~cfmem.interp.kernels.reduce`: reductions (float sums in onnxruntime's order), running
   sums, indices chosen along an axis;
+- :mod:`~cfmem.interp.kernels.sequential`: the float sums of ops with ``sum_order =
+  "sequential"``, in TFLite Micro's order (the TFLite importer asks for it);
 - :mod:`~cfmem.interp.kernels.movement`: slices, pads, gathers, concatenation, transposes, reshapes;
 - :mod:`~cfmem.interp.kernels.quantized`: the quantized ops, as onnxruntime's MLAS kernels
   compute them (with TFLite's fixed-point parameters, and ``nn.qsoftmax``, as TFLite Micro's

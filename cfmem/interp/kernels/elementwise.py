@@ -26,7 +26,15 @@ def power(op: nc.PowOp, a: np.ndarray, b: np.ndarray) -> np.ndarray:
 
 
 def sigmoid(op: nc.SigmoidOp, x: np.ndarray) -> np.ndarray:
-    return (1.0 / (1.0 + np.exp(-x))).astype(np.float32)
+    """``1 / (1 + exp(-x))`` in float32; ``exp(x)`` below ``exp_below`` and 1.0 above
+    ``one_above`` where the op gives them."""
+    y = (1.0 / (1.0 + np.exp(-x))).astype(np.float32)
+    exp_below, one_above = op.cutoffs()
+    if exp_below is not None:
+        y = np.where(x < np.float32(exp_below), np.exp(x), y)
+    if one_above is not None:
+        y = np.where(x > np.float32(one_above), np.float32(1.0), y)
+    return y
 
 
 _ERF = np.frompyfunc(math.erf, 1, 1)

@@ -1,9 +1,11 @@
-"""Convolution, pooling, gemm and softmax.
+"""Convolution, pooling, gemm, matmul and softmax.
 
 A convolution contracts windows of its zero-padded input with its weights by ``np.einsum``;
 the contraction plan numpy would find is found once per operand layout and kept for the
 process, and run with the same numpy calls (transpose, reshape, matmul), so the same bits.
-Pooling windows are strided views of the padded input.
+Pooling windows are strided views of the padded input. An op with ``sum_order =
+"sequential"`` adds its sums in TFLite Micro's order instead
+(:mod:`~cfmem.interp.kernels.sequential`).
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ import numpy as np
 from numpy.lib.stride_tricks import as_strided, sliding_window_view
 
 from cfmem.dialects import nn_compute as nc
+from cfmem.interp.kernels import sequential
 from cfmem.interp.kernels.attributes import _ints
 
 
@@ -70,13 +73,16 @@ def _pairwise_einsum(subscripts: str, a: np.ndarray, b: np.ndarray) -> Callable[
     return contract
 
 
-def prepare_conv2d(op: nc.Conv2dOp) -> Callable[..., np.ndarray]:
+def prepare_conv2d(op: nc.ConvWindowOp) -> Callable[..., np.ndarray]:
     """Grouped, strided, dilated 2-D convolution: windows of the zero-padded input contracted
-    with the weights by ``np.einsum``; the contraction order is found once per operand layout."""
+    with the weights by ``np.einsum`` (the contraction order found once per operand layout), or
+    summed in TFLite Micro's order for ``sum_order = "sequential"``; then the bias is added.
+    The quantized convolutions run it on their integer sums."""
     sh, sw = _ints(op.strides)
     pt, pl, pb, pr = _ints(op.pads)
     dh, dw = _ints(op.dilations)
     groups = op.groups.value.data
+    in_order = isinstance(op, nc.SumOrderOp) and op.sums_sequentially()
 
     def run(x: np.ndarray, w: np.ndarray, b: np.ndarray | None = None) -> np.ndarray:
         n, c, h, wd = x.shape
@@ -85,26 +91,40 @@ def prepare_conv2d(op: nc.Conv2dOp) -> Callable[..., np.ndarray]:
         if pt or pl or pb or pr:  # the same zeros np.pad would put around x
             xp = np.zeros((n, c, h + pt + pb, wd + pl + pr), x.dtype)
             xp[:, :, pt : pt + h, pl : pl + wd] = x
-        # windows: [n, c, oh, ow, kh, kw], every dilation-th tap of each window
         oh = (xp.shape[2] - (kh - 1) * dh - 1) // sh + 1
         ow = (xp.shape[3] - (kw - 1) * dw - 1) // sw + 1
-        s0, s1, s2, s3 = xp.strides
-        shape, strides = (n, c, oh, ow, kh, kw), (s0, s1, s2 * sh, s3 * sw, s2 * dh, s3 * dw)
-        if xp.flags.c_contiguous:
-            win = np.ndarray(shape, xp.dtype, xp, 0, strides)
+        if in_order:
+            out = sequential.conv2d(xp, w, (oh, ow), (sh, sw), (dh, dw), groups)
         else:
-            win = as_strided(xp, shape, strides, writeable=False)
-        og = o // groups
-        out = np.empty((n, o, oh, ow), dtype=np.result_type(x, w))
-        for g in range(groups):
-            xg = win[:, g * cg : (g + 1) * cg]
-            wg = w[g * og : (g + 1) * og]
-            out[:, g * og : (g + 1) * og] = _planned_einsum("ncxykl,ockl->noxy", xg, wg)(xg, wg)
+            out = _einsum_conv2d(xp, w, (oh, ow), (sh, sw), (dh, dw), groups)
         if b is not None:
             out += b.reshape(1, o, 1, 1)
         return out
 
     return run
+
+
+def _einsum_conv2d(xp: np.ndarray, w: np.ndarray, out_hw: tuple[int, int], strides: tuple[int, int],
+                   dilations: tuple[int, int], groups: int) -> np.ndarray:  # fmt: skip
+    """The sums of a grouped convolution of the zero-padded NCHW input ``xp`` with OIHW ``w``,
+    group by group by ``_planned_einsum``."""
+    (oh, ow), (sh, sw), (dh, dw) = out_hw, strides, dilations
+    n = xp.shape[0]
+    o, cg, kh, kw = w.shape
+    # windows: [n, c, oh, ow, kh, kw], every dilation-th tap of each window
+    s0, s1, s2, s3 = xp.strides
+    shape, window_strides = (n, xp.shape[1], oh, ow, kh, kw), (s0, s1, s2 * sh, s3 * sw, s2 * dh, s3 * dw)
+    if xp.flags.c_contiguous:
+        win = np.ndarray(shape, xp.dtype, xp, 0, window_strides)
+    else:
+        win = as_strided(xp, shape, window_strides, writeable=False)
+    og = o // groups
+    out = np.empty((n, o, oh, ow), dtype=np.result_type(xp, w))
+    for g in range(groups):
+        xg = win[:, g * cg : (g + 1) * cg]
+        wg = w[g * og : (g + 1) * og]
+        out[:, g * og : (g + 1) * og] = _planned_einsum("ncxykl,ockl->noxy", xg, wg)(xg, wg)
+    return out
 
 
 def conv2d(op: nc.Conv2dOp, x: np.ndarray, w: np.ndarray, b: np.ndarray | None = None) -> np.ndarray:
@@ -139,15 +159,17 @@ def max_pool2d(op: nc.MaxPool2dOp, x: np.ndarray) -> np.ndarray:
 
 
 def avg_pool2d(op: nc.AvgPool2dOp, x: np.ndarray) -> np.ndarray:
-    """Floats: the float32 sum over the unpadded taps, divided by their count. Integers (i8,
-    ui8): the exact sum divided by the count, halves rounded away from zero (TFLite's
-    ``(acc + count / 2) / count`` toward zero, negated for a negative sum)."""
+    """Floats: the float32 sum over the unpadded taps (numpy's, or row by row for ``sum_order =
+    "sequential"``), divided by their count. Integers (i8, ui8): the exact sum divided by the
+    count, halves rounded away from zero (TFLite's ``(acc + count / 2) / count`` toward zero,
+    negated for a negative sum)."""
     if x.dtype.kind != "f":
         sums = _pool_windows(op, x.astype(np.int64), 0).sum(axis=(4, 5))
         counts = _pool_windows(op, np.ones_like(x[:1, :1], np.int64), 0).sum(axis=(4, 5))
         rounded = np.sign(sums) * ((np.abs(sums) + counts // 2) // counts)
         return rounded.astype(x.dtype)
-    sums = _pool_windows(op, x, 0.0).sum(axis=(4, 5), dtype=np.float32)
+    windows = _pool_windows(op, x, 0.0)
+    sums = sequential.window_sums(windows) if op.sums_sequentially() else windows.sum(axis=(4, 5), dtype=np.float32)
     counts = _pool_windows(op, np.ones_like(x[:1, :1]), 0.0).sum(axis=(4, 5))
     return (sums / counts).astype(np.float32)
 
@@ -159,12 +181,24 @@ def global_avg_pool(x: np.ndarray) -> np.ndarray:
 
 
 def prepare_gemm(op: nc.GemmOp) -> Callable[[np.ndarray, np.ndarray, np.ndarray], np.ndarray]:
+    """``a @ b + c`` (``b.T`` for ``trans_b``): numpy's product, or the sums in TFLite Micro's
+    order for ``sum_order = "sequential"``; then ``c`` is added."""
+    product = sequential.matmul if op.sums_sequentially() else np.matmul
     if op.trans_b.value.data:
-        return lambda a, b, c: a @ b.T + c
-    return lambda a, b, c: a @ b + c
+        return lambda a, b, c: product(a, b.T) + c
+    return lambda a, b, c: product(a, b) + c
+
+
+def matmul(op: nc.MatmulOp, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """numpy's ``a @ b``, or the sums in TFLite Micro's order for ``sum_order = "sequential"``."""
+    return sequential.matmul(a, b) if op.sums_sequentially() else np.matmul(a, b)
 
 
 def softmax(op: nc.SoftmaxOp, x: np.ndarray) -> np.ndarray:
+    """The exponentials of the differences to the largest element along the axis, each divided
+    by their sum (numpy's, or in order along the axis for ``sum_order = "sequential"``)."""
     axis = op.axis.value.data
+    if op.sums_sequentially():
+        return sequential.softmax(x, axis)
     e = np.exp(x - x.max(axis=axis, keepdims=True))
     return e / e.sum(axis=axis, keepdims=True)

@@ -1,7 +1,8 @@
 """Reductions over axes, running sums, and indices chosen along an axis.
 
 float32 sums follow onnxruntime's order where it is known (each row as Eigen's vectorized
-sum adds it, :func:`eigen_row_sums`), the largest and smallest element are found as a
+sum adds it, :func:`eigen_row_sums`), or TFLite Micro's for an op with ``sum_order =
+"sequential"`` (:mod:`~cfmem.interp.kernels.sequential`), the largest and smallest element are found as a
 row-major scan finds them (:func:`first_extreme`), and ArgMax, ArgMin and TopK give numpy's
 indices (TopK's by a stable sort).
 """
@@ -16,6 +17,7 @@ import numpy as np
 from cfmem.dialects import nn_compute as nc
 from cfmem.dialects.shapes import normalize_axis
 from cfmem.dialects.shapes import reduce as reduced_shape
+from cfmem.interp.kernels import sequential
 from cfmem.interp.kernels.attributes import _ints
 
 
@@ -137,8 +139,11 @@ def first_extreme(x: np.ndarray, axes: tuple[int, ...], keepdims: bool, largest:
 
 def prepare_reduce(op: nc.ReduceOp) -> Callable[[np.ndarray], np.ndarray]:
     """ReduceMean/Sum/Max/Min/Prod over the op's axes (sums by :func:`float_sum`, products in
-    float32; the extremes by :func:`first_extreme`)."""
+    float32, both in TFLite Micro's order for ``sum_order = "sequential"``; the extremes by
+    :func:`first_extreme`)."""
     axes, keepdims = _ints(op.axes), bool(op.keepdims.value.data)
+    if op.sums_sequentially() and isinstance(op, nc.ReduceMeanOp | nc.ReduceSumOp | nc.ReduceProdOp):
+        return _prepare_sequential(op, axes, keepdims)
     if isinstance(op, nc.ReduceMeanOp):
         return lambda x: mean(x, axes, keepdims)
     if isinstance(op, nc.ReduceSumOp):
@@ -147,3 +152,19 @@ def prepare_reduce(op: nc.ReduceOp) -> Callable[[np.ndarray], np.ndarray]:
         return lambda x: np.prod(x, axes, np.float32, keepdims=keepdims)
     largest = isinstance(op, nc.ReduceMaxOp)
     return lambda x: first_extreme(x, axes, keepdims, largest)
+
+
+def _prepare_sequential(op: nc.ReduceOp, axes: tuple[int, ...], keepdims: bool) -> Callable[[np.ndarray], np.ndarray]:
+    """ReduceMean/Sum/Prod with TFLite Micro's order (``sequential.reduce_sum``, ``reduce_prod``);
+    the mean divides the sum by the count in float32, as TFLite Micro's MEAN."""
+    combine = sequential.reduce_prod if isinstance(op, nc.ReduceProdOp) else sequential.reduce_sum
+    is_mean = isinstance(op, nc.ReduceMeanOp)
+
+    def run(x: np.ndarray) -> np.ndarray:
+        normalized = [normalize_axis(a, x.ndim) for a in axes]
+        result = combine(x, normalized)
+        if is_mean:
+            result = result / np.float32(math.prod(x.shape[a] for a in normalized))
+        return np.asarray(result, np.float32).reshape(reduced_shape(x.shape, axes, keepdims))
+
+    return run

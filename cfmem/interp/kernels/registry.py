@@ -29,7 +29,7 @@ from cfmem.interp.kernels.movement import (
     prepare_slice,
 )
 from cfmem.interp.kernels.fixed_point import TfliteAbort
-from cfmem.interp.kernels.nn import avg_pool2d, global_avg_pool, max_pool2d, prepare_conv2d, prepare_gemm, softmax
+from cfmem.interp.kernels.nn import avg_pool2d, global_avg_pool, matmul, max_pool2d, prepare_conv2d, prepare_gemm, softmax
 from cfmem.interp.kernels.quantized import (
     conv_integer,
     dequantize,
@@ -112,7 +112,7 @@ KERNELS: dict[type[Operation], Kernel] = {
     nc.FmodOp: lambda op, a, b: np.fmod(a, b),
     nc.ModOp: lambda op, a, b: np.mod(a, b),
     nc.CumsumOp: cumsum,
-    nc.MatmulOp: lambda op, a, b: np.matmul(a, b),
+    nc.MatmulOp: matmul,
     nc.MaxPool2dOp: max_pool2d,
     nc.AvgPool2dOp: avg_pool2d,
     nc.GlobalAvgPoolOp: lambda op, x: global_avg_pool(x),
