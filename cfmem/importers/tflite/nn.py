@@ -7,11 +7,16 @@ to OIHW at import (CONV_2D's OHWI, DEPTHWISE_CONV_2D's 1HW(C*M) with the input c
 groups). Zero pads still pending on the input (a PAD the convolution alone reads) join the
 convolution's own. FULLY_CONNECTED flattens its input in TFLite's order; an input held in
 another order is flattened as it is held and the filter's columns are permuted to match at
-import, when that order keeps each row's elements together. The window's SAME padding is
-TFLite's (the extra element after); pooling counts no padded position. A fused activation
-becomes the nn op after. Convolutions, products and average pooling add their float32 sums in
-TFLite Micro's order (``sum_order = "sequential"``): a FULLY_CONNECTED whose weight columns
-are permuted adds in the order the input is held, not in TFLite's.
+import, when that order keeps each row's elements together, except that rows of whole NHWC
+images held as NCHW become a convolution whose window is the image. The window's SAME padding
+is TFLite's (the extra element after); pooling counts no padded position. A fused activation
+becomes the nn op after.
+
+Convolutions, products and average pooling add their float32 sums in TFLite Micro's order
+(``sum_order = "sequential"``; see :class:`~cfmem.dialects.nn_compute.SumOrderOp`). That is why
+FULLY_CONNECTED on NCHW images is a convolution: its window's rows, columns, then channels are
+TFLite's order of the flattened row, where a product with permuted columns would add in the
+order the input is held (as it still does for the other orders).
 
 Assumptions: filters are constants of the file.
 """
@@ -131,13 +136,15 @@ def fully_connected(imp: Importer, op: Operator, inputs: list[Value]) -> list[Va
         raise TfliteImportError(f"input of shape {list(shape)} does not split into rows of the weights' depth {depth}")
     order = flatten_order(shape, x.perm, depth) if x.perm is not None and x.pads is None else None
     hint = op.output_name()
+    bias = inputs[2] if len(inputs) > 2 else None
+    keep = op.option("keepNumDims", False)
+    if order is not None and x.perm == NCHW and depth == count // shape[0] and not keep and (order != np.arange(depth)).any():
+        return [Tensor(activated(imp, op, image_product(imp, op, x, w, bias)))]
     if order is not None:
         value, w = x.value, np.ascontiguousarray(w[:, order])
     else:
         value = imp.held(x, None, hint)
     rows = imp.b.reshape(value, (count // depth, depth), imp.name(f"{hint}_rows")) if imp.b.shape(value) != (count // depth, depth) else value
-    bias = inputs[2] if len(inputs) > 2 else None
-    keep = op.option("keepNumDims", False)
     name = pre_activation_name(imp, op) if not keep else None
     if bias is None:
         result = imp.b.matmul(rows, imp.runtime(np.ascontiguousarray(w.T), f"{hint}_weights"), name)
@@ -147,6 +154,18 @@ def fully_connected(imp: Importer, op: Operator, inputs: list[Value]) -> list[Va
     if keep:
         result = imp.b.reshape(result, (*shape[:-1], w.shape[0]), pre_activation_name(imp, op))
     return [Tensor(activated(imp, op, result))]
+
+
+def image_product(imp: Importer, op: Operator, x: Tensor, w: np.ndarray, bias: Value | None) -> SSAValue:
+    """FULLY_CONNECTED of whole NHWC images ``x`` held as NCHW: a convolution whose window is the
+    image (the weights' rows as OHWI filters, transposed to OIHW), which adds each row's products
+    in TFLite's order and moves no element; its [N, O, 1, 1] result reshaped to [N, O]."""
+    n, h, wd, c = imp.logical_shape(x)
+    hint = op.output_name()
+    filters = np.ascontiguousarray(w.reshape(-1, h, wd, c).transpose(0, 3, 1, 2))
+    operands = [x.value, imp.runtime(filters, f"{hint}_filter"), None if bias is None else imp.runtime(bias, f"{hint}_bias")]
+    result = in_tflm_order(imp.b.compute(nc.Conv2dOp, operands, {}, imp.name(f"{hint}_conv")))
+    return imp.b.reshape(result, (n, w.shape[0]), pre_activation_name(imp, op))
 
 
 def batch_matmul(imp: Importer, op: Operator, inputs: list[Value]) -> list[Value]:
