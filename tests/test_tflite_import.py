@@ -26,7 +26,11 @@ pytest.importorskip("tflite_micro")
 from cfmem.importers.tflite import TfliteImportError, tflite_importer  # noqa: E402
 from cfmem.interp.flat import run_flat  # noqa: E402
 from cfmem.interp.golden import run_function  # noqa: E402
-from cfmem.ir_io import parse_module  # noqa: E402
+from cfmem.differential import run_mlir  # noqa: E402
+from cfmem.ir_io import make_context, parse_module  # noqa: E402
+from cfmem.mlir_check import mlir_available  # noqa: E402
+from cfmem.mlir_check.prepare import prepare_for_jit  # noqa: E402
+from cfmem.passes.linalg import LowerToLinalgPass  # noqa: E402
 from cfmem.pipeline import lower_model  # noqa: E402
 from cfmem.testing import tflite_models as tm  # noqa: E402
 from cfmem.testing.tflite_writer import TfliteWriter, options  # noqa: E402
@@ -389,8 +393,9 @@ def test_float_operators_match_tflm(tmp_path):
 def cancelling_model() -> bytes:
     """Sums of large terms that cancel, for an input near 1000 everywhere: CONV_2D (SAME, stride
     2) and DEPTHWISE_CONV_2D (multiplier 2) with filters of mean 0, MEAN over H and C of an NCHW
-    value (its reduced axes out of order as held) and FULLY_CONNECTED of NCHW images of
-    channels near +1000 and -1000 (a 1x1 CONV_2D of signs)."""
+    value (its reduced axes out of order as held), FULLY_CONNECTED of NCHW images of channels
+    near +1000 and -1000 (a 1x1 CONV_2D of signs) and FULLY_CONNECTED with a bias and weights of
+    mean 0 on the input's rows."""
     rng = np.random.default_rng(11)
     w = TfliteWriter()
     sg = w.subgraph("main")
@@ -411,7 +416,10 @@ def cancelling_model() -> bytes:
     sg.op("MEAN", [signed, sg.const("axes", np.array([1, 3], np.int32))], [mean], options("ReducerOptions", keepDims=False))
     weights = (1 + 0.001 * rng.standard_normal((5, 288))).astype(np.float32)
     sg.op("FULLY_CONNECTED", [signed, sg.const("fw", weights), -1], [fc], options("FullyConnectedOptions"))
-    sg.io([x], [conv, depthwise, mean, fc])
+    rows = sg.tensor("rows", (1, 3))
+    sg.op("FULLY_CONNECTED", [x, sg.const("rw", zero_mean((3, 288), (1,))), sg.const("rb", (1000 * rng.standard_normal(3)).astype(np.float32))], [rows],
+          options("FullyConnectedOptions"))  # fmt: skip
+    sg.io([x], [conv, depthwise, mean, fc, rows])
     return w.pack()
 
 
@@ -422,7 +430,7 @@ def test_sums_in_tflm_order_are_tflm_bits_where_numpy_order_is_not(tmp_path):
     data = cancelling_model()
     _, imported = import_bytes(data, tmp_path)
     ordered = [op.name for op in imported.module.walk() if "sum_order" in op.properties]
-    assert ordered == ["nn.conv2d", "nn.conv2d", "nn.conv2d", "nn.reduce_mean", "nn.conv2d"]
+    assert ordered == ["nn.conv2d", "nn.conv2d", "nn.conv2d", "nn.reduce_mean", "nn.conv2d", "nn.gemm"]
     x = (1000 + np.random.default_rng(0).standard_normal((1, 6, 6, 8))).astype(np.float32)
     want = tm.tflm_outputs(data, [x])
     golden, flat, _ = run_both(imported, tmp_path, [x], parse_module(str(imported.module))[0])
@@ -432,3 +440,45 @@ def test_sums_in_tflm_order_are_tflm_bits_where_numpy_order_is_not(tmp_path):
         op.properties.pop("sum_order", None)
     numpy_order = run_function(imported.module, feeds(imported.module, [x]), base_dir=tmp_path).outputs.values()
     assert all(error(g, w) > TOLERANCE for g, w in zip(numpy_order, want, strict=True))
+
+
+def logistic_model() -> bytes:
+    w = TfliteWriter()
+    sg = w.subgraph("main")
+    x, y = sg.tensor("x", (1, 64)), sg.tensor("y", (1, 64))
+    sg.op("LOGISTIC", [x], [y])
+    sg.io([x], [y])
+    return w.pack()
+
+
+LOGISTIC_INPUT = np.linspace(-14, 20, 64, dtype=np.float32)[None]
+"""Below TFLite Micro's cut-off of -9 (``exp(x)``), between, and above 16.619 (1.0)."""
+
+
+def test_logistic_keeps_tflm_cutoffs(tmp_path):
+    """TFLite Micro's LOGISTIC is ``exp(x)`` below -9, where ``1 / (1 + exp(-x))`` is up to
+    1.2e-4 of the value away: the imported ``nn.sigmoid`` keeps the cut-offs, and without
+    them the reference interpreter misses TFLite Micro by more than 1e-5."""
+    data = logistic_model()
+    _, imported = import_bytes(data, tmp_path)
+    assert_matches_tflm(data, imported, tmp_path, [LOGISTIC_INPUT])
+    (sigmoid,) = [op for op in imported.module.walk() if op.name == "nn.sigmoid"]
+    del sigmoid.properties["exp_below"], sigmoid.properties["one_above"]
+    (plain,) = run_function(imported.module, feeds(imported.module, [LOGISTIC_INPUT]), base_dir=tmp_path).outputs.values()
+    assert error(plain, tm.tflm_outputs(data, [LOGISTIC_INPUT])[0]) > TOLERANCE
+
+
+@pytest.mark.skipif(not mlir_available(), reason="upstream MLIR python bindings not installed")
+def test_lowered_to_linalg_the_sums_stay_in_tflm_order(tmp_path):
+    """``nn-lower-to-linalg`` honours ``sum_order`` and the sigmoid's cut-offs: upstream MLIR's
+    JIT run of the cancelling model gives TFLite Micro's bits, of the logistic model its
+    outputs within 1e-5 of each element."""
+    x = (1000 + np.random.default_rng(0).standard_normal((1, 6, 6, 8))).astype(np.float32)
+    for data, inputs, exact in ((cancelling_model(), [x], True), (logistic_model(), [LOGISTIC_INPUT], False)):
+        _, imported = import_bytes(data, tmp_path)
+        flat = lower_model(imported.module, "nn-insert-dma,nn-plan-memory", tmp_path)
+        lowered = flat.clone()
+        LowerToLinalgPass().apply(make_context(), lowered)
+        (got,) = run_mlir(str(prepare_for_jit(lowered)), flat, [feeds(imported.module, inputs)])
+        for g, w in zip(got.values(), tm.tflm_outputs(data, inputs), strict=True):
+            assert identical(g, w) if exact else error(g, w) <= TOLERANCE, error(g, w)

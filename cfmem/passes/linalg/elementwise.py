@@ -9,7 +9,8 @@
 - ``cmp``: the same with ``arith.cmpf`` (eq, ne, lt, le, gt, ge as oeq, une,
   olt, ole, ogt, oge, so NaN compares as in numpy) writing i1; on integers
   ``arith.cmpi`` (eq, ne, slt, sle, sgt, sge).
-- ``relu`` ``maximumf(x, 0)``, ``sigmoid`` ``1 / (1 + exp(-x))``, ``tanh``
+- ``relu`` ``maximumf(x, 0)``, ``sigmoid`` ``1 / (1 + exp(-x))`` (``exp(x)`` below
+  ``exp_below`` and 1 above ``one_above`` by selects, where given), ``tanh``
   ``math.tanh``, ``sqrt`` ``math.sqrt``, ``exp`` ``math.exp``, ``neg``
   ``arith.negf``, ``log``/``abs``/``floor``/``ceil``/``erf``/``sin``/``cos`` their
   ``math`` ops, ``round`` ``math.roundeven``, ``reciprocal`` ``1 / x``, ``sign``
@@ -100,9 +101,16 @@ def relu(lowering: OpLowering, op: nc.ReluOp, ins: list[SSAValue], out: SSAValue
 
 
 def sigmoid(lowering: OpLowering, op: nc.SigmoidOp, ins: list[SSAValue], out: SSAValue) -> None:
+    exp_below, one_above = op.cutoffs()
+
     def body(x: SSAValue, _: SSAValue) -> SSAValue:
         one = f32_const(1.0)
-        return arith.DivfOp(one, arith.AddfOp(one, math.ExpOp(arith.NegfOp(x)))).result
+        y = arith.DivfOp(one, arith.AddfOp(one, math.ExpOp(arith.NegfOp(x)))).result
+        if exp_below is not None:
+            y = arith.SelectOp(arith.CmpfOp(x, f32_const(exp_below), "olt"), math.ExpOp(x), y).result
+        if one_above is not None:
+            y = arith.SelectOp(arith.CmpfOp(x, f32_const(one_above), "ogt"), one, y).result
+        return y
 
     elementwise(ins, out, body)
 

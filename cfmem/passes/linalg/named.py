@@ -6,11 +6,15 @@
   row ``y * sh + ky * dh``, column ``x * sw + kx * dw``; with pads the input is no
   generic operand: each tap is loaded (``memref.load``) at that position less the top
   and left pads, clamped into the input, and replaced by the pad value where it falls
-  outside (a select), so no padded copy is made.
+  outside (a select), so no padded copy is made. With ``sum_order = "sequential"``
+  (TFLite Micro's order) the output is filled with 0, the loops are (n, o, y, x, ky,
+  kx, c) and the bias is added to the finished sums by a generic after.
 - ``matmul``: ``linalg.fill`` 0 then ``linalg.matmul`` for 2-D operands, a
-  generic with broadcast batch dimensions otherwise; ``gemm``: the output
+  generic with broadcast batch dimensions otherwise (the contraction loop innermost,
+  TFLite Micro's order already); ``gemm``: the output
   filled with ``c`` (broadcast), then the same contraction, ``b`` read
-  transposed for ``trans_b``.
+  transposed for ``trans_b``; with ``sum_order = "sequential"`` filled with 0 and ``c``
+  added after.
 - ``max_pool2d``: NaN fill, then a generic folding each window's taps (tap ``ky`` at row
   ``y * sh + ky * dh``, columns alike; row by row) into it, a tap replacing the best so
   far unless it is NaN or the best is larger (NaN taps skipped, the later of 0.0 and
@@ -19,7 +23,8 @@
   ``memref.global @avg_pool_count_K`` this pass adds. The window's loops take their range
   from a window operand whose values are not read: a ``1 x 1 x kh x kw`` subview of the
   input, or with pads (taps loaded as for ``conv2d``, padded with NaN, the integer minimum
-  or 0) a constant ``@pool_window_K`` of zeros.
+  or 0) a constant ``@pool_window_K`` of zeros. The sums start at 0 and add the taps row by
+  row: TFLite Micro's order, so ``avg_pool2d``'s ``sum_order`` asks for nothing more.
 
 The quantized convolutions and products (:mod:`cfmem.passes.linalg.quantized`) reuse
 ``convolve`` and ``contract`` with an integer body. Assumes NCHW data and OIHW weights.
@@ -31,7 +36,7 @@ from collections.abc import Sequence
 
 import numpy as np
 from xdsl.dialects import arith, memref
-from xdsl.dialects.builtin import IntegerType, f32
+from xdsl.dialects.builtin import AffineMapAttr, IntegerType, f32
 from xdsl.dialects.linalg.ops import IndexOp, MatmulOp
 from xdsl.ir import SSAValue
 from xdsl.ir.affine import AffineExpr
@@ -125,23 +130,25 @@ def window_of(x: SSAValue, kh: int, kw: int) -> SSAValue:
 
 def convolve(lowering: OpLowering, op: nc.Conv2dOp | nq.QConv2dOp | nq.ConvIntegerOp, x: SSAValue, w: SSAValue,
              bias: list[SSAValue], acc: SSAValue, pad_value: float | SSAValue, body: Body,
-             out_row: SSAValue | None = None) -> None:
+             out_row: SSAValue | None = None, sequential: bool = False) -> None:
     """``acc`` filled with the bias (broadcast over N, H, W) or 0, then ``body`` accumulating
     every tap of ``x`` (padded with ``pad_value``) and ``w`` into it: one generic over
     (n, o, y, x, c, ky, kx); with pads, or for the one output row ``out_row`` given
-    (``acc`` of height 1), the taps are loaded (``padded_load``)."""
+    (``acc`` of height 1), the taps are loaded (``padded_load``). ``sequential``: ``acc``
+    filled with 0, the loops (n, o, y, x, ky, kx, c), the bias added after."""
     (sh, sw), (dh, dw) = ints(op.strides), ints(op.dilations)
     groups = op.groups.value.data
     out_per_group, cg = shape_of(w)[0] // groups, shape_of(w)[1]
-    if bias:
+    if bias and not sequential:
         copy(bias[0], acc, affine_map(4, [AffineExpr.dimension(1)]), identity(4))
     else:
         fill(0, acc)
-    n, oc, y, xx, c, ky, kx = dims(7)
+    loop_of = (0, 1, 2, 3, 6, 4, 5) if sequential else tuple(range(7))  # the loop of n, o, y, x, c, ky, kx
+    n, oc, y, xx, c, ky, kx = (AffineExpr.dimension(d) for d in loop_of)
     pads = ints(op.pads)
     if any(pads) or out_row is not None:
         def tap(wv: SSAValue, a: SSAValue) -> SSAValue:
-            i_n, i_o, i_y, i_x, i_c, i_ky, i_kx = (IndexOp(d).result for d in range(7))
+            i_n, i_o, i_y, i_x, i_c, i_ky, i_kx = (IndexOp(d).result for d in loop_of)
             if out_row is not None:
                 i_y = out_row
             channel = i_c
@@ -153,20 +160,28 @@ def convolve(lowering: OpLowering, op: nc.Conv2dOp | nq.QConv2dOp | nq.ConvInteg
 
         maps = [affine_map(7, [oc, c, ky, kx]), affine_map(7, [n, oc, y, xx])]
         generic([w], [acc], maps, tap, reduced=(4, 5, 6))
-        return
-    group = oc if out_per_group == 1 else oc // out_per_group
-    channel = c if groups == 1 else group * cg + c
-    maps = [
-        affine_map(7, [n, channel, y * sh + ky * dh, xx * sw + kx * dw]),
-        affine_map(7, [oc, c, ky, kx]),
-        affine_map(7, [n, oc, y, xx]),
-    ]
-    generic([x, w], [acc], maps, body, reduced=(4, 5, 6))
+    else:
+        group = oc if out_per_group == 1 else oc // out_per_group
+        channel = c if groups == 1 else group * cg + c
+        maps = [
+            affine_map(7, [n, channel, y * sh + ky * dh, xx * sw + kx * dw]),
+            affine_map(7, [oc, c, ky, kx]),
+            affine_map(7, [n, oc, y, xx]),
+        ]
+        generic([x, w], [acc], maps, body, reduced=(4, 5, 6))
+    if bias and sequential:
+        add_after(bias[0], acc, affine_map(4, [AffineExpr.dimension(1)]))
+
+
+def add_after(addend: SSAValue, out: SSAValue, addend_map: AffineMapAttr) -> None:
+    """``out += addend`` element by element, ``addend`` read through ``addend_map`` over
+    ``out``'s loops: a bias added to finished sums."""
+    generic([addend], [out], [addend_map, identity(len(shape_of(out)))], lambda v, acc: arith.AddfOp(acc, v).result)
 
 
 def conv2d(lowering: OpLowering, op: nc.Conv2dOp, ins: list[SSAValue], out: SSAValue) -> None:
     x, w, *bias = ins
-    convolve(lowering, op, x, w, bias, out, 0.0, multiply_accumulate)
+    convolve(lowering, op, x, w, bias, out, 0.0, multiply_accumulate, sequential=op.sums_sequentially())
 
 
 def matmul(lowering: OpLowering, op: nc.MatmulOp, ins: list[SSAValue], out: SSAValue) -> None:
@@ -176,7 +191,13 @@ def matmul(lowering: OpLowering, op: nc.MatmulOp, ins: list[SSAValue], out: SSAV
 
 def gemm(lowering: OpLowering, op: nc.GemmOp, ins: list[SSAValue], out: SSAValue) -> None:
     a, b, c = ins
-    copy(c, out, broadcast_map(shape_of(c), shape_of(out)), identity(2))
+    c_map = broadcast_map(shape_of(c), shape_of(out))
+    if op.sums_sequentially():
+        fill(0.0, out)
+        contract(a, b, out, trans_b=bool(op.trans_b.value.data))
+        add_after(c, out, c_map)
+        return
+    copy(c, out, c_map, identity(2))
     contract(a, b, out, trans_b=bool(op.trans_b.value.data))
 
 

@@ -9,6 +9,8 @@
   ``reduce_prod``: the output filled with -0.0 or 1, then ``addf`` or ``mulf`` into
   it (``reduce_mean`` starts from -0.0 too, ``global_avg_pool`` from 0.0: a sum of -0.0
   alone is -0.0 in onnxruntime's ReduceSum and ReduceMean, not in its GlobalAveragePool);
+  with ``sum_order = "sequential"`` (TFLite Micro's order) sums start from 0.0 and the
+  reduced loops are nested in the order ``axes`` lists them, the first outermost;
   ``reduce_max``, ``reduce_min``: the output set to the first element of each reduced
   run, then each element replacing it where strictly larger (smaller): NaN only from
   the first element, the first of equal ones.
@@ -18,7 +20,8 @@
   ``select_last_index``, not behind it) replaces both, its index from
   ``linalg.index`` of the axis.
 - ``softmax``: max along the axis, ``exp(x - max)`` into the output, its sum
-  along the axis, then a division; max and sum in scratch buffers.
+  along the axis (from 0.0, element after element: TFLite Micro's order, so ``sum_order``
+  asks for nothing more), then a division; max and sum in scratch buffers.
 - ``top_k``: each element's rank along the axis (the elements larger, or equal
   at a lower position; smaller for ``largest = false``) counted by a generic
   into an i64 scratch buffer, then a generic over (output, position) selecting
@@ -138,8 +141,28 @@ def reduce(lowering: OpLowering, op: nc.ReduceOp | nc.GlobalAvgPoolOp, ins: list
         reduce_into(x, out, axes, keepdims, lambda acc, v: arith.SelectOp(arith.CmpfOp(v, acc, predicate), v, acc))
         return
     start, combine = REDUCTIONS[type(op)]
+    if isinstance(op, nc.ReduceOp) and op.sums_sequentially():
+        fill(1.0 if isinstance(op, nc.ReduceProdOp) else 0.0, out)
+        reduce_in_order(x, out, [a % rank for a in ints(op.axes)], keepdims, combine)
+        return
     fill(start, out)
     reduce_into(x, out, axes, keepdims, combine)
+
+
+def reduce_in_order(x: SSAValue, out: SSAValue, axes: Sequence[int], keepdims: bool,
+                    combine: Callable[[SSAValue, SSAValue], Operation]) -> GenericOp:  # fmt: skip
+    """``reduce_into`` with the reduced loops innermost and nested in the order of ``axes``
+    (the first outermost), so each output combines its elements in row-major order of ``axes``
+    as listed."""
+    rank = len(shape_of(x))
+    kept = [a for a in range(rank) if a not in axes]
+    loop_of = {axis: AffineExpr.dimension(k) for k, axis in enumerate([*kept, *axes])}
+    if keepdims:
+        results = [AffineExpr.constant(0) if a in axes else loop_of[a] for a in range(rank)]
+    else:
+        results = [loop_of[a] for a in kept]
+    maps = [affine_map(rank, [loop_of[a] for a in range(rank)]), affine_map(rank, results)]
+    return generic([x], [out], maps, lambda v, acc: combine(acc, v).result, reduced=range(len(kept), rank))
 
 
 def arg_extreme(lowering: OpLowering, op: nc.ArgExtremeOp, ins: list[SSAValue], out: SSAValue) -> None:
