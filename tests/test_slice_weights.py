@@ -180,6 +180,24 @@ def test_slices_are_named_and_joined_under_the_original_name():
     assert [o.result.name_hint for o in adds] == ["y_sum1", "y"]
 
 
+@pytest.mark.parametrize("name", ["conv", "conv_bias_input", "gemm_trans_b", "gemm", "matmul"])
+def test_slices_keep_the_sum_order(name):
+    """Every slice keeps ``sum_order = "sequential"`` (TFLite Micro's order of float sums); cut
+    along output channels, the op's bits come out (each output adds the same terms in the same
+    order), where numpy's products round differently for fewer channels."""
+    text, units, _ = CASES[name]
+    text = text.replace("ATTRS", 'sum_order = "sequential", ATTRS')
+    original = parse(text.replace(", ATTRS", ""))
+    module = sliced(text, 3)
+    products = [o for o in module.walk() if o.name in ("nn.conv2d", "nn.gemm", "nn.matmul")]
+    assert len(products) == 3 and all(o.properties["sum_order"].data == "sequential" for o in products)
+    reduced = name in ("gemm", "matmul")  # cut along K: partial sums, added in another order
+    for seed in (1, 2):
+        want, got = outputs(original, seed), outputs(module, seed)
+        for key in want:
+            assert_close(got[key], want[key], exact=not reduced)
+
+
 TWO_UNNAMED_GEMMS = """nn.global @w size(1024) seed(1)
 func.func @main(%0: tensor<1x8xf32>) -> tensor<1x8xf32> {
   %1 = nn.get_global @w : tensor<1024xi8>
