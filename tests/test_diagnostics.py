@@ -21,7 +21,12 @@ CASES = {
     "misspelt attribute": (
         ("{pads = array<i64: 1, 1, 1, 1>} :", "{pads = array<i64: 1, 1, 1, 1>, group = 4 : i64} :"),
         ":6:3:",
-        "'nn.conv2d': unknown attribute group (did you mean groups? it takes dilations, groups, pads, strides)",
+        "'nn.conv2d': unknown attribute group (did you mean groups? it takes dilations, groups, pads, strides, sum_order)",
+    ),
+    "unknown sum order": (
+        ("{pads = array<i64: 1, 1, 1, 1>} :", '{pads = array<i64: 1, 1, 1, 1>, sum_order = "pairwise"} :'),
+        ":6:3:",
+        "sum_order must be one of 'sequential', got 'pairwise'",
     ),
     "view out of bounds": (("%b[0] bytes(576)", "%b[512] bytes(576)"), ":5:", "outside the blob of 1024 bytes"),
     "undefined value": (("nn.yield %y2 : tensor<1x4x8x8xf32>", "nn.yield %x2 : tensor<1x4x8x8xf32>"), ":", "values used but not defined: [%x2]"),

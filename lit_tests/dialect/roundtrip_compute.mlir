@@ -48,7 +48,8 @@ func.func @compare(%a: tensor<2x3xf32>, %b: tensor<2x3xf32>, %row: tensor<3xf32>
   func.return
 }
 
-// Activations keep the operand type; clamp allows min == max.
+// Activations keep the operand type; clamp allows min == max; a sigmoid with TFLite Micro's
+// cut-offs.
 
 // CHECK-LABEL: func.func @elementwise_unary(
 // CHECK-NEXT:    %relu = nn.relu %x : (tensor<1x8x4x4xf32>) -> tensor<1x8x4x4xf32>
@@ -57,6 +58,7 @@ func.func @compare(%a: tensor<2x3xf32>, %b: tensor<2x3xf32>, %row: tensor<3xf32>
 // CHECK-NEXT:    %relu6 = nn.clamp %x {min = 0.000000e+00 : f32, max = 6.000000e+00 : f32} : (tensor<1x8x4x4xf32>) -> tensor<1x8x4x4xf32>
 // CHECK-NEXT:    %hard = nn.clamp %x {min = -1.000000e+00 : f32, max = 1.000000e+00 : f32} : (tensor<1x8x4x4xf32>) -> tensor<1x8x4x4xf32>
 // CHECK-NEXT:    %fixed = nn.clamp %x {min = 2.500000e+00 : f32, max = 2.500000e+00 : f32} : (tensor<1x8x4x4xf32>) -> tensor<1x8x4x4xf32>
+// CHECK-NEXT:    %logistic = nn.sigmoid %x {exp_below = -9.000000e+00 : f32, one_above = 16.6190472 : f32} : (tensor<1x8x4x4xf32>) -> tensor<1x8x4x4xf32>
 // CHECK-NEXT:    func.return
 // CHECK-NEXT:  }
 func.func @elementwise_unary(%x: tensor<1x8x4x4xf32>) {
@@ -66,13 +68,15 @@ func.func @elementwise_unary(%x: tensor<1x8x4x4xf32>) {
   %relu6 = nn.clamp %x {min = 0.0 : f32, max = 6.0 : f32} : (tensor<1x8x4x4xf32>) -> tensor<1x8x4x4xf32>
   %hard = nn.clamp %x {min = -1.0 : f32, max = 1.0 : f32} : (tensor<1x8x4x4xf32>) -> tensor<1x8x4x4xf32>
   %fixed = nn.clamp %x {min = 2.5 : f32, max = 2.5 : f32} : (tensor<1x8x4x4xf32>) -> tensor<1x8x4x4xf32>
+  %logistic = nn.sigmoid %x {exp_below = -9.0 : f32, one_above = 16.619047164916992 : f32} : (tensor<1x8x4x4xf32>) -> tensor<1x8x4x4xf32>
   func.return
 }
 
 // NCHW input, OIHW weight. Output H = (16 + pad_total - dil*(k-1) - 1) / stride + 1:
 // plain 14, strided+padded 8, asymmetric pads (bottom/right only) 8, dilated 12,
 // depthwise (groups = C = 8, weight 8x1x3x3) keeps 16, grouped (2 groups of 4),
-// rectangular kernel with stride 1x2 gives 16x6. Explicit defaults are elided.
+// rectangular kernel with stride 1x2 gives 16x6, TFLite Micro's order of sums. Explicit
+// defaults are elided.
 
 // CHECK-LABEL: func.func @conv2d(
 // CHECK-NEXT:    %plain = nn.conv2d %x, %w : (tensor<1x3x16x16xf32>, tensor<8x3x3x3xf32>) -> tensor<1x8x14x14xf32>
@@ -84,6 +88,7 @@ func.func @elementwise_unary(%x: tensor<1x8x4x4xf32>) {
 // CHECK-NEXT:    %grouped = nn.conv2d %y, %gw {groups = 2 : i64} : (tensor<1x8x16x16xf32>, tensor<4x4x1x1xf32>) -> tensor<1x4x16x16xf32>
 // CHECK-NEXT:    %defaults = nn.conv2d %x, %w : (tensor<1x3x16x16xf32>, tensor<8x3x3x3xf32>) -> tensor<1x8x14x14xf32>
 // CHECK-NEXT:    %rect = nn.conv2d %x, %rw {strides = array<i64: 1, 2>} : (tensor<1x3x16x16xf32>, tensor<8x3x1x5xf32>) -> tensor<1x8x16x6xf32>
+// CHECK-NEXT:    %tflm = nn.conv2d %x, %w, %b {sum_order = "sequential"} : (tensor<1x3x16x16xf32>, tensor<8x3x3x3xf32>, tensor<8xf32>) -> tensor<1x8x14x14xf32>
 // CHECK-NEXT:    func.return
 // CHECK-NEXT:  }
 func.func @conv2d(%x: tensor<1x3x16x16xf32>, %w: tensor<8x3x3x3xf32>, %b: tensor<8xf32>, %y: tensor<1x8x16x16xf32>, %dw: tensor<8x1x3x3xf32>, %gw: tensor<4x4x1x1xf32>, %rw: tensor<8x3x1x5xf32>) {
@@ -96,6 +101,7 @@ func.func @conv2d(%x: tensor<1x3x16x16xf32>, %w: tensor<8x3x3x3xf32>, %b: tensor
   %grouped = nn.conv2d %y, %gw {groups = 2 : i64} : (tensor<1x8x16x16xf32>, tensor<4x4x1x1xf32>) -> tensor<1x4x16x16xf32>
   %defaults = nn.conv2d %x, %w {strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, groups = 1 : i64} : (tensor<1x3x16x16xf32>, tensor<8x3x3x3xf32>) -> tensor<1x8x14x14xf32>
   %rect = nn.conv2d %x, %rw {strides = array<i64: 1, 2>} : (tensor<1x3x16x16xf32>, tensor<8x3x1x5xf32>) -> tensor<1x8x16x6xf32>
+  %tflm = nn.conv2d %x, %w, %b {sum_order = "sequential"} : (tensor<1x3x16x16xf32>, tensor<8x3x3x3xf32>, tensor<8xf32>) -> tensor<1x8x14x14xf32>
   func.return
 }
 
