@@ -63,6 +63,7 @@ import numpy as np
 from xdsl.ir import Operation
 
 from cfmem.dialects import nn_compute as nc
+from cfmem.dialects import nn_lstm as nl
 from cfmem.dialects import nn_quant as nq
 from cfmem.dialects import nn_weights as nw
 from cfmem.interp import kernels
@@ -631,6 +632,8 @@ RULES: dict[type[Operation], Callable[[Operation], Bound]] = {
     nq.QRequantizeOp: _exact_unless_moved,
     nq.QSvdfStateOp: _exact_unless_moved,
     nq.QSvdfOp: _exact_unless_moved,
+    nl.QLstmOp: _exact_unless_moved,
+    nl.QLstmStateOp: _exact_unless_moved,
     nq.MatmulIntegerOp: _exact_unless_moved,
     nq.ConvIntegerOp: _exact_unless_moved,
 }

@@ -20,6 +20,7 @@ import numpy as np
 from cfmem.importers.tflite.control_flow import translate_if, translate_while
 from cfmem.importers.tflite.core import Importer, Operator, TfliteImportError, Value
 from cfmem.importers.tflite.elementwise import ARITHMETIC, COMPARISONS, UNARY, activation, binary, compare, squared_difference, unary
+from cfmem.importers.tflite.lstm import unidirectional_sequence_lstm
 from cfmem.importers.tflite.nn import batch_matmul, conv, fully_connected, pool
 from cfmem.importers.tflite.quantized import dequantize, qadd, qconv, qfully_connected, qpool, qsoftmax, quantize
 from cfmem.importers.tflite.reduce import REDUCTIONS, reduce, softmax
@@ -60,6 +61,7 @@ QUANTIZED_HANDLER_OPS: tuple[tuple[tuple[str, ...], Handler], ...] = (
     (("DEQUANTIZE",), dequantize),
     (("SOFTMAX",), qsoftmax),
     (("SVDF",), svdf),
+    (("UNIDIRECTIONAL_SEQUENCE_LSTM",), unidirectional_sequence_lstm),
     (("RESHAPE",), reshape),
     (("SQUEEZE",), squeeze),
     (("EXPAND_DIMS",), expand_dims),

@@ -16,6 +16,7 @@ from xdsl.dialects.builtin import Float16Type, ShapedType
 from xdsl.ir import Operation
 
 from cfmem.dialects import nn_compute as nc
+from cfmem.dialects import nn_lstm as nl
 from cfmem.dialects import nn_quant as nq
 from cfmem.dialects import nn_weights as nw
 from cfmem.interp.kernels.elementwise import _CMP, _prepare_clamp, cast, erf, power, sigmoid
@@ -29,6 +30,7 @@ from cfmem.interp.kernels.movement import (
     prepare_slice,
 )
 from cfmem.interp.kernels.fixed_point import TfliteAbort
+from cfmem.interp.kernels.lstm import qlstm, qlstm_state
 from cfmem.interp.kernels.nn import avg_pool2d, global_avg_pool, matmul, max_pool2d, prepare_conv2d, prepare_gemm, softmax
 from cfmem.interp.kernels.quantized import (
     conv_integer,
@@ -134,6 +136,8 @@ KERNELS: dict[type[Operation], Kernel] = {
     nq.QRequantizeOp: qrequantize,
     nq.QSvdfStateOp: qsvdf_state,
     nq.QSvdfOp: qsvdf,
+    nl.QLstmOp: qlstm,
+    nl.QLstmStateOp: qlstm_state,
     nq.MatmulIntegerOp: matmul_integer,
     nq.ConvIntegerOp: conv_integer,
 }

@@ -15,6 +15,7 @@ from xdsl.dialects.builtin import f16
 from xdsl.ir import Operation, SSAValue
 
 from cfmem.dialects import nn_compute as nc
+from cfmem.dialects import nn_lstm as nl
 from cfmem.dialects import nn_quant as nq
 from cfmem.dialects.nn_weights import ReshapeOp
 from cfmem.dialects.scratch import widens_f16
@@ -126,6 +127,8 @@ LOWERINGS: dict[type[Operation], Lowering] = {
     nq.QRequantizeOp: tflite_only,
     nq.QSvdfStateOp: tflite_only,
     nq.QSvdfOp: tflite_only,
+    nl.QLstmOp: tflite_only,
+    nl.QLstmStateOp: tflite_only,
     nq.MatmulIntegerOp: matmul_integer,
     nq.ConvIntegerOp: conv_integer,
 }

@@ -17,7 +17,7 @@ paths) do.
 The unsigned ops (``extui``, ``uitofp``, ``fptoui``, ``maxui``) are picked here for ui8 data,
 while the types still say ui8. Assumes one weight zero point for every channel (per-channel
 scales are fine). TFLite's fixed-point requantization, half-away rounding and the ops only TFLite defines
-(``TFLITE_ONLY_OPS``: int8 softmax, integer requantization, SVDF) are refused.
+(``TFLITE_ONLY_OPS``: int8 softmax, integer requantization, SVDF, LSTM) are refused.
 """
 
 from __future__ import annotations
@@ -30,6 +30,7 @@ from xdsl.dialects.builtin import AffineMapAttr, IndexType, f32, i32
 from xdsl.ir import Operation, SSAValue
 from xdsl.ir.affine import AffineExpr
 
+from cfmem.dialects import nn_lstm as nl
 from cfmem.dialects import nn_quant as nq
 from cfmem.interp import kernels
 from cfmem.interp.kernels import quant_params
@@ -64,7 +65,8 @@ def ratio_of(op: Operation, *prefixes: str, alpha: float = 1.0) -> np.ndarray:
 
 
 TFLITE_ONLY_OPS = {nq.QSoftmaxOp: "TFLite's fixed-point softmax", nq.QRequantizeOp: "TFLite's integer requantization",
-                   nq.QSvdfStateOp: "TFLite's integer SVDF state", nq.QSvdfOp: "TFLite's integer SVDF"}  # fmt: skip
+                   nq.QSvdfStateOp: "TFLite's integer SVDF state", nq.QSvdfOp: "TFLite's integer SVDF",
+                   nl.QLstmOp: "TFLite's integer LSTM", nl.QLstmStateOp: "TFLite's integer LSTM state"}  # fmt: skip
 """The ops only TFLite's fixed-point arithmetic defines, which have no lowering yet."""
 
 
