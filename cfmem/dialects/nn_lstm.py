@@ -112,7 +112,7 @@ class QLstmBase(ComputeOp):
         if _ints(self.c_zero_point) != (0,):
             raise ValueError("c_zero_point must be 0")
         for prefix, count in (("gate_x", 4), ("gate_h", 4), ("forget", 1), ("update", 1), ("y", 1)):
-            check_fixed_point(self, prefix, count)
+            check_fixed_point(self, prefix, count if count > 1 else None)
             if len(_ints(self.properties[f"{prefix}_multiplier"])) != count:
                 raise ValueError(f"{prefix}_multiplier and {prefix}_shift must have {count} element(s)")
         if not 0 <= self.cell_clip.value.data <= 32767:
