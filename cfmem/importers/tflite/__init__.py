@@ -17,7 +17,8 @@ The modules, from the bottom up (each imports only those before it):
 - ``helpers``: reading constant inputs, fused activations, SAME padding;
 - one module per operator family: ``elementwise``, ``tensor``, ``nn`` (convolutions, pooling,
   matrix products), ``reduce``, ``quantized`` (int8, as TFLite Micro computes it, bit for bit),
-  ``svdf`` (integer SVDF and its state), ``lstm`` (integer UNIDIRECTIONAL_SEQUENCE_LSTM and its states), ``control_flow`` (IF, WHILE);
+  ``svdf`` (integer SVDF and its state), ``lstm`` (integer UNIDIRECTIONAL_SEQUENCE_LSTM and its
+  states), ``control_flow`` (IF, WHILE);
 - ``registry``: the tables of handlers and ``translate``, which takes an operator to its handler;
 - ``entry``: :func:`import_tflite` and :func:`tflite_importer`, which give the core the
   registry's ``translate``.

@@ -81,9 +81,9 @@ def unidirectional_sequence_lstm(imp: Importer, op: Operator, inputs: list[Value
         raise TfliteImportError("the input must be a run-time int8 tensor (the float and int16 LSTMs are not supported)")
     if present := [k for k in ABSENT if inputs[k] is not None]:
         raise TfliteImportError(f"input #{present[0]} must be absent: TFLite Micro's LSTM has no peephole, projection or layer normalisation")
-    for k, dtype in ((HIDDEN, np.int8), (CELL, np.int16)):
+    for k, dtype, what in ((HIDDEN, np.int8, "hidden"), (CELL, np.int16, "cell")):
         if not isinstance(inputs[k], Tensor) or op.input_indices[k] not in imp.variables or imp.dtype(inputs[k]) != dtype:
-            raise TfliteImportError(f"input #{k} (the {'hidden' if k == HIDDEN else 'cell'} state) must be an {np.dtype(dtype)} variable tensor of the main subgraph")
+            raise TfliteImportError(f"input #{k} (the {what} state) must be an {np.dtype(dtype)} variable tensor of the main subgraph")
     weights = [known(inputs[k], f"weights (input #{k})") for k in range(1, 9)]
     biases = [known(inputs[k], f"bias (input #{k})") for k in range(12, 16)]
     if any(w.dtype != np.int8 for w in weights) or any(b.dtype != np.int32 for b in biases):
