@@ -2,8 +2,8 @@
 
 Affine maps (identity, numpy broadcasting), constants, ``linalg.generic`` from a Python body,
 element-by-element generics, fills and copies, ``memref.subview`` regions, an ``scf.for`` over a
-count, and the integer-type and NaN-aware comparison rules several op families use. Each
-builder emits at the current implicit builder (:class:`xdsl.builder.ImplicitBuilder`).
+count (with or without a carried value), integer widening to i32, and the integer-type and NaN-aware comparison rules several op
+families use. Each builder emits at the current implicit builder (:class:`xdsl.builder.ImplicitBuilder`).
 
 Assumes static shapes: every memref has a known shape (``shape_of``).
 """
@@ -25,6 +25,7 @@ from xdsl.dialects.builtin import (
     Signedness,
     f32,
     i1,
+    i32,
 )
 from xdsl.dialects.linalg.attrs import IteratorTypeAttr
 from xdsl.dialects.linalg.ops import CopyOp, FillOp, GenericOp, YieldOp
@@ -158,6 +159,16 @@ def for_each(count: int, body: Callable[[SSAValue], None]) -> None:
     scf.ForOp(index_const(0), index_const(count), index_const(1), [], block)
 
 
+def accumulate(count: int, initial: SSAValue, step: Callable[[SSAValue, SSAValue], SSAValue]) -> SSAValue:
+    """An ``scf.for`` over ``0 .. count`` carrying one value from ``initial``: ``step`` emits one
+    iteration's ops given its index and the value so far, and returns the next value; the
+    value after the last iteration."""
+    block = Block(arg_types=[IndexType(), initial.type])
+    with ImplicitBuilder(block):
+        scf.YieldOp(step(*block.args))
+    return scf.ForOp(index_const(0), index_const(count), index_const(1), [initial], block).results[0]
+
+
 def fill(value: float | SSAValue, out: SSAValue) -> FillOp:
     """``out`` filled with ``value`` (a number of its element type, f32 or an integer, or a
     value of that type computed at run time)."""
@@ -176,6 +187,13 @@ def is_unsigned(element: Attribute) -> bool:
 def to_float(value: SSAValue) -> SSAValue:
     """An integer value as f32 (unsigned ones, ui8 data, as unsigned)."""
     return (arith.UIToFPOp if is_unsigned(value.type) else arith.SIToFPOp)(value, f32).result
+
+
+def widened(value: SSAValue) -> SSAValue:
+    """An integer value extended to i32 (zero-extended if unsigned, as ui8 data); i32 as it is."""
+    if value.type == i32:
+        return value
+    return (arith.ExtUIOp if is_unsigned(value.type) else arith.ExtSIOp)(value, i32).result
 
 
 def integer_range(element: IntegerType) -> tuple[int, int]:

@@ -20,7 +20,9 @@
   far unless it is NaN or the best is larger (NaN taps skipped, the later of 0.0 and
   -0.0; i8/ui8 data: ``maxsi``/``maxui``); ``avg_pool2d``: the sum over each window,
   divided by the number of unpadded elements in the window, read from a constant
-  ``memref.global @avg_pool_count_K`` this pass adds. The window's loops take their range
+  ``memref.global @avg_pool_count_K`` this pass adds (i8/ui8 data: the i32 sum of each
+  window taken in the body of one generic over the output, divided with halves away from
+  zero, as TFLite does). The window's loops take their range
   from a window operand whose values are not read: a ``1 x 1 x kh x kw`` subview of the
   input, or with pads (taps loaded as for ``conv2d``, padded with NaN, the integer minimum
   or 0) a constant ``@pool_window_K`` of zeros. The sums start at 0 and add the taps row by
@@ -36,7 +38,7 @@ from collections.abc import Sequence
 
 import numpy as np
 from xdsl.dialects import arith, memref
-from xdsl.dialects.builtin import AffineMapAttr, IntegerType, f32
+from xdsl.dialects.builtin import AffineMapAttr, IntegerType, f32, i32
 from xdsl.dialects.linalg.ops import IndexOp, MatmulOp
 from xdsl.ir import SSAValue
 from xdsl.ir.affine import AffineExpr
@@ -47,6 +49,7 @@ from cfmem.dialects.shapes import window_counts
 from cfmem.passes.linalg.helpers import (
     Body,
     Shape,
+    accumulate,
     affine_map,
     beats,
     broadcast_exprs,
@@ -64,8 +67,8 @@ from cfmem.passes.linalg.helpers import (
     is_unsigned,
     shape_of,
     subview,
+    widened,
 )
-from cfmem.passes.failures import OpFailure
 from cfmem.passes.linalg.op_lowering import OpLowering
 
 
@@ -208,7 +211,8 @@ def pool(lowering: OpLowering, op: nc.Pool2dOp, ins: list[SSAValue], out: SSAVal
     element = x.type.get_element_type()
     quantized = isinstance(element, IntegerType)  # i8/ui8 max pooling: padding is the lowest value
     if quantized and not is_max:
-        raise OpFailure(op, f"nn-lower-to-linalg: '{op.name}' of {element} data (TFLite's rounded mean) is not supported")
+        integer_avg_pool(lowering, op, x, out)
+        return
     pad_value = (integer_range(element)[0] if quantized else float("nan")) if is_max else 0.0
     fill(pad_value, out)
     n, c, y, xx, ky, kx = dims(6)
@@ -241,8 +245,38 @@ def pool(lowering: OpLowering, op: nc.Pool2dOp, ins: list[SSAValue], out: SSAVal
         generic([counts], [out], [affine_map(4, [y, xx]), identity(4)], lambda k, s: arith.DivfOp(s, k).result)
 
 
+def integer_avg_pool(lowering: OpLowering, op: nc.AvgPool2dOp, x: SSAValue, out: SSAValue) -> None:
+    """i8/ui8 average pooling as TFLite rounds it, with no buffer for the sums: one generic over
+    the output whose body sums the element's window in i32 (two ``scf.for`` loops carrying the
+    sum; taps outside the input, with pads, are 0), then divides by the window's count of
+    unpadded taps with halves away from zero: ``(sum + count / 2) / count`` for a positive sum,
+    ``(sum - count / 2) / count`` otherwise, ``arith.divsi`` truncating toward zero."""
+    (kh, kw), (sh, sw), (dh, dw) = ints(op.kernel), ints(op.strides), ints(op.dilations)
+    pads = ints(op.pads)
+    element = out.type.get_element_type()
+    counts = avg_pool_counts(lowering, op, shape_of(x), shape_of(out))
+    _, _, y, xx = dims(4)
+
+    def body(count: SSAValue, _: SSAValue) -> SSAValue:
+        i_n, i_c, i_y, i_x = (IndexOp(d).result for d in range(4))
+
+        def tap(ky: SSAValue, kx: SSAValue, total: SSAValue) -> SSAValue:
+            row, col = window_position(i_y, ky, sh, dh), window_position(i_x, kx, sw, dw)
+            value = padded_load(x, i_n, i_c, row, col, pads, 0) if any(pads) else memref.LoadOp.get(x, [i_n, i_c, row, col]).res
+            return arith.AddiOp(total, widened(value)).result
+
+        total = accumulate(kh, int_const(0, i32), lambda ky, s: accumulate(kw, s, lambda kx, t: tap(ky, kx, t)))
+        divisor = arith.FPToSIOp(count, i32).result
+        half = arith.DivSIOp(divisor, int_const(2, i32)).result
+        positive = arith.CmpiOp(total, int_const(0, i32), "sgt").result
+        adjusted = arith.SelectOp(positive, arith.AddiOp(total, half), arith.SubiOp(total, half)).result
+        return arith.TruncIOp(arith.DivSIOp(adjusted, divisor), element).result
+
+    generic([counts], [out], [affine_map(4, [y, xx]), identity(4)], body)
+
+
 def avg_pool_counts(lowering: OpLowering, op: nc.AvgPool2dOp, in_shape: Shape, out_shape: Shape) -> SSAValue:
-    """A constant global [OH, OW]: the unpadded elements in each window."""
+    """A constant global [OH, OW]: the unpadded elements in each window (f32, exact)."""
     (kh, kw), (sh, sw), (dh, dw) = ints(op.kernel), ints(op.strides), ints(op.dilations)
     top, left, _, _ = ints(op.pads)
     rows = window_counts(in_shape[2], kh, sh, top, out_shape[2], dh)

@@ -25,6 +25,7 @@ from xdsl.dialects.builtin import (
     UnitAttr,
     f32,
     i8,
+    i32,
 )
 from xdsl.ir import Attribute, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter
@@ -37,11 +38,11 @@ from cfmem.passes.linalg.helpers import Shape, elementwise, fill, index_const, s
 
 
 def global_element(array: np.ndarray) -> Attribute:
-    return {np.dtype(np.int8): i8, np.dtype(np.uint8): UI8}.get(array.dtype, f32)
+    return {np.dtype(np.int8): i8, np.dtype(np.uint8): UI8, np.dtype(np.int32): i32}.get(array.dtype, f32)
 
 
 class ConstantGlobals:
-    """Constant f32 (or i8) ``memref.global``s this pass adds to ``module``, one per distinct content."""
+    """Constant f32 (or i8, ui8, i32) ``memref.global``s this pass adds to ``module``, one per distinct content."""
 
     def __init__(self, module: ModuleOp):
         self.module = module
@@ -49,9 +50,9 @@ class ConstantGlobals:
         self.pending: list[tuple[str, np.ndarray]] = []
 
     def get(self, prefix: str, array: np.ndarray) -> SSAValue:
-        """A ``memref.get_global`` of ``array`` as f32 (int8 arrays as i8); ``insert_pending``
-        adds a new global."""
-        array = array if array.dtype in (np.int8, np.uint8) else array.astype(np.float32)
+        """A ``memref.get_global`` of ``array`` as f32 (int8, uint8 and int32 arrays as i8, ui8
+        and i32); ``insert_pending`` adds a new global."""
+        array = array if array.dtype in (np.int8, np.uint8, np.int32) else array.astype(np.float32)
         key = (prefix, array.shape, array.tobytes())
         if key not in self.names:
             taken = set(self.names.values())

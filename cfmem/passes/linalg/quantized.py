@@ -16,8 +16,8 @@ paths) do.
 
 The unsigned ops (``extui``, ``uitofp``, ``fptoui``, ``maxui``) are picked here for ui8 data,
 while the types still say ui8. Assumes one weight zero point for every channel (per-channel
-scales are fine). TFLite's fixed-point requantization, half-away rounding and the ops only TFLite defines
-(``TFLITE_ONLY_OPS``: int8 softmax, integer requantization, SVDF, LSTM) are refused.
+scales are fine). The ops only TFLite defines (``TFLITE_ONLY_OPS``: int8 softmax, integer
+requantization, SVDF, LSTM) are refused.
 """
 
 from __future__ import annotations
@@ -34,7 +34,14 @@ from cfmem.dialects import nn_lstm as nl
 from cfmem.dialects import nn_quant as nq
 from cfmem.interp import kernels
 from cfmem.interp.kernels import quant_params
+from cfmem.interp.kernels.fixed_point import fixed_point
 from cfmem.passes.failures import OpFailure
+from cfmem.passes.linalg.fixed_point import (
+    FixedPointParams,
+    multiply_by_quantized_multiplier,
+    saturate_with_zero_point,
+    shifted_left,
+)
 from cfmem.passes.linalg.helpers import (
     affine_map,
     copy,
@@ -54,6 +61,7 @@ from cfmem.passes.linalg.helpers import (
     shape_of,
     subview,
     to_float,
+    widened,
 )
 from cfmem.passes.linalg.named import contract, convolve
 from cfmem.passes.linalg.op_lowering import OpLowering
@@ -70,15 +78,9 @@ TFLITE_ONLY_OPS = {nq.QSoftmaxOp: "TFLite's fixed-point softmax", nq.QRequantize
 """The ops only TFLite's fixed-point arithmetic defines, which have no lowering yet."""
 
 
-def refuse_tflite_arithmetic(op: Operation) -> None:
-    """TFLite's fixed-point requantization and rounding (see :mod:`cfmem.dialects.nn_quant`)
-    have no lowering yet: a one-line failure rather than onnxruntime's arithmetic."""
-    if type(op) in TFLITE_ONLY_OPS:
-        raise OpFailure(op, f"nn-lower-to-linalg: '{op.name}' ({TFLITE_ONLY_OPS[type(op)]}) is not supported")
-    if "y_multiplier" in op.properties:
-        raise OpFailure(op, f"nn-lower-to-linalg: '{op.name}' with TFLite's fixed-point requantization (y_multiplier) is not supported")
-    if isinstance(op, nq.QuantizeOp) and op.rounding.data != "half_even":
-        raise OpFailure(op, f"nn-lower-to-linalg: '{op.name}' with rounding {op.rounding.data!r} is not supported")
+def refuse_tflite_only(op: Operation) -> None:
+    """An op of ``TFLITE_ONLY_OPS``: a one-line failure."""
+    raise OpFailure(op, f"nn-lower-to-linalg: '{op.name}' ({TFLITE_ONLY_OPS[type(op)]}) is not supported")
 
 
 def uniform_zero_point(op: Operation, prefix: str) -> int:
@@ -87,14 +89,6 @@ def uniform_zero_point(op: Operation, prefix: str) -> int:
     if np.any(zero_points != zero_points[0]):
         raise OpFailure(op, f"nn-lower-to-linalg: '{op.name}' with differing {prefix} zero points per channel is not supported")
     return int(zero_points[0])
-
-
-def widened(value: SSAValue) -> SSAValue:
-    """An integer value extended to i32 (zero-extended if unsigned, as ui8 data); i32 as it is."""
-    element = value.type
-    if element == i32:
-        return value
-    return (arith.ExtUIOp if is_unsigned(element) else arith.ExtSIOp)(value, i32).result
 
 
 def load_scalar(buffer: SSAValue) -> SSAValue:
@@ -109,12 +103,14 @@ def centered_product(a: SSAValue, a_zero: int | SSAValue, b: SSAValue, b_zero: i
     return arith.AddiOp(acc, arith.MuliOp(*wide)).result
 
 
-def to_quantized(value: SSAValue, zero_point: float | SSAValue, out: SSAValue) -> SSAValue:
+def to_quantized(value: SSAValue, zero_point: float | SSAValue, out: SSAValue, half_away: bool = False) -> SSAValue:
     """``saturate(round_half_even(value) + zero_point)`` into ``out``'s element type (i8 or
-    ui8); NaN gives the type's minimum, as in the kernels and onnxruntime."""
+    ui8); NaN gives the type's minimum, as in the kernels and onnxruntime. With ``half_away``,
+    halves round away from zero (``math.round``), as TFLite's QUANTIZE does."""
     element = out.type.get_element_type()
     z = zero_point if isinstance(zero_point, SSAValue) else f32_const(zero_point)
-    shifted = arith.AddfOp(math.RoundEvenOp(value), z).result
+    rounded = (math.RoundOp if half_away else math.RoundEvenOp)(value).result
+    shifted = arith.AddfOp(rounded, z).result
     low, high = (f32_const(float(v)) for v in integer_range(element))
     clamped = arith.MinimumfOp(arith.MaximumfOp(shifted, low), high).result
     saturated = arith.SelectOp(arith.CmpfOp(value, value, "uno"), low, clamped).result
@@ -146,8 +142,13 @@ def per_channel(lowering: OpLowering, prefix: str, values: np.ndarray, axis: int
 def requantize(lowering: OpLowering, op: Operation, acc: SSAValue, out: SSAValue, ratio: np.ndarray, axis: int) -> None:
     """``out = saturate(round_half_even(acc * ratio) + y_zero_point)`` as MlasRequantizeOutput
     computes it, or the f32 ``acc * ratio`` for an f32 ``out``; ``ratio`` per tensor or
-    along ``axis``."""
+    along ``axis``. An op with ``y_multiplier``/``y_shift`` requantizes in TFLite's fixed point
+    (:func:`requantize_fixed_point`) instead."""
     rank = len(shape_of(out))
+    fixed = fixed_point(op, "y")
+    if fixed is not None:
+        requantize_fixed_point(lowering, FixedPointParams(*fixed), int(quant_params(op, "y")[1][0]), acc, out, axis)
+        return
     extra, maps = per_channel(lowering, "requant_ratio", ratio, axis, rank)
     zero_point = float(quant_params(op, "y")[1][0]) if out.type.get_element_type() != f32 else 0.0
 
@@ -155,6 +156,21 @@ def requantize(lowering: OpLowering, op: Operation, acc: SSAValue, out: SSAValue
         r = rest[0] if extra else f32_const(float(ratio.reshape(-1)[0]))
         value = arith.MulfOp(to_float(a), r).result
         return value if out.type.get_element_type() == f32 else to_quantized(value, zero_point, out)
+
+    generic([acc, *extra], [out], [identity(rank), *maps, identity(rank)], body)
+
+
+def requantize_fixed_point(lowering: OpLowering, params: FixedPointParams, zero_point: int, acc: SSAValue, out: SSAValue,
+                           axis: int) -> None:  # fmt: skip
+    """``out = saturate(MultiplyByQuantizedMultiplier(acc) + zero_point)``: TFLite's
+    requantization of the i32 sums ``acc``, the multiplier and shift per tensor or along ``axis``."""
+    rank = len(shape_of(out))
+    extra, maps = params.operands(lowering, "y", axis, rank)
+    element = out.type.get_element_type()
+
+    def body(a: SSAValue, *rest: SSAValue) -> SSAValue:
+        scaled = multiply_by_quantized_multiplier(a, *params.scalars(rest))
+        return saturate_with_zero_point(scaled, zero_point, element)
 
     generic([acc, *extra], [out], [identity(rank), *maps, identity(rank)], body)
 
@@ -178,8 +194,8 @@ def with_params(lowering: OpLowering, op: nq.QuantizeOp | nq.DequantizeOp, prefi
 
 
 def quantize(lowering: OpLowering, op: nq.QuantizeOp, ins: list[SSAValue], out: SSAValue) -> None:
-    refuse_tflite_arithmetic(op)
-    with_params(lowering, op, "y", ins[0], out, lambda x, s, z: to_quantized(arith.DivfOp(x, s).result, z, out))
+    half_away = op.rounding.data == "half_away_from_zero"
+    with_params(lowering, op, "y", ins[0], out, lambda x, s, z: to_quantized(arith.DivfOp(x, s).result, z, out, half_away))
 
 
 def dequantize(lowering: OpLowering, op: nq.DequantizeOp, ins: list[SSAValue], out: SSAValue) -> None:
@@ -189,7 +205,6 @@ def dequantize(lowering: OpLowering, op: nq.DequantizeOp, ins: list[SSAValue], o
 def qconv2d(lowering: OpLowering, op: nq.QConv2dOp, ins: list[SSAValue], out: SSAValue) -> None:
     """One output row at a time (an ``scf.for``): the row's i32 sums in scratch, then
     requantized into the row of ``out``, so the sums never take more than a row."""
-    refuse_tflite_arithmetic(op)
     x, w, *bias = ins
     x_zero, w_zero = int(quant_params(op, "x")[1][0]), uniform_zero_point(op, "w")
     n, channels, height, width = shape_of(out)
@@ -205,7 +220,7 @@ def qconv2d(lowering: OpLowering, op: nq.QConv2dOp, ins: list[SSAValue], out: SS
 
 def tflite_only(lowering: OpLowering, op: Operation, ins: list[SSAValue], out: SSAValue) -> None:
     """The lowering of each op of ``TFLITE_ONLY_OPS``: a one-line refusal."""
-    refuse_tflite_arithmetic(op)
+    refuse_tflite_only(op)
 
 
 def qlookup(lowering: OpLowering, op: nq.QLookupOp, ins: list[SSAValue], out: SSAValue) -> None:
@@ -235,7 +250,6 @@ def matmul_integer(lowering: OpLowering, op: nq.MatmulIntegerOp, ins: list[SSAVa
 
 
 def qgemm(lowering: OpLowering, op: nq.QGemmOp, ins: list[SSAValue], out: SSAValue) -> None:
-    refuse_tflite_arithmetic(op)
     a, b, *c = ins
     trans = bool(op.trans_b.value.data)
     a_zero, b_zero = int(quant_params(op, "a")[1][0]), uniform_zero_point(op, "b")
@@ -257,7 +271,9 @@ def qgemm(lowering: OpLowering, op: nq.QGemmOp, ins: list[SSAValue], out: SSAVal
 
 
 def qadd(lowering: OpLowering, op: nq.QAddOp, ins: list[SSAValue], out: SSAValue) -> None:
-    refuse_tflite_arithmetic(op)
+    if op.left_shift is not None:
+        tflite_qadd(op, ins, out)
+        return
     swap, ratio_1, ratio_2, fixed = kernels.qadd_terms(op)
 
     def body(a: SSAValue, b: SSAValue, _: SSAValue) -> SSAValue:
@@ -265,6 +281,24 @@ def qadd(lowering: OpLowering, op: nq.QAddOp, ins: list[SSAValue], out: SSAValue
         partial = math.FmaOp(to_float(second), f32_const(float(ratio_2)), f32_const(float(fixed))).result
         value = math.FmaOp(to_float(first), f32_const(float(ratio_1)), partial).result
         return converted_and_packed(value, out)
+
+    elementwise(ins, out, body)
+
+
+def tflite_qadd(op: nq.QAddOp, ins: list[SSAValue], out: SSAValue) -> None:
+    """TFLite's int8 ADD: each centred operand shifted left by ``left_shift`` and scaled by its
+    multiplier, the sum (wrapping as int32) scaled by ``y_multiplier``, plus the zero point,
+    saturated."""
+    left_shift = op.left_shift.value.data
+    zero_points = [int(quant_params(op, p)[1][0]) for p in ("a", "b", "y")]
+    scalars = [FixedPointParams(*fixed_point(op, p)).scalars(()) for p in ("a", "b", "y")]
+    element = out.type.get_element_type()
+
+    def body(a: SSAValue, b: SSAValue, _: SSAValue) -> SSAValue:
+        scaled = [multiply_by_quantized_multiplier(shifted_left(arith.SubiOp(widened(v), int_const(z, i32)).result, left_shift), *s)
+                  for v, z, s in ((a, zero_points[0], scalars[0]), (b, zero_points[1], scalars[1]))]  # fmt: skip
+        total = multiply_by_quantized_multiplier(arith.AddiOp(*scaled).result, *scalars[2])
+        return saturate_with_zero_point(total, zero_points[2], element)
 
     elementwise(ins, out, body)
 
