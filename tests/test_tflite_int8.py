@@ -7,7 +7,9 @@ activations, FULLY_CONNECTED per tensor and per channel, ADD with broadcasting, 
 AVERAGE_POOL_2D, RESHAPE, a zero PAD taken into a convolution, QUANTIZE from float32 and from
 int8 (requantization), DEQUANTIZE. Scales are picked so that sums land across the int8 range,
 and the float32 requantization onnxruntime's kernels use is shown to differ from TFLite's on
-these models (so the fixed-point path is what matches).
+these models (so the fixed-point path is what matches). ``cfmem check-mlir`` passes on these
+models and on TFLM's hello_world_int8 (the JIT-run linalg lowering bit-identical to the flat
+interpreter; the lowering's edge cases are in ``tests/test_tflite_linalg.py``).
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ import pytest
 
 pytest.importorskip("tflite_micro")
 
+from test_lower_to_linalg import needs_mlir  # noqa: E402
 from test_tflite_import import import_bytes, run_both  # noqa: E402
 
 from cfmem.dialects import nn_quant as nq  # noqa: E402
@@ -239,24 +242,21 @@ def test_sliced_weights_keep_the_fixed_point_results(tmp_path, per_channel):
         np.testing.assert_array_equal(a, b)
 
 
-def test_linalg_lowering_refuses_tflite_arithmetic(tmp_path):
-    """nn-lower-to-linalg has no lowering of TFLite's rounding and fixed-point requantization:
-    one line naming the op, not onnxruntime's arithmetic in their place."""
-    from cfmem.errors import CfmemError
-    from cfmem.pipeline import apply_pipeline, lower_model
-
-    _, imported = import_bytes(int8_io_model(), tmp_path)
-    flat = lower_model(imported.module, "nn-plan-memory", tmp_path)
-    with pytest.raises(CfmemError, match=r"nn-lower-to-linalg: 'nn.qconv2d' with TFLite's fixed-point requantization \(y_multiplier\) is not supported$"):
-        apply_pipeline(flat, "nn-lower-to-linalg", "m.mlir", tmp_path)
+COMMAND_MODELS = {"hello_world_int8": None, "int8_per_channel": lambda: int8_model(True),
+                  "int8_per_tensor": lambda: int8_model(False), "int8_io": int8_io_model}  # fmt: skip
+"""The models ``cfmem check-mlir`` is run on: TFLM's example (a file) and the ones built here."""
 
 
-def test_check_mlir_refuses_tflite_arithmetic_in_one_line_at_the_file(tmp_path, cfmem):
-    source = Path(__file__).parent / "data" / "tflite" / "hello_world_int8.tflite"
-    assert cfmem("import", str(source), "-o", str(tmp_path / "hw.mlir")).returncode == 0
-    res = cfmem("check-mlir", str(tmp_path / "hw.mlir"))
-    assert res.returncode == 1, res.stderr
-    assert res.stderr == (
-        f"cfmem: {tmp_path / 'hw.mlir'}: error: nn-lower-to-linalg: 'nn.qgemm' with TFLite's fixed-point"
-        " requantization (y_multiplier) is not supported\n"
-    )
+@needs_mlir
+@pytest.mark.parametrize("name", COMMAND_MODELS)
+def test_check_mlir_passes_on_int8_models(tmp_path, cfmem, name):
+    """``cfmem check-mlir`` lowers TFLite's fixed-point arithmetic (nn-lower-to-linalg), JIT-runs
+    it and finds it bit-identical to the flat interpreter, which matches the reference."""
+    build = COMMAND_MODELS[name]
+    source = Path(__file__).parent / "data" / "tflite" / "hello_world_int8.tflite" if build is None else tmp_path / f"{name}.tflite"
+    if build is not None:
+        source.write_bytes(build())
+    assert cfmem("import", str(source), "-o", str(tmp_path / "m.mlir")).returncode == 0
+    res = cfmem("check-mlir", str(tmp_path / "m.mlir"))
+    assert res.returncode == 0, res.stderr
+    assert "#0   bit-identical      0 of bound" in res.stdout and "every run agrees" in res.stdout

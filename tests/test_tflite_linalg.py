@@ -12,13 +12,12 @@ broadcasting, ``nn.quantize`` rounding halves away from zero (NaN and infinities
 inputs) and int8 ``nn.avg_pool2d`` with pads (sums of both signs a half count off a multiple);
 the JIT-run lowering, the checking flat interpreter and the reference interpreter agree on every
 input set, which is checked to hold those edges, and a lowering with a truncating shift in
-place of the rounding division does not. Finally ``cfmem check-mlir`` passes on TFLM's
-hello_world_int8 example, and what stays refused (``nn.qsoftmax``) is refused in one line.
+place of the rounding division does not. (int8 SOFTMAX's lowering is tested with its hostile
+rows in ``tests/test_tflite_softmax.py``, whole models through ``cfmem check-mlir`` in
+``tests/test_tflite_int8.py``.)
 """
 
 from __future__ import annotations
-
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -229,16 +228,3 @@ def test_lowered_ops_match_both_interpreters_bit_for_bit(lowered_ops, monkeypatc
     reference = [run_function(module, dict(feeds)).outputs for feeds in sets]
     for name in ("gemm_pc", "gemm_pt", "conv", "add"):
         assert any(not np.array_equal(w[name], r[name]) for w, r in zip(wrong, reference, strict=True)), name
-
-
-# --- whole models through the command ----------------------------------------------------------
-
-
-@needs_mlir
-def test_check_mlir_passes_on_hello_world_int8(tmp_path, cfmem):
-    source = Path(__file__).parent / "data" / "tflite" / "hello_world_int8.tflite"
-    assert cfmem("import", str(source), "-o", str(tmp_path / "hw.mlir")).returncode == 0
-    res = cfmem("check-mlir", str(tmp_path / "hw.mlir"))
-    assert res.returncode == 0, res.stderr
-    assert "#0   bit-identical      0 of bound" in res.stdout
-    assert "every run agrees" in res.stdout

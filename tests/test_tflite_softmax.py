@@ -23,13 +23,22 @@ import pytest
 pytest.importorskip("tflite_micro")
 
 from test_tflite_import import import_bytes, run_both  # noqa: E402
-from xdsl.dialects.builtin import IntegerAttr, i64  # noqa: E402
+from test_lower_to_linalg import flat_form, needs_mlir, to_linalg  # noqa: E402
+from xdsl.dialects import arith  # noqa: E402
+from xdsl.dialects.builtin import IntegerAttr, ModuleOp, i64  # noqa: E402
+from xdsl.parser import Parser  # noqa: E402
 
 from cfmem.dialects import nn_quant as nq  # noqa: E402
 from cfmem.importers.tflite import TfliteImportError, tflite_importer  # noqa: E402
 from cfmem.interp import kernels  # noqa: E402
 from cfmem.interp.golden import InterpError, run_function  # noqa: E402
+from cfmem.differential import run_mlir  # noqa: E402
+from cfmem.interp.flat import run_flat  # noqa: E402
 from cfmem.interp.kernels import fixed_point, quantized  # noqa: E402
+from cfmem.ir_io import make_context  # noqa: E402
+from cfmem.mlir_check.prepare import prepare_for_jit  # noqa: E402
+from cfmem.passes.linalg import fixed_point as linalg_fixed_point  # noqa: E402
+from cfmem.passes.linalg import quantized as linalg_quantized  # noqa: E402
 from cfmem.testing import tflite_models as tm  # noqa: E402
 from cfmem.testing.tflite_writer import TfliteWriter, options  # noqa: E402
 from cfmem.testing.tflm_models import example_models  # noqa: E402
@@ -293,14 +302,64 @@ def test_softmax_tflite_micro_does_not_compute_is_refused(tmp_path, scale, y_sca
         import_bytes(softmax_model([(4, scale, 1.0)], y_scale), tmp_path)
 
 
-def test_linalg_lowering_refuses_the_fixed_point_softmax(tmp_path):
-    from cfmem.errors import CfmemError
-    from cfmem.pipeline import apply_pipeline, lower_model
+LOWERED = [(15, 1), (17, 1), (18, 1), (19, 1), (8, 1), (12, 0)]
+"""(case, axis) of the lowering's test: rows of 511 with no difference below ``diff_min``
+(shift 13), some (23), most (27) and the capped multiplier (31), rows of 2, and rows of 10
+softmaxed along axis 0 of their transpose (each op lowers to some 1,600 arith ops, which
+the JIT's preparation takes about 0.6 s for)."""
 
-    _, imported = import_bytes(softmax_model([(4, 0.1, 1.0)]), tmp_path)
-    flat = lower_model(imported.module, "nn-plan-memory", tmp_path)
-    with pytest.raises(CfmemError, match=r"nn-lower-to-linalg: 'nn.qsoftmax' \(TFLite's fixed-point softmax\) is not supported$"):
-        apply_pipeline(flat, "nn-lower-to-linalg", "m.mlir", tmp_path)
+
+def softmax_module(entries) -> ModuleOp:
+    """``main`` with one ``nn.qsoftmax`` per entry ``(name, op, axis, shape)``: ``op``'s
+    parameters along ``axis`` of an input ``name`` of ``shape``, its result ``y_<name>``."""
+    args, results, ops = [], [], []
+    for name, op, axis, shape in entries:
+        params = (f"x_scale = array<f32: {nq.floats(op.x_scale)[0]!r}>, x_zero_point = array<i64: 3>, y_scale = array<f32: 0.00390625>,"
+                  f" y_zero_point = array<i64: -128>, element = i8, x_multiplier = array<i64: {op.x_multiplier.get_values()[0]}>,"
+                  f" x_shift = array<i64: {op.x_shift.get_values()[0]}>, axis = {axis} : i64")  # fmt: skip
+        ty = f"tensor<{shape[0]}x{shape[1]}xi8>"
+        args.append((name, ty))
+        results.append((f"y_{name}", ty))
+        ops.append(f"    %y_{name} = nn.qsoftmax %{name} {{{params}}} : ({ty}) -> {ty}")
+    arg_list = ", ".join(f"%{n}: {t}" for n, t in args)
+    types = ", ".join(t for _, t in results)
+    names = {key: ", ".join(f'"{n}"' for n, _ in values) for key, values in (("in", args), ("out", results))}
+    header = (f"  func.func @main({arg_list}) -> ({types}) attributes {{cfmem.input_names = [{names['in']}],"
+              f" cfmem.result_names = [{names['out']}]}} {{")  # fmt: skip
+    returned = f"    func.return {', '.join(f'%{n}' for n, _ in results)} : {types}"
+    text = "\n".join(["builtin.module {", header, *ops, returned, "  }", "}"])
+    return Parser(make_context(), text).parse_module()
+
+
+def lowered_softmax(cases_and_oracle, chosen):
+    """The flat form of :func:`softmax_module` over ``chosen`` (case, axis) pairs, its inputs
+    (the case's rows, transposed along axis 0) and the scalar loop's outputs."""
+    entries, feeds, wants = [], {}, {}
+    for case, axis in chosen:
+        op, rows, want = cases_and_oracle[case]
+        name = f"x{case}_{axis}"
+        feeds[name], wants[f"y_{name}"] = (rows, want) if axis == 1 else (np.ascontiguousarray(rows.T), want.T)
+        entries.append((name, op, axis, feeds[name].shape))
+    return flat_form(softmax_module(entries)), feeds, wants
+
+
+@needs_mlir
+def test_the_linalg_lowering_is_tflite_micros_softmax(cases_and_oracle, monkeypatch):
+    """nn-lower-to-linalg's qsoftmax, JIT-run on hostile rows (along either axis), gives the
+    scalar loop's bytes, as the flat interpreter does; with its last division rounding down (a
+    plain shift), it does not."""
+    flat, feeds, wants = lowered_softmax(cases_and_oracle, LOWERED)
+    (jit,) = run_mlir(str(prepare_for_jit(to_linalg(flat))), flat, [feeds])
+    checked = run_flat(flat, dict(feeds), check=True).outputs
+    for name, want in wants.items():
+        np.testing.assert_array_equal(jit[name], want, err_msg=name)
+        np.testing.assert_array_equal(checked[name], want, err_msg=name)
+    shifts = {cases_and_oracle[case][0].x_shift.get_values()[0] for case, _ in LOWERED}
+    assert {13, 23, 31} <= shifts
+    flat, feeds, wants = lowered_softmax(cases_and_oracle, [(17, 1)])
+    monkeypatch.setattr(linalg_quantized, "rounding_divide_by_pot", lambda x, e: arith.ShRSIOp(x, linalg_fixed_point.as_i32(e)).result)
+    (wrong,) = run_mlir(str(prepare_for_jit(to_linalg(flat))), flat, [feeds])
+    assert not np.array_equal(wrong["y_x17_1"], wants["y_x17_1"])
 
 
 SOFTMAX_TEXT = ("nn.qsoftmax %a0 {{x_scale = array<f32: 0.1>, x_zero_point = array<i64: 3>, y_scale = array<f32: {y_scale}>,"

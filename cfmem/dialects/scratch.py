@@ -14,6 +14,7 @@ Per op (its element types as they are, f16 ones read as f32, see below):
   lowering computes and requantizes the output a row at a time);
 - ``nn.arg_max``/``nn.arg_min``: the best value so far, the input's shape with the axis 1 (``best``);
 - ``nn.softmax``: the maxima and the sums along the axis (``peak``, ``total``);
+- ``nn.qsoftmax``: the same, the maxima i8 and the fixed-point sums i32;
 - ``nn.top_k``: each input element's rank, i64 (``ranks``).
 
 An op reading or writing f16 first widens each f16 input into an f32 copy (``wide``, in
@@ -27,7 +28,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from math import prod
 
-from xdsl.dialects.builtin import MemRefType, TensorType, f16, f32, i32, i64
+from xdsl.dialects.builtin import MemRefType, TensorType, f16, f32, i8, i32, i64
 from xdsl.ir import Attribute, Operation
 
 from cfmem.dialects import nn_compute as nc
@@ -67,7 +68,7 @@ def _element(ty: Attribute) -> Attribute:
     return f32 if element == f16 else element
 
 
-def _reduced(op: nc.ArgExtremeOp | nc.SoftmaxOp) -> Shape:
+def _reduced(op: nc.ArgExtremeOp | nc.SoftmaxOp | nq.QSoftmaxOp) -> Shape:
     """The input's shape with the op's axis 1."""
     shape = _shape(op.operands[0].type)
     axis = op.axis.value.data % len(shape)
@@ -85,6 +86,8 @@ def _own(op: Operation) -> list[tuple[str, Shape, Attribute]]:
         return [("best", _reduced(op), f32)]
     if isinstance(op, nc.SoftmaxOp):
         return [("peak", _reduced(op), f32), ("total", _reduced(op), f32)]
+    if isinstance(op, nq.QSoftmaxOp):  # the int8 maxima, the Q12.19 sums
+        return [("peak", _reduced(op), i8), ("total", _reduced(op), i32)]
     if isinstance(op, nc.TopKOp):
         return [("ranks", _shape(op.operands[0].type), i64)]
     return []

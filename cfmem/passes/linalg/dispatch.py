@@ -50,6 +50,7 @@ from cfmem.passes.linalg.quantized import (
     qgemm,
     qlookup,
     qmul,
+    qsoftmax,
     quantize,
     tflite_only,
 )
@@ -123,7 +124,7 @@ LOWERINGS: dict[type[Operation], Lowering] = {
     nq.QMulOp: qmul,
     nq.QConcatOp: qconcat,
     nq.QLookupOp: qlookup,
-    nq.QSoftmaxOp: tflite_only,
+    nq.QSoftmaxOp: qsoftmax,
     nq.QRequantizeOp: tflite_only,
     nq.QSvdfStateOp: tflite_only,
     nq.QSvdfOp: tflite_only,

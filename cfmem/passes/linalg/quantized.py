@@ -1,22 +1,28 @@
 """The quantized ops of ``nn-lower-to-linalg``: i8 (or ui8) data, i32 accumulators,
 requantized in f32 as the kernels of :mod:`cfmem.interp.kernels` (onnxruntime's x86 MLAS
-paths) do.
+paths) do, or in TFLite's fixed point where the op carries its multipliers.
 
 - ``quantize``, ``dequantize``: one generic each, the scale and zero point per tensor or
-  along the axis (constant globals read as extra operands).
+  along the axis (constant globals read as extra operands); ``quantize`` rounds halves to
+  even, or away from zero (``math.round``) with TFLite's rounding.
 - ``qconv2d``, ``qgemm``: one output row at a time in an ``scf.for``; the row's i32 sums of
   ``(x - x_zero) * (w - w_zero)`` in a scratch buffer, then requantized into the output row
-  (``round_half_even(acc * ratio) + y_zero``, saturated), so the sums never take more than a
-  row. ``conv_integer``, ``matmul_integer``: the i32 sums straight into the output, the zero
+  (``round_half_even(acc * ratio) + y_zero``, saturated; with ``y_multiplier``/``y_shift``,
+  TFLite's ``MultiplyByQuantizedMultiplier`` per tensor or per channel, from
+  :mod:`cfmem.passes.linalg.fixed_point`), so the sums never take more than a row.
+  ``conv_integer``, ``matmul_integer``: the i32 sums straight into the output, the zero
   points loaded at run time.
 - ``qadd``, ``qmul``: the fused multiply-adds and products of MLAS's QLinearAdd and
-  QLinearMul in f32, converted and packed as x86's ``cvtps2dq`` and saturating packs do;
+  QLinearMul in f32, converted and packed as x86's ``cvtps2dq`` and saturating packs do
+  (``qadd`` with ``left_shift``: TFLite's int8 ADD in i32 fixed point);
   ``qconcat``: each input dequantized and requantized into its region of the output;
   ``qlookup``: a 256-entry table loaded at each element.
+- ``qsoftmax``: TFLite's int8 SOFTMAX, gemmlowp's fixed-point exponential and TFLite's
+  reciprocal on i32, the row maxima and sums in scratch buffers.
 
 The unsigned ops (``extui``, ``uitofp``, ``fptoui``, ``maxui``) are picked here for ui8 data,
 while the types still say ui8. Assumes one weight zero point for every channel (per-channel
-scales are fine). The ops only TFLite defines (``TFLITE_ONLY_OPS``: int8 softmax, integer
+scales are fine). The ops only TFLite defines but softmax (``TFLITE_ONLY_OPS``: integer
 requantization, SVDF, LSTM) are refused.
 """
 
@@ -34,11 +40,17 @@ from cfmem.dialects import nn_lstm as nl
 from cfmem.dialects import nn_quant as nq
 from cfmem.interp import kernels
 from cfmem.interp.kernels import quant_params
-from cfmem.interp.kernels.fixed_point import fixed_point
+from cfmem.interp.kernels.fixed_point import SOFTMAX_DIFF_INTEGER_BITS, fixed_point, softmax_diff_min
+from cfmem.interp.kernels.quantized import ACCUMULATION_INTEGER_BITS
 from cfmem.passes.failures import OpFailure
 from cfmem.passes.linalg.fixed_point import (
     FixedPointParams,
+    doubling_high_mul,
+    exp_on_negative_values,
     multiply_by_quantized_multiplier,
+    reciprocal,
+    rescale,
+    rounding_divide_by_pot,
     saturate_with_zero_point,
     shifted_left,
 )
@@ -72,10 +84,10 @@ def ratio_of(op: Operation, *prefixes: str, alpha: float = 1.0) -> np.ndarray:
     return np.asarray(kernels.requant_ratio(op, *prefixes, alpha=alpha), np.float32).reshape(-1)
 
 
-TFLITE_ONLY_OPS = {nq.QSoftmaxOp: "TFLite's fixed-point softmax", nq.QRequantizeOp: "TFLite's integer requantization",
-                   nq.QSvdfStateOp: "TFLite's integer SVDF state", nq.QSvdfOp: "TFLite's integer SVDF",
-                   nl.QLstmOp: "TFLite's integer LSTM", nl.QLstmStateOp: "TFLite's integer LSTM state"}  # fmt: skip
-"""The ops only TFLite's fixed-point arithmetic defines, which have no lowering yet."""
+TFLITE_ONLY_OPS = {nq.QRequantizeOp: "TFLite's integer requantization", nq.QSvdfStateOp: "TFLite's integer SVDF state",
+                   nq.QSvdfOp: "TFLite's integer SVDF", nl.QLstmOp: "TFLite's integer LSTM",
+                   nl.QLstmStateOp: "TFLite's integer LSTM state"}  # fmt: skip
+"""The ops only TFLite's fixed-point arithmetic defines that have no lowering yet."""
 
 
 def refuse_tflite_only(op: Operation) -> None:
@@ -221,6 +233,48 @@ def qconv2d(lowering: OpLowering, op: nq.QConv2dOp, ins: list[SSAValue], out: SS
 def tflite_only(lowering: OpLowering, op: Operation, ins: list[SSAValue], out: SSAValue) -> None:
     """The lowering of each op of ``TFLITE_ONLY_OPS``: a one-line refusal."""
     refuse_tflite_only(op)
+
+
+def qsoftmax(lowering: OpLowering, op: nq.QSoftmaxOp, ins: list[SSAValue], out: SSAValue) -> None:
+    """TFLite's int8 SOFTMAX (:func:`cfmem.interp.kernels.qsoftmax`) in three generics: the
+    row maxima into ``peak`` (i8), the Q12.19 sum of the counted exponentials into ``total``
+    (i32, wrapping), then each element from its exponential (computed again, the same bits) and
+    its row's reciprocal. A row whose divisor exponent leaves [0, 31] stops TFLite Micro and the
+    interpreters; here the exponent is capped at 31 so that the shift stays defined."""
+    (x,) = ins
+    shape = shape_of(x)
+    rank, axis = len(shape), op.axis.value.data % len(shape)
+    multiplier, shift = (int(v[0]) for v in fixed_point(op, "x"))
+    diff_min = softmax_diff_min(shift)
+    peak = lowering.scratch("peak", tuple(1 if i == axis else s for i, s in enumerate(shape)), -128, x.type.get_element_type())
+    total = lowering.scratch("total", shape_of(peak), 0, i32)
+    row = affine_map(rank, [AffineExpr.constant(0) if i == axis else d for i, d in enumerate(dims(rank))])
+    maps = [identity(rank), row]
+    generic([x], [peak], maps, lambda v, best: arith.MaxSIOp(best, v).result, reduced=(axis,))
+
+    def exponential(v: SSAValue, best: SSAValue) -> tuple[SSAValue, SSAValue]:
+        """The Q0.31 exponential of ``v - best`` and whether the difference counts."""
+        diff = arith.SubiOp(widened(v), widened(best)).result
+        counted = arith.CmpiOp(diff, int_const(diff_min, i32), "sge").result
+        scaled = doubling_high_mul(shifted_left(diff, shift), multiplier)
+        return exp_on_negative_values(scaled, SOFTMAX_DIFF_INTEGER_BITS), counted
+
+    def summed(v: SSAValue, best: SSAValue, acc: SSAValue) -> SSAValue:
+        exp, counted = exponential(v, best)
+        term = rescale(exp, 0, ACCUMULATION_INTEGER_BITS)
+        return arith.AddiOp(acc, arith.SelectOp(counted, term, int_const(0, i32))).result
+
+    generic([x, peak], [total], [*maps, row], summed, reduced=(axis,))
+
+    def normalized(v: SSAValue, best: SSAValue, sum_: SSAValue, _: SSAValue) -> SSAValue:
+        exp, counted = exponential(v, best)
+        inverse, bits_over_unit = reciprocal(sum_, ACCUMULATION_INTEGER_BITS)
+        exponent = arith.MinSIOp(arith.AddiOp(bits_over_unit, int_const(31 - 8, i32)), int_const(31, i32)).result
+        value = rounding_divide_by_pot(doubling_high_mul(inverse, exp), exponent)
+        result = saturate_with_zero_point(value, -128, out.type.get_element_type())
+        return arith.SelectOp(counted, result, int_const(-128, out.type.get_element_type())).result
+
+    generic([x, peak, total], [out], [*maps, row, identity(rank)], normalized)
 
 
 def qlookup(lowering: OpLowering, op: nq.QLookupOp, ins: list[SSAValue], out: SSAValue) -> None:
