@@ -8,7 +8,7 @@ AVERAGE_POOL_2D, RESHAPE, a zero PAD taken into a convolution, QUANTIZE from flo
 int8 (requantization), DEQUANTIZE. Scales are picked so that sums land across the int8 range,
 and the float32 requantization onnxruntime's kernels use is shown to differ from TFLite's on
 these models (so the fixed-point path is what matches). ``cfmem check-mlir`` passes on these
-models and on TFLM's hello_world_int8 (the JIT-run linalg lowering bit-identical to the flat
+models and on TFLM's hello_world_int8 and micro_speech_quantized (the JIT-run linalg lowering bit-identical to the flat
 interpreter; the lowering's edge cases are in ``tests/test_tflite_linalg.py``).
 """
 
@@ -28,6 +28,7 @@ from cfmem.dialects import nn_quant as nq  # noqa: E402
 from cfmem.importers.tflite import TfliteImportError  # noqa: E402
 from cfmem.interp.golden import run_function  # noqa: E402
 from cfmem.testing import tflite_models as tm  # noqa: E402
+from cfmem.testing.tflm_models import example_models  # noqa: E402
 from cfmem.testing.tflite_writer import SubgraphWriter, TfliteWriter, options  # noqa: E402
 
 WIDTH = 73.6  # the standard deviation of integers uniform in [-127, 127]
@@ -242,9 +243,12 @@ def test_sliced_weights_keep_the_fixed_point_results(tmp_path, per_channel):
         np.testing.assert_array_equal(a, b)
 
 
-COMMAND_MODELS = {"hello_world_int8": None, "int8_per_channel": lambda: int8_model(True),
-                  "int8_per_tensor": lambda: int8_model(False), "int8_io": int8_io_model}  # fmt: skip
-"""The models ``cfmem check-mlir`` is run on: TFLM's example (a file) and the ones built here."""
+COMMAND_MODELS = {"hello_world_int8": lambda: example_models()["hello_world_int8"].read_bytes(),
+                  "micro_speech_quantized": lambda: example_models()["micro_speech_quantized"].read_bytes(),
+                  "int8_per_channel": lambda: int8_model(True), "int8_per_tensor": lambda: int8_model(False),
+                  "int8_io": int8_io_model}  # fmt: skip
+"""The models ``cfmem check-mlir`` is run on: TFLM's examples (micro_speech with an int8 SOFTMAX;
+person_detect passes too but takes some 20 s) and the ones built here."""
 
 
 @needs_mlir
@@ -252,10 +256,8 @@ COMMAND_MODELS = {"hello_world_int8": None, "int8_per_channel": lambda: int8_mod
 def test_check_mlir_passes_on_int8_models(tmp_path, cfmem, name):
     """``cfmem check-mlir`` lowers TFLite's fixed-point arithmetic (nn-lower-to-linalg), JIT-runs
     it and finds it bit-identical to the flat interpreter, which matches the reference."""
-    build = COMMAND_MODELS[name]
-    source = Path(__file__).parent / "data" / "tflite" / "hello_world_int8.tflite" if build is None else tmp_path / f"{name}.tflite"
-    if build is not None:
-        source.write_bytes(build())
+    source = tmp_path / f"{name}.tflite"
+    source.write_bytes(COMMAND_MODELS[name]())
     assert cfmem("import", str(source), "-o", str(tmp_path / "m.mlir")).returncode == 0
     res = cfmem("check-mlir", str(tmp_path / "m.mlir"))
     assert res.returncode == 0, res.stderr
