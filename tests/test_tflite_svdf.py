@@ -14,8 +14,9 @@ saturates the state and wraps its zero point). QUANTIZE between 8-, 16- and 32-b
 hostile values (the extremes, halfway cases) matches TFLite Micro and a scalar transcription of
 ``Requantize``; int8 SOFTMAX to int16 matches TFLite Micro on hostile rows. A state not carried
 between calls, a saturation moved after the zero point, a float requantization and a truncating
-division each differ, so these comparisons can fail. What TFLite Micro refuses to prepare, the
-importer and the verifier refuse.
+division each differ, so these comparisons can fail. nn-lower-to-linalg's integer QUANTIZE and
+SOFTMAX to int16, JIT-run, give the flat interpreter's bytes; its SVDF is refused in one line.
+What TFLite Micro refuses to prepare, the importer and the verifier refuse.
 """
 
 from __future__ import annotations
@@ -27,16 +28,21 @@ import pytest
 
 pytest.importorskip("tflite_micro")
 
+from test_lower_to_linalg import flat_form, needs_mlir, to_linalg  # noqa: E402
 from test_tflite_import import import_bytes, run_both  # noqa: E402
+from xdsl.dialects import arith  # noqa: E402
 from test_tflite_int8 import reference_multiply  # noqa: E402
 from test_tflite_softmax import hostile_rows  # noqa: E402
 
+from cfmem.differential import run_mlir  # noqa: E402
 from cfmem.dialects import nn_quant as nq  # noqa: E402
 from cfmem.importers.tflite import TfliteImportError, initial_state  # noqa: E402
 from cfmem.interp import kernels  # noqa: E402
+from cfmem.interp.flat import run_flat  # noqa: E402
 from cfmem.interp.kernels.fixed_point import fixed_point, multiply_by_quantized_multiplier, quantize_multiplier, wrap_int32  # noqa: E402
 from cfmem.testing import tflite_models as tm  # noqa: E402
 from cfmem.testing.tflite_writer import TfliteWriter, options  # noqa: E402
+from cfmem.mlir_check.prepare import prepare_for_jit  # noqa: E402
 from cfmem.testing.tflm_models import example_models  # noqa: E402
 from cfmem.tflite.model_file import parse_tflite  # noqa: E402
 
@@ -322,6 +328,38 @@ def test_softmax_to_int16_rounding_down_differs(tmp_path, monkeypatch):
     monkeypatch.setattr(quantized, "rounding_divide_by_pot", lambda x, exponent: np.asarray(x, np.int64) >> exponent)
     golden = run_both(imported, tmp_path, rows)[0]
     assert any((g != w).any() for g, w in zip(golden, want, strict=True))
+
+
+def lowered_runs(imported, feeds: dict[str, np.ndarray]) -> tuple[dict, dict]:
+    """The JIT-run linalg lowering's outputs and the checking flat interpreter's on ``feeds``."""
+    flat = flat_form(imported.module)
+    (jit,) = run_mlir(str(prepare_for_jit(to_linalg(flat))), flat, [dict(feeds)])
+    return jit, run_flat(flat, dict(feeds), check=True).outputs
+
+
+@needs_mlir
+def test_the_linalg_lowering_of_integer_quantize_and_softmax_to_int16_is_exact(tmp_path, monkeypatch):
+    """``nn.qrequantize`` (every case above, on its hostile values) and ``nn.qsoftmax`` to int16
+    (on hostile rows) lowered by nn-lower-to-linalg and JIT-run: the flat interpreter's bytes,
+    which are TFLite Micro's (the tests above); with the rounding division truncated, QUANTIZE's
+    differ."""
+    from cfmem.passes.linalg import fixed_point as linalg_fixed_point
+
+    _, requantize = import_bytes(requantize_model(), tmp_path)
+    feeds = {f"x{k}": hostile_values(case[0], k) for k, case in enumerate(REQUANTIZE_CASES)}
+    jit, flat = lowered_runs(requantize, feeds)
+    for name, want in flat.items():
+        assert jit[name].dtype == want.dtype
+        np.testing.assert_array_equal(jit[name], want, err_msg=name)
+    _, softmax = import_bytes(softmax_to_int16_model(), tmp_path)
+    rows = {f"x{k}": hostile_rows(depth, k) for k, (depth, _) in enumerate(SOFTMAX_CASES)}
+    jit_rows, flat_rows = lowered_runs(softmax, rows)
+    for name, want in flat_rows.items():
+        assert want.dtype == np.int16
+        np.testing.assert_array_equal(jit_rows[name], want, err_msg=name)
+    monkeypatch.setattr(linalg_fixed_point, "rounding_divide_by_pot", lambda x, e: x if e == 0 else arith.ShRSIOp(x, linalg_fixed_point.as_i32(e)).result)
+    wrong, _ = lowered_runs(requantize, feeds)
+    assert any(not np.array_equal(wrong[name], want) for name, want in flat.items())
 
 
 def test_linalg_lowering_refuses_the_tflite_integer_ops(tmp_path):

@@ -14,7 +14,7 @@ rounding right shifts up to 31, as the nn verifier allows.
 - :func:`rescale`: gemmlowp's ``Rescale`` (a saturating left shift or a rounding division);
 - :func:`exp_on_negative_values`, :func:`one_over_one_plus_x_for_x_in_0_1` and
   :func:`reciprocal` (TFLite's ``GetReciprocal``), which int8 SOFTMAX uses;
-- :func:`saturate_with_zero_point`: ``value + zero_point`` saturated to an 8-bit type;
+- :func:`saturate_with_zero_point`: ``value + zero_point`` saturated to a narrower type;
 - :class:`FixedPointParams`: a multiplier and shift per tensor (constants in the body) or per
   channel (i32 constant globals read along an axis, as extra generic operands).
 """
@@ -164,7 +164,7 @@ def reciprocal(x: SSAValue, integer_bits: int) -> tuple[SSAValue, SSAValue]:
 
 
 def saturate_with_zero_point(x: SSAValue, zero_point: int, element: IntegerType) -> SSAValue:
-    """``x + zero_point`` saturated to the 8-bit ``element`` (i8 or ui8): ``x`` is clamped to the
+    """``x + zero_point`` saturated to ``element`` (i8, ui8 or i16): ``x`` is clamped to the
     range less the zero point first, so the sum cannot wrap, as the numpy kernels' int64 sum
     does not."""
     low, high = integer_range(element)

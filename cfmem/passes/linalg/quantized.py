@@ -17,13 +17,13 @@ paths) do, or in TFLite's fixed point where the op carries its multipliers.
   (``qadd`` with ``left_shift``: TFLite's int8 ADD in i32 fixed point);
   ``qconcat``: each input dequantized and requantized into its region of the output;
   ``qlookup``: a 256-entry table loaded at each element.
-- ``qsoftmax``: TFLite's int8 SOFTMAX, gemmlowp's fixed-point exponential and TFLite's
-  reciprocal on i32, the row maxima and sums in scratch buffers.
+- ``qsoftmax``: TFLite's int8 SOFTMAX (to int8 or int16), gemmlowp's fixed-point exponential
+  and TFLite's reciprocal on i32, the row maxima and sums in scratch buffers; ``qrequantize``:
+  TFLite's integer QUANTIZE between i8, ui8, i16 and i32, elementwise in fixed point.
 
 The unsigned ops (``extui``, ``uitofp``, ``fptoui``, ``maxui``) are picked here for ui8 data,
 while the types still say ui8. Assumes one weight zero point for every channel (per-channel
-scales are fine). The ops only TFLite defines but softmax (``TFLITE_ONLY_OPS``: integer
-requantization, SVDF, LSTM) are refused.
+scales are fine). TFLite's integer SVDF and LSTM (``TFLITE_ONLY_OPS``) are refused.
 """
 
 from __future__ import annotations
@@ -84,9 +84,8 @@ def ratio_of(op: Operation, *prefixes: str, alpha: float = 1.0) -> np.ndarray:
     return np.asarray(kernels.requant_ratio(op, *prefixes, alpha=alpha), np.float32).reshape(-1)
 
 
-TFLITE_ONLY_OPS = {nq.QRequantizeOp: "TFLite's integer requantization", nq.QSvdfStateOp: "TFLite's integer SVDF state",
-                   nq.QSvdfOp: "TFLite's integer SVDF", nl.QLstmOp: "TFLite's integer LSTM",
-                   nl.QLstmStateOp: "TFLite's integer LSTM state"}  # fmt: skip
+TFLITE_ONLY_OPS = {nq.QSvdfStateOp: "TFLite's integer SVDF state", nq.QSvdfOp: "TFLite's integer SVDF",
+                   nl.QLstmOp: "TFLite's integer LSTM", nl.QLstmStateOp: "TFLite's integer LSTM state"}  # fmt: skip
 """The ops only TFLite's fixed-point arithmetic defines that have no lowering yet."""
 
 
@@ -236,11 +235,13 @@ def tflite_only(lowering: OpLowering, op: Operation, ins: list[SSAValue], out: S
 
 
 def qsoftmax(lowering: OpLowering, op: nq.QSoftmaxOp, ins: list[SSAValue], out: SSAValue) -> None:
-    """TFLite's int8 SOFTMAX (:func:`cfmem.interp.kernels.qsoftmax`) in three generics: the
-    row maxima into ``peak`` (i8), the Q12.19 sum of the counted exponentials into ``total``
-    (i32, wrapping), then each element from its exponential (computed again, the same bits) and
-    its row's reciprocal. A row whose divisor exponent leaves [0, 31] stops TFLite Micro and the
-    interpreters; here the exponent is capped at 31 so that the shift stays defined."""
+    """TFLite's int8 SOFTMAX to int8 or int16 (:func:`cfmem.interp.kernels.qsoftmax`) in three
+    generics: the row maxima into ``peak`` (i8), the Q12.19 sum of the counted exponentials into
+    ``total`` (i32, wrapping), then each element from its exponential (computed again, the same
+    bits) and its row's reciprocal, divided by ``2^(bits over unit + 31 - B)`` (``B`` the
+    result's bits) plus the result type's minimum. A row whose divisor exponent leaves [0, 31]
+    stops TFLite Micro and the interpreters; here the exponent is capped at 31 so that the shift
+    stays defined."""
     (x,) = ins
     shape = shape_of(x)
     rank, axis = len(shape), op.axis.value.data % len(shape)
@@ -266,15 +267,38 @@ def qsoftmax(lowering: OpLowering, op: nq.QSoftmaxOp, ins: list[SSAValue], out: 
 
     generic([x, peak], [total], [*maps, row], summed, reduced=(axis,))
 
+    element = out.type.get_element_type()
+    lowest = integer_range(element)[0]
+
     def normalized(v: SSAValue, best: SSAValue, sum_: SSAValue, _: SSAValue) -> SSAValue:
         exp, counted = exponential(v, best)
         inverse, bits_over_unit = reciprocal(sum_, ACCUMULATION_INTEGER_BITS)
-        exponent = arith.MinSIOp(arith.AddiOp(bits_over_unit, int_const(31 - 8, i32)), int_const(31, i32)).result
+        exponent = arith.MinSIOp(arith.AddiOp(bits_over_unit, int_const(31 - element.width.data, i32)), int_const(31, i32)).result
         value = rounding_divide_by_pot(doubling_high_mul(inverse, exp), exponent)
-        result = saturate_with_zero_point(value, -128, out.type.get_element_type())
-        return arith.SelectOp(counted, result, int_const(-128, out.type.get_element_type())).result
+        result = saturate_with_zero_point(value, lowest, element)
+        return arith.SelectOp(counted, result, int_const(lowest, element)).result
 
     generic([x, peak, total], [out], [*maps, row, identity(rank)], normalized)
+
+
+def qrequantize(lowering: OpLowering, op: nq.QRequantizeOp, ins: list[SSAValue], out: SSAValue) -> None:
+    """TFLite's integer QUANTIZE (:func:`cfmem.interp.kernels.qrequantize`): ``x - x_zero_point``
+    (i32, wrapping) through ``MultiplyByQuantizedMultiplier``, plus ``y_zero_point`` wrapping
+    as int32, saturated to the result's type (i8, ui8, i16 or i32)."""
+    (x_zero,), (y_zero,) = ints(op.x_zero_point), ints(op.y_zero_point)
+    scalars = FixedPointParams(*fixed_point(op, "y")).scalars(())
+    element = out.type.get_element_type()
+    low, high = integer_range(element)
+
+    def body(x: SSAValue, _: SSAValue) -> SSAValue:
+        scaled = multiply_by_quantized_multiplier(arith.SubiOp(widened(x), int_const(x_zero, i32)).result, *scalars)
+        shifted = arith.AddiOp(scaled, int_const(y_zero, i32)).result
+        if element.width.data == 32:
+            return shifted
+        clamped = arith.MinSIOp(arith.MaxSIOp(shifted, int_const(low, i32)), int_const(high, i32)).result
+        return arith.TruncIOp(clamped, element).result
+
+    elementwise(ins, out, body)
 
 
 def qlookup(lowering: OpLowering, op: nq.QLookupOp, ins: list[SSAValue], out: SSAValue) -> None:
