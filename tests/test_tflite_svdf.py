@@ -15,7 +15,8 @@ hostile values (the extremes, halfway cases) matches TFLite Micro and a scalar t
 ``Requantize``; int8 SOFTMAX to int16 matches TFLite Micro on hostile rows. A state not carried
 between calls, a saturation moved after the zero point, a float requantization and a truncating
 division each differ, so these comparisons can fail. nn-lower-to-linalg's integer QUANTIZE and
-SOFTMAX to int16, JIT-run, give the flat interpreter's bytes; its SVDF is refused in one line.
+SOFTMAX to int16 and its SVDF (over consecutive calls), JIT-run, give the flat interpreter's
+bytes.
 What TFLite Micro refuses to prepare, the importer and the verifier refuse.
 """
 
@@ -362,13 +363,30 @@ def test_the_linalg_lowering_of_integer_quantize_and_softmax_to_int16_is_exact(t
     assert any(not np.array_equal(wrong[name], want) for name, want in flat.items())
 
 
-def test_linalg_lowering_refuses_the_tflite_integer_ops(tmp_path):
-    from cfmem.errors import CfmemError
-    from cfmem.pipeline import apply_pipeline, lower_model
+@needs_mlir
+@pytest.mark.parametrize(("batch", "rank", "state_type"), [(1, 2, np.int8), (1, 3, np.int16), (2, 3, np.int8)])
+def test_the_linalg_lowering_of_one_svdf_is_exact_over_consecutive_calls(tmp_path, batch, rank, state_type):
+    """``nn.qsvdf_state`` and ``nn.qsvdf`` lowered by nn-lower-to-linalg, JIT-run on the four
+    calls above (newest state values saturating and wrapping with the zero point), each fed the
+    state the flat interpreter left: the flat interpreter's output and state, byte for byte."""
+    from cfmem.pipeline import lower_model
+    from cfmem.signature import argument_names
 
-    _, imported = import_bytes(svdf_model(1, 2, np.int8, seed=0), tmp_path)
-    with pytest.raises(CfmemError, match=r"nn-lower-to-linalg: 'nn.qsvdf_state' \(TFLite's integer SVDF state\) is not supported"):
-        apply_pipeline(lower_model(imported.module, "nn-plan-memory", tmp_path), "nn-lower-to-linalg", "m.mlir", tmp_path)
+    data = svdf_model(batch, rank, state_type, seed=rank)
+    _, imported = import_bytes(data, tmp_path)
+    flat = lower_model(imported.module, "nn-plan-memory", tmp_path)
+    fn = next(op for op in flat.ops if op.name == "func.func")
+    names = argument_names(fn)
+    state, sets, wants = initial_state(parse_tflite(data)), [], []
+    for (x,) in svdf_inputs(batch, seed=rank):
+        sets.append(dict(zip(names, [x, *state], strict=True)))
+        wants.append(run_flat(flat, dict(sets[-1]), check=True).outputs)
+        state = list(wants[-1].values())[1:]
+    jit = run_mlir(str(prepare_for_jit(to_linalg(flat))), flat, sets)
+    for k, (got, want) in enumerate(zip(jit, wants, strict=True)):
+        for name, expected in want.items():
+            np.testing.assert_array_equal(got[name], expected, err_msg=f"call {k}: {name}")
+    assert any(not np.array_equal(a, b) for a, b in zip(wants[0].values(), wants[1].values()))  # the calls differ
 
 
 STATE_TEXT = ("nn.qsvdf_state %x, %wf, %s {{x_scale = array<f32: 0.05>, x_zero_point = array<i64: 3>, w_scale = array<f32: 0.01>,"

@@ -56,6 +56,7 @@ from cfmem.passes.linalg.quantized import (
     tflite_only,
 )
 from cfmem.passes.linalg.reductions import arg_extreme, cumsum, mean, reduce, softmax, top_k
+from cfmem.passes.linalg.svdf import qsvdf, qsvdf_state
 
 Lowering = Callable[..., None]
 """``(lowering: OpLowering, op, ins: list[SSAValue], out: SSAValue) -> None``."""
@@ -127,8 +128,8 @@ LOWERINGS: dict[type[Operation], Lowering] = {
     nq.QLookupOp: qlookup,
     nq.QSoftmaxOp: qsoftmax,
     nq.QRequantizeOp: qrequantize,
-    nq.QSvdfStateOp: tflite_only,
-    nq.QSvdfOp: tflite_only,
+    nq.QSvdfStateOp: qsvdf_state,
+    nq.QSvdfOp: qsvdf,
     nl.QLstmOp: tflite_only,
     nl.QLstmStateOp: tflite_only,
     nq.MatmulIntegerOp: matmul_integer,

@@ -23,7 +23,8 @@ paths) do, or in TFLite's fixed point where the op carries its multipliers.
 
 The unsigned ops (``extui``, ``uitofp``, ``fptoui``, ``maxui``) are picked here for ui8 data,
 while the types still say ui8. Assumes one weight zero point for every channel (per-channel
-scales are fine). TFLite's integer SVDF and LSTM (``TFLITE_ONLY_OPS``) are refused.
+scales are fine). TFLite's integer SVDF is lowered in :mod:`cfmem.passes.linalg.svdf`; its integer
+LSTM (``TFLITE_ONLY_OPS``) is refused.
 """
 
 from __future__ import annotations
@@ -84,8 +85,7 @@ def ratio_of(op: Operation, *prefixes: str, alpha: float = 1.0) -> np.ndarray:
     return np.asarray(kernels.requant_ratio(op, *prefixes, alpha=alpha), np.float32).reshape(-1)
 
 
-TFLITE_ONLY_OPS = {nq.QSvdfStateOp: "TFLite's integer SVDF state", nq.QSvdfOp: "TFLite's integer SVDF",
-                   nl.QLstmOp: "TFLite's integer LSTM", nl.QLstmStateOp: "TFLite's integer LSTM state"}  # fmt: skip
+TFLITE_ONLY_OPS = {nl.QLstmOp: "TFLite's integer LSTM", nl.QLstmStateOp: "TFLite's integer LSTM state"}
 """The ops only TFLite's fixed-point arithmetic defines that have no lowering yet."""
 
 
@@ -229,11 +229,6 @@ def qconv2d(lowering: OpLowering, op: nq.QConv2dOp, ins: list[SSAValue], out: SS
     for_each(height, one_row)
 
 
-def tflite_only(lowering: OpLowering, op: Operation, ins: list[SSAValue], out: SSAValue) -> None:
-    """The lowering of each op of ``TFLITE_ONLY_OPS``: a one-line refusal."""
-    refuse_tflite_only(op)
-
-
 def qsoftmax(lowering: OpLowering, op: nq.QSoftmaxOp, ins: list[SSAValue], out: SSAValue) -> None:
     """TFLite's int8 SOFTMAX to int8 or int16 (:func:`cfmem.interp.kernels.qsoftmax`) in three
     generics: the row maxima into ``peak`` (i8), the Q12.19 sum of the counted exponentials into
@@ -279,6 +274,11 @@ def qsoftmax(lowering: OpLowering, op: nq.QSoftmaxOp, ins: list[SSAValue], out: 
         return arith.SelectOp(counted, result, int_const(lowest, element)).result
 
     generic([x, peak, total], [out], [*maps, row, identity(rank)], normalized)
+
+
+def tflite_only(lowering: OpLowering, op: Operation, ins: list[SSAValue], out: SSAValue) -> None:
+    """The lowering of each op of ``TFLITE_ONLY_OPS``: a one-line refusal."""
+    refuse_tflite_only(op)
 
 
 def qrequantize(lowering: OpLowering, op: nq.QRequantizeOp, ins: list[SSAValue], out: SSAValue) -> None:
