@@ -1,5 +1,5 @@
 """TFLite's fixed-point arithmetic as ``arith`` ops on i32 scalars, for the bodies of the
-generics ``nn-lower-to-linalg`` emits for TFLite's int8 ops; the same steps, bit for bit, as the
+generics ``nn-lower-to-linalg`` emits for TFLite's integer ops; the same steps, bit for bit, as the
 numpy versions in :mod:`cfmem.interp.kernels.fixed_point`.
 
 Additions, subtractions and left shifts wrap as two's complement int32 does (``arith`` ops
