@@ -3,6 +3,7 @@
 Every file cfmem writes goes through ``atomic_write_bytes`` (or its text and
 npz forms). The rules, checked before anything is written:
 
+- An input may not be a device (``check_input_path``).
 - ``-`` is standard output; any other path must name a regular file or a new
   one. A path ending in ``/``, a directory, a FIFO, a device or a socket is
   refused, as is a file that is not writable or a directory that is missing.
@@ -131,6 +132,18 @@ def note_input(path: str | os.PathLike) -> None:
     """Record that the current command reads ``path`` (no-op outside a session)."""
     if _session is not None:
         _session.note_input(path)
+
+
+def check_input_path(path: str | os.PathLike) -> None:
+    """Refuse an input that is a device: ``/dev/zero`` would be read for ever. A missing file or
+    a directory is left to the reader, which names it; a FIFO (``<(...)``) is read."""
+    shown = os.fspath(path)
+    try:
+        st = os.stat(shown)
+    except OSError:
+        return
+    if stat.S_ISCHR(st.st_mode) or stat.S_ISBLK(st.st_mode):
+        raise CfmemError("is a device, not a file: cfmem reads files and pipes", shown)
 
 
 def check_output_path(path: str | os.PathLike) -> Path | None:

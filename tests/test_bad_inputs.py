@@ -196,6 +196,17 @@ CASES: dict[str, Callable[[Path], list[str]]] = {
     "chip-fractional-count": lambda d: ["compile", EXAMPLE, "--chip", write(d, "chip.json", '{"onchip_bytes": 1.5}'), "-o", "out.mlir"],
     "chip-denormal-rate": lambda d: ["report", EXAMPLE, "--timing", "--chip", write(d, "chip.json", '{"dma_bytes_per_cycle": 1e-320}')],
     "csv-beyond-int64": lambda d: ["plan", csv(d, "id,lower,upper,size\n0,0,99999999999999999999,4\n"), "-o", "out.csv"],
+    "input-is-a-device": lambda d: ["import", "/dev/zero", "-o", "out.mlir"],
+    "tflite-truncated": lambda d: ["import", tflite_case(d, "truncated"), "-o", "out.mlir"],
+    "tflite-wrong-identifier": lambda d: ["plan-tflite", tflite_case(d, "wrong-identifier"), "-o", "out.tflite", "--no-tflm"],
+    "tflite-vector-longer-than-the-file": lambda d: ["plan-tflite", tflite_case(d, "long-vector"), "-o", "out.tflite", "--no-tflm"],
+    "tflite-of-another-schema": lambda d: ["import", tflite_case(d, "another-schema"), "-o", "out.mlir"],
+    "plan-tflite-of-an-onnx-model": lambda d: ["plan-tflite", onnx_model(d, "m.onnx"), "-o", "out.tflite", "--no-tflm"],
+    "plan-tflite-over-a-link-to-its-input": lambda d: ["plan-tflite", tflite_case(d, "sine"), "-o", symlink(d, "link.tflite", "m.tflite"), "--no-tflm"],
+    "tflite-omitted-input": lambda d: ["import", tflite_case(d, "omitted-input"), "-o", "out.mlir"],
+    "tflite-missing-input": lambda d: ["import", tflite_case(d, "missing-input"), "-o", "out.mlir"],
+    "tflite-unknown-operator-code": lambda d: ["plan-tflite", tflite_case(d, "unknown-operator-code"), "-o", "out.tflite", "--no-tflm"],
+    "tflite-if-without-options": lambda d: ["plan-tflite", tflite_case(d, "if-without-options"), "-o", "out.tflite", "--no-tflm"],
 }  # fmt: skip
 
 IF_RESULT = """func.func @main(%x: tensor<1x64xf32>, %c: tensor<1xi1>) -> tensor<1x64xf32> {
@@ -304,3 +315,53 @@ def onnx_case(d: Path, kind: str) -> str:
     graph = h.make_graph(nodes, "g", inputs, outputs, inits)
     onnx.save(h.make_model(graph, opset_imports=[h.make_opsetid("", opset)], ir_version=8), str(d / "m.onnx"))
     return "m.onnx"
+
+
+def tflite_case(d: Path, kind: str) -> str:
+    """m.tflite: TFLM's sine model damaged (cut in half, another identifier, the length of
+    subgraph 0's tensors made 2**30 - 1), a flatbuffer of another schema with TFLite's
+    identifier, or a small model with an omitted or a missing input, an unknown operator code,
+    or an IF without options."""
+    pytest.importorskip("tflite_micro")
+    import flatbuffers
+
+    from cfmem.testing.tflite_models import sine_float_model
+    from cfmem.testing.tflite_writer import TfliteWriter, options
+    from cfmem.tflite.model_file import FILE_IDENTIFIER, schema
+
+    data = bytearray(sine_float_model().read_bytes())
+    if kind == "truncated":
+        data = data[: len(data) // 2]
+    elif kind == "wrong-identifier":
+        data[4:8] = b"ONNX"
+    elif kind == "long-vector":
+        subgraph = schema().Model.GetRootAs(data, 0).Subgraphs(0)
+        at = subgraph._tab.Vector(subgraph._tab.Offset(4)) - 4  # the length of its tensors (field 0)
+        data[at : at + 4] = (2**30 - 1).to_bytes(4, "little")
+    elif kind == "another-schema":
+        b = flatbuffers.Builder(64)
+        text = b.CreateString("hello")
+        b.StartObject(2)
+        b.PrependUOffsetTRelativeSlot(0, text, 0)
+        b.PrependInt32Slot(1, 7, 0)
+        b.Finish(b.EndObject(), file_identifier=FILE_IDENTIFIER)
+        data = b.Output()
+    elif kind != "sine":
+        w = TfliteWriter()
+        main = w.subgraph("main")
+        x, y = main.tensor("x", (1, 4)), main.tensor("y", (1, 4))
+        if kind == "omitted-input":
+            main.op("ADD", [x, -1], [y], options("AddOptions"))
+        elif kind == "missing-input":
+            main.op("FULLY_CONNECTED", [x], [y])
+        elif kind == "unknown-operator-code":
+            main.op("RELU", [x], [y])
+            w.model.subgraphs[0].operators[0].opcodeIndex = 5
+        else:
+            main.op("IF", [main.tensor("c", (1,), np.bool_), x], [y])
+            other = w.subgraph("then")
+            a = other.tensor("a", (1, 4))
+            other.io([a], [a])
+        main.io([x], [y])
+        data = w.pack()
+    return write(d, "m.tflite", bytes(data))

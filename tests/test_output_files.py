@@ -145,6 +145,28 @@ def test_a_device_is_refused_before_anything_is_written():
         check_output_path(os.devnull)
 
 
+@pytest.mark.parametrize(
+    "argv",
+    [["run", "/dev/zero"], ["import", "/dev/zero", "-o", "m.mlir"], ["plan-tflite", "/dev/zero", "-o", "m.tflite", "--no-tflm"]],
+    ids=["run", "import", "plan-tflite"],
+)
+def test_an_input_that_is_a_device_is_refused_not_read_for_ever(workdir, argv):
+    before = snapshot(workdir)
+    line = one_error_line(run_cfmem(*argv, cwd=workdir), "/dev/zero")
+    assert line.endswith("is a device, not a file: cfmem reads files and pipes")
+    assert snapshot(workdir) == before
+
+
+def test_a_model_read_from_a_pipe_is_imported_whole(tmp_path):
+    """`cat m.onnx | cfmem import /dev/stdin`: whether the model is TFLite is not looked for in a
+    pipe (what is read of it would be gone for the importer)."""
+    onnx_relu(tmp_path / "m.onnx")
+    done = subprocess.run([*CFMEM, "import", "/dev/stdin", "-o", "m.mlir"], cwd=tmp_path, capture_output=True,
+                          input=(tmp_path / "m.onnx").read_bytes())  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert (tmp_path / "m.mlir").exists() and (tmp_path / "m.weights.bin").exists()
+
+
 def test_standard_output_is_dash(workdir):
     done = run_cfmem("opt", "m.mlir", "-p", "nn-liveness", "-o", "-", cwd=workdir)
     assert done.returncode == 0 and "func.func" in done.stdout, done.stderr

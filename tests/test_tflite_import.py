@@ -299,7 +299,7 @@ def malformed(data: bytes, how: str) -> bytes:
 
 
 @pytest.mark.parametrize("how, expected", [
-    ("truncated", "malformed TFLite model (truncated or a bad offset)"),
+    ("truncated", "malformed TFLite model: operatorCodes points past the end of the file (1582 bytes)"),
     ("wrong magic", "not a TFLite model: file identifier b'ONNX', expected b'TFL3'"),
     ("root offset past the end", "malformed TFLite model: root offset"),
     ("bad vector offset", "malformed TFLite model"),

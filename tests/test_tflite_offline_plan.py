@@ -325,7 +325,7 @@ def test_a_wrong_plan_from_the_planner_is_refused_before_anything_is_written(tmp
 @pytest.mark.parametrize(
     "damage, message",
     [
-        (lambda d: d[:100], "malformed TFLite model (truncated or a bad offset)"),
+        (lambda d: d[:100], "malformed TFLite model: operatorCodes points past the end of the file (100 bytes)"),
         (lambda d: d[:4] + b"XXXX" + d[8:], "not a TFLite model: file identifier b'XXXX'"),
         (lambda d: (len(d) + 4).to_bytes(4, "little") + d[4:], "root offset"),
         (lambda d: d[:6], "too short"),

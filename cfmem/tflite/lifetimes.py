@@ -221,7 +221,10 @@ class _LifetimeWalk:
                 f"subgraph {sg}: operator {k} ({name}) is named only by its deprecated builtin code,"
                 " and TFLite Micro's planner would not see the subgraphs it invokes"
             )
-        called = [int(getattr(op.builtinOptions, field)) for field in _CONTROL_FLOW[name]]
+        fields = _CONTROL_FLOW[name]
+        if not all(hasattr(op.builtinOptions, field) for field in fields):
+            raise TfliteFileError(f"subgraph {sg}: operator {k} ({name}) has no options naming the subgraphs it invokes")
+        called = [int(getattr(op.builtinOptions, field)) for field in fields]
         for index in called:
             if not 0 <= index < len(self.model.subgraphs):
                 raise TfliteFileError(f"subgraph {sg}: operator {k} ({name}) invokes subgraph {index}, which does not exist")

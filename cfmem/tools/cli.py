@@ -19,7 +19,7 @@ import sys
 
 from cfmem.errors import CfmemError
 from cfmem.planning.option_checks import RuleTypeError
-from cfmem.files import STDOUT, StdoutWriteError, check_output_path, note_input, output_session, stdout_errors
+from cfmem.files import STDOUT, StdoutWriteError, check_input_path, check_output_path, note_input, output_session, stdout_errors
 
 # The subcommands in --help order, each with the module under cfmem.tools that defines it.
 COMMANDS = {
@@ -87,12 +87,14 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
 
 
 def _check_files(args: argparse.Namespace) -> None:
-    """Refuse unusable outputs before any work: a directory, a device, an input, and a
-    second output to standard output (its bytes would run into the first's)."""
+    """Refuse unusable files before any work: an input that is a device; an output that is a
+    directory, a device or an input, and a second output to standard output (its bytes would
+    run into the first's)."""
     for name in INPUT_ARGUMENTS:
         value = getattr(args, name, None)
         for path in value if isinstance(value, list) else [value]:
             if path is not None:
+                check_input_path(path)
                 note_input(path)
     to_stdout = [f"--{name}" if name != "output" else "-o" for name in OUTPUT_ARGUMENTS if getattr(args, name, None) == STDOUT]
     if len(to_stdout) > 1:

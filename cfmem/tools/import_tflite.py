@@ -8,6 +8,7 @@ Of its options, ``-o`` and ``--input-shape`` apply; the ONNX-only ones are refus
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from pathlib import Path
 
@@ -19,11 +20,14 @@ ONNX_ONLY = (("dim", "--dim"), ("input_value", "--input-value"))
 
 
 def is_tflite(path: str) -> bool:
-    """Whether ``path`` names a TFLite model: a ``.tflite`` file, or bytes 4-8 of ``TFL3``."""
+    """Whether ``path`` names a TFLite model: a ``.tflite`` file, or a regular file whose bytes
+    4-8 are ``TFL3`` (a pipe is not looked into: the bytes read would be gone for the importer)."""
     from cfmem.tflite.model_file import FILE_IDENTIFIER
 
     if path.lower().endswith(".tflite"):
         return True
+    if not os.path.isfile(path):
+        return False
     try:
         with open(path, "rb") as f:
             return f.read(8)[4:8] == FILE_IDENTIFIER

@@ -85,6 +85,20 @@ def text(name: bytes | str | None) -> str:
     return name.decode(errors="replace") if isinstance(name, bytes) else name
 
 
+class Operands(list):
+    """An operator's inputs or outputs: a position the operator does not have is its one-line
+    error (a file may list fewer operands than its builtin takes), not an ``IndexError``."""
+
+    def __init__(self, values: Sequence[Any], kind: str):
+        super().__init__(values)
+        self.kind = kind
+
+    def __getitem__(self, k):
+        if isinstance(k, int) and not -len(self) <= k < len(self):
+            raise TfliteImportError(f"{self.kind} #{k} is missing: the operator has {len(self)} {self.kind}{'s' * (len(self) != 1)}")
+        return super().__getitem__(k)
+
+
 @dataclass
 class Operator:
     """One operator being translated: its builtin name, where it is, its options and the
@@ -94,8 +108,8 @@ class Operator:
     index: int
     subgraph: int
     options: Any
-    inputs: list[Any]
-    outputs: list[Any]
+    inputs: Operands
+    outputs: Operands
     readers: list[list[tuple[str, int]]]
     """For each output, who reads it in the subgraph: (builtin name, input position) of each
     operator, and ``("OUTPUT", k)`` for output ``k`` of the subgraph."""
@@ -283,15 +297,13 @@ class Importer:
         """Who reads each tensor of ``sg`` (see :attr:`Operator.readers`)."""
         readers: dict[int, list[tuple[str, int]]] = {}
         for op in listed(sg.operators):
-            name = self._builtin(op)
+            name = builtin_name(self.model, op.opcodeIndex)
             for k, t in enumerate(listed(op.inputs)):
                 readers.setdefault(int(t), []).append((name, k))
         for k, t in enumerate(listed(sg.outputs)):
             readers.setdefault(int(t), []).append(("OUTPUT", k))
         return readers
 
-    def _builtin(self, op: Any) -> str:
-        return builtin_name(self.model, op.opcodeIndex) if 0 <= op.opcodeIndex < len(self.model.operatorCodes) else "?"
 
     def _value(self, sg: Any, index: int, values: dict[int, Value], what: str) -> Value:
         if index in values:
@@ -314,15 +326,15 @@ class Importer:
                       readers: dict[int, list[tuple[str, int]]]) -> None:  # fmt: skip
         inputs = [int(i) for i in listed(op.inputs)]
         outputs = [int(i) for i in listed(op.outputs)]
-        operator = Operator(self._builtin(op), k, sg_index, op.builtinOptions,
-                            [sg.tensors[i] if 0 <= i < len(sg.tensors) else None for i in inputs],
-                            [sg.tensors[i] for i in outputs if 0 <= i < len(sg.tensors)],
+        operator = Operator(builtin_name(self.model, op.opcodeIndex), k, sg_index, op.builtinOptions,
+                            Operands([sg.tensors[i] if 0 <= i < len(sg.tensors) else None for i in inputs], "input"),
+                            Operands([sg.tensors[i] for i in outputs if 0 <= i < len(sg.tensors)], "output"),
                             [readers.get(i, []) for i in outputs], inputs)  # fmt: skip
         try:
             if len(operator.outputs) != len(outputs):
                 raise TfliteImportError(f"output tensor index out of range ({len(sg.tensors)} tensors)")
-            args = [None if i < 0 else self._value(sg, i, values, f"input #{n}") for n, i in enumerate(inputs)]
-            results = self.translate(self, operator, args)
+            args = [None if i == -1 else self._value(sg, i, values, f"input #{n}") for n, i in enumerate(inputs)]
+            results = self.translate(self, operator, Operands(args, "input"))
             for tensor, value in zip(operator.outputs, results):
                 self._check_shape(tensor, value)
             for index, value in zip(outputs, results):
@@ -358,6 +370,9 @@ class Importer:
     def import_model(self, input_shapes: Mapping[str, Sequence[int]]) -> ImportedModel:
         """The main subgraph as a function; the file's shapes, or ``input_shapes`` by input name."""
         sg = self.model.subgraphs[0]
+        for k, index in enumerate(listed(sg.inputs)):
+            if not 0 <= index < len(sg.tensors):
+                raise TfliteImportError(f"input #{k} of subgraph 0: tensor index {index} out of range ({len(sg.tensors)} tensors)")
         tensors = [sg.tensors[i] for i in listed(sg.inputs)]
         names = [text(t.name) for t in tensors]
         for given in input_shapes:

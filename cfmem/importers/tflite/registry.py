@@ -5,7 +5,8 @@
 ``translate`` is what :class:`~cfmem.importers.tflite.core.Importer` is given to run each
 operator: an operator reading or writing a quantized (int8) tensor goes to the quantized
 table, any other to the float table (QUANTIZE and DEQUANTIZE are in the quantized table
-only); an operator in neither is refused in one line naming it. No handler module imports
+only); an operator in neither is refused in one line naming it, as is an omitted input
+(tensor index -1) that the operator does not allow to be omitted. No handler module imports
 this one.
 
 A new operator: its handler in the module of its family and its entry in a table here.
@@ -74,6 +75,10 @@ QUANTIZED_HANDLERS: dict[str, Handler] = {name: handler for names, handler in QU
 
 QUANTIZED_TYPES = (np.dtype(np.int8), np.dtype(np.uint8), np.dtype(np.int16))
 
+OMITTABLE_INPUTS: dict[str, int] = {"CONV_2D": 2, "DEPTHWISE_CONV_2D": 2, "FULLY_CONNECTED": 2, "RESHAPE": 1, "PADV2": 2}
+"""The input each operator may omit (tensor index -1): a bias, a RESHAPE's shape (its options
+or its output's shape give it then), PADV2's pad value (zero). Every other input is required."""
+
 
 def is_quantized(imp: Importer, tensor) -> bool:
     """Whether a tensor (``TensorT``) holds quantized values: an 8- or 16-bit integer type."""
@@ -81,6 +86,9 @@ def is_quantized(imp: Importer, tensor) -> bool:
 
 
 def translate(imp: Importer, op: Operator, inputs: list[Value]) -> list[Value]:
+    for k, value in enumerate(inputs):
+        if value is None and OMITTABLE_INPUTS.get(op.builtin) != k:
+            raise TfliteImportError(f"input #{k} is omitted (tensor index -1), but {op.builtin} needs it")
     quantized = any(is_quantized(imp, t) for t in (*op.inputs, *op.outputs))
     table = QUANTIZED_HANDLERS if quantized or op.builtin in ("QUANTIZE", "DEQUANTIZE") else FLOAT_HANDLERS
     handler = table.get(op.builtin)
