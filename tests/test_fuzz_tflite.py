@@ -234,6 +234,18 @@ def test_a_damaged_model_is_planned_imported_or_refused_in_one_line(model, comma
     check(command, directory, code, stderr)
 
 
+def test_every_field_absent_in_turn(tmp_path):
+    """Each vtable entry of simple_add_model set to 0, the field it locates absent (a vector the
+    object tree then holds as None): each case imported and planned, or refused in one line."""
+    for k, (at, width) in enumerate(w for w in words_of("simple_add_model") if w[1] == 2):
+        data = bytearray(SOURCES["simple_add_model"])
+        data[at : at + width] = bytes(width)
+        for command in ("import", "plan-tflite"):
+            directory = tmp_path / f"{k}-{command}"
+            directory.mkdir()
+            check(command, directory, *run_case(command, bytes(data), directory))
+
+
 def test_the_structural_words_cover_every_kind():
     """Offsets, lengths and vtables of every table the reader visits: hundreds in each model."""
     for name in SOURCES:

@@ -253,7 +253,8 @@ class Importer:
         shape = tuple(int(d) for d in listed(tensor.shape))
         if 0 in shape:  # no elements, no data (an empty shape tensor, say)
             return np.zeros(shape, self.tensor_dtype(tensor))
-        buffer = self.model.buffers[tensor.buffer] if 0 <= tensor.buffer < len(self.model.buffers) else None
+        buffers = listed(self.model.buffers)
+        buffer = buffers[tensor.buffer] if 0 <= tensor.buffer < len(buffers) else None
         if buffer is None:
             return None
         if buffer.data is not None and len(buffer.data):
@@ -308,9 +309,10 @@ class Importer:
     def _value(self, sg: Any, index: int, values: dict[int, Value], what: str) -> Value:
         if index in values:
             return values[index]
-        if not 0 <= index < len(sg.tensors):
-            raise TfliteImportError(f"{what}: tensor index {index} out of range ({len(sg.tensors)} tensors)")
-        tensor = sg.tensors[index]
+        tensors = listed(sg.tensors)
+        if not 0 <= index < len(tensors):
+            raise TfliteImportError(f"{what}: tensor index {index} out of range ({len(tensors)} tensors)")
+        tensor = tensors[index]
         if tensor.isVariable:
             if sg is self.model.subgraphs[0] and index in self.variables:
                 return self.variables[index]
@@ -326,13 +328,14 @@ class Importer:
                       readers: dict[int, list[tuple[str, int]]]) -> None:  # fmt: skip
         inputs = [int(i) for i in listed(op.inputs)]
         outputs = [int(i) for i in listed(op.outputs)]
+        tensors = listed(sg.tensors)
         operator = Operator(builtin_name(self.model, op.opcodeIndex), k, sg_index, op.builtinOptions,
-                            Operands([sg.tensors[i] if 0 <= i < len(sg.tensors) else None for i in inputs], "input"),
-                            Operands([sg.tensors[i] for i in outputs if 0 <= i < len(sg.tensors)], "output"),
+                            Operands([tensors[i] if 0 <= i < len(tensors) else None for i in inputs], "input"),
+                            Operands([tensors[i] for i in outputs if 0 <= i < len(tensors)], "output"),
                             [readers.get(i, []) for i in outputs], inputs)  # fmt: skip
         try:
             if len(operator.outputs) != len(outputs):
-                raise TfliteImportError(f"output tensor index out of range ({len(sg.tensors)} tensors)")
+                raise TfliteImportError(f"output tensor index out of range ({len(tensors)} tensors)")
             args = [None if i == -1 else self._value(sg, i, values, f"input #{n}") for n, i in enumerate(inputs)]
             results = self.translate(self, operator, Operands(args, "input"))
             for tensor, value in zip(operator.outputs, results):
@@ -370,10 +373,11 @@ class Importer:
     def import_model(self, input_shapes: Mapping[str, Sequence[int]]) -> ImportedModel:
         """The main subgraph as a function; the file's shapes, or ``input_shapes`` by input name."""
         sg = self.model.subgraphs[0]
+        every = listed(sg.tensors)
         for k, index in enumerate(listed(sg.inputs)):
-            if not 0 <= index < len(sg.tensors):
-                raise TfliteImportError(f"input #{k} of subgraph 0: tensor index {index} out of range ({len(sg.tensors)} tensors)")
-        tensors = [sg.tensors[i] for i in listed(sg.inputs)]
+            if not 0 <= index < len(every):
+                raise TfliteImportError(f"input #{k} of subgraph 0: tensor index {index} out of range ({len(every)} tensors)")
+        tensors = [every[i] for i in listed(sg.inputs)]
         names = [text(t.name) for t in tensors]
         for given in input_shapes:
             if given not in names:
@@ -395,7 +399,7 @@ class Importer:
                 raise
             raise TfliteImportError(f"{err} (dynamic input dimensions took the file's sizes: {', '.join(dynamic)};"
                                     " fix them with --input-shape NAME=D0,D1,...)") from None  # fmt: skip
-        output_names = [text(sg.tensors[i].name) for i in listed(sg.outputs)]
+        output_names = [text(every[i].name) for i in listed(sg.outputs)]
         outputs = [*outputs, *self.variables.values()]
         output_names += [f"{name}_next" for name in state_names]
         names += state_names
