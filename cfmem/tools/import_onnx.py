@@ -1,14 +1,19 @@
 """``cfmem import``: an ONNX model to an nn-dialect module and its weight blob; a TFLite model
-goes to :mod:`cfmem.tools.import_tflite`."""
+is imported by :mod:`cfmem.tools.import_tflite`. Either way the module and the blob are
+written here, with one summary line."""
 
 from __future__ import annotations
 
 import argparse
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from cfmem.errors import CfmemError
 from cfmem.files import STDOUT, atomic_write_bytes, atomic_write_text, check_output_path
+
+if TYPE_CHECKING:
+    from cfmem.importers.imported import ImportedModel
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
@@ -50,8 +55,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 
 
 def main(args: argparse.Namespace) -> int:
-    from cfmem.dialects.nn_control import LoopOp
-    from cfmem.importers.onnx import OnnxImportError, import_onnx, parse_dim_spec, parse_shape_spec, parse_value_spec
+    from cfmem.importers.onnx import OnnxImportError, parse_shape_spec
     from cfmem.tools import import_tflite
 
     if args.output == STDOUT:
@@ -64,7 +68,23 @@ def main(args: argparse.Namespace) -> int:
     except OnnxImportError as err:
         raise CfmemError(str(err), "--input-shape") from None
     if import_tflite.is_tflite(args.model):
-        return import_tflite.main(args, out, blob_path, shapes)
+        imported = import_tflite.imported_model(args, blob_path, shapes)
+        ifs = f"{imported.kept_ifs} if(s)"
+    else:
+        imported = _imported_onnx(args, blob_path, shapes)
+        ifs = f"{imported.kept_ifs} if(s) kept, {imported.folded_ifs} folded"
+    from cfmem.dialects.nn_control import LoopOp
+
+    loops = sum(isinstance(op, LoopOp) for op in imported.module.walk())
+    atomic_write_bytes(blob_path, imported.blob)
+    atomic_write_text(out, str(imported.module) + "\n")
+    print(f"cfmem: wrote {out} and {blob_path.name} ({len(imported.blob):,} bytes of weights); {ifs}, {loops} loop(s)", file=sys.stderr)
+    return 0
+
+
+def _imported_onnx(args: argparse.Namespace, blob_path: Path, shapes: dict[str, tuple[int, ...]]) -> ImportedModel:
+    from cfmem.importers.onnx import OnnxImportError, import_onnx, parse_dim_spec, parse_value_spec
+
     try:
         dims = dict(parse_dim_spec(s) for s in args.dim)
     except OnnxImportError as err:
@@ -74,16 +94,7 @@ def main(args: argparse.Namespace) -> int:
     except OnnxImportError as err:
         raise CfmemError(str(err), "--input-value") from None
     try:
-        imported = import_onnx(args.model, blob_file=blob_path.name, input_shapes=shapes, input_values=values, dims=dims,
-                               recurrence=args.recurrence)
+        return import_onnx(args.model, blob_file=blob_path.name, input_shapes=shapes, input_values=values, dims=dims,
+                           recurrence=args.recurrence)
     except OnnxImportError as err:
         raise CfmemError(str(err), args.model) from None
-    loops = sum(isinstance(op, LoopOp) for op in imported.module.walk())
-    atomic_write_bytes(blob_path, imported.blob)
-    atomic_write_text(out, str(imported.module) + "\n")
-    print(
-        f"cfmem: wrote {out} and {blob_path.name} ({len(imported.blob):,} bytes of weights);"
-        f" {imported.kept_ifs} if(s) kept, {imported.folded_ifs} folded, {loops} loop(s)",
-        file=sys.stderr,
-    )
-    return 0
