@@ -1,6 +1,7 @@
-"""Small TFLite models written with the flatbuffer schema's object API (no TensorFlow needed),
-for tests of what the openwakeword models lack: IF and WHILE made by hand, int8 operators
-with per-tensor and per-channel quantization, unsupported operators and malformed files.
+"""The one writer of small TFLite models, with the flatbuffer schema's object API (no
+TensorFlow needed): for tests of what the openwakeword models lack (IF and WHILE made by hand,
+int8 operators with per-tensor and per-channel quantization, unsupported operators, malformed
+files) and for the IF and WHILE models of :mod:`cfmem.testing.tflm_models`.
 
 ::
 
@@ -12,7 +13,8 @@ with per-tensor and per-channel quantization, unsupported operators and malforme
     main.io([x], [y])
     data = w.pack()
 
-Buffer 0 is the empty buffer TFLite reserves; every constant gets a buffer of its own.
+Buffer 0 is the empty buffer TFLite reserves; every constant gets a buffer of its own, its
+data 16-byte aligned in the file (:func:`cfmem.tflite.repack.pack_model`).
 """
 
 from __future__ import annotations
@@ -22,7 +24,8 @@ from typing import Any
 
 import numpy as np
 
-from cfmem.tflite.model_file import FILE_IDENTIFIER, SCHEMA_VERSION, schema
+from cfmem.tflite.model_file import SCHEMA_VERSION, schema
+from cfmem.tflite.repack import pack_model
 
 TENSOR_TYPES = {np.dtype(np.float32): "FLOAT32", np.dtype(np.int32): "INT32", np.dtype(np.int64): "INT64",
                 np.dtype(np.bool_): "BOOL", np.dtype(np.int8): "INT8", np.dtype(np.uint8): "UINT8",
@@ -130,8 +133,5 @@ class TfliteWriter:
         return len(self.model.operatorCodes) - 1
 
     def pack(self) -> bytes:
-        import flatbuffers
-
-        builder = flatbuffers.Builder(1024)
-        builder.Finish(self.model.Pack(builder), file_identifier=FILE_IDENTIFIER)
-        return bytes(builder.Output())
+        """The model's bytes, every buffer's data 16-byte aligned (as TFLite Micro assumes)."""
+        return pack_model(self.model)
