@@ -298,21 +298,20 @@ def shared_offsets_model(count: int) -> bytes:
     one tensor: 8 KB for 1000, which the schema's unpack would make a million tensors of."""
     s = schema()
     b = flatbuffers.Builder(1024)
+
+    def repeated(start_vector, table: int) -> int:
+        start_vector(b, count)
+        for _ in range(count):
+            b.PrependUOffsetTRelative(table)
+        return b.EndVector()
+
     name = b.CreateString("t" * 64)
     s.TensorStart(b)
     s.TensorAddName(b, name)
-    tensor = s.TensorEnd(b)
-    s.SubGraphStartTensorsVector(b, count)
-    for _ in range(count):
-        b.PrependUOffsetTRelative(tensor)
-    tensors = b.EndVector()
+    tensors = repeated(s.SubGraphStartTensorsVector, s.TensorEnd(b))
     s.SubGraphStart(b)
     s.SubGraphAddTensors(b, tensors)
-    subgraph = s.SubGraphEnd(b)
-    s.ModelStartSubgraphsVector(b, count)
-    for _ in range(count):
-        b.PrependUOffsetTRelative(subgraph)
-    subgraphs = b.EndVector()
+    subgraphs = repeated(s.ModelStartSubgraphsVector, s.SubGraphEnd(b))
     s.ModelStart(b)
     s.ModelAddVersion(b, 3)
     s.ModelAddSubgraphs(b, subgraphs)

@@ -16,7 +16,7 @@ from pathlib import Path
 import numpy as np
 
 from cfmem.testing.tflite_models import OPENWAKEWORD_MODELS, openwakeword_model
-from cfmem.testing.tflite_writer import TfliteWriter, options
+from cfmem.testing.tflite_writer import SubgraphWriter, TfliteWriter, options
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "tests" / "data" / "tflite"
 
@@ -76,11 +76,7 @@ def while_model(width: int = 64, trips: int = 5) -> bytes:
     main.op("ADD", [acc_out, x], [y], options("AddOptions"))
     main.io([x], [y])
 
-    i, acc, xx = cond.tensor("i", [1], np.int32), cond.tensor("acc", [width]), cond.tensor("x", [width])
-    limit = cond.const("limit", np.array([trips], np.int32))
-    going = cond.tensor("going", [1], np.bool_)
-    cond.op("LESS", [i, limit], [going], options("LessOptions"))
-    cond.io([i, acc, xx], [going])
+    _counts_to(cond, trips, [("acc", width), ("x", width)])
 
     i, acc, xx = body.tensor("i", [1], np.int32), body.tensor("acc", [width]), body.tensor("x", [width])
     one = body.const("one", np.array([1], np.int32))
@@ -109,11 +105,7 @@ def while_swap_model(width: int = 64, trips: int = 3) -> bytes:
     main.op("WHILE", [zero, x, doubled], [i_out, a_out, b_out], loop)
     main.io([x], [a_out, b_out])
 
-    i, a, b = cond.tensor("i", [1], np.int32), cond.tensor("a", [width]), cond.tensor("b", [width])
-    limit = cond.const("limit", np.array([trips], np.int32))
-    going = cond.tensor("going", [1], np.bool_)
-    cond.op("LESS", [i, limit], [going], options("LessOptions"))
-    cond.io([i, a, b], [going])
+    _counts_to(cond, trips, [("a", width), ("b", width)])
 
     i, a, b = body.tensor("i", [1], np.int32), body.tensor("a", [width]), body.tensor("b", [width])
     one = body.const("one", np.array([1], np.int32))
@@ -123,3 +115,14 @@ def while_swap_model(width: int = 64, trips: int = 3) -> bytes:
     body.op("RESHAPE", [a, shape], [moved])
     body.io([i, a, b], [next_i, b, moved])
     return w.pack()
+
+
+def _counts_to(cond: SubgraphWriter, trips: int, carried: list[tuple[str, int]]) -> None:
+    """``cond`` as a WHILE condition ``i < trips`` of the loop values ``(i, *carried)``: a
+    counter ``i`` (int32 [1]), then float vectors (name, width) it does not read."""
+    i = cond.tensor("i", [1], np.int32)
+    values = [cond.tensor(name, [width]) for name, width in carried]
+    limit = cond.const("limit", np.array([trips], np.int32))
+    going = cond.tensor("going", [1], np.bool_)
+    cond.op("LESS", [i, limit], [going], options("LessOptions"))
+    cond.io([i, *values], [going])
