@@ -21,6 +21,7 @@ import numpy as np
 from cfmem.importers.tflite.control_flow import translate_if, translate_while
 from cfmem.importers.tflite.core import Importer, Operator, TfliteImportError, Value
 from cfmem.importers.tflite.elementwise import ARITHMETIC, COMPARISONS, UNARY, activation, binary, compare, squared_difference, unary
+from cfmem.importers.tflite.lstm import ABSENT as LSTM_ABSENT
 from cfmem.importers.tflite.lstm import unidirectional_sequence_lstm
 from cfmem.importers.tflite.nn import batch_matmul, conv, fully_connected, pool
 from cfmem.importers.tflite.quantized import dequantize, qadd, qconv, qfully_connected, qpool, qsoftmax, quantize
@@ -75,9 +76,14 @@ QUANTIZED_HANDLERS: dict[str, Handler] = {name: handler for names, handler in QU
 
 QUANTIZED_TYPES = (np.dtype(np.int8), np.dtype(np.uint8), np.dtype(np.int16))
 
-OMITTABLE_INPUTS: dict[str, int] = {"CONV_2D": 2, "DEPTHWISE_CONV_2D": 2, "FULLY_CONNECTED": 2, "RESHAPE": 1, "PADV2": 2}
-"""The input each operator may omit (tensor index -1): a bias, a RESHAPE's shape (its options
-or its output's shape give it then), PADV2's pad value (zero). Every other input is required."""
+OMITTABLE_INPUTS: dict[str, tuple[int, ...]] = {
+    "CONV_2D": (2,), "DEPTHWISE_CONV_2D": (2,), "FULLY_CONNECTED": (2,), "SVDF": (3,), "RESHAPE": (1,), "PADV2": (2,),
+    "UNIDIRECTIONAL_SEQUENCE_LSTM": LSTM_ABSENT,
+}  # fmt: skip
+"""The inputs each operator may omit (tensor index -1): a bias (SVDF's handler refuses its
+absence itself), a RESHAPE's shape (its options or its output's shape give it then), PADV2's pad
+value (zero), the LSTM inputs TFLite Micro's integer LSTM does without. Every other input is
+required."""
 
 
 def is_quantized(imp: Importer, tensor) -> bool:
@@ -87,7 +93,7 @@ def is_quantized(imp: Importer, tensor) -> bool:
 
 def translate(imp: Importer, op: Operator, inputs: list[Value]) -> list[Value]:
     for k, value in enumerate(inputs):
-        if value is None and OMITTABLE_INPUTS.get(op.builtin) != k:
+        if value is None and k not in OMITTABLE_INPUTS.get(op.builtin, ()):
             raise TfliteImportError(f"input #{k} is omitted (tensor index -1), but {op.builtin} needs it")
     quantized = any(is_quantized(imp, t) for t in (*op.inputs, *op.outputs))
     table = QUANTIZED_HANDLERS if quantized or op.builtin in ("QUANTIZE", "DEQUANTIZE") else FLOAT_HANDLERS
