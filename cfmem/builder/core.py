@@ -82,9 +82,9 @@ def _element_type(dtype: np.dtype) -> Attribute:
         return f16
     if np.issubdtype(dtype, np.signedinteger):
         return IntegerType(dtype.itemsize * 8)
-    if dtype == np.uint8:
-        return IntegerType(8, Signedness.UNSIGNED)
-    raise GraphBuildError(f"unsupported element type {dtype}: use float32, float16, a signed integer, uint8 or bool")
+    if np.issubdtype(dtype, np.unsignedinteger) and dtype.itemsize in (1, 4, 8):
+        return IntegerType(dtype.itemsize * 8, Signedness.UNSIGNED)
+    raise GraphBuildError(f"unsupported element type {dtype}: use float32, float16, a signed integer, uint8, uint32, uint64 or bool")
 
 
 def _float_dtype(*operands: object) -> np.dtype:

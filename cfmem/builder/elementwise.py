@@ -33,7 +33,9 @@ class ElementwiseOps(GraphBuilderCore):
             cls.name, name, shapes.broadcast, self._operand_shape(a), self._operand_shape(b)
         )
         a, b = self._materialize(a, f"{name}_a"), self._materialize(b, f"{name}_b")
-        return self._emit(cls(a, b, _float(out, a, b)), name)
+        element = a.type.get_element_type()
+        integer = issubclass(cls, nc.ArithmeticBinaryOp) and element not in nc.FLOAT_TYPES
+        return self._emit(cls(a, b, TensorType(element, list(out)) if integer else _float(out, a, b)), name)
 
     def add(self, a: Operand, b: Operand, name: str | None = None) -> SSAValue:
         """Elementwise ``a + b`` with broadcasting; a number becomes a constant."""

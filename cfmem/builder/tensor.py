@@ -24,9 +24,9 @@ class TensorOps(GraphBuilderCore):
         name = self._name(name, "concat")
         out = self._infer("nn.concat", name, shapes.concat, [self.shape(v) for v in values], axis)
         props = {"axis": IntegerAttr(axis, i64)}
-        return self._emit(
-            nc.ConcatOp(operands=[list(values)], result_types=[_float(out, *values)], properties=props), name
-        )
+        element = values[0].type.get_element_type() if values else None
+        result = _float(out, *values) if element is None or element in nc.FLOAT_TYPES else TensorType(element, list(out))
+        return self._emit(nc.ConcatOp(operands=[list(values)], result_types=[result], properties=props), name)
 
     def transpose(self, x: SSAValue, perm: Sequence[int], name: str | None = None) -> SSAValue:
         self._check_visible(x, "transpose input")

@@ -14,7 +14,9 @@ from cfmem.dialects.nn_memref import *  # noqa: F403
 from cfmem.dialects.nn_memref import MEMREF_OPS
 from cfmem.dialects.nn_quant import *  # noqa: F403
 from cfmem.dialects.nn_quant import QUANT_OPS
+from cfmem.dialects.nn_signal import *  # noqa: F403
+from cfmem.dialects.nn_signal import SIGNAL_OPS
 from cfmem.dialects.nn_weights import *  # noqa: F403
 from cfmem.dialects.nn_weights import WEIGHT_OPS
 
-NN = Dialect("nn", [*CONTROL_OPS, *WEIGHT_OPS, *COMPUTE_OPS, *QUANT_OPS, *LSTM_OPS, *DMA_OPS, *MEMREF_OPS], [*DMA_ATTRS])
+NN = Dialect("nn", [*CONTROL_OPS, *WEIGHT_OPS, *COMPUTE_OPS, *QUANT_OPS, *LSTM_OPS, *SIGNAL_OPS, *DMA_OPS, *MEMREF_OPS], [*DMA_ATTRS])

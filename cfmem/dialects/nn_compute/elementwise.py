@@ -77,8 +77,8 @@ class MulOp(ArithmeticBinaryOp):
 
 
 @irdl_op_definition
-class DivOp(ElementwiseBinaryOp):
-    """Elementwise ``lhs / rhs``."""
+class DivOp(ArithmeticBinaryOp):
+    """Elementwise ``lhs / rhs``; integers truncate toward zero (C's ``/``)."""
 
     name = "nn.div"
 
@@ -91,14 +91,14 @@ class PowOp(ElementwiseBinaryOp):
 
 
 @irdl_op_definition
-class MaxOp(ElementwiseBinaryOp):
+class MaxOp(ArithmeticBinaryOp):
     """Elementwise ``max(lhs, rhs)`` (NaN if either is NaN)."""
 
     name = "nn.max"
 
 
 @irdl_op_definition
-class MinOp(ElementwiseBinaryOp):
+class MinOp(ArithmeticBinaryOp):
     """Elementwise ``min(lhs, rhs)`` (NaN if either is NaN)."""
 
     name = "nn.min"
@@ -109,7 +109,7 @@ CMP_PREDICATES = ("eq", "ne", "lt", "le", "gt", "ge")
 
 def number_operand_type(op: Operation) -> Attribute:
     """The one element type of ``op``'s two operands, f32, f16 or a signless integer of 8,
-    16, 32 or 64 bits (``nn.cmp``, and ``nn.add``/``sub``/``mul``); ValueError otherwise."""
+    16, 32 or 64 bits (``nn.cmp``, and ``nn.add``/``sub``/``mul``/``div``/``max``/``min``); ValueError otherwise."""
     types = [v.type.get_element_type() for v in op.operands]
     if types[0] != types[1]:
         raise ValueError(f"operands must have one element type, got {types[0]} and {types[1]}")
@@ -310,14 +310,15 @@ class ClampOp(ElementwiseUnaryOp):
 
 
 
-CAST_TYPES = (f32, f16, i1, IntegerType(8), IntegerType(8, Signedness.UNSIGNED), IntegerType(32), i64)
+CAST_TYPES = (f32, f16, i1, IntegerType(8), IntegerType(8, Signedness.UNSIGNED), IntegerType(16), IntegerType(32),
+              IntegerType(32, Signedness.UNSIGNED), i64, IntegerType(64, Signedness.UNSIGNED))
 """Element types ``nn.cast`` converts between."""
 
 
 @irdl_op_definition
 class CastOp(ComputeOp):
     """ONNX Cast at run time: each element converted to the result's element type (f32, f16,
-    i1, i8, ui8, i32 or i64). To f16, floats round to nearest even and integers convert
+    i1, i8, ui8, i16, i32, ui32, i64 or ui64). To f16, floats round to nearest even and integers convert
     directly. Floats become integers truncated toward zero (out of the range of the
     type the value is undefined, as in ONNX), integers narrow by keeping their low bits,
     any number becomes i1 as ``x != 0`` (NaN is true) and i1 becomes 0 or 1."""
@@ -335,7 +336,7 @@ class CastOp(ComputeOp):
     def infer_shape(self) -> shapes.Shape:
         for what, value in (("input", self.input), ("result", self.result)):
             if value.type.get_element_type() not in CAST_TYPES:
-                raise ValueError(f"{what} must be f32, f16, i1, i8, ui8, i32 or i64, got {value.type}")
+                raise ValueError(f"{what} must be f32, f16, i1, i8, ui8, i16, i32, ui32, i64 or ui64, got {value.type}")
         return self.operand_shape(0)
 
 

@@ -33,21 +33,31 @@ from xdsl.irdl import (
 from xdsl.utils.exceptions import VerifyException
 
 from cfmem.dialects import shapes
-from cfmem.dialects.nn_compute.base import FLOAT_TENSOR, ComputeOp, _ints
+from cfmem.dialects.nn_compute.base import FLOAT_TENSOR, FLOAT_TYPES, ComputeOp, _ints
 from cfmem.dialects.types import tensor_bytes
 
 
 @irdl_op_definition
 class ConcatOp(ComputeOp):
-    """Concatenation of its operands along ``axis``."""
+    """Concatenation of its operands (float, or integers of one element type) along ``axis``."""
 
     name = "nn.concat"
-    FLOAT_OP: ClassVar[bool] = True
-    inputs = var_operand_def(FLOAT_TENSOR)
+    inputs = var_operand_def(TensorType)
     result = result_def(TensorType)
     axis = prop_def(IntegerAttr[I64])
 
+    def result_element_type(self) -> Attribute:
+        elements = list(dict.fromkeys(v.type.get_element_type() for v in self.operands))
+        if elements and elements[0] not in FLOAT_TYPES:
+            if len(elements) > 1:
+                raise ValueError(f"operands must have one element type, got {elements[0]} and {elements[1]}")
+            return elements[0]
+        return self.float_element_type()
+
     def infer_shape(self) -> shapes.Shape:
+        self.result_element_type()
+        if len({v.type.get_element_type() in FLOAT_TYPES for v in self.operands}) > 1:
+            raise ValueError("operands must all be float or all of one integer type")
         return shapes.concat(
             [self.operand_shape(i) for i in range(len(self.operands))], self.axis.value.data
         )

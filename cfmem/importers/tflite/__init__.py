@@ -18,7 +18,8 @@ The modules, from the bottom up (each imports only those before it):
 - one module per operator family: ``elementwise``, ``tensor``, ``nn`` (convolutions, pooling,
   matrix products), ``reduce``, ``quantized`` (int8, as TFLite Micro computes it, bit for bit),
   ``svdf`` (integer SVDF and its state), ``lstm`` (integer UNIDIRECTIONAL_SEQUENCE_LSTM and its
-  states), ``control_flow`` (IF, WHILE);
+  states), ``signal`` (TFLite Micro's signal library custom operators and their kernel state),
+  ``control_flow`` (IF, WHILE);
 - ``registry``: the tables of handlers and ``translate``, which takes an operator to its handler;
 - ``entry``: :func:`import_tflite` and :func:`tflite_importer`, which give the core the
   registry's ``translate``.
@@ -26,8 +27,8 @@ The modules, from the bottom up (each imports only those before it):
 The file is read by :mod:`cfmem.tflite.model_file` (one-line errors for malformed files).
 """
 
-from cfmem.importers.tflite.core import Importer, TfliteImportError, initial_state
-from cfmem.importers.tflite.entry import import_tflite, tflite_importer
+from cfmem.importers.tflite.core import Importer, TfliteImportError
+from cfmem.importers.tflite.entry import import_tflite, initial_state, tflite_importer
 from cfmem.importers.tflite.layout import Tensor
 
 __all__ = ["Importer", "Tensor", "TfliteImportError", "import_tflite", "initial_state", "tflite_importer"]

@@ -22,7 +22,7 @@ an extra function input, the state before the call, named after the tensor
 state after the call, named ``<that name>_next``, after the model's outputs (the functional
 form ONNX gives recurrent state). An operator that updates a variable says so
 (:meth:`Importer.write_variable`); operators after it read the updated value. A caller runs
-the function with the state TFLite Micro starts from (:func:`initial_state`: each int8
+the function with the state TFLite Micro starts from (:func:`~cfmem.importers.tflite.entry.initial_state`: each int8
 variable filled with its zero point, any other with zeros) and feeds each call the state
 results of the one before.
 
@@ -66,6 +66,7 @@ def tensor_dtypes() -> dict[int, np.dtype]:
         kinds.FLOAT32: np.dtype(np.float32), kinds.INT32: np.dtype(np.int32), kinds.INT64: np.dtype(np.int64),
         kinds.BOOL: np.dtype(np.bool_), kinds.INT8: np.dtype(np.int8), kinds.UINT8: np.dtype(np.uint8),
         kinds.INT16: np.dtype(np.int16), kinds.FLOAT16: np.dtype(np.float16),
+        kinds.UINT32: np.dtype(np.uint32), kinds.UINT64: np.dtype(np.uint64),
     }  # fmt: skip
 
 
@@ -115,6 +116,8 @@ class Operator:
     operator, and ``("OUTPUT", k)`` for output ``k`` of the subgraph."""
     input_indices: list[int]
     """The subgraph's tensor index of each input (-1 for an omitted one)."""
+    custom_options: bytes = b""
+    """A custom operator's options (a flexbuffer), empty for a builtin one."""
 
     @property
     def where(self) -> str:
@@ -158,6 +161,8 @@ class Importer:
         """(subgraph, tensor index) -> the TFLite shape computed for each run-time tensor."""
         self.variables: dict[int, Value] = {}
         """Tensor index of each variable tensor of the main subgraph -> its current value."""
+        self.kernel_states: dict[str, Value] = {}
+        """State kept inside kernels (not in tensors), by function input name (:meth:`kernel_state`)."""
 
     # --- names -------------------------------------------------------------------------------
 
@@ -332,7 +337,8 @@ class Importer:
         operator = Operator(builtin_name(self.model, op.opcodeIndex), k, sg_index, op.builtinOptions,
                             Operands([tensors[i] if 0 <= i < len(tensors) else None for i in inputs], "input"),
                             Operands([tensors[i] for i in outputs if 0 <= i < len(tensors)], "output"),
-                            [readers.get(i, []) for i in outputs], inputs)  # fmt: skip
+                            [readers.get(i, []) for i in outputs], inputs,
+                            bytes(np.asarray(op.customOptions, np.uint8)) if op.customOptions is not None else b"")  # fmt: skip
         try:
             if len(operator.outputs) != len(outputs):
                 raise TfliteImportError(f"output tensor index out of range ({len(tensors)} tensors)")
@@ -354,6 +360,21 @@ class Importer:
         if op.subgraph != 0 or index not in self.variables:
             raise TfliteImportError(f"input #{k} must be a variable tensor of the main subgraph (the operator's state)")
         self.variables[index] = value
+
+    def kernel_state(self, op: Operator, shape: tuple[int, ...], dtype: np.dtype) -> Tensor:
+        """State ``op``'s kernel keeps between invocations outside any tensor: a new function
+        input (the state before the call), named ``<op's first output>_state``, after the
+        variables; :meth:`write_kernel_state` gives its value after the call."""
+        if op.subgraph != 0:
+            raise TfliteImportError("an operator with state is supported in the main subgraph only")
+        name = f"{op.output_name()}_state"
+        value = Tensor(self.b.input(self.name(name, "state"), shape, dtype))
+        self.kernel_states[name] = value
+        return value
+
+    def write_kernel_state(self, op: Operator, value: Value) -> None:
+        """``op``'s kernel state (:meth:`kernel_state`) holds ``value`` after ``op``."""
+        self.kernel_states[f"{op.output_name()}_state"] = value
 
     def _check_shape(self, tensor: Any, value: Value) -> None:
         """The shape computed for ``tensor`` agrees with the file's, in every dimension the file
@@ -400,7 +421,8 @@ class Importer:
             raise TfliteImportError(f"{err} (dynamic input dimensions took the file's sizes: {', '.join(dynamic)};"
                                     " fix them with --input-shape NAME=D0,D1,...)") from None  # fmt: skip
         output_names = [text(every[i].name) for i in listed(sg.outputs)]
-        outputs = [*outputs, *self.variables.values()]
+        state_names += list(self.kernel_states)
+        outputs = [*outputs, *self.variables.values(), *self.kernel_states.values()]
         output_names += [f"{name}_next" for name in state_names]
         names += state_names
         try:
@@ -435,10 +457,10 @@ class Importer:
         return names
 
 
-def initial_state(model: Any) -> list[np.ndarray]:
-    """The state TFLite Micro starts from after allocating ``model`` (``ModelT``) and after each
-    reset, one array per variable tensor of the main subgraph, in the order of the imported
-    function's state inputs: every byte set to the tensor's zero point when it is int8, to 0
+def variable_initial_state(model: Any) -> list[np.ndarray]:
+    """The variable tensors TFLite Micro starts from after allocating ``model`` (``ModelT``) and
+    after each reset, one array per variable tensor of the main subgraph, in the order of the
+    imported function's state inputs: every byte set to the tensor's zero point when it is int8, to 0
     otherwise (``ResetTensorData``)."""
     state = []
     for tensor in listed(model.subgraphs[0].tensors):

@@ -25,8 +25,8 @@ ARITHMETIC = {"ADD": "add", "SUB": "sub", "MUL": "mul", "DIV": "div", "MAXIMUM":
 """Binary operators and the GraphBuilder methods computing them."""
 WITH_ACTIVATION = ("ADD", "SUB", "MUL", "DIV")
 """Binary operators with a fused activation."""
-INTEGER_ARITHMETIC = ("ADD", "SUB", "MUL", "MAXIMUM", "MINIMUM")
-"""Binary operators that also take int32 and int64 tensors."""
+INTEGER_ARITHMETIC = ("ADD", "SUB", "MUL", "DIV", "MAXIMUM", "MINIMUM")
+"""Binary operators that also take int32 and int64 tensors (DIV truncating, as C's ``/``)."""
 COMPARISONS = {"EQUAL": "eq", "NOT_EQUAL": "ne", "LESS": "lt", "LESS_EQUAL": "le", "GREATER": "gt", "GREATER_EQUAL": "ge"}
 UNARY = {"LOGISTIC": "sigmoid", "TANH": "tanh", "EXP": "exp", "LOG": "log", "SQRT": "sqrt", "ABS": "abs", "NEG": "neg",
          "RELU": "relu", "FLOOR": "floor", "CEIL": "ceil", "SIN": "sin", "COS": "cos", "ROUND": "round"}  # fmt: skip

@@ -14,8 +14,11 @@ from pathlib import Path
 from typing import Any
 
 from cfmem.importers.imported import ImportedModel
-from cfmem.importers.tflite.core import Importer
+import numpy as np
+
+from cfmem.importers.tflite.core import Importer, variable_initial_state
 from cfmem.importers.tflite.registry import translate
+from cfmem.importers.tflite.signal import kernel_initial_state
 from cfmem.tflite.model_file import read_tflite
 
 
@@ -32,3 +35,11 @@ def import_tflite(path: str | Path, *, blob_file: str, input_shapes: Mapping[str
     readable TFLite model raises :class:`~cfmem.tflite.model_file.TfliteFileError`."""
     data, model = read_tflite(path)
     return tflite_importer(model, data, blob_file).import_model(input_shapes or {})
+
+
+def initial_state(model: Any) -> list[np.ndarray]:
+    """The state TFLite Micro starts from after allocating ``model`` (``ModelT``) and after each
+    reset, in the order of the imported function's state inputs: the variable tensors'
+    (:func:`~cfmem.importers.tflite.core.variable_initial_state`), then the state kept inside
+    kernels (:func:`~cfmem.importers.tflite.signal.kernel_initial_state`)."""
+    return [*variable_initial_state(model), *kernel_initial_state(model)]

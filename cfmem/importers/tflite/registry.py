@@ -26,8 +26,9 @@ from cfmem.importers.tflite.lstm import unidirectional_sequence_lstm
 from cfmem.importers.tflite.nn import batch_matmul, conv, fully_connected, pool
 from cfmem.importers.tflite.quantized import dequantize, qadd, qconv, qfully_connected, qpool, qsoftmax, quantize
 from cfmem.importers.tflite.reduce import REDUCTIONS, reduce, softmax
+from cfmem.importers.tflite.signal import SIGNAL_HANDLERS
 from cfmem.importers.tflite.svdf import svdf
-from cfmem.importers.tflite.tensor import concatenation, expand_dims, pad, reshape, squeeze, transpose
+from cfmem.importers.tflite.tensor import cast, concatenation, expand_dims, pad, reshape, squeeze, strided_slice, transpose
 
 Handler = Callable[[Importer, Operator, list], list]
 
@@ -49,6 +50,8 @@ FLOAT_HANDLER_OPS: tuple[tuple[tuple[str, ...], Handler], ...] = (
     (("TRANSPOSE",), transpose),
     (("PAD", "PADV2"), pad),
     (("CONCATENATION",), concatenation),
+    (("CAST",), cast),
+    (("STRIDED_SLICE",), strided_slice),
     (("IF",), translate_if),
     (("WHILE",), translate_while),
 )
@@ -69,6 +72,7 @@ QUANTIZED_HANDLER_OPS: tuple[tuple[tuple[str, ...], Handler], ...] = (
     (("EXPAND_DIMS",), expand_dims),
     (("TRANSPOSE",), transpose),
     (("PAD", "PADV2"), pad),
+    (("CAST",), cast),
     (("IF",), translate_if),
     (("WHILE",), translate_while),
 )
@@ -95,6 +99,8 @@ def translate(imp: Importer, op: Operator, inputs: list[Value]) -> list[Value]:
     for k, value in enumerate(inputs):
         if value is None and k not in OMITTABLE_INPUTS.get(op.builtin, ()):
             raise TfliteImportError(f"input #{k} is omitted (tensor index -1), but {op.builtin} needs it")
+    if op.builtin in SIGNAL_HANDLERS:
+        return SIGNAL_HANDLERS[op.builtin](imp, op, inputs)
     quantized = any(is_quantized(imp, t) for t in (*op.inputs, *op.outputs))
     table = QUANTIZED_HANDLERS if quantized or op.builtin in ("QUANTIZE", "DEQUANTIZE") else FLOAT_HANDLERS
     handler = table.get(op.builtin)

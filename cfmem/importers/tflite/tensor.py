@@ -155,8 +155,9 @@ def concatenation(imp: Importer, op: Operator, inputs: list[Value]) -> list[Valu
     runtime = [v for v in values if isinstance(v, Tensor)]
     if not runtime:
         raise TfliteImportError("every input is a constant; cfmem folds no constant operators")
-    if any(imp.dtype(v) != np.float32 for v in values):
-        raise TfliteImportError("CONCATENATION of other than float32 tensors is not supported")
+    dtype = imp.dtype(values[0])
+    if any(imp.dtype(v) != dtype for v in values) or not (dtype == np.float32 or dtype.kind == "i" and op.option("fusedActivationFunction", 0) == 0):
+        raise TfliteImportError("CONCATENATION takes float32 tensors, or integer ones of one type without a fused activation")
     perms = {v.perm for v in runtime}
     perm = perms.pop() if len(perms) == 1 else None
     hint = op.output_name()
@@ -164,3 +165,32 @@ def concatenation(imp: Importer, op: Operator, inputs: list[Value]) -> list[Valu
                 for k, v in enumerate(values)]  # fmt: skip
     held_axis = perm.index(axis) if perm is not None else axis
     return [Tensor(activated(imp, op, imp.b.concat(operands, held_axis, pre_activation_name(imp, op))), perm)]
+
+
+def cast(imp: Importer, op: Operator, inputs: list[Value]) -> list[Value]:
+    """CAST between integer types: C's conversion (the low bits kept), as TFLite Micro's
+    ``static_cast``; float casts are refused."""
+    x = runtime_input(inputs[0])
+    source, target = imp.dtype(x), imp.tensor_dtype(op.outputs[0])
+    if source.kind not in "iu" or target.kind not in "iu":
+        raise TfliteImportError(f"CAST from {source} to {target} is not supported (integer types only)")
+    return [Tensor(imp.b.cast(imp.held(x, x.perm, op.output_name()), target, out_name(imp, op)), x.perm)]
+
+
+def strided_slice(imp: Importer, op: Operator, inputs: list[Value]) -> list[Value]:
+    """STRIDED_SLICE with known begin, end and positive strides, begin and end masks; the
+    ellipsis, new-axis and shrink masks and ``offset`` are refused."""
+    x = runtime_input(inputs[0])
+    for mask in ("ellipsisMask", "newAxisMask", "shrinkAxisMask"):
+        if op.option(mask, 0):
+            raise TfliteImportError(f"STRIDED_SLICE with {mask} is not supported")
+    if op.option("offset", False):
+        raise TfliteImportError("STRIDED_SLICE with offset is not supported")
+    shape = imp.logical_shape(x)
+    begin, end, strides = (ints(v, what) for v, what in zip(inputs[1:4], ("begin", "end", "strides")))
+    if not len(begin) == len(end) == len(strides) == len(shape) or any(s <= 0 for s in strides):
+        raise TfliteImportError(f"STRIDED_SLICE needs begin, end and positive strides for each of the {len(shape)} axes")
+    begin = [0 if op.option("beginMask", 0) >> k & 1 else b for k, b in enumerate(begin)]
+    end = [d if op.option("endMask", 0) >> k & 1 else e for k, (d, e) in enumerate(zip(shape, end))]
+    value = imp.held(x, None, op.output_name())
+    return [Tensor(imp.b.slice(value, begin, end, list(range(len(shape))), strides, out_name(imp, op)))]

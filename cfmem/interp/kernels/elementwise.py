@@ -51,6 +51,16 @@ def cast(op: nc.CastOp, x: np.ndarray) -> np.ndarray:
     return x != 0 if dtype == np.bool_ else x.astype(dtype)
 
 
+def divide(op: nc.DivOp, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """``a / b``; integers truncate toward zero, as C's ``/`` (TFLite's int32 DIV), and a zero
+    divisor gives 0."""
+    if a.dtype.kind == "f":
+        return a / b
+    safe = np.where(b == 0, 1, b)
+    quotient = np.abs(a.astype(np.int64)) // np.abs(safe.astype(np.int64))
+    return np.where(b == 0, 0, np.where((a < 0) != (safe < 0), -quotient, quotient)).astype(a.dtype)
+
+
 _CMP = {"eq": np.equal, "ne": np.not_equal, "lt": np.less, "le": np.less_equal, "gt": np.greater, "ge": np.greater_equal}
 
 

@@ -19,7 +19,7 @@ from cfmem.dialects import nn_compute as nc
 from cfmem.dialects import nn_lstm as nl
 from cfmem.dialects import nn_quant as nq
 from cfmem.dialects import nn_weights as nw
-from cfmem.interp.kernels.elementwise import _CMP, _prepare_clamp, cast, erf, power, sigmoid
+from cfmem.interp.kernels.elementwise import _CMP, _prepare_clamp, cast, divide, erf, power, sigmoid
 from cfmem.interp.kernels.movement import (
     _prepare_concat,
     _prepare_reshape,
@@ -31,6 +31,7 @@ from cfmem.interp.kernels.movement import (
 )
 from cfmem.interp.kernels.fixed_point import TfliteAbort
 from cfmem.interp.kernels.lstm import qlstm, qlstm_state
+from cfmem.interp.kernels.signal import SIGNAL_KERNELS
 from cfmem.interp.kernels.nn import avg_pool2d, global_avg_pool, matmul, max_pool2d, prepare_conv2d, prepare_gemm, softmax
 from cfmem.interp.kernels.quantized import (
     conv_integer,
@@ -86,7 +87,7 @@ KERNELS: dict[type[Operation], Kernel] = {
     nc.AddOp: lambda op, a, b: a + b,
     nc.SubOp: lambda op, a, b: a - b,
     nc.MulOp: lambda op, a, b: a * b,
-    nc.DivOp: lambda op, a, b: a / b,
+    nc.DivOp: divide,
     nc.PowOp: power,
     nc.MaxOp: lambda op, a, b: np.where((a > b) | (a != a), a, b),  # NaN wins; of equals, b
     nc.MinOp: lambda op, a, b: np.where((a < b) | (a != a), a, b),
@@ -140,6 +141,7 @@ KERNELS: dict[type[Operation], Kernel] = {
     nl.QLstmStateOp: qlstm_state,
     nq.MatmulIntegerOp: matmul_integer,
     nq.ConvIntegerOp: conv_integer,
+    **SIGNAL_KERNELS,
 }
 
 

@@ -20,6 +20,8 @@ import math
 
 import numpy as np
 
+from cfmem.dialects import nn_signal as ns
+
 U32 = np.uint64(0xFFFFFFFF)
 
 
@@ -238,10 +240,18 @@ def filter_bank_square_root(x: np.ndarray, scale_down_bits: int) -> np.ndarray:
     return ((roots >> np.uint64(scale_down_bits)) & U32).astype(np.uint32)
 
 
-def spectral_subtraction(x: np.ndarray, noise: np.ndarray, *, smoothing: int, one_minus_smoothing: int,
-                         alternate_smoothing: int, alternate_one_minus_smoothing: int, min_signal_remaining: int,
-                         smoothing_bits: int, spectral_subtraction_bits: int, clamping: bool) -> tuple[np.ndarray, np.ndarray]:  # fmt: skip
+def spectral_subtraction(x: np.ndarray, noise: np.ndarray, **options) -> tuple[np.ndarray, np.ndarray]:
     """``FilterbankSpectralSubtraction``: the output and the updated noise estimate (uint32)."""
+    estimate = noise_estimate(x, noise, **options)
+    return spectral_subtraction_output(x, estimate, **options), estimate
+
+
+def noise_estimate(x: np.ndarray, noise: np.ndarray, *, smoothing: int, one_minus_smoothing: int,
+                   alternate_smoothing: int, alternate_one_minus_smoothing: int, smoothing_bits: int,
+                   spectral_subtraction_bits: int, clamping: bool, **_) -> np.ndarray:  # fmt: skip
+    """The noise estimate after a call: the scaled input and the estimate before, smoothed
+    (alternate coefficients on odd channels), in uint64, shifted, kept as uint32; clamped to
+    the scaled input when ``clamping``."""
     x = x.astype(np.uint64)
     odd = (np.arange(x.size) & 1) == 1
     smooth = np.where(odd, alternate_smoothing, smoothing).astype(np.uint64)
@@ -249,12 +259,21 @@ def spectral_subtraction(x: np.ndarray, noise: np.ndarray, *, smoothing: int, on
     scaled = (x << np.uint64(smoothing_bits)) & U32
     with np.errstate(over="ignore"):
         estimate = ((scaled * smooth + noise.astype(np.uint64) * rest) >> np.uint64(spectral_subtraction_bits)) & U32
-    limited = np.minimum(estimate, scaled)
     if clamping:
-        estimate = limited
+        estimate = np.minimum(estimate, scaled)
+    return estimate.astype(np.uint32)
+
+
+def spectral_subtraction_output(x: np.ndarray, estimate: np.ndarray, *, min_signal_remaining: int, smoothing_bits: int,
+                                spectral_subtraction_bits: int, **_) -> np.ndarray:  # fmt: skip
+    """The output from the estimate after the call (at most the scaled input, clamped or not):
+    the scaled input less it, shifted back, at least ``min_signal_remaining`` of the input."""
+    x = x.astype(np.uint64)
+    scaled = (x << np.uint64(smoothing_bits)) & U32
+    limited = np.minimum(estimate.astype(np.uint64), scaled)
     floor = ((x * np.uint64(min_signal_remaining & 0xFFFFFFFF)) >> np.uint64(spectral_subtraction_bits)) & U32
     subtracted = (scaled - limited) >> np.uint64(smoothing_bits)
-    return np.maximum(subtracted, floor).astype(np.uint32), estimate.astype(np.uint32)
+    return np.maximum(subtracted, floor).astype(np.uint32)
 
 
 PCAN_SNR_BITS, PCAN_OUTPUT_BITS = 12, 6
@@ -327,3 +346,23 @@ def filter_bank_log(x: np.ndarray, output_scale: int, correction_bits: int) -> n
     scaled = (x.astype(np.int64) << correction_bits) & 0xFFFFFFFF
     logs = log32(np.maximum(scaled, 2), output_scale)
     return np.where(scaled > 1, np.minimum(logs, 32767), 0).astype(np.int16)
+
+
+def _attr(op, name: str) -> int:
+    return int(op.properties[name].value.data)
+
+
+SIGNAL_KERNELS = {
+    ns.SignalWindowOp: lambda op, x, w: window(x, w, _attr(op, "shift")),
+    ns.SignalFftAutoScaleOp: lambda op, x: fft_auto_scale(x)[0],
+    ns.SignalFftScaleBitsOp: lambda op, x: fft_auto_scale(x)[1],
+    ns.SignalRfftOp: lambda op, x: rfft_int16(x, _attr(op, "fft_length")),
+    ns.SignalEnergyOp: lambda op, x: energy(x, _attr(op, "start_index"), _attr(op, "end_index")),
+    ns.SignalFilterBankOp: lambda op, x, *config: filter_bank(x, *config, _attr(op, "num_channels")),
+    ns.SignalFilterBankSquareRootOp: lambda op, x, bits: filter_bank_square_root(x, int(bits.reshape(-1)[0])),
+    ns.SignalNoiseEstimateOp: lambda op, x, noise: spectral_subtraction(x, noise, **op.options())[1],
+    ns.SignalSpectralSubtractionOp: lambda op, x, noise: spectral_subtraction_output(x, noise, **op.options()),
+    ns.SignalPcanOp: lambda op, x, noise, lut: pcan(x, noise, lut, _attr(op, "snr_shift")),
+    ns.SignalFilterBankLogOp: lambda op, x: filter_bank_log(x, _attr(op, "output_scale"), _attr(op, "input_correction_bits")),
+}
+"""The kernel of each signal op (``kernel(op, *arrays)``)."""
