@@ -201,3 +201,51 @@ def test_pcan_gain_matches_tflm_transcription(preprocessor):
 
     values = hostile_u32()
     assert sg.wide_dynamic_function(values, constant(data, 8)).tolist() == [gain_c(int(v)) for v in values]
+
+
+def test_linalg_lowering_refuses_the_signal_ops(preprocessor):
+    from cfmem.errors import CfmemError
+    from cfmem.pipeline import apply_pipeline, lower_model
+
+    _, imported, tmp_path, *_ = preprocessor
+    flat = lower_model(imported.module, "nn-plan-memory", tmp_path)
+    with pytest.raises(CfmemError, match=r"nn-lower-to-linalg: 'nn.signal_\w+' \(TFLite Micro's signal library\) is not supported"):
+        apply_pipeline(flat, "nn-lower-to-linalg", "m.mlir", tmp_path)
+
+
+def with_rfft_options(data: bytes, options: dict) -> bytes:
+    """``data`` with the RFFT's flexbuffer options replaced by ``options``."""
+    import flatbuffers
+    from flatbuffers import flexbuffers
+
+    from cfmem.tflite.model_file import FILE_IDENTIFIER
+
+    model = parse_tflite(data)
+    rfft = next(op for op in model.subgraphs[0].operators if model.operatorCodes[op.opcodeIndex].customCode == b"SignalRfft")
+    rfft.customOptions = list(flexbuffers.Dumps(options))
+    builder = flatbuffers.Builder(len(data) + 1024)
+    builder.Finish(model.Pack(builder), file_identifier=FILE_IDENTIFIER)
+    return bytes(builder.Output())
+
+
+@pytest.mark.parametrize(("options", "message"), [
+    ({"T": 7, "fft_length": 500}, "fft_length must be a power of two"),
+    ({"T": 7, "fft_length": 256}, "fft_length must be a power of two, at least 4 and the rows' length"),
+    ({"T": 1, "fft_length": 512}, "only the int16 RFFT is supported"),
+    ({"T": 7}, "custom option 'fft_length' is missing"),
+])  # fmt: skip
+def test_the_importer_refuses_what_tflm_does_not_run(preprocessor, tmp_path, options, message):
+    from cfmem.importers.tflite import TfliteImportError
+
+    with pytest.raises(TfliteImportError, match=message):
+        import_bytes(with_rfft_options(preprocessor[0], options), tmp_path)
+
+
+def test_integer_division_truncates_toward_zero_as_c():
+    from cfmem.interp.kernels.elementwise import divide
+
+    a = np.array([7, -7, 7, -7, 0, -2**31, 2**31 - 1, -1, 5], np.int32)
+    b = np.array([2, 2, -2, -2, 3, 7, -3, 2, 0], np.int32)
+    assert divide(None, a, b).tolist() == [3, -3, -3, 3, 0, -306783378, -715827882, 0, 0]
+    assert divide(None, a, b).dtype == np.int32
+    assert (a // np.where(b == 0, 1, b)).tolist()[:4] != divide(None, a, b).tolist()[:4]  # floor division differs

@@ -65,6 +65,7 @@ from xdsl.ir import Operation
 from cfmem.dialects import nn_compute as nc
 from cfmem.dialects import nn_lstm as nl
 from cfmem.dialects import nn_quant as nq
+from cfmem.dialects import nn_signal as ns
 from cfmem.dialects import nn_weights as nw
 from cfmem.interp import kernels
 from cfmem.interp.kernels.attributes import _ints
@@ -636,6 +637,7 @@ RULES: dict[type[Operation], Callable[[Operation], Bound]] = {
     nl.QLstmStateOp: _exact_unless_moved,
     nq.MatmulIntegerOp: _exact_unless_moved,
     nq.ConvIntegerOp: _exact_unless_moved,
+    **{op: _exact_unless_moved for op in ns.SIGNAL_OPS},
 }
 """How each op's bound is made from the op (its attributes)."""
 

@@ -17,6 +17,7 @@ from xdsl.ir import Operation, SSAValue
 from cfmem.dialects import nn_compute as nc
 from cfmem.dialects import nn_lstm as nl
 from cfmem.dialects import nn_quant as nq
+from cfmem.dialects import nn_signal as ns
 from cfmem.dialects.nn_weights import ReshapeOp
 from cfmem.dialects.scratch import widens_f16
 from cfmem.passes.failures import OpFailure
@@ -132,6 +133,7 @@ LOWERINGS: dict[type[Operation], Lowering] = {
     nq.QSvdfOp: qsvdf,
     nl.QLstmOp: tflite_only,
     nl.QLstmStateOp: tflite_only,
+    **{op: tflite_only for op in ns.SIGNAL_OPS},
     nq.MatmulIntegerOp: matmul_integer,
     nq.ConvIntegerOp: conv_integer,
 }

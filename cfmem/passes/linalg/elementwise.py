@@ -70,8 +70,10 @@ FLOAT_UNARY = {
     nc.CosOp: math.CosOp,
 }
 LOGICAL_BINARY = {nc.AndOp: arith.AndIOp, nc.OrOp: arith.OrIOp, nc.XorOp: arith.XOrIOp}
-INTEGER_BINARY = {nc.AddOp: arith.AddiOp, nc.SubOp: arith.SubiOp, nc.MulOp: arith.MuliOp}
-"""``nn.add``, ``nn.sub`` and ``nn.mul`` on integers: wrapping, as numpy."""
+INTEGER_BINARY = {nc.AddOp: arith.AddiOp, nc.SubOp: arith.SubiOp, nc.MulOp: arith.MuliOp, nc.DivOp: arith.DivSIOp,
+                  nc.MaxOp: arith.MaxSIOp, nc.MinOp: arith.MinSIOp}  # fmt: skip
+"""``nn.add``, ``nn.sub``, ``nn.mul`` on integers: wrapping, as numpy; ``nn.div`` truncating toward
+zero (a zero divisor is undefined here, 0 in the interpreters); ``nn.max``, ``nn.min`` signed."""
 CMP_PREDICATES = {"eq": "oeq", "ne": "une", "lt": "olt", "le": "ole", "gt": "ogt", "ge": "oge"}
 CMPI_PREDICATES = {"eq": "eq", "ne": "ne", "lt": "slt", "le": "sle", "gt": "sgt", "ge": "sge"}
 

@@ -24,7 +24,7 @@ paths) do, or in TFLite's fixed point where the op carries its multipliers.
 The unsigned ops (``extui``, ``uitofp``, ``fptoui``, ``maxui``) are picked here for ui8 data,
 while the types still say ui8. Assumes one weight zero point for every channel (per-channel
 scales are fine). TFLite's integer SVDF is lowered in :mod:`cfmem.passes.linalg.svdf`; its integer
-LSTM (``TFLITE_ONLY_OPS``) is refused.
+LSTM and TFLite Micro's signal library ops (``TFLITE_ONLY_OPS``) are refused.
 """
 
 from __future__ import annotations
@@ -39,6 +39,7 @@ from xdsl.ir.affine import AffineExpr
 
 from cfmem.dialects import nn_lstm as nl
 from cfmem.dialects import nn_quant as nq
+from cfmem.dialects import nn_signal as ns
 from cfmem.interp import kernels
 from cfmem.interp.kernels import quant_params
 from cfmem.interp.kernels.fixed_point import SOFTMAX_DIFF_INTEGER_BITS, fixed_point, softmax_diff_min
@@ -85,7 +86,8 @@ def ratio_of(op: Operation, *prefixes: str, alpha: float = 1.0) -> np.ndarray:
     return np.asarray(kernels.requant_ratio(op, *prefixes, alpha=alpha), np.float32).reshape(-1)
 
 
-TFLITE_ONLY_OPS = {nl.QLstmOp: "TFLite's integer LSTM", nl.QLstmStateOp: "TFLite's integer LSTM state"}
+TFLITE_ONLY_OPS = {nl.QLstmOp: "TFLite's integer LSTM", nl.QLstmStateOp: "TFLite's integer LSTM state",
+                   **{op: "TFLite Micro's signal library" for op in ns.SIGNAL_OPS}}  # fmt: skip
 """The ops only TFLite's fixed-point arithmetic defines that have no lowering yet."""
 
 
