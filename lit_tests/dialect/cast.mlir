@@ -25,7 +25,7 @@ func.func @to_f64(%x: tensor<3xf32>) {
 }
 
 // CHECK-LABEL: "to_f64"
-// CHECK:       | Operation does not verify: result must be f32, f16, i1, i8, ui8, i32 or i64, got tensor<3xf64>
+// CHECK:       | Operation does not verify: result must be f32, f16, i1, i8, ui8, i16, i32, ui32, i64 or ui64, got tensor<3xf64>
 
 // -----
 
