@@ -6,8 +6,9 @@ C's wrap-around where the C code wraps: ``window``, ``fft_auto_scale``, ``rfft_i
 int16 fixed-point kiss_fft v130 real FFT that TFLM links, its rounding transcribed),
 ``energy``, ``filter_bank``, ``filter_bank_square_root``, ``spectral_subtraction`` (which
 returns the noise estimate TFLM keeps in the kernel between invocations), ``pcan`` and
-``filter_bank_log``. Scalar loops remain only where the C code carries a value from one
-element to the next (the FFT's butterflies run stage by stage, vectorized within a stage).
+``filter_bank_log``. Python loops remain in the square root (element by element, digit by
+digit, in Python integers), the filter bank (channel by channel) and the FFT's recursion (each
+group of butterflies vectorized); the rest is vectorized numpy.
 
 ``most_significant_bit`` is GCC's build of TFLM's ``MostSignificantBit32/64``: the bit length,
 and the full width for 0 (``__builtin_clz`` branch).
