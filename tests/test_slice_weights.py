@@ -326,7 +326,7 @@ def test_unsliceable_ops_are_left_alone_unless_they_need_it():
 def test_check_mlir_runs_the_reference_on_the_sliced_graph(cfmem):
     """The float conv2d slices round apart from the unsliced graph, so the bit-for-bit
     reference = flat check needs the reference on the sliced graph."""
-    spec = "nn-slice-weights{max-slice-bytes=4096},nn-insert-dma,nn-plan-memory"
+    spec = "nn-slice-weights{max-slice-bytes=16384},nn-insert-dma,nn-plan-memory"
     result = cfmem("check-mlir", str(EXAMPLES / "wakeword.mlir"), "-p", spec)
     assert result.returncode == 0, result.stdout + result.stderr
     rows = [line for line in result.stdout.splitlines() if line.startswith("#")]
