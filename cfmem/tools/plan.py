@@ -42,6 +42,15 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         help="planning strategy (default: auto, the best of the greedy ones)",
     )
     p.add_argument("--align", type=parsed_int(check_align), default=1, metavar="N", help="alignment of every offset in bytes (default: 1)")
+    add_strategy_options(p)
+    p.add_argument("-o", "--output", metavar="OUT.csv", help="write the solution: id,lower,upper,size,offset")
+    p.add_argument("--json", action="store_true", help="print the result as one JSON object, nothing else")
+    p.add_argument("--budget", type=parsed_int(check_budget), metavar="BYTES", help="fail, writing nothing, if the peak exceeds this")
+    p.set_defaults(handler=main)
+
+
+def add_strategy_options(p: argparse.ArgumentParser) -> None:
+    """``--time-limit`` and ``--beam-width``: the knobs of the strategies (``plan_options``)."""
     p.add_argument(
         "--time-limit", type=float, default=PlanOptions.time_limit, metavar="SECONDS",
         help=f"seconds the search strategy may spend (default: {PlanOptions.time_limit:g})",
@@ -50,17 +59,16 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         "--beam-width", type=parsed_int(check_beam_width), default=PlanOptions.beam_width, metavar="W",
         help=f"states kept per step by the beam strategy (default: {PlanOptions.beam_width})",
     )  # fmt: skip
-    p.add_argument("-o", "--output", metavar="OUT.csv", help="write the solution: id,lower,upper,size,offset")
-    p.add_argument("--json", action="store_true", help="print the result as one JSON object, nothing else")
-    p.add_argument("--budget", type=parsed_int(check_budget), metavar="BYTES", help="fail, writing nothing, if the peak exceeds this")
-    p.set_defaults(handler=main)
 
 
-def _check_options(args: argparse.Namespace) -> None:
+def plan_options(args: argparse.Namespace) -> PlanOptions:
+    """The strategies' options from ``add_strategy_options``'s arguments (one-line error for a
+    bad time limit)."""
     try:
         check_time_limit("--time-limit", args.time_limit)
     except OptionError as err:
         raise CfmemError(err.rule, err.option) from None
+    return PlanOptions(time_limit=args.time_limit, beam_width=args.beam_width)
 
 
 def _solve(problem: Problem, strategy: str, options: PlanOptions) -> Solution:
@@ -77,14 +85,13 @@ def _solve(problem: Problem, strategy: str, options: PlanOptions) -> Solution:
 
 
 def main(args: argparse.Namespace) -> int:
-    _check_options(args)
+    options = plan_options(args)
     try:
         problem = read_problem_csv(args.problem)
     except CsvError as err:
         raise CfmemError(err.rule, err.where) from None
     if args.align > 1:
         problem = Problem([replace(b, align=args.align) for b in problem.buffers], name=problem.name)
-    options = PlanOptions(time_limit=args.time_limit, beam_width=args.beam_width)
     solution = _solve(problem, args.strategy, options)
 
     if args.budget is not None and solution.peak > args.budget:

@@ -9,11 +9,10 @@ from typing import Any
 
 from cfmem.errors import CfmemError
 from cfmem.files import atomic_write_bytes
-from cfmem.planning.option_checks import OptionError, check_beam_width, check_time_limit, parsed_int
-from cfmem.planning.problem import PlanOptions
 from cfmem.planning.strategies import AUTO_CANDIDATES, STRATEGY_NAMES
 from cfmem.planning.verify import PlanError
 from cfmem.reports.tables import summary_line
+from cfmem.tools.plan import add_strategy_options, plan_options
 from cfmem.tools.progress import step_progress
 
 DESCRIPTION = (
@@ -43,14 +42,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("model", metavar="MODEL.tflite", help="the TFLite model (flatbuffer)")
     p.add_argument("-o", "--output", required=True, metavar="PLANNED.tflite", help="the planned model to write")
     p.add_argument("--strategy", default="auto", choices=STRATEGY_NAMES, help="planning strategy (default: auto)")
-    p.add_argument(
-        "--time-limit", type=float, default=PlanOptions.time_limit, metavar="SECONDS",
-        help=f"seconds the search strategy may spend (default: {PlanOptions.time_limit:g})",
-    )  # fmt: skip
-    p.add_argument(
-        "--beam-width", type=parsed_int(check_beam_width), default=PlanOptions.beam_width, metavar="W",
-        help=f"states kept per step by the beam strategy (default: {PlanOptions.beam_width})",
-    )  # fmt: skip
+    add_strategy_options(p)
     p.add_argument(
         "--no-tflm", action="store_true",
         help="do not run TFLite Micro: plan the tensors alone (no room is left for scratch buffers), and"
@@ -65,11 +57,7 @@ def main(args: argparse.Namespace) -> int:
     from cfmem.tflite.offline_plan import OfflinePlanError, plan_metadata
     from cfmem.tflite.tflm_runtime import TflmWorker, TflmError
 
-    try:
-        check_time_limit("--time-limit", args.time_limit)
-    except OptionError as err:
-        raise CfmemError(err.rule, err.option) from None
-    options = PlanOptions(time_limit=args.time_limit, beam_width=args.beam_width)
+    options = plan_options(args)
     with TflmWorker() as tflm, step_progress(Path(args.model).name, 3) as step:
         try:
             data, model = read_tflite(args.model)
