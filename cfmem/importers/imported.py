@@ -10,7 +10,7 @@ and the blob's parts are arrays of little-endian-storable dtypes at offsets insi
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -38,6 +38,17 @@ def ssa_name(model_name: str, fallback: str = "t") -> str:
     while re.search(r"_\d+$", base):  # printers treat _<digits> as their own suffix
         base = re.sub(r"_(\d+)$", r"\1", base)
     return base
+
+
+def unused_ssa_name(model_name: str, taken: set[str], also_taken: Collection[str], fallback: str = "t") -> str:
+    """``ssa_name(model_name)``, suffixed ``v1``, ``v2``... until it is in neither ``taken``
+    nor ``also_taken``; added to ``taken``."""
+    base = ssa_name(model_name, fallback)
+    candidate, k = base, 1
+    while candidate in taken or candidate in also_taken:
+        candidate, k = f"{base}v{k}", k + 1
+    taken.add(candidate)
+    return candidate
 
 
 def blob_bytes(size: int, parts: Sequence[tuple[int, np.ndarray]]) -> bytes:

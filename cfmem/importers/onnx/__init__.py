@@ -40,7 +40,8 @@ The modules, from the bottom up (each imports only those before it):
 ``reference`` runs onnxruntime on a model for comparison.
 """
 
-from cfmem.importers.onnx.core import ImportedModel, Importer, OnnxImportError, Scope, load_onnx, ssa_name
+from cfmem.importers.imported import ssa_name
+from cfmem.importers.onnx.core import ImportedModel, Importer, OnnxImportError, Scope, load_onnx
 from cfmem.importers.onnx.entry import (
     import_onnx,
     onnx_importer,

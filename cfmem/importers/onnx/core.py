@@ -40,7 +40,7 @@ from xdsl.ir import Attribute, SSAValue
 from cfmem.builder import GraphBuilder, GraphBuildError
 from cfmem.dialects import nn_compute as nc
 from cfmem.dialects.nn_quant import ui8
-from cfmem.importers.imported import ImportedModel, blob_bytes, point_blob_at_file, ssa_name
+from cfmem.importers.imported import ImportedModel, blob_bytes, point_blob_at_file, unused_ssa_name
 from cfmem.importers.onnx.legacy import upgraded
 from cfmem.importers.onnx.qdq import fuse_qdq, has_qdq
 from cfmem.passes.quant_lookup import fuse_quantized_elementwise
@@ -168,12 +168,7 @@ class Importer:
 
     def name(self, onnx_name: str, fallback: str = "t") -> str:
         """A valid, not yet used SSA name derived from an ONNX tensor name."""
-        base = ssa_name(onnx_name, fallback)
-        candidate, k = base, 1
-        while candidate in self.names or candidate in self.b._names:
-            candidate, k = f"{base}v{k}", k + 1
-        self.names.add(candidate)
-        return candidate
+        return unused_ssa_name(onnx_name, self.names, self.b._names, fallback)
 
     # --- known tensors becoming IR -----------------------------------------------------------
 

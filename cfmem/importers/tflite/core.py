@@ -44,7 +44,7 @@ from xdsl.ir import SSAValue
 
 from cfmem.builder import GraphBuilder, GraphBuildError
 from cfmem.builder.core import _element_type
-from cfmem.importers.imported import ImportedModel, blob_bytes, point_blob_at_file, ssa_name
+from cfmem.importers.imported import ImportedModel, blob_bytes, point_blob_at_file, unused_ssa_name
 from cfmem.importers.tflite.layout import Perm, Tensor, logical_shape, moving, reorder
 from cfmem.signature import INPUT_NAMES_ATTR, RESULT_NAMES_ATTR
 from cfmem.tflite.model_file import builtin_name, schema
@@ -168,12 +168,7 @@ class Importer:
 
     def name(self, tflite_name: str, fallback: str = "t") -> str:
         """A valid, not yet used SSA name derived from a TFLite tensor name."""
-        base = ssa_name(tflite_name, fallback)
-        candidate, k = base, 1
-        while candidate in self.names or candidate in self.b._names:
-            candidate, k = f"{base}v{k}", k + 1
-        self.names.add(candidate)
-        return candidate
+        return unused_ssa_name(tflite_name, self.names, self.b._names, fallback)
 
     # --- values becoming IR --------------------------------------------------------------------
 
